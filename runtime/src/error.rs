@@ -1,0 +1,164 @@
+//! The runtime's one error type.
+
+use crate::hash::StateHash;
+use crate::tick::Tick;
+
+/// Everything the runtime can refuse or detect. Reading a bad replay, stepping out of order and
+/// a failed determinism check all end here, with where it happened; nothing in the runtime
+/// panics on bad input.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// `step` was called with a tick other than the one the simulation expects next.
+    #[error("tick {got} is out of order: the simulation expects tick {expected} next")]
+    TickOutOfOrder {
+        /// The tick the simulation steps next.
+        expected: Tick,
+        /// The tick it was asked to step.
+        got: Tick,
+    },
+    /// `step` was given commands for a number of players other than the simulation's.
+    #[error("tick {tick} has commands for {got} players; the simulation has {expected}")]
+    PlayerCount {
+        /// The tick being stepped.
+        tick: Tick,
+        /// The simulation's number of players.
+        expected: usize,
+        /// How many commands came.
+        got: usize,
+    },
+    /// The bytes do not start with the replay signature: not a replay at all.
+    #[error("not a Fixstep replay: the file does not start with the replay signature")]
+    NotAReplay,
+    /// The replay was written by a newer build, in a format this one cannot read.
+    #[error("replay format version {found} is newer than this build reads (up to {supported})")]
+    NewerReplayFormat {
+        /// The file's format version.
+        found: u16,
+        /// The newest version this build reads.
+        supported: u16,
+    },
+    /// The replay was recorded with other rules: its commands would not reproduce its hashes.
+    #[error(
+        "replay was recorded by simulation version {found}; this build runs version {expected}"
+    )]
+    SimVersionMismatch {
+        /// The replay's simulation version.
+        found: u32,
+        /// This build's.
+        expected: u32,
+    },
+    /// The replay is for a different number of players than the simulation it is played into.
+    #[error("replay has {found} players; the simulation was made for {expected}")]
+    ReplayPlayers {
+        /// Players in the replay header.
+        found: u16,
+        /// Players the simulation has.
+        expected: usize,
+    },
+    /// The replay ends in the middle of a record.
+    #[error("replay is truncated: record {record} at byte {offset} needs {missing} more bytes")]
+    ReplayTruncated {
+        /// Index of the incomplete record (0 is the header, tick records follow).
+        record: u64,
+        /// Byte offset of the record's start in the file.
+        offset: u64,
+        /// Bytes missing from the end of the file.
+        missing: u64,
+    },
+    /// A record's bytes do not match its checksum.
+    #[error("replay is corrupted: record {record} at byte {offset} fails its checksum")]
+    ReplayCorrupted {
+        /// Index of the damaged record.
+        record: u64,
+        /// Byte offset of the record's start.
+        offset: u64,
+    },
+    /// A record passed its checksum but does not decode, or says something impossible.
+    #[error("replay record {record} at byte {offset} is malformed: {reason}")]
+    ReplayMalformed {
+        /// Index of the record.
+        record: u64,
+        /// Byte offset of the record's start.
+        offset: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Encoding a replay or a state failed.
+    #[error("cannot encode {what}: {reason}")]
+    Encode {
+        /// What was being encoded.
+        what: &'static str,
+        /// The encoder's message.
+        reason: String,
+    },
+    /// Decoding a state failed.
+    #[error("cannot decode {what}: {reason}")]
+    Decode {
+        /// What was being decoded.
+        what: &'static str,
+        /// The decoder's message.
+        reason: String,
+    },
+    /// Reading or writing bytes failed.
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+    /// The determinism self-test found two runs that should agree and do not.
+    #[error("{0}")]
+    Desync(Box<Desync>),
+}
+
+/// Which check of the determinism self-test failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyncCheck {
+    /// Restoring the state saved before a tick and stepping the tick again gave another hash:
+    /// something the tick reads or writes is not in the saved state.
+    Rollback,
+    /// A fresh simulation restored from the serialized state and stepped alongside gave
+    /// another hash: something is lost or changed by serialization.
+    Roundtrip,
+}
+
+impl core::fmt::Display for SyncCheck {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::Rollback => "restoring the saved state and stepping again",
+            Self::Roundtrip => "continuing from a serialized copy of the state",
+        })
+    }
+}
+
+/// Two runs that must agree, and where they stopped agreeing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Desync {
+    /// The first tick whose hashes differ.
+    pub tick: Tick,
+    /// The check that found it.
+    pub check: SyncCheck,
+    /// The hash of the run taken as reference.
+    pub expected: StateHash,
+    /// The hash of the run checked against it.
+    pub found: StateHash,
+}
+
+impl Desync {
+    /// The subsystems whose partial hashes differ: where to look first.
+    #[must_use]
+    pub fn subsystems(&self) -> Vec<&'static str> {
+        self.expected.differing_parts(&self.found)
+    }
+}
+
+impl core::fmt::Display for Desync {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "desync at tick {} ({}): hash {} instead of {}; subsystems that differ: {}",
+            self.tick,
+            self.check,
+            self.found,
+            self.expected,
+            self.subsystems().join(", ")
+        )
+    }
+}

@@ -1,0 +1,252 @@
+//! The canonical byte encoding that state hashes are computed over.
+//!
+//! Every value becomes fixed-width little-endian bytes in a fixed order: integers at their own
+//! width, `bool` as one byte, strings, byte strings and sequences as a `u64` length then their
+//! items, `Option` as a tag byte then the value, derived structs as their fields in declaration
+//! order, derived enums as the variant's `u32` index then its fields, ordered maps as a length
+//! then their entries in key order. [`Fx`] is its raw `i64` bits.
+//!
+//! There is deliberately no implementation for floats or for hash maps: a float or a
+//! hash-ordered collection in simulation state does not compile, where a runtime check would
+//! only fail when a test happens to hash it.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
+
+use crate::math::Fx;
+
+/// A type whose value has one canonical byte encoding. Derive it with
+/// `#[derive(Canonical)]` (re-exported as [`crate::Canonical`]).
+pub trait Canonical {
+    /// Appends this value's canonical encoding to `out`.
+    fn write_canonical(&self, out: &mut CanonicalBytes);
+}
+
+/// A growing buffer of canonical bytes. Keep one and [`clear`](Self::clear) it between uses so
+/// that hashing every tick allocates nothing once the buffer has grown to the state's size.
+#[derive(Clone, Debug, Default)]
+pub struct CanonicalBytes {
+    bytes: Vec<u8>,
+}
+
+impl CanonicalBytes {
+    /// An empty buffer.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self { bytes: Vec::new() }
+    }
+
+    /// The canonical encoding of `value`, in a new buffer.
+    #[must_use]
+    pub fn of<T: Canonical + ?Sized>(value: &T) -> Self {
+        let mut out = Self::new();
+        value.write_canonical(&mut out);
+        out
+    }
+
+    /// The bytes written so far.
+    #[must_use]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Forgets the bytes, keeping the allocation.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+    }
+
+    /// Appends raw bytes as they are (no length).
+    #[inline]
+    pub fn write_raw(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    /// Appends a length, as a `u64`.
+    #[inline]
+    pub fn write_len(&mut self, len: usize) {
+        self.write_u64(len as u64);
+    }
+
+    /// Appends one byte.
+    #[inline]
+    pub fn write_u8(&mut self, v: u8) {
+        self.bytes.push(v);
+    }
+
+    /// Appends a `u32`, little-endian: the width of tags and enum variant indices.
+    #[inline]
+    pub fn write_u32(&mut self, v: u32) {
+        self.write_raw(&v.to_le_bytes());
+    }
+
+    /// Appends a `u64`, little-endian.
+    #[inline]
+    pub fn write_u64(&mut self, v: u64) {
+        self.write_raw(&v.to_le_bytes());
+    }
+}
+
+macro_rules! little_endian {
+    ($($ty:ty),+) => {
+        $(
+            impl Canonical for $ty {
+                #[inline]
+                fn write_canonical(&self, out: &mut CanonicalBytes) {
+                    out.write_raw(&self.to_le_bytes());
+                }
+            }
+        )+
+    };
+}
+
+little_endian!(u8, u16, u32, u64, u128, i8, i16, i32, i64, i128);
+
+impl Canonical for bool {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        out.write_u8(u8::from(*self));
+    }
+}
+
+impl Canonical for char {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        out.write_u32(u32::from(*self));
+    }
+}
+
+impl Canonical for () {
+    #[inline]
+    fn write_canonical(&self, _: &mut CanonicalBytes) {}
+}
+
+impl Canonical for Fx {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        out.write_raw(&self.to_bits().to_le_bytes());
+    }
+}
+
+impl Canonical for str {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        out.write_len(self.len());
+        out.write_raw(self.as_bytes());
+    }
+}
+
+impl Canonical for String {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        self.as_str().write_canonical(out);
+    }
+}
+
+impl<T: Canonical> Canonical for [T] {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        out.write_len(self.len());
+        for item in self {
+            item.write_canonical(out);
+        }
+    }
+}
+
+impl<T: Canonical, const N: usize> Canonical for [T; N] {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        // The length is part of the type: nothing to write for it.
+        for item in self {
+            item.write_canonical(out);
+        }
+    }
+}
+
+impl<T: Canonical> Canonical for Vec<T> {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        self.as_slice().write_canonical(out);
+    }
+}
+
+impl<T: Canonical> Canonical for VecDeque<T> {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        out.write_len(self.len());
+        for item in self {
+            item.write_canonical(out);
+        }
+    }
+}
+
+impl<T: Canonical> Canonical for Option<T> {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        match self {
+            None => out.write_u8(0),
+            Some(value) => {
+                out.write_u8(1);
+                value.write_canonical(out);
+            }
+        }
+    }
+}
+
+impl<T: Canonical + ?Sized> Canonical for &T {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        (**self).write_canonical(out);
+    }
+}
+
+impl<T: Canonical + ?Sized> Canonical for Box<T> {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        (**self).write_canonical(out);
+    }
+}
+
+impl<T: Canonical + ?Sized> Canonical for Arc<T> {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        (**self).write_canonical(out);
+    }
+}
+
+impl<K: Canonical, V: Canonical> Canonical for BTreeMap<K, V> {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        out.write_len(self.len());
+        for (key, value) in self {
+            key.write_canonical(out);
+            value.write_canonical(out);
+        }
+    }
+}
+
+impl<T: Canonical> Canonical for BTreeSet<T> {
+    #[inline]
+    fn write_canonical(&self, out: &mut CanonicalBytes) {
+        out.write_len(self.len());
+        for item in self {
+            item.write_canonical(out);
+        }
+    }
+}
+
+macro_rules! tuples {
+    ($(($($name:ident),+)),+) => {
+        $(
+            impl<$($name: Canonical),+> Canonical for ($($name,)+) {
+                #[expect(non_snake_case, reason = "the bindings are named after their types")]
+                #[inline]
+                fn write_canonical(&self, out: &mut CanonicalBytes) {
+                    let ($($name,)+) = self;
+                    $($name.write_canonical(out);)+
+                }
+            }
+        )+
+    };
+}
+
+tuples!((A), (A, B), (A, B, C), (A, B, C, D), (A, B, C, D, E), (A, B, C, D, E, F));

@@ -1,0 +1,34 @@
+//! Square roots.
+
+use super::Fx;
+
+/// The square root of `x`, rounded down to the nearest representable value (so within one
+/// unit in the last place of the exact root). A negative `x` gives zero: the simulation only
+/// takes roots of squared lengths, and a negative one is a rounding remnant of zero.
+#[must_use]
+pub fn sqrt(x: Fx) -> Fx {
+    let bits = x.to_bits();
+    if bits <= 0 {
+        return Fx::ZERO;
+    }
+    // sqrt(bits · 2^-32) · 2^32 = sqrt(bits · 2^32): one exact integer root.
+    let root = ((bits as u128) << 32).isqrt();
+    // bits < 2^63, so the root is under 2^48: always fits.
+    Fx::from_bits(root as i64)
+}
+
+/// The root of a sum of squares of raw [`Fx`] bits, as raw bits, saturating at [`Fx::MAX`].
+/// Shared by the vector lengths: squaring the raw bits in 128 bits never overflows, where
+/// squaring an `Fx` would for components beyond ±46,000.
+pub(super) fn root_of_squares(components: &[i64]) -> Fx {
+    let sum: u128 = components
+        .iter()
+        .map(|&c| {
+            let magnitude = u128::from(c.unsigned_abs());
+            magnitude * magnitude
+        })
+        .fold(0, u128::saturating_add);
+    // sqrt(sum of (x * 2^32)^2) = |v| * 2^32: the raw bits of the length.
+    let root = sum.isqrt();
+    Fx::from_bits(i64::try_from(root).unwrap_or(i64::MAX))
+}

@@ -1,0 +1,351 @@
+//! Replays: the commands of every tick of a game, and optionally its hashes.
+//!
+//! A replay is everything needed to run a game again bit for bit: the rules' version, the
+//! level, the seed, the number of players, then each tick's commands. With per-tick hashes it is
+//! also a determinism check: [`verify`] re-simulates and names the first tick that differs.
+//!
+//! ## File format (version 1)
+//!
+//! ```text
+//! signature   8 bytes  "FXREPLAY"
+//! format      u16 LE   1
+//! records     each:    length u32 LE | xxh3-64 of the payload u64 LE | payload (postcard)
+//!             record 0 is the ReplayHeader, records 1.. are TickRecords in tick order
+//! ```
+//!
+//! The checksum per record lets a reader tell a damaged file from a truncated one and say
+//! where; postcard keeps records small (a command of a player at rest is a few bytes).
+
+use std::io::Write;
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::error::Error;
+use crate::hash::{StateHash, StateHasher};
+use crate::sim::Simulation;
+use crate::tick::Tick;
+
+/// The bytes every replay starts with.
+pub const REPLAY_SIGNATURE: [u8; 8] = *b"FXREPLAY";
+
+/// The replay format this build writes and the newest it reads.
+pub const REPLAY_FORMAT_VERSION: u16 = 1;
+
+/// The largest record payload a reader accepts, in bytes: 16 MiB, far above any tick's
+/// commands (a few bytes a player), so a damaged length cannot make the reader allocate
+/// gigabytes before the checksum says it is damaged.
+pub const MAX_RECORD_BYTES: u32 = 16 << 20;
+
+/// Bytes of a record's frame before its payload: the length and the checksum.
+const RECORD_FRAME_BYTES: usize = 4 + 8;
+
+/// What a replay was recorded with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayHeader {
+    /// [`Simulation::VERSION`] of the rules that recorded it.
+    pub sim_version: u32,
+    /// The level, as the game names it (a path under `assets/`, or a generated level's name).
+    pub level: String,
+    /// The seed of the simulation's random numbers.
+    pub seed: u64,
+    /// Number of players: the number of commands in every tick.
+    pub players: u16,
+}
+
+/// One tick of a replay.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TickRecord<C> {
+    /// The tick.
+    pub tick: Tick,
+    /// One command per player, in player order.
+    pub commands: Vec<C>,
+    /// The total state hash after this tick, if it was recorded.
+    pub hash: Option<u64>,
+}
+
+/// A whole replay in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay<C> {
+    /// What it was recorded with.
+    pub header: ReplayHeader,
+    /// Every tick from tick 0, in order.
+    pub ticks: Vec<TickRecord<C>>,
+}
+
+impl<C: Serialize + DeserializeOwned> Replay<C> {
+    /// The replay's file bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Encode`] if a command cannot be serialized.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
+        let mut writer = ReplayWriter::new(Vec::new(), &self.header)?;
+        for record in &self.ticks {
+            writer.record(record)?;
+        }
+        Ok(writer.into_inner())
+    }
+
+    /// Reads a replay from its file bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotAReplay`], [`Error::NewerReplayFormat`], [`Error::ReplayTruncated`],
+    /// [`Error::ReplayCorrupted`] or [`Error::ReplayMalformed`], each saying which record and
+    /// at which byte.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        let mut reader = RecordReader::new(bytes)?;
+        let header: ReplayHeader = reader.next_record()?.ok_or(Error::ReplayTruncated {
+            record: 0,
+            offset: reader.offset as u64,
+            missing: RECORD_FRAME_BYTES as u64,
+        })?;
+        let mut ticks: Vec<TickRecord<C>> = Vec::new();
+        while let Some(record) = reader.next_record::<TickRecord<C>>()? {
+            let expected = Tick(u32::try_from(ticks.len()).unwrap_or(u32::MAX));
+            let problem = if record.tick != expected {
+                Some(format!("it is tick {}, where tick {expected} comes next", record.tick))
+            } else if record.commands.len() != usize::from(header.players) {
+                Some(format!(
+                    "tick {} has {} commands for {} players",
+                    record.tick,
+                    record.commands.len(),
+                    header.players
+                ))
+            } else {
+                None
+            };
+            if let Some(reason) = problem {
+                return Err(Error::ReplayMalformed {
+                    record: reader.records - 1,
+                    offset: reader.record_start as u64,
+                    reason,
+                });
+            }
+            ticks.push(record);
+        }
+        Ok(Self { header, ticks })
+    }
+}
+
+/// Writes a replay record by record as a game runs, so a crash loses at most the last tick.
+#[derive(Debug)]
+pub struct ReplayWriter<W: Write> {
+    out: W,
+    payload: Vec<u8>,
+}
+
+impl<W: Write> ReplayWriter<W> {
+    /// Starts a replay: writes the signature, the format version and the header.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if writing fails.
+    pub fn new(mut out: W, header: &ReplayHeader) -> Result<Self, Error> {
+        out.write_all(&REPLAY_SIGNATURE)?;
+        out.write_all(&REPLAY_FORMAT_VERSION.to_le_bytes())?;
+        let mut writer = Self { out, payload: Vec::new() };
+        writer.write_record(header)?;
+        Ok(writer)
+    }
+
+    /// Appends one tick.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Encode`] if a command cannot be serialized, [`Error::Io`] if writing fails.
+    pub fn record<C: Serialize>(&mut self, record: &TickRecord<C>) -> Result<(), Error> {
+        self.write_record(record)
+    }
+
+    fn write_record<T: Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.payload.clear();
+        let payload = postcard::to_extend(value, core::mem::take(&mut self.payload))
+            .map_err(|e| Error::Encode { what: "a replay record", reason: e.to_string() })?;
+        let length = u32::try_from(payload.len())
+            .ok()
+            .filter(|&n| n <= MAX_RECORD_BYTES)
+            .ok_or_else(|| Error::Encode {
+                what: "a replay record",
+                reason: format!("{} bytes is over the limit of {MAX_RECORD_BYTES}", payload.len()),
+            })?;
+        self.out.write_all(&length.to_le_bytes())?;
+        self.out.write_all(&xxh3_64(&payload).to_le_bytes())?;
+        self.out.write_all(&payload)?;
+        self.payload = payload;
+        Ok(())
+    }
+
+    /// Flushes and returns the destination.
+    #[must_use]
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// Flushes the destination.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if flushing fails.
+    pub fn flush(&mut self) -> Result<(), Error> {
+        Ok(self.out.flush()?)
+    }
+}
+
+/// Walks the records of a replay's bytes, checking each frame.
+struct RecordReader<'a> {
+    bytes: &'a [u8],
+    offset: usize,
+    record_start: usize,
+    records: u64,
+}
+
+impl<'a> RecordReader<'a> {
+    fn new(bytes: &'a [u8]) -> Result<Self, Error> {
+        let prefix = REPLAY_SIGNATURE.len();
+        if bytes.len() < prefix || bytes[..prefix] != REPLAY_SIGNATURE {
+            return Err(Error::NotAReplay);
+        }
+        let Some(version) = bytes.get(prefix..prefix + 2) else {
+            return Err(Error::ReplayTruncated {
+                record: 0,
+                offset: prefix as u64,
+                missing: (prefix + 2 - bytes.len()) as u64,
+            });
+        };
+        let version = u16::from_le_bytes([version[0], version[1]]);
+        if version > REPLAY_FORMAT_VERSION {
+            return Err(Error::NewerReplayFormat {
+                found: version,
+                supported: REPLAY_FORMAT_VERSION,
+            });
+        }
+        Ok(Self { bytes, offset: prefix + 2, record_start: prefix + 2, records: 0 })
+    }
+
+    /// The next record, or `None` at a clean end of the file.
+    fn next_record<T: DeserializeOwned>(&mut self) -> Result<Option<T>, Error> {
+        let start = self.offset;
+        let rest = &self.bytes[start..];
+        if rest.is_empty() {
+            return Ok(None);
+        }
+        let record = self.records;
+        let truncated = |needed: usize| Error::ReplayTruncated {
+            record,
+            offset: start as u64,
+            missing: (needed - rest.len()) as u64,
+        };
+        if rest.len() < RECORD_FRAME_BYTES {
+            return Err(truncated(RECORD_FRAME_BYTES));
+        }
+        let length = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+        let checksum = u64::from_le_bytes(rest[4..12].try_into().unwrap_or_default());
+        if length > MAX_RECORD_BYTES {
+            return Err(Error::ReplayCorrupted { record, offset: start as u64 });
+        }
+        let end = RECORD_FRAME_BYTES + length as usize;
+        let Some(payload) = rest.get(RECORD_FRAME_BYTES..end) else {
+            return Err(truncated(end));
+        };
+        if xxh3_64(payload) != checksum {
+            return Err(Error::ReplayCorrupted { record, offset: start as u64 });
+        }
+        let value = match postcard::from_bytes::<T>(payload) {
+            Ok(value) => value,
+            Err(e) => {
+                return Err(Error::ReplayMalformed {
+                    record,
+                    offset: start as u64,
+                    reason: e.to_string(),
+                });
+            }
+        };
+        self.record_start = start;
+        self.offset = start + end;
+        self.records += 1;
+        Ok(Some(value))
+    }
+}
+
+/// A recorded hash that re-simulation did not reproduce.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HashMismatch {
+    /// The first tick whose hash differs.
+    pub tick: Tick,
+    /// The hash the replay recorded for it.
+    pub recorded: u64,
+    /// The hash re-simulation computed, with its partial hashes.
+    pub computed: StateHash,
+}
+
+impl core::fmt::Display for HashMismatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "tick {}: the replay recorded hash {:016x}, re-simulation computed {}",
+            self.tick, self.recorded, self.computed
+        )
+    }
+}
+
+/// What [`verify`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// Ticks re-simulated.
+    pub ticks: u32,
+    /// Recorded hashes compared.
+    pub hashes_checked: u32,
+    /// The first tick whose hash differs, if any; re-simulation stops there.
+    pub first_mismatch: Option<HashMismatch>,
+    /// The hash of the state after the last tick re-simulated.
+    pub final_hash: StateHash,
+}
+
+/// Re-simulates `replay` on `sim` (freshly built from the replay's level and seed) and compares
+/// every recorded hash, stopping at the first that differs.
+///
+/// # Errors
+///
+/// [`Error::SimVersionMismatch`] or [`Error::ReplayPlayers`] when the replay was not recorded
+/// with these rules or this many players, and [`Error::TickOutOfOrder`] when `sim` does not
+/// start at the replay's first tick.
+pub fn verify<S: Simulation>(
+    sim: &mut S,
+    replay: &Replay<S::Command>,
+) -> Result<VerifyReport, Error> {
+    if replay.header.sim_version != S::VERSION {
+        return Err(Error::SimVersionMismatch {
+            found: replay.header.sim_version,
+            expected: S::VERSION,
+        });
+    }
+    if usize::from(replay.header.players) != sim.players() {
+        return Err(Error::ReplayPlayers { found: replay.header.players, expected: sim.players() });
+    }
+    let mut hasher = StateHasher::new();
+    let mut report = VerifyReport {
+        ticks: 0,
+        hashes_checked: 0,
+        first_mismatch: None,
+        final_hash: sim.state_hash(),
+    };
+    for record in &replay.ticks {
+        sim.step(record.tick, &record.commands)?;
+        report.ticks += 1;
+        sim.hash_state(&mut hasher);
+        let computed = hasher.finish_reuse();
+        if let Some(recorded) = record.hash {
+            report.hashes_checked += 1;
+            if recorded != computed.total() {
+                report.first_mismatch =
+                    Some(HashMismatch { tick: record.tick, recorded, computed: computed.clone() });
+                report.final_hash = computed;
+                return Ok(report);
+            }
+        }
+        report.final_hash = computed;
+    }
+    Ok(report)
+}

@@ -1,0 +1,88 @@
+//! The contract between the runtime and the game's rules.
+
+use std::sync::Arc;
+
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::error::Error;
+use crate::hash::{StateHash, StateHasher};
+use crate::tick::Tick;
+
+/// A deterministic simulation: the game's rules, stepped one exact tick at a time.
+///
+/// Everything that changes as it runs is its [`State`](Self::State), which can be saved,
+/// restored and serialized; what it was built from (a level) is not state and is not hashed.
+/// After every tick it publishes a completed, immutable [`Snapshot`](Self::Snapshot) for the
+/// presentation, which never reads the state itself.
+///
+/// Implementors write [`advance`](Self::advance) and the accessors; callers use
+/// [`step`](Self::step), which checks the tick and the player count first.
+pub trait Simulation {
+    /// One player's input for one tick, in the game's own serde type. `Default` is the input of
+    /// a player who sent nothing.
+    type Command: Clone + Default + core::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+    /// Everything that changes as the simulation runs, including the next tick number.
+    type State: Clone + Serialize + DeserializeOwned;
+    /// What the presentation needs to draw one completed tick.
+    type Snapshot;
+
+    /// Version of the rules. Anything that changes the result of a tick changes it, so a replay
+    /// recorded under other rules is refused instead of failing its hashes.
+    const VERSION: u32;
+
+    /// The tick [`step`](Self::step) runs next.
+    fn next_tick(&self) -> Tick;
+
+    /// The number of players: the length of every tick's command slice.
+    fn players(&self) -> usize;
+
+    /// Runs one tick with one command per player, in player order. Called only by
+    /// [`step`](Self::step), after its checks.
+    fn advance(&mut self, commands: &[Self::Command]);
+
+    /// The snapshot published by the latest completed tick.
+    fn snapshot(&self) -> &Arc<Self::Snapshot>;
+
+    /// The current state.
+    fn state(&self) -> &Self::State;
+
+    /// Replaces the whole state (and so the next tick) with `state`, and republishes the
+    /// snapshot to match it.
+    fn restore(&mut self, state: &Self::State);
+
+    /// Hashes every subsystem of the current state into `hasher`, one
+    /// [`part`](StateHasher::part) each, always in the same order.
+    fn hash_state(&self, hasher: &mut StateHasher);
+
+    /// Runs `tick` with `commands`, one per player in player order, and returns the snapshot
+    /// it publishes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TickOutOfOrder`] unless `tick` is [`next_tick`](Self::next_tick), and
+    /// [`Error::PlayerCount`] unless there is one command per player. Nothing changes then.
+    fn step(
+        &mut self,
+        tick: Tick,
+        commands: &[Self::Command],
+    ) -> Result<&Arc<Self::Snapshot>, Error> {
+        let expected = self.next_tick();
+        if tick != expected {
+            return Err(Error::TickOutOfOrder { expected, got: tick });
+        }
+        if commands.len() != self.players() {
+            return Err(Error::PlayerCount { tick, expected: self.players(), got: commands.len() });
+        }
+        self.advance(commands);
+        Ok(self.snapshot())
+    }
+
+    /// The hash of the current state. Callers that hash every tick keep a [`StateHasher`] and
+    /// call [`hash_state`](Self::hash_state) and [`StateHasher::finish_reuse`] instead, which
+    /// reuses its buffer.
+    fn state_hash(&self) -> StateHash {
+        let mut hasher = StateHasher::new();
+        self.hash_state(&mut hasher);
+        hasher.finish()
+    }
+}

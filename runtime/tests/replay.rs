@@ -1,0 +1,164 @@
+//! Replays: writing, reading, damage reports and verification.
+
+mod common;
+
+use common::{Drift, DriftCommand, scripted_commands};
+use fixstep_runtime::replay::{
+    REPLAY_FORMAT_VERSION, REPLAY_SIGNATURE, Replay, ReplayHeader, TickRecord, verify,
+};
+use fixstep_runtime::{Error, Simulation, Tick};
+
+const PLAYERS: usize = 2;
+const SEED: u64 = 99;
+
+/// A replay of 200 ticks of the test simulation, with a hash on every tick.
+fn recorded() -> Replay<DriftCommand> {
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let ticks = (0..200)
+        .map(|t| {
+            let tick = Tick(t);
+            let commands = scripted_commands(tick, PLAYERS);
+            sim.step(tick, &commands).expect("in order");
+            TickRecord { tick, commands, hash: Some(sim.state_hash().total()) }
+        })
+        .collect();
+    let header = ReplayHeader {
+        sim_version: Drift::VERSION,
+        level: "field".to_owned(),
+        seed: SEED,
+        players: PLAYERS as u16,
+    };
+    Replay { header, ticks }
+}
+
+#[test]
+fn a_replay_survives_its_file_format() {
+    let replay = recorded();
+    let bytes = replay.to_bytes().expect("encodes");
+    assert_eq!(&bytes[..8], &REPLAY_SIGNATURE);
+    assert_eq!(Replay::<DriftCommand>::from_bytes(&bytes).expect("decodes"), replay);
+}
+
+#[test]
+fn a_recorded_game_verifies() {
+    let replay = recorded();
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let report = verify(&mut sim, &replay).expect("same rules");
+    assert_eq!(report.ticks, 200);
+    assert_eq!(report.hashes_checked, 200);
+    assert_eq!(report.first_mismatch, None);
+}
+
+#[test]
+fn verification_names_the_first_tick_that_differs() {
+    let mut replay = recorded();
+    // Player 0's mover exists from tick 0 on, so its turn matters from then.
+    replay.ticks[57].commands[0].turn += 1;
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let report = verify(&mut sim, &replay).expect("same rules");
+    let mismatch = report.first_mismatch.expect("a changed command changes the hash");
+    assert_eq!(mismatch.tick, Tick(57));
+    assert_eq!(report.ticks, 58);
+    assert!(mismatch.to_string().starts_with("tick 57: the replay recorded hash"));
+}
+
+#[test]
+fn every_truncation_is_reported_as_truncated_with_its_record() {
+    let bytes = recorded().to_bytes().expect("encodes");
+    let mut last_record = 0;
+    for len in 0..bytes.len() {
+        match Replay::<DriftCommand>::from_bytes(&bytes[..len]) {
+            Err(Error::NotAReplay) => assert!(len < REPLAY_SIGNATURE.len()),
+            Err(Error::ReplayTruncated { record, offset, missing }) => {
+                assert!(record >= last_record, "records are reported in order");
+                last_record = record;
+                assert!(offset as usize <= len && missing > 0);
+            }
+            // A cut exactly between two records is a shorter, valid replay.
+            Ok(replay) => assert!(replay.ticks.len() < 200),
+            Err(other) => panic!("cut at {len}: {other}"),
+        }
+    }
+    assert_eq!(last_record, 200, "the last record can be cut too");
+}
+
+#[test]
+fn a_flipped_byte_is_reported_as_corruption_where_it_is() {
+    let bytes = recorded().to_bytes().expect("encodes");
+    // Flip one byte inside every record's payload in turn, from the header on.
+    let mut offset = 10;
+    let mut record = 0;
+    while offset < bytes.len() {
+        let length = u32::from_le_bytes(bytes[offset..offset + 4].try_into().unwrap()) as usize;
+        let mut damaged = bytes.clone();
+        damaged[offset + 12 + length / 2] ^= 0x40;
+        let err = Replay::<DriftCommand>::from_bytes(&damaged).expect_err("damage is seen");
+        assert!(
+            matches!(err, Error::ReplayCorrupted { record: r, offset: o } if r == record && o == offset as u64),
+            "record {record}: {err}"
+        );
+        offset += 12 + length;
+        record += 1;
+    }
+    let message = Replay::<DriftCommand>::from_bytes(&{
+        let mut d = bytes.clone();
+        d[14] ^= 1; // the header record's checksum field
+        d
+    })
+    .expect_err("damaged checksum")
+    .to_string();
+    assert_eq!(message, "replay is corrupted: record 0 at byte 10 fails its checksum");
+}
+
+#[test]
+fn a_newer_format_is_refused_with_both_versions() {
+    let mut bytes = recorded().to_bytes().expect("encodes");
+    bytes[8..10].copy_from_slice(&(REPLAY_FORMAT_VERSION + 1).to_le_bytes());
+    let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("newer");
+    assert_eq!(err.to_string(), "replay format version 2 is newer than this build reads (up to 1)");
+}
+
+#[test]
+fn a_replay_of_other_rules_is_refused_before_simulating() {
+    let mut replay = recorded();
+    replay.header.sim_version = Drift::VERSION + 1;
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let err = verify(&mut sim, &replay).expect_err("other rules");
+    assert_eq!(
+        err.to_string(),
+        "replay was recorded by simulation version 8; this build runs version 7"
+    );
+    assert_eq!(sim.next_tick(), Tick(0), "nothing was simulated");
+}
+
+#[test]
+fn a_replay_for_another_player_count_is_refused() {
+    let replay = recorded();
+    let mut sim = Drift::new(SEED, 3);
+    assert!(matches!(
+        verify(&mut sim, &replay),
+        Err(Error::ReplayPlayers { found: 2, expected: 3 })
+    ));
+}
+
+#[test]
+fn records_out_of_tick_order_or_with_the_wrong_player_count_are_malformed() {
+    let mut replay = recorded();
+    replay.ticks.swap(3, 4);
+    let bytes = replay.to_bytes().expect("encodes");
+    let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("out of order");
+    assert!(matches!(err, Error::ReplayMalformed { record: 4, .. }), "{err}");
+    assert!(err.to_string().contains("it is tick 4, where tick 3 comes next"), "{err}");
+
+    let mut replay = recorded();
+    replay.ticks[9].commands.pop();
+    let bytes = replay.to_bytes().expect("encodes");
+    let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("short");
+    assert!(err.to_string().contains("tick 9 has 1 commands for 2 players"), "{err}");
+}
+
+#[test]
+fn garbage_is_not_a_replay() {
+    assert!(matches!(Replay::<DriftCommand>::from_bytes(b"hello world"), Err(Error::NotAReplay)));
+    assert!(matches!(Replay::<DriftCommand>::from_bytes(&[]), Err(Error::NotAReplay)));
+}

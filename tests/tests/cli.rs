@@ -1,0 +1,31 @@
+//! End-to-end runs of the `fixstep` binary: what a player or a script sees.
+
+use fixstep_tests::run_fixstep;
+
+#[test]
+fn fixstep_without_a_command_says_what_is_there_and_succeeds() {
+    let out = run_fixstep(&[]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("fixstep-runtime"), "{text}");
+    assert!(text.contains("fixstep-game"), "{text}");
+}
+
+#[test]
+fn a_usage_error_is_one_line_and_exit_code_2() {
+    let out = run_fixstep(&["--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("--no-such-flag"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn help_and_version_succeed_on_standard_output() {
+    for flag in ["--help", "--version"] {
+        let out = run_fixstep(&[flag]);
+        assert!(out.status.success(), "{flag}");
+        assert!(!out.stdout.is_empty(), "{flag}");
+    }
+}
