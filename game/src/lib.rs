@@ -5,5 +5,11 @@
 
 #![deny(clippy::float_arithmetic, clippy::float_cmp)]
 
+mod anim;
+pub mod geom;
+pub mod level;
+
+pub use anim::{AnimState, advance_frame};
+
 /// One line on what the rules of this build cover, for `fixstep` to print.
 pub const SUMMARY: &str = "the town's rules (characters, taxis, objects) are not in this build yet";

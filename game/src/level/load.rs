@@ -1,0 +1,1 @@
+//! Loading and validating level files.
