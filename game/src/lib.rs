@@ -1,15 +1,49 @@
 //! # fixstep-game
 //!
-//! The rules of the town, built on `fixstep-runtime`: fixed-point only, deterministic, and
-//! unaware that anything draws them.
+//! The rules of the town, built on `fixstep-runtime`: characters, NPC taxis, interactive
+//! objects, teleport zones, dialogue and cutscenes, simulated in exact 100 ms ticks of
+//! fixed-point arithmetic. Nothing here knows that anything draws it: after each tick
+//! [`TownSim`] publishes a [`GameSnapshot`], and the presentation pulls.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use fixstep_game::{PlayerCommand, TownSim, level};
+//! use fixstep_runtime::{Simulation, Tick};
+//!
+//! let assets = std::path::Path::new("assets");
+//! let town = level::load_level(assets, &assets.join("levels/town.ron")).expect("valid level");
+//! let mut sim = TownSim::new(Arc::new(town), 42, 1);
+//! let walk = PlayerCommand { forward: 100, ..PlayerCommand::default() };
+//! let snapshot = sim.step(Tick(0), &[walk]).expect("tick 0 comes first");
+//! println!("player at {:?}", snapshot.player_character(0).map(|c| c.pos));
+//! ```
 
 #![deny(clippy::float_arithmetic, clippy::float_cmp)]
 
 mod anim;
+pub mod bots;
+mod characters;
+mod collision;
+mod command;
+mod dialogue;
 pub mod geom;
+mod grid;
 pub mod level;
+mod objects;
+pub mod script;
+mod sim;
+mod snapshot;
+pub mod state;
+mod taxis;
+pub mod tuning;
+mod zones;
 
 pub use anim::{AnimState, advance_frame};
+pub use command::{CommandError, PlayerCommand};
+pub use objects::eased;
+pub use sim::{TownSim, time_of_day};
+pub use snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
 
 /// One line on what the rules of this build cover, for `fixstep` to print.
-pub const SUMMARY: &str = "the town's rules (characters, taxis, objects) are not in this build yet";
+pub const SUMMARY: &str = "the town's rules: characters, NPC taxis, doors, lifts, signs, \
+                           teleports, dialogue, cutscenes and time of day";

@@ -2,7 +2,11 @@
 
 use std::process::ExitCode;
 
+use std::path::PathBuf;
+
 use clap::{Parser, Subcommand};
+
+use crate::headless::{SimRun, Verified, default_assets_root, run_sim, verify_replay};
 
 /// Exit code of a usage or input error (a bad flag, a malformed file): 2, as clap and most
 /// Unix tools use, so scripts can tell it from a failure of the program itself (1).
@@ -15,6 +19,9 @@ pub struct Cli {
     /// What to do; without one, `fixstep` says what this build holds.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The assets directory (default: `./assets`, else the workspace's).
+    #[arg(long, global = true)]
+    pub assets: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -22,6 +29,38 @@ pub struct Cli {
 pub enum Command {
     /// Print what this build holds: the crates, the simulation version and the commands.
     About,
+    /// Run the simulation headless (no window, no GPU) and print the final tick and hash.
+    Sim {
+        /// The level file.
+        #[arg(long, default_value = "assets/levels/town.ron")]
+        level: PathBuf,
+        /// Ticks to run (100 ms each).
+        #[arg(long)]
+        ticks: u32,
+        /// Scripted bot players (players 0..K) that walk, run, open doors, talk and teleport.
+        #[arg(long, default_value_t = 0)]
+        bots: usize,
+        /// A command script for further players (`TICK PLAYER FORWARD STRAFE TURN [run] [interact]`).
+        #[arg(long)]
+        commands: Option<PathBuf>,
+        /// Seed of the simulation's random numbers.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write `TICK HASH` for every tick to this file.
+        #[arg(long)]
+        hash_log: Option<PathBuf>,
+        /// Record a replay (commands and per-tick hashes) to this file.
+        #[arg(long)]
+        record: Option<PathBuf>,
+    },
+    /// Read a replay; with --verify, re-simulate it and check every recorded hash.
+    Replay {
+        /// The replay file.
+        file: PathBuf,
+        /// Re-simulate and compare hashes.
+        #[arg(long)]
+        verify: bool,
+    },
 }
 
 /// Parses `args` (the program name first) and runs the command. Usage errors print one line
@@ -43,12 +82,73 @@ where
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    let assets = cli.assets.clone().unwrap_or_else(default_assets_root);
     match cli.command {
         None | Some(Command::About) => {
             print!("{}", about());
             ExitCode::SUCCESS
         }
+        Some(Command::Sim { level, ticks, bots, commands, seed, hash_log, record }) => {
+            let run = SimRun {
+                level: &level,
+                assets: &assets,
+                ticks,
+                bots,
+                commands: commands.as_deref(),
+                seed,
+                hash_log: hash_log.as_deref(),
+                record: record.as_deref(),
+            };
+            match run_sim(&run) {
+                Ok((tick, hash)) => {
+                    println!("tick {} hash {hash}", tick.0);
+                    ExitCode::SUCCESS
+                }
+                Err(error) => input_error(&error),
+            }
+        }
+        Some(Command::Replay { file, verify }) => replay(&file, verify, &assets),
     }
+}
+
+fn replay(file: &std::path::Path, verify: bool, assets: &std::path::Path) -> ExitCode {
+    if !verify {
+        return match std::fs::read(file).map_err(anyhow::Error::from).and_then(|bytes| {
+            fixstep_runtime::replay::Replay::<fixstep_game::PlayerCommand>::from_bytes(&bytes)
+                .map_err(anyhow::Error::from)
+        }) {
+            Ok(replay) => {
+                let h = &replay.header;
+                println!(
+                    "replay of {} (simulation version {}, seed {}, {} players): {} ticks",
+                    h.level,
+                    h.sim_version,
+                    h.seed,
+                    h.players,
+                    replay.ticks.len()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(error) => input_error(&error.context(format!("replay {}", file.display()))),
+        };
+    }
+    match verify_replay(file, assets) {
+        Ok(Verified::Ok { ticks, hashes, hash }) => {
+            println!("verified {ticks} ticks, {hashes} hashes match; final hash {hash}");
+            ExitCode::SUCCESS
+        }
+        Ok(Verified::Mismatch(message)) => {
+            eprintln!("replay {} does not verify: {message}", file.display());
+            ExitCode::FAILURE
+        }
+        Err(error) => input_error(&error),
+    }
+}
+
+/// Reports a bad input (file, level, script) and gives [`EXIT_USAGE`].
+fn input_error(error: &anyhow::Error) -> ExitCode {
+    eprintln!("fixstep: {error:#}");
+    ExitCode::from(EXIT_USAGE)
 }
 
 /// The first line of clap's message, which names the problem, with a pointer to `--help`

@@ -5,3 +5,4 @@
 //! simulation state, and this is the only crate where fixed-point numbers become floats.
 
 pub mod cli;
+pub mod headless;

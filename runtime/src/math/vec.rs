@@ -1,6 +1,6 @@
 //! Two- and three-dimensional vectors of [`Fx`].
 
-use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 
 use serde::{Deserialize, Serialize};
 
@@ -204,6 +204,12 @@ macro_rules! vector_ops {
             type Output = Self;
             fn mul(self, rhs: Fx) -> Self {
                 Self { $($field: self.$field * rhs),+ }
+            }
+        }
+        impl Div<Fx> for $ty {
+            type Output = Self;
+            fn div(self, rhs: Fx) -> Self {
+                Self { $($field: self.$field / rhs),+ }
             }
         }
         impl AddAssign for $ty {

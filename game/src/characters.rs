@@ -1,0 +1,202 @@
+//! Characters: players' movement from their commands, pedestrians on their routes, animation,
+//! health and respawn.
+
+use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
+use fixstep_runtime::rng::SimRng;
+
+use crate::command::PlayerCommand;
+use crate::level::Level;
+use crate::state::{Character, Controller, MoveMode};
+use crate::tuning::{
+    KNOCKBACK_DECAY, MAX_HEALTH, PEDESTRIAN_ARRIVE_RADIUS, REGEN_DELAY_TICKS, REGEN_INTERVAL_TICKS,
+    RESPAWN_DELAY_TICKS, RUN_SPEED, WALK_SPEED,
+};
+use crate::{AnimState, advance_frame};
+
+/// Knockback slower than this, metres per tick (about 0.24 mm per tick), counts as spent: it
+/// ends the halving series instead of carrying invisible motion for dozens of ticks.
+const KNOCKBACK_REST: Fx = Fx::from_bits(1 << 20);
+
+/// A new character standing at `pos`.
+#[must_use]
+pub fn new_character(name: &str, controller: Controller, pos: Vec2, facing: Angle) -> Character {
+    Character {
+        name: name.into(),
+        controller,
+        pos,
+        facing,
+        velocity: Vec2::ZERO,
+        knockback: Vec2::ZERO,
+        mode: MoveMode::Idle,
+        anim: AnimState::Idle,
+        frame: Fx::ZERO,
+        enabled: true,
+        jumps: 0,
+        health: MAX_HEALTH,
+        stagger: 0,
+        since_hit: u32::MAX,
+        down: 0,
+    }
+}
+
+/// The displacement a player's command asks for this tick, walking or running along the
+/// facing after its turn (forward) and to its right (strafe).
+#[must_use]
+pub fn commanded_step(command: &PlayerCommand, facing: Angle) -> (Vec2, MoveMode) {
+    if !command.moves() {
+        return (Vec2::ZERO, MoveMode::Idle);
+    }
+    let forward = Vec2::from_angle(facing);
+    let right = Vec2::from_angle(facing - Angle::QUARTER);
+    let wish = forward * Fx::from_num(command.forward) + right * Fx::from_num(command.strafe);
+    let wish = (wish / fx(100)).clamp_length(Fx::ONE);
+    let (speed, mode) =
+        if command.run { (RUN_SPEED, MoveMode::Run) } else { (WALK_SPEED, MoveMode::Walk) };
+    (wish * speed, mode)
+}
+
+/// Moves a player's character by its command. `frozen` (watching a cutscene) ignores the
+/// command; a staggering or downed character ignores it too.
+pub fn drive_player(character: &mut Character, command: &PlayerCommand, frozen: bool) {
+    let mut step = Vec2::ZERO;
+    character.mode = MoveMode::Idle;
+    if !frozen && character.enabled && character.stagger == 0 {
+        character.facing = command.turned(character.facing);
+        let (wish, mode) = commanded_step(command, character.facing);
+        step = wish;
+        character.mode = mode;
+    }
+    character.pos += step;
+}
+
+/// Moves a pedestrian along its route: toward its target point at its speed, waiting (and
+/// waving) at its stops. `rng` adds a little to each wait so a crowd does not move in step.
+pub fn drive_pedestrian(character: &mut Character, level: &Level, rng: &mut SimRng) {
+    let Controller::Pedestrian { def, target, wait } = &mut character.controller else {
+        return;
+    };
+    let Some(route) = level.pedestrians.get(*def as usize) else {
+        return;
+    };
+    character.mode = MoveMode::Idle;
+    if !character.enabled || character.stagger > 0 {
+        return;
+    }
+    if *wait > 0 {
+        *wait -= 1;
+        return;
+    }
+    let goal = route.route[*target as usize % route.route.len()];
+    let to_goal = goal - character.pos;
+    let distance = to_goal.length();
+    if distance <= PEDESTRIAN_ARRIVE_RADIUS.max(route.speed) {
+        character.pos = goal;
+        if route.stops.get(*target as usize).copied().unwrap_or(false) {
+            *wait = route.pause_ticks + rng.below(route.pause_ticks / 4 + 1);
+        }
+        *target = (*target + 1) % route.route.len() as u32;
+        return;
+    }
+    character.facing = to_goal.angle();
+    character.pos += to_goal / distance * route.speed;
+    character.mode = MoveMode::Walk;
+}
+
+/// Adds the knockback still carrying a character and lets it decay.
+pub fn apply_knockback(character: &mut Character) {
+    if character.knockback == Vec2::ZERO {
+        return;
+    }
+    character.pos += character.knockback;
+    character.knockback = character.knockback * KNOCKBACK_DECAY;
+    if character.knockback.x.abs() < KNOCKBACK_REST && character.knockback.y.abs() < KNOCKBACK_REST
+    {
+        character.knockback = Vec2::ZERO;
+    }
+}
+
+/// Health over time: a downed character counts down and then respawns at `respawn` (a new
+/// place: its jump counter goes up); a struck one regains health after a delay.
+pub fn update_health(character: &mut Character, respawn: (Vec2, Angle)) {
+    character.since_hit = character.since_hit.saturating_add(1);
+    character.stagger = character.stagger.saturating_sub(1);
+    if !character.enabled {
+        character.down = character.down.saturating_sub(1);
+        if character.down == 0 {
+            character.enabled = true;
+            character.health = MAX_HEALTH;
+            character.pos = respawn.0;
+            character.facing = respawn.1;
+            character.knockback = Vec2::ZERO;
+            character.jumps = character.jumps.wrapping_add(1);
+        }
+        return;
+    }
+    if character.health <= 0 {
+        character.enabled = false;
+        character.down = RESPAWN_DELAY_TICKS;
+        character.knockback = Vec2::ZERO;
+        return;
+    }
+    if character.health < MAX_HEALTH
+        && character.since_hit >= REGEN_DELAY_TICKS
+        && character.since_hit % REGEN_INTERVAL_TICKS == 0
+    {
+        character.health += 1;
+    }
+}
+
+/// Sets the animation state from what the character is doing and advances its frame. A
+/// change of state starts the new clip at frame 0.
+pub fn animate(character: &mut Character, level: &Level, talking: bool) {
+    let waiting = matches!(character.controller, Controller::Pedestrian { wait, .. } if wait > 0);
+    let state = if character.stagger > 0 {
+        AnimState::Hit
+    } else if talking {
+        AnimState::Talk
+    } else if waiting {
+        AnimState::Wave
+    } else {
+        match character.mode {
+            MoveMode::Idle => AnimState::Idle,
+            MoveMode::Walk => AnimState::Walk,
+            MoveMode::Run => AnimState::Run,
+        }
+    };
+    if state == character.anim {
+        character.frame = advance_frame(level.clips.clip(state), character.frame);
+    } else {
+        character.anim = state;
+        character.frame = Fx::ZERO;
+    }
+}
+
+/// Where a character respawns: players at their spawn point, pedestrians at the start of
+/// their route, talkers where they stand.
+#[must_use]
+pub fn respawn_point(character: &Character, level: &Level) -> (Vec2, Angle) {
+    match character.controller {
+        Controller::Player(player) => {
+            let spawn = level.spawns[usize::from(player) % level.spawns.len()];
+            (spawn.at, spawn.facing)
+        }
+        Controller::Pedestrian { def, .. } => level
+            .pedestrians
+            .get(def as usize)
+            .and_then(|p| p.route.first())
+            .map_or((character.pos, character.facing), |&at| (at, character.facing)),
+        Controller::Talker(index) => level
+            .talkers
+            .get(index as usize)
+            .map_or((character.pos, character.facing), |t| (t.at, t.facing)),
+    }
+}
+
+/// A character struck for `damage`: it loses health, staggers and is knocked back with
+/// `knockback`.
+pub fn strike(character: &mut Character, damage: i32, knockback: Vec2) {
+    character.health = (character.health - damage).max(0);
+    character.stagger = crate::tuning::HIT_STAGGER_TICKS;
+    character.since_hit = 0;
+    character.knockback = knockback;
+}

@@ -1,0 +1,167 @@
+//! Collisions of characters with the solid parts of the level and with each other, resolved in
+//! id order so every peer pushes the same character first.
+
+use fixstep_runtime::EntityStore;
+use fixstep_runtime::math::{Fx, Vec2};
+
+use crate::geom::Rect;
+use crate::grid::Grid;
+use crate::state::Character;
+use crate::tuning::CHARACTER_RADIUS;
+
+/// Pushes a circle of `radius` at `pos` out of `rect`, returning the corrected position.
+#[must_use]
+pub fn push_out_of_rect(pos: Vec2, radius: Fx, rect: &Rect) -> Vec2 {
+    let closest = rect.closest_point(pos);
+    let away = pos - closest;
+    if away == Vec2::ZERO {
+        // The centre is inside: leave by the nearest side.
+        let exits = [
+            (pos.x - rect.min.x, Vec2::new(rect.min.x - radius, pos.y)),
+            (rect.max.x - pos.x, Vec2::new(rect.max.x + radius, pos.y)),
+            (pos.y - rect.min.y, Vec2::new(pos.x, rect.min.y - radius)),
+            (rect.max.y - pos.y, Vec2::new(pos.x, rect.max.y + radius)),
+        ];
+        let mut best = exits[0];
+        for exit in &exits[1..] {
+            if exit.0 < best.0 {
+                best = *exit;
+            }
+        }
+        return best.1;
+    }
+    let distance = away.length();
+    if distance >= radius {
+        return pos;
+    }
+    closest + away / distance * radius
+}
+
+/// Keeps every enabled character out of `solids` and inside `ground`.
+pub fn resolve_static(
+    characters: &mut EntityStore<Character>,
+    solids: &[Rect],
+    ground: &Rect,
+    solid_grid: &SolidIndex,
+) {
+    let inner = Rect {
+        min: ground.min + Vec2::new(CHARACTER_RADIUS, CHARACTER_RADIUS),
+        max: ground.max - Vec2::new(CHARACTER_RADIUS, CHARACTER_RADIUS),
+    };
+    for (_, character) in characters.iter_mut() {
+        if !character.enabled {
+            continue;
+        }
+        for &index in solid_grid.near(character.pos) {
+            let rect = &solids[index as usize];
+            character.pos = push_out_of_rect(character.pos, CHARACTER_RADIUS, rect);
+        }
+        character.pos = inner.closest_point(character.pos);
+    }
+}
+
+/// Separates overlapping characters: for each character in id order, every overlapping
+/// neighbour with a greater id, each pushed half the overlap apart. Exactly coincident
+/// characters are split along x, the lower id west.
+pub fn resolve_pairs(
+    characters: &mut EntityStore<Character>,
+    grid: &Grid,
+    pairs: &mut Vec<(fixstep_runtime::EntityId, fixstep_runtime::EntityId)>,
+) {
+    let diameter = CHARACTER_RADIUS * 2;
+    pairs.clear();
+    for (id, character) in characters.iter() {
+        if !character.enabled {
+            continue;
+        }
+        grid.query(character.pos, diameter, |other, _| {
+            if other > id {
+                pairs.push((id, other));
+            }
+        });
+    }
+    for &(a, b) in pairs.iter() {
+        let (Some(pa), Some(pb)) = (
+            characters.get(a).filter(|c| c.enabled).map(|c| c.pos),
+            characters.get(b).filter(|c| c.enabled).map(|c| c.pos),
+        ) else {
+            continue;
+        };
+        let apart = pb - pa;
+        if apart.x.abs() >= diameter || apart.y.abs() >= diameter {
+            continue;
+        }
+        let distance = apart.length();
+        if distance >= diameter {
+            continue;
+        }
+        let normal =
+            if distance == Fx::ZERO { Vec2::new(Fx::ONE, Fx::ZERO) } else { apart / distance };
+        let push = normal * ((diameter - distance) / 2);
+        if let Some(c) = characters.get_mut(a) {
+            c.pos -= push;
+        }
+        if let Some(c) = characters.get_mut(b) {
+            c.pos += push;
+        }
+    }
+}
+
+/// Which solid rectangles are near each part of the ground: built once per level, since
+/// buildings never move.
+#[derive(Clone, Debug, Default)]
+pub struct SolidIndex {
+    origin: Vec2,
+    cell: Fx,
+    cols: u32,
+    rows: u32,
+    /// Per cell, the range of `items` listing its solids.
+    ranges: Vec<(u32, u32)>,
+    items: Vec<u32>,
+}
+
+impl SolidIndex {
+    /// Indexes `solids` over `ground` in cells of `cell` metres; a solid is listed in every
+    /// cell within a character's radius of it.
+    #[must_use]
+    pub fn new(solids: &[Rect], ground: &Rect, cell: Fx) -> Self {
+        let size = ground.max - ground.min;
+        let cols = (size.x / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
+        let rows = (size.y / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
+        let mut index =
+            Self { origin: ground.min, cell, cols, rows, ranges: Vec::new(), items: Vec::new() };
+        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); (cols * rows) as usize];
+        for (i, rect) in solids.iter().enumerate() {
+            let grown = rect.grown(CHARACTER_RADIUS);
+            let (c0, r0) = index.cell_of(grown.min);
+            let (c1, r1) = index.cell_of(grown.max);
+            for row in r0..=r1 {
+                for col in c0..=c1 {
+                    per_cell[(row * cols + col) as usize].push(i as u32);
+                }
+            }
+        }
+        for list in per_cell {
+            let start = index.items.len() as u32;
+            index.items.extend(list);
+            index.ranges.push((start, index.items.len() as u32));
+        }
+        index
+    }
+
+    fn cell_of(&self, p: Vec2) -> (u32, u32) {
+        let col =
+            ((p.x - self.origin.x) / self.cell).to_num::<i64>().clamp(0, i64::from(self.cols) - 1);
+        let row =
+            ((p.y - self.origin.y) / self.cell).to_num::<i64>().clamp(0, i64::from(self.rows) - 1);
+        (col as u32, row as u32)
+    }
+
+    /// The solids that a character at `p` might touch, in level order.
+    #[must_use]
+    pub fn near(&self, p: Vec2) -> &[u32] {
+        let (col, row) = self.cell_of(p);
+        let (start, end) = self.ranges[(row * self.cols + col) as usize];
+        &self.items[start as usize..end as usize]
+    }
+}

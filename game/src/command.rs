@@ -1,0 +1,78 @@
+//! What a player sends each tick.
+
+use fixstep_runtime::math::Angle;
+use serde::{Deserialize, Serialize};
+
+use crate::tuning::{MAX_MOVE_PERCENT, MAX_TURN_PER_TICK};
+
+/// One player's input for one tick. It never names a character: the rules apply it to the
+/// sender's own character, so no command can move anyone else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PlayerCommand {
+    /// Forward (+) or back (-), percent of full speed: -100..=100.
+    pub forward: i8,
+    /// Right (+) or left (-), percent of full speed: -100..=100.
+    pub strafe: i8,
+    /// Turn this tick, in 2^-16 of a turn, counter-clockwise positive; at most a quarter turn.
+    pub turn: i16,
+    /// Run instead of walk.
+    pub run: bool,
+    /// Open or close a door, talk, or advance a dialogue line.
+    pub interact: bool,
+}
+
+/// Why a command was rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// `forward` or `strafe` beyond ±100.
+    #[error("movement {0} is outside -100..=100")]
+    MoveOutOfRange(i8),
+    /// `turn` beyond a quarter turn.
+    #[error("turn {0} is more than a quarter turn in one tick")]
+    TurnOutOfRange(i16),
+}
+
+impl PlayerCommand {
+    /// Checks the command's ranges.
+    ///
+    /// # Errors
+    ///
+    /// The first value out of range.
+    pub fn validate(&self) -> Result<(), CommandError> {
+        for value in [self.forward, self.strafe] {
+            if !(-MAX_MOVE_PERCENT..=MAX_MOVE_PERCENT).contains(&value) {
+                return Err(CommandError::MoveOutOfRange(value));
+            }
+        }
+        if self.turn.unsigned_abs() > MAX_TURN_PER_TICK.unsigned_abs() {
+            return Err(CommandError::TurnOutOfRange(self.turn));
+        }
+        Ok(())
+    }
+
+    /// The turn as a signed count of angle units.
+    #[must_use]
+    pub fn turn_units(&self) -> i32 {
+        i32::from(self.turn) << 16
+    }
+
+    /// Whether it asks to move at all.
+    #[must_use]
+    pub fn moves(&self) -> bool {
+        self.forward != 0 || self.strafe != 0
+    }
+
+    /// A turn of `angle` expressed in a command's units (rounded toward zero, clamped to the
+    /// largest turn a command may carry).
+    #[must_use]
+    pub fn turn_for(angle_delta: i32) -> i16 {
+        let units = angle_delta >> 16;
+        units.clamp(-i32::from(MAX_TURN_PER_TICK), i32::from(MAX_TURN_PER_TICK)) as i16
+    }
+
+    /// The facing after this command's turn.
+    #[must_use]
+    pub fn turned(&self, facing: Angle) -> Angle {
+        facing.rotated(self.turn_units())
+    }
+}

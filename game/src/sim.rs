@@ -1,0 +1,345 @@
+//! `TownSim`: the town's rules as a [`Simulation`].
+
+use std::sync::Arc;
+
+use fixstep_runtime::math::Vec2;
+use fixstep_runtime::rng::SimRng;
+use fixstep_runtime::{EntityId, EntityStore, Simulation, StateHasher, Tick};
+
+use crate::characters::{
+    animate, apply_knockback, drive_pedestrian, drive_player, new_character, respawn_point,
+    update_health,
+};
+use crate::collision::{SolidIndex, resolve_pairs, resolve_static};
+use crate::command::PlayerCommand;
+use crate::dialogue::{face_partners, interact, run_dialogues};
+use crate::geom::Rect;
+use crate::grid::Grid;
+use crate::level::{Level, ObjectDefKind};
+use crate::objects::{new_object, run_cycle, run_tasks};
+use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
+use crate::state::{Controller, GameState, ZoneState};
+use crate::taxis::{drive, new_taxi, strike_characters};
+use crate::tuning::GRID_CELL;
+use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
+
+/// The random-number stream of the rules (any fixed number: streams only need to differ
+/// from other generators seeded with the same seed).
+const RULES_RNG_STREAM: u64 = 0x70_776e;
+
+/// Buffers the rules reuse every tick; derived from the state, never part of it.
+#[derive(Clone, Debug)]
+struct Scratch {
+    grid: Grid,
+    solids: Vec<Rect>,
+    solid_index: SolidIndex,
+    pairs: Vec<(EntityId, EntityId)>,
+    hits: Vec<EntityId>,
+    before: Vec<Vec2>,
+}
+
+/// The town's rules, stepped one 100 ms tick at a time.
+#[derive(Clone, Debug)]
+pub struct TownSim {
+    level: Arc<Level>,
+    seed: u64,
+    state: GameState,
+    snapshot: Arc<GameSnapshot>,
+    scratch: Scratch,
+    rejected: Vec<u64>,
+}
+
+impl TownSim {
+    /// The town of `level` at tick 0, with `players` player characters at their spawn points,
+    /// its random numbers seeded with `seed`.
+    #[must_use]
+    pub fn new(level: Arc<Level>, seed: u64, players: usize) -> Self {
+        let mut characters =
+            EntityStore::with_capacity(level.pedestrians.len() + level.talkers.len() + players);
+        for (i, def) in level.pedestrians.iter().enumerate() {
+            let start = def.route[0];
+            let facing = (def.route[1 % def.route.len()] - start).angle();
+            let controller = Controller::Pedestrian {
+                def: i as u32,
+                target: 1 % def.route.len() as u32,
+                wait: 0,
+            };
+            characters.insert(new_character(&def.name, controller, start, facing));
+        }
+        for (i, def) in level.talkers.iter().enumerate() {
+            characters.insert(new_character(
+                &def.name,
+                Controller::Talker(i as u32),
+                def.at,
+                def.facing,
+            ));
+        }
+        let player_ids = (0..players)
+            .map(|p| {
+                let spawn = level.spawns[p % level.spawns.len()];
+                let name = format!("Player {}", p + 1);
+                characters.insert(new_character(
+                    &name,
+                    Controller::Player(p as u16),
+                    spawn.at,
+                    spawn.facing,
+                ))
+            })
+            .collect();
+        let state = GameState {
+            next_tick: Tick::ZERO,
+            time_of_day: level.start_time_of_day,
+            characters,
+            players: player_ids,
+            taxis: level.taxis.iter().map(|def| new_taxi(def, &level)).collect(),
+            objects: level.objects.iter().map(new_object).collect(),
+            zones: ZoneState::default(),
+            dialogues: Vec::new(),
+            cutscenes: Vec::new(),
+            rng: SimRng::new(seed, RULES_RNG_STREAM),
+        };
+        let mut solids: Vec<Rect> = level.buildings.iter().map(|b| b.footprint).collect();
+        solids.extend(level.objects.iter().filter_map(|o| match &o.kind {
+            ObjectDefKind::Lift(lift) => Some(lift.footprint),
+            _ => None,
+        }));
+        let area = level.ground;
+        let scratch = Scratch {
+            grid: Grid::new(area, GRID_CELL),
+            solid_index: SolidIndex::new(&solids, &area, GRID_CELL),
+            solids,
+            pairs: Vec::new(),
+            hits: Vec::new(),
+            before: Vec::new(),
+        };
+        let mut sim = Self {
+            level,
+            seed,
+            state,
+            snapshot: Arc::default(),
+            scratch,
+            rejected: vec![0; players],
+        };
+        sim.publish();
+        sim
+    }
+
+    /// The level this town was built from.
+    #[must_use]
+    pub fn level(&self) -> &Arc<Level> {
+        &self.level
+    }
+
+    /// The seed of its random numbers.
+    #[must_use]
+    pub const fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// How many commands of each player were rejected as malformed. Not simulation state: a
+    /// rejected command changes nothing, not even a hash.
+    #[must_use]
+    pub fn rejected_commands(&self) -> &[u64] {
+        &self.rejected
+    }
+
+    /// Publishes the snapshot of the current state, reusing the previous one's buffers when
+    /// nobody holds it any more.
+    fn publish(&mut self) {
+        let snapshot = Arc::make_mut(&mut self.snapshot);
+        let s = &self.state;
+        snapshot.tick = s.next_tick;
+        snapshot.time_of_day = s.time_of_day;
+        snapshot.characters.clear();
+        snapshot.characters.extend(s.characters.iter().map(|(id, c)| CharacterView {
+            id,
+            name: Arc::clone(&c.name),
+            player: match c.controller {
+                Controller::Player(p) => Some(p),
+                _ => None,
+            },
+            pos: c.pos,
+            facing: c.facing,
+            velocity: c.velocity,
+            mode: c.mode,
+            anim: c.anim,
+            clip: self.level.clips.by_state[c.anim.index()],
+            frame: c.frame,
+            enabled: c.enabled,
+            jumps: c.jumps,
+            health: c.health,
+        }));
+        snapshot.taxis.clear();
+        snapshot.taxis.extend(s.taxis.iter().map(|t| TaxiView {
+            pos: t.pos,
+            yaw: t.yaw,
+            steer: t.steer,
+            wheel_rotation: t.wheel_rotation,
+            speed: t.speed,
+            at_rest: t.at_rest,
+            jumps: t.jumps,
+        }));
+        snapshot.objects.clear();
+        snapshot.objects.extend(s.objects.iter().map(|o| ObjectView {
+            offset: o.offset,
+            rotation: o.rotation,
+            scale: o.scale,
+            opacity: o.opacity,
+            jumps: o.jumps,
+        }));
+        snapshot.dialogues.clone_from(&s.dialogues);
+        snapshot.cutscenes.clone_from(&s.cutscenes);
+        snapshot.players.clone_from(&s.players);
+    }
+}
+
+impl Simulation for TownSim {
+    type Command = PlayerCommand;
+    type State = GameState;
+    type Snapshot = GameSnapshot;
+    const VERSION: u32 = 1;
+
+    fn next_tick(&self) -> Tick {
+        self.state.next_tick
+    }
+
+    fn players(&self) -> usize {
+        self.state.players.len()
+    }
+
+    fn advance(&mut self, commands: &[PlayerCommand]) {
+        let level = Arc::clone(&self.level);
+        let level = &*level;
+        let tick = self.state.next_tick;
+        let s = &mut self.state;
+        let scratch = &mut self.scratch;
+
+        // A malformed command is counted and then treated as no input at all.
+        let rejected = &mut self.rejected;
+        let valid: Vec<PlayerCommand> = commands
+            .iter()
+            .enumerate()
+            .map(|(p, c)| {
+                if c.validate().is_ok() {
+                    *c
+                } else {
+                    rejected[p] += 1;
+                    PlayerCommand::default()
+                }
+            })
+            .collect();
+
+        scratch.before.clear();
+        scratch.before.extend(s.characters.values().map(|c| c.pos));
+
+        // Interactions first, from where everyone stood at the start of the tick.
+        for (p, command) in valid.iter().enumerate() {
+            let watching = s.cutscenes.iter().any(|c| usize::from(c.player) == p);
+            if command.interact && !watching {
+                interact(
+                    p as u16,
+                    s.players[p],
+                    &s.characters,
+                    &mut s.objects,
+                    &mut s.dialogues,
+                    level,
+                    tick,
+                );
+            }
+        }
+
+        // Movement.
+        for (_, character) in s.characters.iter_mut() {
+            match character.controller {
+                Controller::Player(p) => {
+                    let frozen = s.cutscenes.iter().any(|c| c.player == p);
+                    drive_player(character, &valid[usize::from(p)], frozen);
+                }
+                Controller::Pedestrian { .. } => drive_pedestrian(character, level, &mut s.rng),
+                Controller::Talker(_) => {}
+            }
+            apply_knockback(character);
+        }
+        face_partners(&s.dialogues, &mut s.characters, &s.players);
+
+        // Collisions, in id order.
+        scratch
+            .grid
+            .rebuild(s.characters.iter().filter(|(_, c)| c.enabled).map(|(id, c)| (id, c.pos)));
+        resolve_pairs(&mut s.characters, &scratch.grid, &mut scratch.pairs);
+        resolve_static(&mut s.characters, &scratch.solids, &level.ground, &scratch.solid_index);
+
+        // Taxis drive, brake for people in the way, and strike those they hit.
+        scratch
+            .grid
+            .rebuild(s.characters.iter().filter(|(_, c)| c.enabled).map(|(id, c)| (id, c.pos)));
+        for (taxi, def) in s.taxis.iter_mut().zip(&level.taxis) {
+            drive(taxi, def, level, &scratch.grid, &s.characters);
+            strike_characters(taxi, &scratch.grid, &mut s.characters, &mut scratch.hits);
+        }
+
+        // Objects.
+        for (object, def) in s.objects.iter_mut().zip(&level.objects) {
+            run_cycle(object, def, tick);
+            run_tasks(object, tick);
+        }
+
+        // Zones, dialogues, cutscenes.
+        teleport(&mut s.characters, &mut s.zones, level, tick);
+        trigger_cutscenes(&s.characters, &mut s.zones, &mut s.cutscenes, level, tick);
+        run_dialogues(&mut s.dialogues, &s.characters, &s.players, level, tick);
+        end_cutscenes(&mut s.cutscenes, level, tick);
+
+        // Health, animation, and the velocity each character was moved at.
+        for ((id, character), &before) in s.characters.iter_mut().zip(&scratch.before) {
+            let respawn = respawn_point(character, level);
+            update_health(character, respawn);
+            let talking = s
+                .dialogues
+                .iter()
+                .any(|d| d.talker == id || s.players.get(usize::from(d.player)) == Some(&id));
+            animate(character, level, talking);
+            character.velocity = character.pos - before;
+        }
+
+        s.next_tick = tick.next();
+        s.time_of_day = time_of_day(level, s.next_tick);
+        self.publish();
+    }
+
+    fn snapshot(&self) -> &Arc<GameSnapshot> {
+        &self.snapshot
+    }
+
+    fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    fn restore(&mut self, state: &GameState) {
+        self.state = state.clone();
+        self.publish();
+    }
+
+    fn hash_state(&self, hasher: &mut StateHasher) {
+        let s = &self.state;
+        hasher
+            .part("tick", &(s.next_tick, s.time_of_day))
+            .part("characters", &(&s.characters, &s.players))
+            .part("taxis", &s.taxis)
+            .part("objects", &s.objects)
+            .part("zones", &s.zones)
+            .part("dialogue", &s.dialogues)
+            .part("cutscenes", &s.cutscenes)
+            .part("rng", &s.rng);
+    }
+}
+
+/// The time of day after `ticks` ticks: the start time plus the elapsed fraction of a day,
+/// computed from the tick count (not accumulated), so it never drifts.
+#[must_use]
+pub fn time_of_day(level: &Level, ticks: Tick) -> u32 {
+    let per_day = u64::from(level.ticks_per_day.max(1));
+    let into_day = u64::from(ticks.0) % per_day;
+    let fraction = ((u128::from(into_day) << 32) / u128::from(per_day)) as u32;
+    level.start_time_of_day.wrapping_add(fraction)
+}

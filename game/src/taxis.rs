@@ -1,0 +1,181 @@
+//! NPC taxis (`NpcCar`): waypoint following on the street graph with a bicycle model,
+//! bounded acceleration, braking and steering, stands, and braking for people in the way.
+
+use fixstep_runtime::EntityStore;
+use fixstep_runtime::math::{Angle, Fx, Vec2, sqrt};
+
+use crate::characters::strike;
+use crate::grid::Grid;
+use crate::level::{Level, TaxiDef};
+use crate::state::{Character, TaxiState};
+use crate::tuning::{
+    CHARACTER_RADIUS, KNOCKBACK_MIN, KNOCKBACK_SHARE, STRIKE_BASE_DAMAGE, STRIKE_DAMAGE_PER_SPEED,
+    TAXI_ACCELERATION, TAXI_ARRIVE_RADIUS, TAXI_BRAKING, TAXI_CORNER_SPEED,
+    TAXI_CORRIDOR_HALF_WIDTH, TAXI_LENGTH, TAXI_LOOKAHEAD, TAXI_MAX_STEER, TAXI_STAND_RADIUS,
+    TAXI_STEER_RATE, TAXI_STOP_GAP, TAXI_WHEEL_RADIUS, TAXI_WHEELBASE, TAXI_WIDTH,
+};
+
+/// A taxi at the first waypoint of its route, facing the second, at rest.
+#[must_use]
+pub fn new_taxi(def: &TaxiDef, level: &Level) -> TaxiState {
+    let at = |i: usize| level.waypoints[def.route[i % def.route.len()] as usize];
+    TaxiState {
+        pos: at(0),
+        yaw: (at(1) - at(0)).angle(),
+        speed: Fx::ZERO,
+        steer: Angle::ZERO,
+        wheel_rotation: Angle::ZERO,
+        target: 1 % def.route.len() as u32,
+        standing: 0,
+        at_rest: true,
+        jumps: 0,
+    }
+}
+
+/// The speed from which a taxi braking at [`TAXI_BRAKING`] stops within `distance`:
+/// v = sqrt(2·a·d), metres per tick.
+fn stopping_speed(distance: Fx) -> Fx {
+    if distance <= Fx::ZERO { Fx::ZERO } else { sqrt(TAXI_BRAKING * 2 * distance) }
+}
+
+/// Distance to the nearest enabled character in the corridor ahead of the taxi, if any.
+fn obstacle_ahead(
+    taxi: &TaxiState,
+    grid: &Grid,
+    characters: &EntityStore<Character>,
+) -> Option<Fx> {
+    let forward = Vec2::from_angle(taxi.yaw);
+    let nose = TAXI_LENGTH / 2;
+    let centre = taxi.pos + forward * (nose + TAXI_LOOKAHEAD / 2);
+    let mut nearest: Option<Fx> = None;
+    grid.query(centre, TAXI_LOOKAHEAD / 2 + TAXI_CORRIDOR_HALF_WIDTH, |id, pos| {
+        if !characters.get(id).is_some_and(|c| c.enabled) {
+            return;
+        }
+        let rel = pos - taxi.pos;
+        let along = rel.dot(forward) - nose;
+        let across = rel.perp_dot(forward).abs();
+        if along >= -CHARACTER_RADIUS
+            && along <= TAXI_LOOKAHEAD
+            && across <= TAXI_CORRIDOR_HALF_WIDTH
+        {
+            let gap = along.max(Fx::ZERO);
+            nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
+        }
+    });
+    nearest
+}
+
+/// Runs one tick of one taxi.
+pub fn drive(
+    taxi: &mut TaxiState,
+    def: &TaxiDef,
+    level: &Level,
+    grid: &Grid,
+    characters: &EntityStore<Character>,
+) {
+    let route_len = def.route.len() as u32;
+    if taxi.standing > 0 {
+        taxi.standing -= 1;
+        taxi.speed = Fx::ZERO;
+        taxi.at_rest = true;
+        if taxi.standing == 0 {
+            taxi.target = (taxi.target + 1) % route_len;
+        }
+        return;
+    }
+    let target_at = level.waypoints[def.route[taxi.target as usize] as usize];
+    let is_stand = def.stands[taxi.target as usize];
+    let to_target = target_at - taxi.pos;
+    let distance = to_target.length();
+
+    // Arrival: a stand is reached when close and slow enough to stop within one tick's
+    // braking; any other waypoint when close.
+    if is_stand && distance <= TAXI_STAND_RADIUS && taxi.speed <= TAXI_BRAKING {
+        taxi.speed = Fx::ZERO;
+        taxi.at_rest = true;
+        taxi.standing = def.stand_ticks;
+        return;
+    }
+    if !is_stand && distance <= TAXI_ARRIVE_RADIUS {
+        taxi.target = (taxi.target + 1) % route_len;
+    }
+    let target_at = level.waypoints[def.route[taxi.target as usize] as usize];
+    let to_target = target_at - taxi.pos;
+    let distance = to_target.length();
+
+    // Steering: toward the target, within the lock, at a bounded rate.
+    let heading_error = taxi.yaw.shortest_delta(to_target.angle());
+    let lock = TAXI_MAX_STEER.0 as i32;
+    let wanted_steer = Angle(heading_error.clamp(-lock, lock) as u32);
+    taxi.steer = taxi.steer.turned_toward(wanted_steer, TAXI_STEER_RATE.0);
+
+    // Speed: the top speed, less for a sharp turn, less to stop at a stand or for a person.
+    let mut wanted = def.max_speed;
+    if heading_error.unsigned_abs() >= Angle::from_degrees(45).0 {
+        wanted = wanted.min(TAXI_CORNER_SPEED);
+    }
+    if def.stands[taxi.target as usize] {
+        wanted = wanted.min(stopping_speed(distance - TAXI_STAND_RADIUS / 2));
+    } else {
+        // Slow for the corner after the next waypoint before reaching it.
+        let next_at = level.waypoints[def.route[((taxi.target + 1) % route_len) as usize] as usize];
+        let turn = to_target.angle().shortest_delta((next_at - target_at).angle());
+        if turn.unsigned_abs() >= Angle::from_degrees(45).0 {
+            let corner = TAXI_CORNER_SPEED + stopping_speed(distance - TAXI_ARRIVE_RADIUS);
+            wanted = wanted.min(corner);
+        }
+    }
+    if let Some(gap) = obstacle_ahead(taxi, grid, characters) {
+        wanted = wanted.min(stopping_speed(gap - TAXI_STOP_GAP));
+    }
+    taxi.speed = if wanted > taxi.speed {
+        (taxi.speed + TAXI_ACCELERATION).min(wanted)
+    } else {
+        (taxi.speed - TAXI_BRAKING).max(wanted).max(Fx::ZERO)
+    };
+
+    // Bicycle model: yaw rate = v · tan(steer) / wheelbase, in radians per tick.
+    let (sin, cos) = taxi.steer.sin_cos();
+    let yaw_rate = taxi.speed * sin / cos / TAXI_WHEELBASE;
+    taxi.yaw = taxi.yaw + Angle::from_radians(yaw_rate);
+    taxi.pos += Vec2::from_angle(taxi.yaw) * taxi.speed;
+    taxi.wheel_rotation = taxi.wheel_rotation + Angle::from_radians(taxi.speed / TAXI_WHEEL_RADIUS);
+    taxi.at_rest = taxi.speed == Fx::ZERO;
+}
+
+/// Strikes every enabled, not already staggering character that the moving taxi's body
+/// overlaps: it loses health by the taxi's speed and is knocked away from the taxi.
+pub fn strike_characters(
+    taxi: &TaxiState,
+    grid: &Grid,
+    characters: &mut EntityStore<Character>,
+    hits: &mut Vec<fixstep_runtime::EntityId>,
+) {
+    if taxi.speed == Fx::ZERO {
+        return;
+    }
+    let forward = Vec2::from_angle(taxi.yaw);
+    let half_length = TAXI_LENGTH / 2 + CHARACTER_RADIUS;
+    let half_width = TAXI_WIDTH / 2 + CHARACTER_RADIUS;
+    hits.clear();
+    grid.query(taxi.pos, half_length, |id, _| hits.push(id));
+    for &id in hits.iter() {
+        let Some(character) = characters.get_mut(id) else { continue };
+        if !character.enabled || character.stagger > 0 {
+            continue;
+        }
+        let rel = character.pos - taxi.pos;
+        let along = rel.dot(forward);
+        let across = rel.perp_dot(forward);
+        if along.abs() > half_length || across.abs() > half_width {
+            continue;
+        }
+        let damage =
+            STRIKE_BASE_DAMAGE + (taxi.speed * i64::from(STRIKE_DAMAGE_PER_SPEED)).to_num::<i32>();
+        let away = rel.normalize_or_zero();
+        let away = if away == Vec2::ZERO { forward } else { away };
+        let shove = (taxi.speed * KNOCKBACK_SHARE).max(KNOCKBACK_MIN);
+        strike(character, damage, away * shove);
+    }
+}

@@ -1,0 +1,119 @@
+//! The rules' constants, each with its unit and the reason for its value. Speeds and
+//! distances per tick are what the rules use; a tick is 100 ms.
+
+use fixstep_runtime::math::{Angle, Fx, fx_ratio};
+
+/// A character's radius for collisions, metres: shoulders of an adult seen from above.
+pub const CHARACTER_RADIUS: Fx = fx_ratio(35, 100);
+
+/// Walking speed, metres per tick (1.4 m/s, an average adult's walking pace).
+pub const WALK_SPEED: Fx = fx_ratio(14, 100);
+
+/// Running speed, metres per tick (4 m/s, a jog that reads clearly as running on screen).
+pub const RUN_SPEED: Fx = fx_ratio(40, 100);
+
+/// The largest `forward` or `strafe` value of a command: percent of full speed.
+pub const MAX_MOVE_PERCENT: i8 = 100;
+
+/// The largest turn one command may ask for, in 2^-16 of a turn (a quarter turn): a mouse
+/// flicked across the screen in one tick turns a quarter at most, and anything larger is a
+/// malformed command rather than a fast player.
+pub const MAX_TURN_PER_TICK: i16 = 16_384;
+
+/// How far a character reaches to open a door, metres from the middle of the door leaf.
+pub const DOOR_REACH: Fx = fx_ratio(2, 1);
+
+/// How close a character must stand to a talker to start a dialogue, metres.
+pub const TALK_RANGE: Fx = fx_ratio(5, 2);
+
+/// How far a player may walk from the talker before the dialogue ends, metres: twice the range
+/// to start it, so a step back while talking does not cut the line off.
+pub const TALK_LEAVE_RANGE: Fx = fx_ratio(5, 1);
+
+/// Ticks after a teleport before the same character can teleport again (2 s): long enough to
+/// walk off the exit, short enough to go back through on purpose.
+pub const TELEPORT_COOLDOWN_TICKS: u32 = 20;
+
+/// Full health.
+pub const MAX_HEALTH: i32 = 100;
+
+/// Health lost to a taxi strike at walking pace; faster strikes add [`STRIKE_DAMAGE_PER_SPEED`].
+pub const STRIKE_BASE_DAMAGE: i32 = 10;
+
+/// Extra health lost per metre-per-tick of the taxi's speed at a strike (a taxi at 50 km/h,
+/// 1.39 m/tick, takes another 55).
+pub const STRIKE_DAMAGE_PER_SPEED: i32 = 40;
+
+/// Ticks a struck character staggers, ignoring its input and playing the hit clip (0.8 s).
+pub const HIT_STAGGER_TICKS: u32 = 8;
+
+/// Knockback speed given by a strike, as a share of the taxi's speed plus a fixed shove:
+/// knocked back at half the taxi's speed, and at least a small shove.
+pub const KNOCKBACK_SHARE: Fx = fx_ratio(1, 2);
+
+/// The least knockback of a strike, metres per tick (the taxi barely moving still shoves).
+pub const KNOCKBACK_MIN: Fx = fx_ratio(15, 100);
+
+/// Share of knockback speed kept from one tick to the next: it halves every tick, so a shove
+/// carries the character about twice its first step.
+pub const KNOCKBACK_DECAY: Fx = fx_ratio(1, 2);
+
+/// Ticks between points of health regained (every 0.5 s).
+pub const REGEN_INTERVAL_TICKS: u32 = 5;
+
+/// Ticks after a strike before health starts to come back (3 s).
+pub const REGEN_DELAY_TICKS: u32 = 30;
+
+/// Ticks a character with no health stays down (disabled) before it respawns (2 s).
+pub const RESPAWN_DELAY_TICKS: u32 = 20;
+
+/// Taxi length, metres (a saloon car).
+pub const TAXI_LENGTH: Fx = fx_ratio(44, 10);
+
+/// Taxi width, metres.
+pub const TAXI_WIDTH: Fx = fx_ratio(18, 10);
+
+/// Distance between the taxi's axles, metres: the bicycle model's wheelbase.
+pub const TAXI_WHEELBASE: Fx = fx_ratio(26, 10);
+
+/// Radius of a taxi wheel, metres: wheel rotation is distance over this.
+pub const TAXI_WHEEL_RADIUS: Fx = fx_ratio(32, 100);
+
+/// Largest steering angle of the front wheels (35°: a car's usual lock).
+pub const TAXI_MAX_STEER: Angle = Angle::from_degrees(35);
+
+/// Steering change per tick (150°/s: a driver's hands at a brisk turn).
+pub const TAXI_STEER_RATE: Angle = Angle::from_degrees(15);
+
+/// Acceleration, metres per tick per tick (2.5 m/s², a calm pull-away).
+pub const TAXI_ACCELERATION: Fx = fx_ratio(25, 1000);
+
+/// Braking deceleration, metres per tick per tick (5 m/s², firm but not an emergency stop).
+pub const TAXI_BRAKING: Fx = fx_ratio(5, 100);
+
+/// Speed through a turn of a quarter turn or more, metres per tick (3 m/s): slow enough that
+/// the 35° lock turns the corner within the lane.
+pub const TAXI_CORNER_SPEED: Fx = fx_ratio(3, 10);
+
+/// Distance from a waypoint at which a taxi counts it reached and steers for the next, metres.
+pub const TAXI_ARRIVE_RADIUS: Fx = fx_ratio(2, 1);
+
+/// Distance from a stand at which a taxi counts itself stopped at it, metres.
+pub const TAXI_STAND_RADIUS: Fx = fx_ratio(1, 1);
+
+/// How far ahead a taxi looks for characters to brake for, metres.
+pub const TAXI_LOOKAHEAD: Fx = fx_ratio(10, 1);
+
+/// Half the width of the corridor ahead in which a character makes a taxi brake, metres: half
+/// the car's width and a margin.
+pub const TAXI_CORRIDOR_HALF_WIDTH: Fx = fx_ratio(16, 10);
+
+/// Gap a braking taxi leaves in front of a character, metres.
+pub const TAXI_STOP_GAP: Fx = fx_ratio(15, 10);
+
+/// Distance from a pedestrian's route point at which it counts it reached, metres.
+pub const PEDESTRIAN_ARRIVE_RADIUS: Fx = fx_ratio(1, 10);
+
+/// Size of a collision grid cell, metres: at least a character's diameter and a taxi's
+/// half-length, so neighbours are always in the 3×3 cells around.
+pub const GRID_CELL: Fx = fx_ratio(4, 1);

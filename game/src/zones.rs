@@ -1,0 +1,84 @@
+//! Teleport zones and cutscene triggers.
+
+use fixstep_runtime::{EntityId, EntityStore, Tick};
+
+use crate::level::Level;
+use crate::state::{Character, Controller, CutsceneState, ZoneState};
+use crate::tuning::TELEPORT_COOLDOWN_TICKS;
+
+/// Sends every enabled character standing in a teleport zone to the paired exit, unless it
+/// teleported within [`TELEPORT_COOLDOWN_TICKS`]. A teleport is a jump: the character's jump
+/// counter goes up, so nothing is ever drawn between the two places.
+pub fn teleport(
+    characters: &mut EntityStore<Character>,
+    zones: &mut ZoneState,
+    level: &Level,
+    tick: Tick,
+) {
+    zones.cooldowns.retain(|&(_, until)| until > tick);
+    if level.teleports.is_empty() {
+        return;
+    }
+    for (id, character) in characters.iter_mut() {
+        if !character.enabled || zones.cooldowns.iter().any(|&(c, _)| c == id) {
+            continue;
+        }
+        let destination = level.teleports.iter().find_map(|pair| {
+            (0..2).find(|&i| pair.ends[i].zone.contains(character.pos)).map(|i| pair.ends[1 - i])
+        });
+        if let Some(exit) = destination {
+            character.pos = exit.exit;
+            character.facing = exit.exit_facing;
+            character.knockback = fixstep_runtime::math::Vec2::ZERO;
+            character.jumps = character.jumps.wrapping_add(1);
+            zones.cooldowns.push((id, Tick(tick.0 + TELEPORT_COOLDOWN_TICKS)));
+        }
+    }
+    zones.cooldowns.sort_unstable();
+}
+
+/// Starts a cutscene for each player character that entered a trigger zone this tick (and has
+/// not played it, for a `once` trigger), unless it is already watching one.
+pub fn trigger_cutscenes(
+    characters: &EntityStore<Character>,
+    zones: &mut ZoneState,
+    cutscenes: &mut Vec<CutsceneState>,
+    level: &Level,
+    tick: Tick,
+) {
+    let mut inside: Vec<(EntityId, u32)> = Vec::new();
+    for (id, character) in characters.iter() {
+        let Controller::Player(player) = character.controller else { continue };
+        if !character.enabled {
+            continue;
+        }
+        for (index, trigger) in level.cutscene_triggers.iter().enumerate() {
+            if !trigger.zone.contains(character.pos) {
+                continue;
+            }
+            let key = (id, index as u32);
+            inside.push(key);
+            let entered = zones.inside_triggers.binary_search(&key).is_err();
+            let played = zones.played.binary_search(&key).is_ok();
+            let watching = cutscenes.iter().any(|c| c.player == player);
+            if entered && !watching && !(trigger.once && played) {
+                cutscenes.push(CutsceneState { player, cutscene: trigger.cutscene, started: tick });
+                if trigger.once {
+                    if let Err(at) = zones.played.binary_search(&key) {
+                        zones.played.insert(at, key);
+                    }
+                }
+            }
+        }
+    }
+    cutscenes.sort_by_key(|c| c.player);
+    zones.inside_triggers = inside;
+}
+
+/// Ends the cutscenes whose time is up.
+pub fn end_cutscenes(cutscenes: &mut Vec<CutsceneState>, level: &Level, tick: Tick) {
+    cutscenes.retain(|c| {
+        let duration = level.cutscenes.get(c.cutscene as usize).map_or(0, |s| s.duration_ticks);
+        tick.since(c.started) + 1 < i64::from(duration)
+    });
+}
