@@ -42,6 +42,13 @@ pub enum Goal {
     Wait(u32),
 }
 
+/// Spacing of the points at which a bot checks a straight walk for buildings, metres.
+const BOT_SIGHT_STEP: Fx = fx_ratio(1, 2);
+
+/// Clearance a bot keeps from buildings when judging a straight walk clear, metres: a
+/// character's radius and a margin for the corners.
+const BOT_CLEARANCE: Fx = fx_ratio(6, 10);
+
 /// A scripted player.
 #[derive(Clone, Debug)]
 pub struct Bot {
@@ -51,6 +58,14 @@ pub struct Bot {
     waited: u32,
     best_distance: Fx,
     patience: u32,
+    /// Points still to pass on the way to the current goal, last first.
+    path: Vec<Vec2>,
+    /// Whether `path` was planned for the current goal.
+    planned: bool,
+    /// The street graph, walkable both ways: neighbours of each waypoint.
+    streets: Vec<Vec<u32>>,
+    waypoints: Vec<Vec2>,
+    solids: Vec<crate::geom::Rect>,
 }
 
 impl Bot {
@@ -58,6 +73,16 @@ impl Bot {
     /// level's doors, teleports and talkers in different orders.
     #[must_use]
     pub fn new(player: usize, level: &Level) -> Self {
+        let mut streets = vec![Vec::new(); level.waypoints.len()];
+        for &(a, b) in &level.lanes {
+            for (from, to) in [(a, b), (b, a)] {
+                if let Some(list) = streets.get_mut(from as usize)
+                    && !list.contains(&to)
+                {
+                    list.push(to);
+                }
+            }
+        }
         Self {
             player,
             plan: plan(player, level),
@@ -65,6 +90,72 @@ impl Bot {
             waited: 0,
             best_distance: Fx::MAX,
             patience: 0,
+            path: Vec::new(),
+            planned: false,
+            streets,
+            waypoints: level.waypoints.clone(),
+            solids: level.buildings.iter().map(|b| b.footprint.grown(BOT_CLEARANCE)).collect(),
+        }
+    }
+
+    /// Whether a straight walk from `a` to `b` passes no building.
+    fn clear(&self, a: Vec2, b: Vec2) -> bool {
+        let offset = b - a;
+        let steps = (offset.length() / BOT_SIGHT_STEP).to_num::<i64>().clamp(1, 4_000);
+        (0..=steps).all(|i| {
+            let p = a + offset * (Fx::from_num(i) / Fx::from_num(steps));
+            !self.solids.iter().any(|r| r.contains(p))
+        })
+    }
+
+    /// The waypoint nearest to `p` that `p` can walk to straight, if any.
+    fn nearest_waypoint(&self, p: Vec2) -> Option<usize> {
+        let mut best: Option<(Fx, usize)> = None;
+        for (i, &w) in self.waypoints.iter().enumerate() {
+            let d = (w - p).length();
+            if best.is_none_or(|(bd, _)| d < bd) && self.clear(p, w) {
+                best = Some((d, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+
+    /// Plans the way from `from` to `to`: straight if clear, else along the streets (a
+    /// breadth-first search of the street graph between the waypoints nearest each end).
+    fn plan_path(&mut self, from: Vec2, to: Vec2) {
+        self.path.clear();
+        self.path.push(to);
+        if self.clear(from, to) {
+            return;
+        }
+        let (Some(start), Some(end)) = (self.nearest_waypoint(from), self.nearest_waypoint(to))
+        else {
+            return;
+        };
+        let mut came_from = vec![usize::MAX; self.waypoints.len()];
+        let mut queue = std::collections::VecDeque::from([start]);
+        came_from[start] = start;
+        while let Some(w) = queue.pop_front() {
+            if w == end {
+                break;
+            }
+            for &next in &self.streets[w] {
+                if came_from[next as usize] == usize::MAX {
+                    came_from[next as usize] = w;
+                    queue.push_back(next as usize);
+                }
+            }
+        }
+        if came_from[end] == usize::MAX {
+            return;
+        }
+        let mut w = end;
+        loop {
+            self.path.push(self.waypoints[w]);
+            if w == start {
+                break;
+            }
+            w = came_from[w];
         }
     }
 
@@ -75,6 +166,8 @@ impl Bot {
     }
 
     fn next_goal(&mut self) {
+        self.planned = false;
+        self.path.clear();
         self.step = (self.step + 1) % self.plan.len().max(1);
         self.waited = 0;
         self.best_distance = Fx::MAX;
@@ -99,10 +192,25 @@ impl Bot {
                 }
                 PlayerCommand::default()
             }
-            Goal::Walk(to) | Goal::Run(to) => {
+            Goal::Walk(goal_at) | Goal::Run(goal_at) => {
+                if !self.planned {
+                    self.plan_path(me.pos, goal_at);
+                    self.planned = true;
+                }
+                // Pass the waypoints of the path one by one; the last point is the goal.
+                while self.path.len() > 1
+                    && self
+                        .path
+                        .last()
+                        .is_some_and(|&p| (p - me.pos).length() <= BOT_ARRIVE_RADIUS * 2)
+                {
+                    self.path.pop();
+                    self.best_distance = Fx::MAX;
+                }
+                let to = self.path.last().copied().unwrap_or(goal_at);
                 let offset = to - me.pos;
                 let distance = offset.length();
-                if distance <= BOT_ARRIVE_RADIUS {
+                if self.path.len() <= 1 && distance <= BOT_ARRIVE_RADIUS {
                     self.next_goal();
                     return PlayerCommand::default();
                 }
@@ -157,26 +265,30 @@ fn door_approaches(level: &Level) -> Vec<Vec2> {
 }
 
 /// The plan of player `player`'s bot: open a door, take a teleport and walk off its exit,
-/// talk to a talker through its lines, run back to the spawn; each bot starts at a different
-/// door, teleport and talker.
+/// talk to a talker through its lines, watch a cutscene, run back to the spawn; each bot
+/// starts with a different errand, at a different door, teleport and talker.
 fn plan(player: usize, level: &Level) -> Vec<Goal> {
     let pick = |len: usize| if len == 0 { None } else { Some(player % len) };
-    let mut plan = Vec::new();
+    let mut errands: Vec<Vec<Goal>> = Vec::new();
     let doors = door_approaches(level);
     if let Some(i) = pick(doors.len()) {
-        plan.extend([Goal::Walk(doors[i]), Goal::Interact, Goal::Wait(15)]);
+        errands.push(vec![Goal::Walk(doors[i]), Goal::Interact, Goal::Wait(15)]);
     }
     if let Some(i) = pick(level.teleports.len()) {
-        let end = level.teleports[i].ends[player / level.teleports.len() % 2];
-        plan.extend([Goal::Run(end.zone.centre), Goal::Wait(5)]);
-        let away = Vec2::from_angle(end.exit_facing) * fx(3);
-        let other = level.teleports[i].ends[1 - player / level.teleports.len() % 2];
-        plan.extend([Goal::Walk(other.exit + away), Goal::Wait(10)]);
+        let side = player / level.teleports.len() % 2;
+        let (enter, arrive) = (level.teleports[i].ends[side], level.teleports[i].ends[1 - side]);
+        let away = Vec2::from_angle(arrive.exit_facing) * fx(3);
+        errands.push(vec![
+            Goal::Run(enter.zone.centre),
+            Goal::Wait(5),
+            Goal::Walk(arrive.exit + away),
+            Goal::Wait(10),
+        ]);
     }
     if let Some(i) = pick(level.talkers.len()) {
         let talker = &level.talkers[i];
         let stand = talker.at + Vec2::from_angle(talker.facing) * BOT_TALK_STANDOFF;
-        plan.extend([
+        errands.push(vec![
             Goal::Walk(stand),
             Goal::Interact,
             Goal::Wait(20),
@@ -186,7 +298,16 @@ fn plan(player: usize, level: &Level) -> Vec<Goal> {
             Goal::Wait(10),
         ]);
     }
+    if let Some(i) = pick(level.cutscene_triggers.len()) {
+        // Into the trigger zone and wait out the cutscene (the bot's input is ignored meanwhile).
+        let trigger = &level.cutscene_triggers[i];
+        let length = level.cutscenes.get(trigger.cutscene as usize).map_or(0, |c| c.duration_ticks);
+        errands.push(vec![Goal::Walk(trigger.zone.centre), Goal::Wait(length + 5)]);
+    }
     let spawn = level.spawns[player % level.spawns.len()];
-    plan.extend([Goal::Run(spawn.at), Goal::Wait(10)]);
-    plan
+    errands.push(vec![Goal::Run(spawn.at), Goal::Wait(10)]);
+    // Each bot starts on a different errand, so a few bots soon do everything at once.
+    let start = player % errands.len();
+    errands.rotate_left(start);
+    errands.concat()
 }

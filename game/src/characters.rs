@@ -140,7 +140,7 @@ pub fn update_health(character: &mut Character, respawn: (Vec2, Angle)) {
     }
     if character.health < MAX_HEALTH
         && character.since_hit >= REGEN_DELAY_TICKS
-        && character.since_hit % REGEN_INTERVAL_TICKS == 0
+        && character.since_hit.is_multiple_of(REGEN_INTERVAL_TICKS)
     {
         character.health += 1;
     }

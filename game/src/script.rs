@@ -80,12 +80,12 @@ impl CommandScript {
                 }
             }
             command.validate().map_err(|e| fail(e.to_string()))?;
-            if let Some(&previous) = last_tick.get(&player) {
-                if tick <= previous {
-                    return Err(fail(format!(
-                        "tick {tick} for player {player} does not come after its tick {previous}"
-                    )));
-                }
+            if let Some(&previous) = last_tick.get(&player)
+                && tick <= previous
+            {
+                return Err(fail(format!(
+                    "tick {tick} for player {player} does not come after its tick {previous}"
+                )));
             }
             last_tick.insert(player, tick);
             script.entries.insert((tick, player), command);

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::math::Vec2;
+use fixstep_runtime::math::{Angle, Vec2};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::{EntityId, EntityStore, Simulation, StateHasher, Tick};
 
@@ -19,7 +19,7 @@ use crate::level::{Level, ObjectDefKind};
 use crate::objects::{new_object, run_cycle, run_tasks};
 use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
 use crate::state::{Controller, GameState, ZoneState};
-use crate::taxis::{drive, new_taxi, strike_characters};
+use crate::taxis::{Traffic, drive, new_taxi, strike_characters};
 use crate::tuning::GRID_CELL;
 use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
 
@@ -31,6 +31,8 @@ const RULES_RNG_STREAM: u64 = 0x70_776e;
 #[derive(Clone, Debug)]
 struct Scratch {
     grid: Grid,
+    taxi_grid: Grid,
+    taxi_yaws: Vec<Angle>,
     solids: Vec<Rect>,
     solid_index: SolidIndex,
     pairs: Vec<(EntityId, EntityId)>,
@@ -106,6 +108,8 @@ impl TownSim {
         let area = level.ground;
         let scratch = Scratch {
             grid: Grid::new(area, GRID_CELL),
+            taxi_grid: Grid::new(area, GRID_CELL),
+            taxi_yaws: Vec::new(),
             solid_index: SolidIndex::new(&solids, &area, GRID_CELL),
             solids,
             pairs: Vec::new(),
@@ -273,8 +277,17 @@ impl Simulation for TownSim {
         scratch
             .grid
             .rebuild(s.characters.iter().filter(|(_, c)| c.enabled).map(|(id, c)| (id, c.pos)));
-        for (taxi, def) in s.taxis.iter_mut().zip(&level.taxis) {
-            drive(taxi, def, level, &scratch.grid, &s.characters);
+        scratch.taxi_yaws.clear();
+        scratch.taxi_yaws.extend(s.taxis.iter().map(|t| t.yaw));
+        scratch.taxi_grid.rebuild(
+            s.taxis
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (EntityId { index: i as u32, generation: 0 }, t.pos)),
+        );
+        let traffic = Traffic { grid: &scratch.taxi_grid, yaws: &scratch.taxi_yaws };
+        for (me, (taxi, def)) in s.taxis.iter_mut().zip(&level.taxis).enumerate() {
+            drive(me, taxi, def, level, &scratch.grid, &s.characters, traffic);
             strike_characters(taxi, &scratch.grid, &mut s.characters, &mut scratch.hits);
         }
 

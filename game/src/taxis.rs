@@ -11,17 +11,30 @@ use crate::state::{Character, TaxiState};
 use crate::tuning::{
     CHARACTER_RADIUS, KNOCKBACK_MIN, KNOCKBACK_SHARE, STRIKE_BASE_DAMAGE, STRIKE_DAMAGE_PER_SPEED,
     TAXI_ACCELERATION, TAXI_ARRIVE_RADIUS, TAXI_BRAKING, TAXI_CORNER_SPEED,
-    TAXI_CORRIDOR_HALF_WIDTH, TAXI_LENGTH, TAXI_LOOKAHEAD, TAXI_MAX_STEER, TAXI_STAND_RADIUS,
-    TAXI_STEER_RATE, TAXI_STOP_GAP, TAXI_WHEEL_RADIUS, TAXI_WHEELBASE, TAXI_WIDTH,
+    TAXI_CORRIDOR_HALF_WIDTH, TAXI_FOLLOW_GAP, TAXI_LANE_OFFSET, TAXI_LENGTH, TAXI_LOOKAHEAD,
+    TAXI_MAX_STEER, TAXI_SAME_WAY, TAXI_STAND_RADIUS, TAXI_STEER_RATE, TAXI_STOP_GAP,
+    TAXI_WHEEL_RADIUS, TAXI_WHEELBASE, TAXI_WIDTH,
 };
+
+/// Where a taxi aims for route entry `index`: the waypoint, moved [`TAXI_LANE_OFFSET`] to the
+/// right of the street that leads to it, so taxis keep to the right-hand lane.
+#[must_use]
+pub fn lane_point(def: &TaxiDef, level: &Level, index: u32) -> Vec2 {
+    let len = def.route.len() as u32;
+    let at = |i: u32| level.waypoints[def.route[(i % len) as usize] as usize];
+    let to = at(index);
+    let along = (to - at(index + len - 1)).normalize_or_zero();
+    to + Vec2::new(along.y, -along.x) * TAXI_LANE_OFFSET
+}
 
 /// A taxi at the first waypoint of its route, facing the second, at rest.
 #[must_use]
 pub fn new_taxi(def: &TaxiDef, level: &Level) -> TaxiState {
-    let at = |i: usize| level.waypoints[def.route[i % def.route.len()] as usize];
+    let start = lane_point(def, level, 0);
+    let next = lane_point(def, level, 1);
     TaxiState {
-        pos: at(0),
-        yaw: (at(1) - at(0)).angle(),
+        pos: start,
+        yaw: (next - start).angle(),
         speed: Fx::ZERO,
         steer: Angle::ZERO,
         wheel_rotation: Angle::ZERO,
@@ -36,6 +49,38 @@ pub fn new_taxi(def: &TaxiDef, level: &Level) -> TaxiState {
 /// v = sqrt(2·a·d), metres per tick.
 fn stopping_speed(distance: Fx) -> Fx {
     if distance <= Fx::ZERO { Fx::ZERO } else { sqrt(TAXI_BRAKING * 2 * distance) }
+}
+
+/// The gap to the nearest taxi ahead in the same lane going the same way, if within the
+/// lookahead.
+fn taxi_ahead(taxi: &TaxiState, me: usize, traffic: Traffic<'_>) -> Option<Fx> {
+    let forward = Vec2::from_angle(taxi.yaw);
+    let centre = taxi.pos + forward * (TAXI_LENGTH + TAXI_LOOKAHEAD / 2);
+    let mut nearest: Option<Fx> = None;
+    traffic.grid.query(centre, TAXI_LOOKAHEAD / 2 + TAXI_LENGTH, |id, pos| {
+        let other = id.index as usize;
+        let heading = traffic.yaws.get(other).map_or(0, |&yaw| taxi.yaw.shortest_delta(yaw));
+        if other == me || heading.unsigned_abs() > TAXI_SAME_WAY.0 {
+            return;
+        }
+        let rel = pos - taxi.pos;
+        let along = rel.dot(forward) - TAXI_LENGTH;
+        let across = rel.perp_dot(forward).abs();
+        if along >= -TAXI_LENGTH / 2 && along <= TAXI_LOOKAHEAD && across <= TAXI_WIDTH {
+            let gap = along.max(Fx::ZERO);
+            nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
+        }
+    });
+    nearest
+}
+
+/// What a taxi sees of the others: where they were at the start of the tick.
+#[derive(Clone, Copy, Debug)]
+pub struct Traffic<'a> {
+    /// The taxis' positions, each under an id whose slot is the taxi's index.
+    pub grid: &'a Grid,
+    /// Their yaws, by index.
+    pub yaws: &'a [Angle],
 }
 
 /// Distance to the nearest enabled character in the corridor ahead of the taxi, if any.
@@ -55,10 +100,7 @@ fn obstacle_ahead(
         let rel = pos - taxi.pos;
         let along = rel.dot(forward) - nose;
         let across = rel.perp_dot(forward).abs();
-        if along >= -CHARACTER_RADIUS
-            && along <= TAXI_LOOKAHEAD
-            && across <= TAXI_CORRIDOR_HALF_WIDTH
-        {
+        if along >= -nose && along <= TAXI_LOOKAHEAD && across <= TAXI_CORRIDOR_HALF_WIDTH {
             let gap = along.max(Fx::ZERO);
             nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
         }
@@ -66,13 +108,15 @@ fn obstacle_ahead(
     nearest
 }
 
-/// Runs one tick of one taxi.
+/// Runs one tick of taxi `me` (its index).
 pub fn drive(
+    me: usize,
     taxi: &mut TaxiState,
     def: &TaxiDef,
     level: &Level,
     grid: &Grid,
     characters: &EntityStore<Character>,
+    traffic: Traffic<'_>,
 ) {
     let route_len = def.route.len() as u32;
     if taxi.standing > 0 {
@@ -84,7 +128,7 @@ pub fn drive(
         }
         return;
     }
-    let target_at = level.waypoints[def.route[taxi.target as usize] as usize];
+    let target_at = lane_point(def, level, taxi.target);
     let is_stand = def.stands[taxi.target as usize];
     let to_target = target_at - taxi.pos;
     let distance = to_target.length();
@@ -100,7 +144,7 @@ pub fn drive(
     if !is_stand && distance <= TAXI_ARRIVE_RADIUS {
         taxi.target = (taxi.target + 1) % route_len;
     }
-    let target_at = level.waypoints[def.route[taxi.target as usize] as usize];
+    let target_at = lane_point(def, level, taxi.target);
     let to_target = target_at - taxi.pos;
     let distance = to_target.length();
 
@@ -119,7 +163,7 @@ pub fn drive(
         wanted = wanted.min(stopping_speed(distance - TAXI_STAND_RADIUS / 2));
     } else {
         // Slow for the corner after the next waypoint before reaching it.
-        let next_at = level.waypoints[def.route[((taxi.target + 1) % route_len) as usize] as usize];
+        let next_at = lane_point(def, level, (taxi.target + 1) % route_len);
         let turn = to_target.angle().shortest_delta((next_at - target_at).angle());
         if turn.unsigned_abs() >= Angle::from_degrees(45).0 {
             let corner = TAXI_CORNER_SPEED + stopping_speed(distance - TAXI_ARRIVE_RADIUS);
@@ -128,6 +172,9 @@ pub fn drive(
     }
     if let Some(gap) = obstacle_ahead(taxi, grid, characters) {
         wanted = wanted.min(stopping_speed(gap - TAXI_STOP_GAP));
+    }
+    if let Some(gap) = taxi_ahead(taxi, me, traffic) {
+        wanted = wanted.min(stopping_speed(gap - TAXI_FOLLOW_GAP));
     }
     taxi.speed = if wanted > taxi.speed {
         (taxi.speed + TAXI_ACCELERATION).min(wanted)

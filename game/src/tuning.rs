@@ -101,8 +101,10 @@ pub const TAXI_ARRIVE_RADIUS: Fx = fx_ratio(2, 1);
 /// Distance from a stand at which a taxi counts itself stopped at it, metres.
 pub const TAXI_STAND_RADIUS: Fx = fx_ratio(1, 1);
 
-/// How far ahead a taxi looks for characters to brake for, metres.
-pub const TAXI_LOOKAHEAD: Fx = fx_ratio(10, 1);
+/// How far ahead a taxi looks for characters and taxis to brake for, metres: beyond the
+/// stopping distance from 50 km/h at [`TAXI_BRAKING`] (v²/2a = 1.39²/0.1 ≈ 19 m), so a taxi
+/// can always stop for what it sees.
+pub const TAXI_LOOKAHEAD: Fx = fx_ratio(22, 1);
 
 /// Half the width of the corridor ahead in which a character makes a taxi brake, metres: half
 /// the car's width and a margin.
@@ -110,6 +112,17 @@ pub const TAXI_CORRIDOR_HALF_WIDTH: Fx = fx_ratio(16, 10);
 
 /// Gap a braking taxi leaves in front of a character, metres.
 pub const TAXI_STOP_GAP: Fx = fx_ratio(15, 10);
+
+/// How far right of a street's centre line taxis drive, metres: half a 4 m lane, so taxis
+/// going opposite ways on one street pass each other instead of meeting head on.
+pub const TAXI_LANE_OFFSET: Fx = fx_ratio(2, 1);
+
+/// Gap a taxi keeps behind another taxi going its way, metres (about a car's length).
+pub const TAXI_FOLLOW_GAP: Fx = fx_ratio(5, 1);
+
+/// Largest difference of heading at which a taxi ahead counts as going the same way (60°);
+/// one crossing or coming the other way is in another lane.
+pub const TAXI_SAME_WAY: Angle = Angle::from_degrees(60);
 
 /// Distance from a pedestrian's route point at which it counts it reached, metres.
 pub const PEDESTRIAN_ARRIVE_RADIUS: Fx = fx_ratio(1, 10);

@@ -63,10 +63,10 @@ pub fn trigger_cutscenes(
             let watching = cutscenes.iter().any(|c| c.player == player);
             if entered && !watching && !(trigger.once && played) {
                 cutscenes.push(CutsceneState { player, cutscene: trigger.cutscene, started: tick });
-                if trigger.once {
-                    if let Err(at) = zones.played.binary_search(&key) {
-                        zones.played.insert(at, key);
-                    }
+                if trigger.once
+                    && let Err(at) = zones.played.binary_search(&key)
+                {
+                    zones.played.insert(at, key);
                 }
             }
         }

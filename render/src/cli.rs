@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::headless::{SimRun, Verified, default_assets_root, run_sim, verify_replay};
+use crate::headless::{FramePacing, SimRun, Verified, default_assets_root, run_sim, verify_replay};
 
 /// Exit code of a usage or input error (a bad flag, a malformed file): 2, as clap and most
 /// Unix tools use, so scripts can tell it from a failure of the program itself (1).
@@ -52,6 +52,18 @@ pub enum Command {
         /// Record a replay (commands and per-tick hashes) to this file.
         #[arg(long)]
         record: Option<PathBuf>,
+        /// Simulated render frames per second, when recording what they draw.
+        #[arg(long, default_value_t = 60.0)]
+        fps: f64,
+        /// Frame intervals in milliseconds, one a line, repeated (instead of --fps).
+        #[arg(long)]
+        frame_times: Option<PathBuf>,
+        /// Write what each simulated render frame draws (JSON Lines) to this file.
+        #[arg(long)]
+        drawn_log: Option<PathBuf>,
+        /// Write the authoritative positions of every tick (JSON Lines) to this file.
+        #[arg(long)]
+        truth_log: Option<PathBuf>,
     },
     /// Read a replay; with --verify, re-simulate it and check every recorded hash.
     Replay {
@@ -88,7 +100,29 @@ where
             print!("{}", about());
             ExitCode::SUCCESS
         }
-        Some(Command::Sim { level, ticks, bots, commands, seed, hash_log, record }) => {
+        Some(Command::Sim {
+            level,
+            ticks,
+            bots,
+            commands,
+            seed,
+            hash_log,
+            record,
+            fps,
+            frame_times,
+            drawn_log,
+            truth_log,
+        }) => {
+            let frames = match frame_times.as_deref().map(FramePacing::from_file).transpose() {
+                Ok(Some(pacing)) => pacing,
+                Ok(None) if fps.is_finite() && fps > 0.0 => FramePacing::Rate(fps),
+                Ok(None) => {
+                    return input_error(&anyhow::anyhow!(
+                        "--fps must be a positive number, not {fps}"
+                    ));
+                }
+                Err(error) => return input_error(&error),
+            };
             let run = SimRun {
                 level: &level,
                 assets: &assets,
@@ -98,6 +132,9 @@ where
                 seed,
                 hash_log: hash_log.as_deref(),
                 record: record.as_deref(),
+                frames,
+                drawn_log: drawn_log.as_deref(),
+                truth_log: truth_log.as_deref(),
             };
             match run_sim(&run) {
                 Ok((tick, hash)) => {

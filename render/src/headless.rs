@@ -12,7 +12,11 @@ use fixstep_game::level::{Level, load_level};
 use fixstep_game::script::CommandScript;
 use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::replay::{Replay, ReplayHeader, ReplayWriter, TickRecord, verify};
+use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
+
+use crate::present::LocalPresentation;
+use crate::record::{DrawnLog, TruthLog};
 
 /// Where `assets/` is when no `--assets` is given: `./assets` if there is one, else the
 /// workspace's own (for `cargo run` from anywhere in it).
@@ -61,6 +65,62 @@ pub struct SimRun<'a> {
     pub hash_log: Option<&'a Path>,
     /// Where to record a replay.
     pub record: Option<&'a Path>,
+    /// How render frames are paced, when recording what they draw.
+    pub frames: FramePacing,
+    /// Where to write the drawn log (one line per simulated render frame).
+    pub drawn_log: Option<&'a Path>,
+    /// Where to write the truth log (one line per tick).
+    pub truth_log: Option<&'a Path>,
+}
+
+/// How simulated render frames are paced.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FramePacing {
+    /// Evenly, this many frames a second.
+    Rate(f64),
+    /// These frame intervals in milliseconds, repeated.
+    Intervals(Vec<f64>),
+}
+
+impl FramePacing {
+    /// Reads frame intervals, one number of milliseconds a line (`#` comments allowed).
+    ///
+    /// # Errors
+    ///
+    /// A line that is not a positive number, naming the file and line; an empty file.
+    pub fn from_file(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read frame times {}", path.display()))?;
+        let mut intervals = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let content = line.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            match content.parse::<f64>() {
+                Ok(ms) if ms.is_finite() && ms > 0.0 => intervals.push(ms),
+                _ => bail!(
+                    "{}:{}: `{content}` is not a frame time in milliseconds (a positive number)",
+                    path.display(),
+                    i + 1
+                ),
+            }
+        }
+        if intervals.is_empty() {
+            bail!("{}: no frame times in the file", path.display());
+        }
+        Ok(Self::Intervals(intervals))
+    }
+
+    /// The interval of frame `n`, in whole microseconds.
+    #[must_use]
+    pub fn interval_micros(&self, n: usize) -> u64 {
+        let ms = match self {
+            Self::Rate(fps) => 1000.0 / fps.max(1e-3),
+            Self::Intervals(list) => list[n % list.len()],
+        };
+        (ms * 1000.0).round().max(1.0) as u64
+    }
 }
 
 /// The players' drivers and the simulation for a run.
@@ -74,7 +134,8 @@ pub fn prepare(run: &SimRun<'_>) -> Result<(TownSim, Vec<Driver>, CommandScript)
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read command script {}", path.display()))?;
-            CommandScript::parse(&text).with_context(|| format!("command script {}", path.display()))?
+            CommandScript::parse(&text)
+                .with_context(|| format!("command script {}", path.display()))?
         }
         None => CommandScript::default(),
     };
@@ -87,14 +148,27 @@ pub fn prepare(run: &SimRun<'_>) -> Result<(TownSim, Vec<Driver>, CommandScript)
         );
     }
     let players = run.bots.max(script.players());
-    let drivers = (0..players)
-        .map(|p| if p < run.bots { Driver::Bot(Box::new(Bot::new(p, &level))) } else { Driver::Script })
-        .collect();
+    let drivers =
+        (0..players)
+            .map(|p| {
+                if p < run.bots {
+                    Driver::Bot(Box::new(Bot::new(p, &level)))
+                } else {
+                    Driver::Script
+                }
+            })
+            .collect();
     Ok((TownSim::new(level, run.seed, players), drivers, script))
 }
 
 /// This tick's commands of every player.
-pub fn commands_for(tick: Tick, sim: &TownSim, drivers: &mut [Driver], script: &CommandScript, out: &mut Vec<PlayerCommand>) {
+pub fn commands_for(
+    tick: Tick,
+    sim: &TownSim,
+    drivers: &mut [Driver],
+    script: &CommandScript,
+    out: &mut Vec<PlayerCommand>,
+) {
     out.clear();
     let snapshot = sim.snapshot();
     for (player, driver) in drivers.iter_mut().enumerate() {
@@ -105,55 +179,148 @@ pub fn commands_for(tick: Tick, sim: &TownSim, drivers: &mut [Driver], script: &
     }
 }
 
-/// Runs `fixstep sim` and returns the final hash.
+/// Steps the simulation with every player's commands, and logs hashes and the replay.
+struct Stepper {
+    sim: TownSim,
+    drivers: Vec<Driver>,
+    script: CommandScript,
+    hasher: StateHasher,
+    commands: Vec<PlayerCommand>,
+    hash: StateHash,
+    hash_log: Option<BufWriter<File>>,
+    recorder: Option<ReplayWriter<BufWriter<File>>>,
+}
+
+impl Stepper {
+    fn new(run: &SimRun<'_>) -> Result<Self> {
+        let (sim, drivers, script) = prepare(run)?;
+        let hash_log = match run.hash_log {
+            Some(path) => Some(BufWriter::new(
+                File::create(path)
+                    .with_context(|| format!("cannot create hash log {}", path.display()))?,
+            )),
+            None => None,
+        };
+        let recorder = match run.record {
+            Some(path) => {
+                let file = File::create(path)
+                    .with_context(|| format!("cannot create replay {}", path.display()))?;
+                let header = ReplayHeader {
+                    sim_version: TownSim::VERSION,
+                    level: run.level.display().to_string(),
+                    seed: run.seed,
+                    players: u16::try_from(drivers.len()).context("more than 65,535 players")?,
+                };
+                Some(ReplayWriter::new(BufWriter::new(file), &header)?)
+            }
+            None => None,
+        };
+        let hash = sim.state_hash();
+        Ok(Self {
+            sim,
+            drivers,
+            script,
+            hasher: StateHasher::new(),
+            commands: Vec::new(),
+            hash,
+            hash_log,
+            recorder,
+        })
+    }
+
+    fn step(&mut self) -> Result<()> {
+        let tick = self.sim.next_tick();
+        commands_for(tick, &self.sim, &mut self.drivers, &self.script, &mut self.commands);
+        self.sim.step(tick, &self.commands)?;
+        self.sim.hash_state(&mut self.hasher);
+        self.hash = self.hasher.finish_reuse();
+        if let Some(log) = self.hash_log.as_mut() {
+            writeln!(log, "{} {}", tick.0, self.hash).context("cannot write the hash log")?;
+        }
+        if let Some(recorder) = self.recorder.as_mut() {
+            let record =
+                TickRecord { tick, commands: self.commands.clone(), hash: Some(self.hash.total()) };
+            recorder.record(&record)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(Tick, StateHash)> {
+        if let Some(mut log) = self.hash_log {
+            log.flush().context("cannot write the hash log")?;
+        }
+        if let Some(mut recorder) = self.recorder {
+            recorder.flush()?;
+        }
+        Ok((self.sim.next_tick(), self.hash))
+    }
+}
+
+/// Runs `fixstep sim` and returns the final tick and hash. With a drawn or truth log it also
+/// runs the local frame loop on a simulated clock: frames paced by `run.frames` hand their
+/// time to the frame scheduler, which runs the ticks they owe, and the presentation draws
+/// each frame at its alpha; no GPU is involved.
 ///
 /// # Errors
 ///
 /// A bad level or script, or a file that cannot be written.
 pub fn run_sim(run: &SimRun<'_>) -> Result<(Tick, StateHash)> {
-    let (mut sim, mut drivers, script) = prepare(run)?;
-    let mut hash_log = match run.hash_log {
-        Some(path) => Some(BufWriter::new(
-            File::create(path).with_context(|| format!("cannot create hash log {}", path.display()))?,
-        )),
-        None => None,
+    let mut stepper = Stepper::new(run)?;
+    if run.drawn_log.is_none() && run.truth_log.is_none() {
+        for _ in 0..run.ticks {
+            stepper.step()?;
+        }
+        return stepper.finish();
+    }
+    let create = |path: &Path, what: &str| -> Result<BufWriter<File>> {
+        Ok(BufWriter::new(
+            File::create(path)
+                .with_context(|| format!("cannot create {what} {}", path.display()))?,
+        ))
     };
-    let mut recorder = match run.record {
-        Some(path) => {
-            let file = File::create(path).with_context(|| format!("cannot create replay {}", path.display()))?;
-            let header = ReplayHeader {
-                sim_version: TownSim::VERSION,
-                level: run.level.display().to_string(),
-                seed: run.seed,
-                players: u16::try_from(drivers.len()).context("more than 65,535 players")?,
-            };
-            Some(ReplayWriter::new(BufWriter::new(file), &header)?)
+    let mut drawn = run.drawn_log.map(|p| create(p, "drawn log")).transpose()?.map(DrawnLog::new);
+    let mut truth = run.truth_log.map(|p| create(p, "truth log")).transpose()?.map(TruthLog::new);
+    let level = Arc::clone(stepper.sim.level());
+    let mut presentation = LocalPresentation::new(Arc::clone(&level), 0);
+    let first = Arc::clone(stepper.sim.snapshot());
+    presentation.observe(&first);
+    if let Some(truth) = truth.as_mut() {
+        truth.snapshot(&first, &level).context("cannot write the truth log")?;
+    }
+    let mut scheduler = FrameScheduler::new();
+    let mut now_micros: u64 = 0;
+    let mut frame_index = 0;
+    while stepper.sim.next_tick().0 < run.ticks {
+        let dt = run.frames.interval_micros(frame_index);
+        frame_index += 1;
+        now_micros += dt;
+        let due = scheduler.advance(dt);
+        for _ in 0..due.run {
+            if stepper.sim.next_tick().0 >= run.ticks {
+                break;
+            }
+            stepper.step()?;
+            let snapshot = Arc::clone(stepper.sim.snapshot());
+            presentation.observe(&snapshot);
+            if let Some(truth) = truth.as_mut() {
+                truth.snapshot(&snapshot, &level).context("cannot write the truth log")?;
+            }
         }
-        None => None,
-    };
-    let mut hasher = StateHasher::new();
-    let mut commands = Vec::new();
-    let mut hash = sim.state_hash();
-    for _ in 0..run.ticks {
-        let tick = sim.next_tick();
-        commands_for(tick, &sim, &mut drivers, &script, &mut commands);
-        sim.step(tick, &commands)?;
-        sim.hash_state(&mut hasher);
-        hash = hasher.finish_reuse();
-        if let Some(log) = hash_log.as_mut() {
-            writeln!(log, "{} {hash}", tick.0).context("cannot write the hash log")?;
-        }
-        if let Some(recorder) = recorder.as_mut() {
-            recorder.record(&TickRecord { tick, commands: commands.clone(), hash: Some(hash.total()) })?;
+        let alpha = scheduler.alpha_millionths() as f32 / 1_000_000.0;
+        let frame = presentation.draw(alpha, dt as f32 / 1_000_000.0);
+        if let Some(drawn) = drawn.as_mut() {
+            drawn
+                .frame(now_micros as f64 / 1000.0, frame, &level)
+                .context("cannot write the drawn log")?;
         }
     }
-    if let Some(mut log) = hash_log {
-        log.flush().context("cannot write the hash log")?;
+    if let Some(drawn) = drawn {
+        drawn.finish().context("cannot write the drawn log")?;
     }
-    if let Some(mut recorder) = recorder {
-        recorder.flush()?;
+    if let Some(truth) = truth {
+        truth.finish().context("cannot write the truth log")?;
     }
-    Ok((sim.next_tick(), hash))
+    stepper.finish()
 }
 
 /// The outcome of `fixstep replay --verify`.
@@ -178,14 +345,19 @@ pub enum Verified {
 ///
 /// An unreadable, damaged or foreign replay, or a level that no longer loads.
 pub fn verify_replay(path: &Path, assets: &Path) -> Result<Verified> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read replay {}", path.display()))?;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read replay {}", path.display()))?;
     let replay: Replay<PlayerCommand> =
         Replay::from_bytes(&bytes).with_context(|| format!("replay {}", path.display()))?;
     let level = Arc::new(load(assets, Path::new(&replay.header.level))?);
     let mut sim = TownSim::new(level, replay.header.seed, usize::from(replay.header.players));
     let report = verify(&mut sim, &replay).with_context(|| format!("replay {}", path.display()))?;
     Ok(match report.first_mismatch {
-        None => Verified::Ok { ticks: report.ticks, hashes: report.hashes_checked, hash: report.final_hash },
+        None => Verified::Ok {
+            ticks: report.ticks,
+            hashes: report.hashes_checked,
+            hash: report.final_hash,
+        },
         Some(mismatch) => {
             let parts = mismatch
                 .computed

@@ -6,3 +6,5 @@
 
 pub mod cli;
 pub mod headless;
+pub mod present;
+pub mod record;

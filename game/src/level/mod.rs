@@ -2,14 +2,20 @@
 //! on. A `Level` is what a level is built from; it never changes while the game runs, is not
 //! part of the simulation state, and is not hashed (the replay names it instead).
 
-mod load;
+pub mod load;
 pub mod model;
 mod stress;
 
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
 
 pub use crate::geom::{Circle, Rect};
+pub use load::{
+    LevelError, LevelProblem, load_clips, load_level, load_level_str, validate_level_file,
+};
 pub use model::Easing;
+pub use stress::{
+    STRESS_OBJECTS, STRESS_PEDESTRIANS, STRESS_TAXIS, stress_level, stress_level_file,
+};
 
 /// Index of a waypoint in [`Level::waypoints`].
 pub type WaypointIndex = u32;

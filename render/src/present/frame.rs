@@ -1,0 +1,134 @@
+//! What one render frame draws: the output of the presentation, the input of the renderer.
+
+use std::sync::Arc;
+
+use fixstep_runtime::EntityId;
+use glam::{Quat, Vec3};
+
+use super::samples::{CharacterSample, TaxiSample};
+
+/// One character as this frame draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CharacterDraw {
+    /// Its id.
+    pub id: EntityId,
+    /// Its interpolated visual values.
+    pub sample: CharacterSample,
+    /// The speed it is drawn moving at, metres per second: the distance between its two
+    /// samples over a tick, zero right after a reset.
+    pub speed: f32,
+}
+
+/// One taxi as this frame draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaxiDraw {
+    /// Index in the level's taxis.
+    pub index: usize,
+    /// Its interpolated visual values.
+    pub sample: TaxiSample,
+}
+
+/// One interactive object as this frame draws it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ObjectDraw {
+    /// Index in the level's objects.
+    pub index: usize,
+    /// Offset from its level position, world metres.
+    pub offset: Vec3,
+    /// Rotation about its pivot.
+    pub rotation: Quat,
+    /// Uniform scale.
+    pub scale: f32,
+    /// Opacity, 0 to 1.
+    pub opacity: f32,
+}
+
+/// Where the camera is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraDraw {
+    /// Eye position, world metres.
+    pub eye: Vec3,
+    /// The point looked at.
+    pub target: Vec3,
+    /// Centre of the shadow map: the interpolated player, so shadows around it never lag it.
+    pub shadow_centre: Vec3,
+}
+
+impl Default for CameraDraw {
+    fn default() -> Self {
+        Self { eye: Vec3::new(0.0, 10.0, 10.0), target: Vec3::ZERO, shadow_centre: Vec3::ZERO }
+    }
+}
+
+/// The dialogue box.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DialogueDraw {
+    /// Who speaks.
+    pub speaker: Arc<str>,
+    /// The whole line.
+    pub text: Arc<str>,
+    /// How many of its characters (chars, not bytes) the typewriter has revealed.
+    pub shown_chars: usize,
+}
+
+impl DialogueDraw {
+    /// The revealed part of the line.
+    #[must_use]
+    pub fn shown(&self) -> &str {
+        match self.text.char_indices().nth(self.shown_chars) {
+            Some((byte, _)) => &self.text[..byte],
+            None => &self.text,
+        }
+    }
+}
+
+/// An image of a cutscene as drawn now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageDraw {
+    /// Image file, relative to `assets/`.
+    pub image: Arc<str>,
+    /// Centre, fractions of the screen from the top left.
+    pub centre: [f32; 2],
+    /// Height, fraction of the screen height.
+    pub scale: f32,
+    /// Opacity.
+    pub opacity: f32,
+}
+
+/// A cutscene as drawn now.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CutsceneDraw {
+    /// Seconds since it started.
+    pub elapsed: f32,
+    /// The subtitle showing, if any.
+    pub subtitle: Option<Arc<str>>,
+    /// Images showing.
+    pub images: Vec<ImageDraw>,
+    /// Opacity of the black fade over everything, 0 to 1.
+    pub fade: f32,
+}
+
+/// Everything one frame draws.
+#[derive(Clone, Debug, Default)]
+pub struct DrawFrame {
+    /// The fractional tick the frame draws: the time it shows is `render_tick × 100 ms`.
+    pub render_tick: f64,
+    /// The latest completed tick.
+    pub latest_tick: u32,
+    /// Time of day, fraction of a day from midnight, interpolated.
+    pub time_of_day: f32,
+    /// Characters drawn (enabled, and at or after their first tick), in id order.
+    pub characters: Vec<CharacterDraw>,
+    /// Taxis, in level order.
+    pub taxis: Vec<TaxiDraw>,
+    /// Objects, in level order.
+    pub objects: Vec<ObjectDraw>,
+    /// The camera.
+    pub camera: CameraDraw,
+    /// Teleport-zone star particles, world positions.
+    pub stars: Vec<Vec3>,
+    /// The local player's dialogue box, if talking.
+    pub dialogue: Option<DialogueDraw>,
+    /// The local player's cutscene, if watching one.
+    pub cutscene: Option<CutsceneDraw>,
+}

@@ -1,0 +1,228 @@
+//! The presentation of a local game: every entity's previous and current samples, drawn at
+//! the frame's alpha.
+
+use std::sync::Arc;
+
+use fixstep_game::GameSnapshot;
+use fixstep_game::level::Level;
+use fixstep_runtime::{EntityId, Tick};
+
+use super::camera::CameraRig;
+use super::effects::Effects;
+use super::frame::{CharacterDraw, CutsceneDraw, DrawFrame, ObjectDraw, TaxiDraw};
+use super::interp::lerp;
+use super::samples::{CharacterSample, ObjectSample, TaxiSample};
+use super::track::Track;
+
+/// Seconds of one tick, to turn a per-tick distance into a speed.
+const TICK_SECONDS: f32 = 0.1;
+
+/// A character's track, in the slot of its id's index.
+#[derive(Clone, Debug)]
+struct CharacterSlot {
+    generation: u32,
+    track: Track<CharacterSample>,
+}
+
+/// Keeps the samples of every entity of a local game and draws them between ticks.
+#[derive(Debug)]
+pub struct LocalPresentation {
+    level: Arc<Level>,
+    local_player: usize,
+    latest: Option<Arc<GameSnapshot>>,
+    first_tick: Tick,
+    characters: Vec<Option<CharacterSlot>>,
+    taxis: Vec<Track<TaxiSample>>,
+    objects: Vec<Track<ObjectSample>>,
+    time_of_day: (f32, f32),
+    /// The player's zoom.
+    pub camera: CameraRig,
+    effects: Effects,
+    frame: DrawFrame,
+}
+
+impl LocalPresentation {
+    /// A presentation of `level` seen by player `local_player`.
+    #[must_use]
+    pub fn new(level: Arc<Level>, local_player: usize) -> Self {
+        let effects = Effects::new(&level);
+        Self {
+            level,
+            local_player,
+            latest: None,
+            first_tick: Tick::ZERO,
+            characters: Vec::new(),
+            taxis: Vec::new(),
+            objects: Vec::new(),
+            time_of_day: (0.0, 0.0),
+            camera: CameraRig::default(),
+            effects,
+            frame: DrawFrame::default(),
+        }
+    }
+
+    /// The level drawn.
+    #[must_use]
+    pub fn level(&self) -> &Arc<Level> {
+        &self.level
+    }
+
+    /// The latest snapshot observed.
+    #[must_use]
+    pub fn latest(&self) -> Option<&Arc<GameSnapshot>> {
+        self.latest.as_ref()
+    }
+
+    /// Takes the snapshot of a newly completed tick (or the first snapshot of the game).
+    pub fn observe(&mut self, snapshot: &Arc<GameSnapshot>) {
+        let tick = snapshot.tick;
+        let level = &*self.level;
+        for view in &snapshot.characters {
+            let index = view.id.index as usize;
+            if self.characters.len() <= index {
+                self.characters.resize(index + 1, None);
+            }
+            let sample = CharacterSample::of(view, level);
+            match &mut self.characters[index] {
+                Some(slot) if slot.generation == view.id.generation => {
+                    slot.track.observe(tick, sample);
+                }
+                other => {
+                    *other = Some(CharacterSlot {
+                        generation: view.id.generation,
+                        track: Track::new(tick, sample),
+                    });
+                }
+            }
+        }
+        // Characters that are gone from the snapshot are forgotten: if their id comes back, it
+        // is a new entity, drawn from its first tick on.
+        for slot in &mut self.characters {
+            if slot.as_ref().is_some_and(|s| s.track.current_tick() != tick) {
+                *slot = None;
+            }
+        }
+        observe_all(&mut self.taxis, snapshot.taxis.iter().map(TaxiSample::of), tick);
+        observe_all(&mut self.objects, snapshot.objects.iter().map(ObjectSample::of), tick);
+        if self.latest.is_none() {
+            self.first_tick = tick;
+        }
+        let day = snapshot.time_of_day as f32 / 4_294_967_296.0;
+        self.time_of_day =
+            if self.latest.is_none() { (day, day) } else { (self.time_of_day.1, day) };
+        self.latest = Some(Arc::clone(snapshot));
+    }
+
+    /// Draws the frame at `alpha` of the interval from the tick before the latest to the
+    /// latest (0 draws the previous samples, 1 the latest), after `dt` seconds of real time
+    /// since the previous frame. Allocates nothing once its buffers have grown.
+    pub fn draw(&mut self, alpha: f32, dt: f32) -> &DrawFrame {
+        let alpha = alpha.clamp(0.0, 1.0);
+        self.effects.advance(dt);
+        let Some(latest) = self.latest.as_ref() else { return &self.frame };
+        let level = &*self.level;
+        let frame = &mut self.frame;
+        let latest_tick = latest.tick;
+        // Before the first tick has run there is nothing to draw between: the first state is
+        // drawn as it is.
+        let render_tick =
+            (f64::from(latest_tick.0) - 1.0 + f64::from(alpha)).max(f64::from(self.first_tick.0));
+        frame.render_tick = render_tick;
+        frame.latest_tick = latest_tick.0;
+        frame.time_of_day = lerp_day(self.time_of_day.0, self.time_of_day.1, alpha);
+
+        frame.characters.clear();
+        for (index, slot) in self.characters.iter().enumerate() {
+            let Some(slot) = slot else { continue };
+            // A thing new on the newest tick is not drawn until the clock reaches that tick.
+            if render_tick < f64::from(slot.track.first_tick().0) {
+                continue;
+            }
+            let track = &slot.track;
+            frame.characters.push(CharacterDraw {
+                id: EntityId { index: index as u32, generation: slot.generation },
+                sample: track.current().clone(),
+                speed: drawn_speed(track.previous().pos, track.current().pos, track.was_reset()),
+            });
+            let last = frame.characters.len() - 1;
+            track.sample_into(alpha, &mut frame.characters[last].sample);
+            if !frame.characters[last].sample.enabled {
+                frame.characters.pop();
+            }
+        }
+        frame.taxis.clear();
+        for (index, track) in self.taxis.iter().enumerate() {
+            frame.taxis.push(TaxiDraw { index, sample: track.current().clone() });
+            let last = frame.taxis.len() - 1;
+            track.sample_into(alpha, &mut frame.taxis[last].sample);
+        }
+        frame.objects.clear();
+        for (index, track) in self.objects.iter().enumerate() {
+            let mut s = *track.current();
+            track.sample_into(alpha, &mut s);
+            frame.objects.push(ObjectDraw {
+                index,
+                offset: s.offset,
+                rotation: s.rotation,
+                scale: s.scale,
+                opacity: s.opacity,
+            });
+        }
+
+        // The camera and the shadow centre follow the player as drawn.
+        let me = latest.players.get(self.local_player).copied();
+        if let Some(player) = me.and_then(|id| frame.characters.iter().find(|c| c.id == id)) {
+            frame.camera = self.camera.behind(player.sample.pos, player.sample.facing);
+        }
+        self.effects.stars(level, &mut frame.stars);
+        frame.dialogue =
+            latest.dialogues.iter().find(|d| usize::from(d.player) == self.local_player).and_then(
+                |d| self.effects.dialogue(d.dialogue, d.line, d.line_started.0, render_tick),
+            );
+        match latest.cutscenes.iter().find(|c| usize::from(c.player) == self.local_player) {
+            Some(c) => {
+                let out = frame.cutscene.get_or_insert_with(CutsceneDraw::default);
+                if let Some((eye, target)) =
+                    self.effects.cutscene(level, c.cutscene, c.started.0, render_tick, out)
+                {
+                    frame.camera.eye = eye;
+                    frame.camera.target = target;
+                }
+            }
+            None => frame.cutscene = None,
+        }
+        &self.frame
+    }
+
+    /// The frame drawn last.
+    #[must_use]
+    pub fn frame(&self) -> &DrawFrame {
+        &self.frame
+    }
+}
+
+/// Feeds each entity of a fixed list its sample of `tick`.
+fn observe_all<S: super::track::Sample>(
+    tracks: &mut Vec<Track<S>>,
+    samples: impl Iterator<Item = S>,
+    tick: Tick,
+) {
+    for (i, sample) in samples.enumerate() {
+        if let Some(track) = tracks.get_mut(i) {
+            track.observe(tick, sample);
+        } else {
+            tracks.push(Track::new(tick, sample));
+        }
+    }
+}
+
+/// The speed a character is drawn moving at over an interval, metres per second.
+fn drawn_speed(previous: glam::Vec3, current: glam::Vec3, reset: bool) -> f32 {
+    if reset { 0.0 } else { (current - previous).length() / TICK_SECONDS }
+}
+
+/// Time of day between two fractions of a day, forward across midnight.
+fn lerp_day(a: f32, b: f32, t: f32) -> f32 {
+    let b = if b < a { b + 1.0 } else { b };
+    lerp(a, b, t).rem_euclid(1.0)
+}

@@ -1,0 +1,208 @@
+//! Recording what was drawn and what was true, in the JSON Lines formats of the traces'
+//! FORMAT.md: a drawn log (one line per frame) and a truth log (one line per tick).
+//!
+//! Every entity gets one integer id across kinds: a character its id's slot index, taxi `i`
+//! [`TAXI_ID_BASE`] + `i`, object `i` [`OBJECT_ID_BASE`] + `i`. Positions are world metres
+//! (x east, y up, z south), yaws radians counter-clockwise from +x seen from above. Drawn-log
+//! entities carry extra fields for local play: `kind` ("character", "taxi", "object") and, for
+//! characters, `anim`, `frame`, `frames` and `looping`, which `fixstep judder` uses to find
+//! turns the long way round and animation back-steps.
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use fixstep_game::level::{Level, ObjectDefKind};
+use fixstep_game::{AnimState, GameSnapshot};
+use glam::{Quat, Vec3};
+
+use crate::present::DrawFrame;
+use crate::present::convert::{f, ground, radians, world};
+
+/// First id of taxis in logs: above any character slot index a level of this size reaches.
+pub const TAXI_ID_BASE: u64 = 1_000_000;
+
+/// First id of objects in logs.
+pub const OBJECT_ID_BASE: u64 = 2_000_000;
+
+/// Ticks in a second, for speeds.
+const TICKS_PER_SECOND: f32 = 10.0;
+
+/// Where object `index` is drawn, given its offset and rotation: a door's leaf middle swung
+/// about its hinge, a lift's footprint centre raised, a sign's board.
+#[must_use]
+pub fn object_position(level: &Level, index: usize, offset: Vec3, rotation: Quat) -> Vec3 {
+    match level.objects.get(index).map(|o| &o.kind) {
+        Some(ObjectDefKind::Door(door)) => {
+            let hinge = ground(door.hinge, 0.0);
+            let middle = ground((door.hinge + door.leaf_end) / fixstep_runtime::math::fx(2), 0.0);
+            hinge + rotation * (middle - hinge) + offset
+        }
+        Some(ObjectDefKind::Lift(lift)) => ground(lift.footprint.centre(), f(lift.bottom)) + offset,
+        Some(ObjectDefKind::Sign(sign)) => world(sign.at) + offset,
+        None => offset,
+    }
+}
+
+fn anim_name(anim: AnimState) -> &'static str {
+    anim.clip_name()
+}
+
+fn push_vec(out: &mut String, v: Vec3) {
+    let _ = write!(out, "[{:.4},{:.4},{:.4}]", v.x, v.y, v.z);
+}
+
+/// Writes one drawn-log line per frame.
+#[derive(Debug)]
+pub struct DrawnLog<W: Write> {
+    out: W,
+    line: String,
+}
+
+impl<W: Write> DrawnLog<W> {
+    /// A drawn log writing to `out`.
+    pub fn new(out: W) -> Self {
+        Self { out, line: String::new() }
+    }
+
+    /// Writes the line of a frame drawn at `at_ms` of real time.
+    ///
+    /// # Errors
+    ///
+    /// If writing fails.
+    pub fn frame(&mut self, at_ms: f64, frame: &DrawFrame, level: &Level) -> std::io::Result<()> {
+        let line = &mut self.line;
+        line.clear();
+        let tick = frame.render_tick;
+        let _ = write!(line, "{{\"at_ms\":{at_ms:.3},\"render_tick\":{tick:.4},\"entities\":[");
+        let mut first = true;
+        let mut entity =
+            |line: &mut String, id: u64, pos: Vec3, yaw: f32, speed: f32, kind: &str| {
+                if !first {
+                    line.push(',');
+                }
+                first = false;
+                let _ = write!(line, "{{\"id\":{id},\"tick\":{tick:.4},\"pos\":");
+                push_vec(line, pos);
+                let _ = write!(line, ",\"yaw\":{yaw:.5},\"speed\":{speed:.4},\"kind\":\"{kind}\"");
+            };
+        for c in &frame.characters {
+            let s = &c.sample;
+            entity(line, u64::from(c.id.index), s.pos, s.facing, c.speed, "character");
+            let _ = write!(
+                line,
+                ",\"anim\":\"{}\",\"frame\":{:.4},\"frames\":{},\"looping\":{}}}",
+                anim_name(s.anim),
+                s.frame,
+                s.frames,
+                s.looping
+            );
+        }
+        for t in &frame.taxis {
+            entity(
+                line,
+                TAXI_ID_BASE + t.index as u64,
+                t.sample.pos,
+                t.sample.yaw,
+                t.sample.speed,
+                "taxi",
+            );
+            line.push('}');
+        }
+        for o in &frame.objects {
+            let pos = object_position(level, o.index, o.offset, o.rotation);
+            let (axis, angle) = o.rotation.to_axis_angle();
+            let yaw = if axis.y < 0.0 { -angle } else { angle };
+            entity(line, OBJECT_ID_BASE + o.index as u64, pos, yaw, 0.0, "object");
+            line.push('}');
+        }
+        line.push_str("]}\n");
+        self.out.write_all(line.as_bytes())
+    }
+
+    /// Flushes and returns the destination.
+    ///
+    /// # Errors
+    ///
+    /// If flushing fails.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Writes one truth line per tick: where everything authoritatively is.
+#[derive(Debug)]
+pub struct TruthLog<W: Write> {
+    out: W,
+    line: String,
+}
+
+impl<W: Write> TruthLog<W> {
+    /// A truth log writing to `out`.
+    pub fn new(out: W) -> Self {
+        Self { out, line: String::new() }
+    }
+
+    /// Writes the line of a snapshot (`t_ms` = 100 × its tick).
+    ///
+    /// # Errors
+    ///
+    /// If writing fails.
+    pub fn snapshot(&mut self, snapshot: &GameSnapshot, level: &Level) -> std::io::Result<()> {
+        let line = &mut self.line;
+        line.clear();
+        let _ = write!(line, "{{\"t_ms\":{:.1},\"entities\":[", f64::from(snapshot.tick.0) * 100.0);
+        let mut first = true;
+        let mut entity =
+            |line: &mut String, id: u64, pos: Vec3, yaw: f32, speed: f32, jumps: u32| {
+                if !first {
+                    line.push(',');
+                }
+                first = false;
+                let _ = write!(line, "{{\"id\":{id},\"pos\":");
+                push_vec(line, pos);
+                let _ = write!(
+                    line,
+                    ",\"yaw\":{yaw:.5},\"speed\":{speed:.4},\"jumps\":{jumps},\"leg\":{jumps}}}"
+                );
+            };
+        for c in snapshot.characters.iter().filter(|c| c.enabled) {
+            let speed = f(c.velocity.length()) * TICKS_PER_SECOND;
+            entity(
+                line,
+                u64::from(c.id.index),
+                ground(c.pos, 0.0),
+                radians(c.facing),
+                speed,
+                c.jumps,
+            );
+        }
+        for (i, t) in snapshot.taxis.iter().enumerate() {
+            entity(
+                line,
+                TAXI_ID_BASE + i as u64,
+                ground(t.pos, 0.0),
+                radians(t.yaw),
+                f(t.speed) * TICKS_PER_SECOND,
+                t.jumps,
+            );
+        }
+        for (i, o) in snapshot.objects.iter().enumerate() {
+            let rotation = Quat::from_rotation_y(radians(o.rotation));
+            let pos = object_position(level, i, world(o.offset), rotation);
+            entity(line, OBJECT_ID_BASE + i as u64, pos, radians(o.rotation), 0.0, o.jumps);
+        }
+        line.push_str("]}\n");
+        self.out.write_all(line.as_bytes())
+    }
+
+    /// Flushes and returns the destination.
+    ///
+    /// # Errors
+    ///
+    /// If flushing fails.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}

@@ -1,0 +1,290 @@
+//! The presentation-interpolation specification, a test per behaviour it states, plus the
+//! drawing rules of smooth gameplay. Names follow the sentences they check.
+
+use std::f32::consts::PI;
+use std::sync::Arc;
+
+use fixstep_game::level::{Level, load_level};
+use fixstep_game::{AnimState, GameSnapshot, PlayerCommand, TownSim};
+use fixstep_render::present::interp::{angle_delta, lerp_angle, lerp_frame, lerp_rolling};
+use fixstep_render::present::samples::CharacterSample;
+use fixstep_render::present::track::{MAX_SAMPLE_GAP_TICKS, Track};
+use fixstep_render::present::{DrawFrame, LocalPresentation};
+use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
+use fixstep_runtime::{Simulation, Tick};
+use glam::Vec3;
+
+fn town() -> Arc<Level> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"))
+}
+
+fn sample(x: f32, facing: f32, anim: AnimState, frame: f32, jumps: u32) -> CharacterSample {
+    CharacterSample {
+        name: Arc::from("Test"),
+        player: Some(0),
+        pos: Vec3::new(x, 0.0, 0.0),
+        facing,
+        anim,
+        clip: anim as u16,
+        frames: 24.0,
+        looping: true,
+        frame,
+        enabled: true,
+        jumps,
+        health: 100.0,
+    }
+}
+
+fn at(track: &Track<CharacterSample>, alpha: f32) -> CharacterSample {
+    let mut out = track.current().clone();
+    track.sample_into(alpha, &mut out);
+    out
+}
+
+/// A town with one player walking east, its presentation having seen every tick.
+fn walking(ticks: u32) -> (TownSim, LocalPresentation) {
+    let level = town();
+    let mut sim = TownSim::new(Arc::clone(&level), 1, 1);
+    let mut present = LocalPresentation::new(level, 0);
+    present.observe(sim.snapshot());
+    let walk = PlayerCommand { forward: 100, ..PlayerCommand::default() };
+    for _ in 0..ticks {
+        let tick = sim.next_tick();
+        sim.step(tick, &[walk]).expect("in order");
+        present.observe(sim.snapshot());
+    }
+    (sim, present)
+}
+
+fn player(frame: &DrawFrame, snapshot: &GameSnapshot) -> CharacterSample {
+    let id = snapshot.players[0];
+    frame.characters.iter().find(|c| c.id == id).expect("the player is drawn").sample.clone()
+}
+
+#[test]
+fn each_character_keeps_a_previous_and_a_current_sample() {
+    let mut track = Track::new(Tick(0), sample(0.0, 0.0, AnimState::Walk, 0.0, 0));
+    track.observe(Tick(1), sample(1.0, 0.0, AnimState::Walk, 2.4, 0));
+    track.observe(Tick(2), sample(2.0, 0.0, AnimState::Walk, 4.8, 0));
+    assert_eq!(track.previous().pos.x, 1.0);
+    assert_eq!(track.current().pos.x, 2.0);
+    assert_eq!(track.current_tick(), Tick(2));
+}
+
+#[test]
+fn alpha_is_the_real_time_since_the_latest_tick_clamped_to_the_tick_interval() {
+    let mut clock = FrameScheduler::new();
+    clock.advance(TICK_MICROS + 25_000);
+    assert_eq!(clock.alpha_millionths(), 250_000);
+    clock.advance(TICK_MICROS * 7);
+    assert_eq!(clock.alpha_millionths(), 1_000_000, "never past the latest tick");
+}
+
+#[test]
+fn rendering_the_previous_to_current_transition_adds_at_most_one_tick_of_latency() {
+    let (sim, mut present) = walking(10);
+    let snapshot = Arc::clone(sim.snapshot());
+    let latest = snapshot.player_character(0).unwrap().pos;
+    let at_one = player(present.draw(1.0, 0.0), &snapshot);
+    assert!((at_one.pos.x - latest.x.to_num::<f32>()).abs() < 1e-4, "alpha 1 is the latest tick");
+    let frame = present.draw(0.0, 0.0);
+    assert_eq!(frame.render_tick, 9.0, "alpha 0 is the tick before: one tick behind");
+}
+
+#[test]
+fn it_never_predicts_a_state_that_has_not_arrived() {
+    let (sim, mut present) = walking(10);
+    let snapshot = Arc::clone(sim.snapshot());
+    let latest_x = snapshot.player_character(0).unwrap().pos.x.to_num::<f32>();
+    for alpha in [0.0, 0.3, 0.9, 1.0, 1.7] {
+        let x = player(present.draw(alpha, 0.0), &snapshot).pos.x;
+        assert!(x <= latest_x + 1e-5, "alpha {alpha} drew {x}, past the latest {latest_x}");
+    }
+}
+
+#[test]
+fn position_uses_linear_interpolation() {
+    let mut track = Track::new(Tick(0), sample(0.0, 0.0, AnimState::Walk, 0.0, 0));
+    track.observe(Tick(1), sample(2.0, 0.0, AnimState::Walk, 0.0, 0));
+    for (alpha, x) in [(0.0, 0.0), (0.25, 0.5), (0.5, 1.0), (1.0, 2.0)] {
+        assert_eq!(at(&track, alpha).pos.x, x);
+    }
+}
+
+#[test]
+fn facing_takes_the_shortest_path_across_the_wrap_at_plus_minus_pi() {
+    let from = 170f32.to_radians();
+    let to = -170f32.to_radians();
+    let mid = lerp_angle(from, to, 0.5);
+    assert!((mid.abs() - PI).abs() < 1e-5, "through 180°, not through 0°: {mid}");
+    let quarter = lerp_angle(from, to, 0.25);
+    assert!((quarter - 175f32.to_radians()).abs() < 1e-5);
+    assert!(angle_delta(from, to) > 0.0 && angle_delta(from, to) < 0.35);
+}
+
+#[test]
+fn the_animation_frame_stays_fractional_and_blends_within_one_state() {
+    let mut track = Track::new(Tick(0), sample(0.0, 0.0, AnimState::Walk, 3.0, 0));
+    track.observe(Tick(1), sample(0.0, 0.0, AnimState::Walk, 5.4, 0));
+    assert!((at(&track, 0.5).frame - 4.2).abs() < 1e-5);
+}
+
+#[test]
+fn a_looping_clip_crosses_from_its_last_frame_to_its_first_as_a_cyclic_step() {
+    assert!((lerp_frame(23.0, 1.0, 0.5, 24.0, true) - 0.0).abs() < 1e-5);
+    assert!((lerp_frame(23.0, 1.0, 0.25, 24.0, true) - 23.5).abs() < 1e-5);
+    // Never backwards through the clip: every point lies on the short forward step.
+    for i in 0..=10 {
+        let f = lerp_frame(22.5, 0.5, i as f32 / 10.0, 24.0, true);
+        assert!(f >= 22.5 || f <= 0.5, "{f}");
+    }
+}
+
+#[test]
+fn a_one_shot_clip_is_clamped_to_its_final_frame() {
+    assert_eq!(lerp_frame(4.0, 5.0, 1.0, 6.0, false), 5.0);
+    assert_eq!(lerp_frame(5.0, 7.0, 0.9, 6.0, false), 5.0);
+}
+
+#[test]
+fn the_camera_and_shadow_centre_follow_the_interpolated_player() {
+    let (sim, mut present) = walking(10);
+    let snapshot = Arc::clone(sim.snapshot());
+    for alpha in [0.0, 0.4, 1.0] {
+        let frame = present.draw(alpha, 0.0);
+        let me = player(frame, &snapshot);
+        assert_eq!(frame.camera.shadow_centre, me.pos);
+        assert!((frame.camera.target - me.pos - Vec3::Y * 1.5).length() < 1e-5);
+    }
+}
+
+#[test]
+fn drawing_never_changes_the_authoritative_state() {
+    let (sim, mut present) = walking(10);
+    let before = sim.state_hash();
+    for i in 0..50 {
+        present.draw(i as f32 / 49.0, 0.016);
+    }
+    assert_eq!(sim.state_hash(), before);
+}
+
+#[test]
+fn the_stars_advance_every_render_frame_on_real_time_without_a_tick() {
+    let (_sim, mut present) = walking(2);
+    let a = present.draw(0.5, 0.0).stars.clone();
+    let b = present.draw(0.5, 0.0).stars.clone();
+    assert_eq!(a, b, "no time passed, no motion");
+    let c = present.draw(0.5, 0.016).stars.clone();
+    assert!(!a.is_empty());
+    assert_ne!(a, c, "a 16 ms frame moves them, with no tick in between");
+}
+
+#[test]
+fn a_new_entity_is_not_drawn_before_the_tick_of_its_first_state() {
+    let mut track = Track::new(Tick(5), sample(0.0, 0.0, AnimState::Idle, 0.0, 0));
+    assert_eq!(track.first_tick(), Tick(5));
+    // Drawn between ticks 4 and 5 it does not exist yet; the presentation skips it until
+    // the render tick reaches 5 (checked on the whole town below).
+    track.observe(Tick(6), sample(1.0, 0.0, AnimState::Idle, 0.0, 0));
+    assert_eq!(at(&track, 0.5).pos.x, 0.5);
+}
+
+#[test]
+fn a_jump_resets_instead_of_blending_even_when_two_ticks_arrive_in_one_frame() {
+    let mut track = Track::new(Tick(0), sample(0.0, 0.0, AnimState::Walk, 0.0, 0));
+    track.observe(Tick(1), sample(0.1, 0.0, AnimState::Walk, 0.0, 0));
+    // Tick 2 teleports it (jumps 1); tick 3 arrives before the next frame is drawn.
+    track.observe(Tick(2), sample(50.0, 0.0, AnimState::Walk, 0.0, 1));
+    assert!(track.was_reset());
+    assert_eq!(at(&track, 0.5).pos.x, 50.0);
+    track.observe(Tick(3), sample(50.1, 0.0, AnimState::Walk, 0.0, 1));
+    for alpha in [0.0, 0.5, 1.0] {
+        assert!(at(&track, alpha).pos.x >= 50.0, "never drawn between the two places");
+    }
+}
+
+#[test]
+fn an_enabled_change_resets_the_buffer() {
+    let mut track = Track::new(Tick(0), sample(0.0, 0.0, AnimState::Idle, 0.0, 0));
+    let mut off = sample(3.0, 0.0, AnimState::Idle, 0.0, 0);
+    off.enabled = false;
+    track.observe(Tick(1), off);
+    assert!(track.was_reset());
+    assert!(!at(&track, 0.0).enabled);
+}
+
+#[test]
+fn an_animation_state_change_draws_the_new_clip_without_blending_frames() {
+    let mut track = Track::new(Tick(0), sample(0.0, 0.0, AnimState::Walk, 20.0, 0));
+    track.observe(Tick(1), sample(0.2, 0.0, AnimState::Run, 0.0, 0));
+    let mid = at(&track, 0.5);
+    assert_eq!((mid.anim, mid.frame), (AnimState::Run, 0.0), "the new clip as sampled");
+    assert!((mid.pos.x - 0.1).abs() < 1e-6, "the feet keep moving");
+}
+
+#[test]
+fn a_long_gap_without_a_sample_resets_the_buffer() {
+    let mut track = Track::new(Tick(0), sample(0.0, 0.0, AnimState::Walk, 0.0, 0));
+    track.observe(Tick(MAX_SAMPLE_GAP_TICKS), sample(1.0, 0.0, AnimState::Walk, 0.0, 0));
+    assert!(!track.was_reset(), "a gap of the limit still blends");
+    track.observe(Tick(2 * MAX_SAMPLE_GAP_TICKS + 1), sample(9.0, 0.0, AnimState::Walk, 0.0, 0));
+    assert!(track.was_reset());
+    assert_eq!(at(&track, 0.0).pos.x, 9.0);
+}
+
+#[test]
+fn taxi_wheels_roll_forward_even_past_half_a_turn_per_tick() {
+    let from = 3.0f32;
+    let to = from + 4.3 - std::f32::consts::TAU; // 4.3 rad forward, stored wrapped
+    let mid = lerp_rolling(from, to, 0.5);
+    let forward = (mid - from).rem_euclid(std::f32::consts::TAU);
+    assert!((forward - 2.15).abs() < 1e-4, "{forward}");
+}
+
+/// A town whose player was put at `pos` (metres, ground plane) and stepped once with
+/// `command`, its presentation having seen both ticks.
+fn placed(x: i32, y: i32, command: PlayerCommand) -> (TownSim, LocalPresentation) {
+    use fixstep_runtime::math::{Vec2, fx};
+    let level = town();
+    let mut sim = TownSim::new(Arc::clone(&level), 1, 1);
+    let mut state = sim.state().clone();
+    let me = state.players[0];
+    state.characters.get_mut(me).unwrap().pos = Vec2::new(fx(x), fx(y));
+    sim.restore(&state);
+    let mut present = LocalPresentation::new(level, 0);
+    present.observe(sim.snapshot());
+    for c in [command, PlayerCommand::default()] {
+        let tick = sim.next_tick();
+        sim.step(tick, &[c]).expect("in order");
+        present.observe(sim.snapshot());
+    }
+    (sim, present)
+}
+
+#[test]
+fn the_dialogue_typewriter_reveals_text_every_render_frame_within_a_tick() {
+    let level = town();
+    let mayor = &level.talkers[0];
+    let (x, y) = (mayor.at.x.to_num::<i32>() + 1, mayor.at.y.to_num::<i32>());
+    let interact = PlayerCommand { interact: true, ..PlayerCommand::default() };
+    let (sim, mut present) = placed(x, y, interact);
+    assert_eq!(sim.snapshot().dialogues.len(), 1, "the player talks to the mayor");
+    let shown: Vec<usize> = [0.1, 0.4, 0.7, 1.0]
+        .iter()
+        .map(|&a| present.draw(a, 0.03).dialogue.as_ref().unwrap().shown_chars)
+        .collect();
+    assert!(shown.windows(2).all(|w| w[1] > w[0]), "more text each frame of one tick: {shown:?}");
+}
+
+#[test]
+fn cutscene_timers_and_fades_advance_every_render_frame_within_a_tick() {
+    let level = town();
+    let zone = level.cutscene_triggers[0].zone.centre;
+    let (sim, mut present) = placed(zone.x.to_num(), zone.y.to_num(), PlayerCommand::default());
+    assert_eq!(sim.snapshot().cutscenes.len(), 1, "the trigger started the cutscene");
+    let a = present.draw(0.2, 0.02).cutscene.clone().unwrap();
+    let b = present.draw(0.6, 0.04).cutscene.clone().unwrap();
+    assert!(b.elapsed > a.elapsed);
+    assert!(b.fade < a.fade, "fading in from black, smoothly");
+}
