@@ -65,6 +65,25 @@ pub enum Command {
         #[arg(long)]
         truth_log: Option<PathBuf>,
     },
+    /// Measure the smoothness of a drawn log against the truth: off-pace frames, position
+    /// error, delay, pops, reversals, slides, frames misplaced around a jump, long-way turns
+    /// and animation back-steps, per kind of entity.
+    Judder {
+        /// The drawn log (JSON Lines, one line per frame).
+        drawn: PathBuf,
+        /// The truth file (JSON Lines).
+        #[arg(long, required_unless_present = "trace")]
+        truth: Option<PathBuf>,
+        /// A trace directory: its truth.jsonl is the truth and its trace.jsonl names the kinds.
+        #[arg(long)]
+        trace: Option<PathBuf>,
+        /// Draw drawn and true speed over time for the worst entities into this PNG.
+        #[arg(long)]
+        plot: Option<PathBuf>,
+        /// How many of the worst entities to list and plot.
+        #[arg(long, default_value_t = crate::judder::DEFAULT_WORST)]
+        worst: usize,
+    },
     /// Read a replay; with --verify, re-simulate it and check every recorded hash.
     Replay {
         /// The replay file.
@@ -145,6 +164,21 @@ where
             }
         }
         Some(Command::Replay { file, verify }) => replay(&file, verify, &assets),
+        Some(Command::Judder { drawn, truth, trace, plot, worst }) => {
+            match crate::judder::run_judder(&crate::judder::JudderArgs {
+                drawn,
+                truth,
+                trace,
+                plot,
+                worst,
+            }) {
+                Ok(report) => {
+                    print!("{report}");
+                    ExitCode::SUCCESS
+                }
+                Err(error) => input_error(&error),
+            }
+        }
     }
 }
 

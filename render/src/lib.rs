@@ -6,5 +6,6 @@
 
 pub mod cli;
 pub mod headless;
+pub mod judder;
 pub mod present;
 pub mod record;

@@ -56,12 +56,15 @@ fn push_vec(out: &mut String, v: Vec3) {
 pub struct DrawnLog<W: Write> {
     out: W,
     line: String,
+    /// Each object's drawn position and the time of the previous frame, for its speed.
+    last_objects: Vec<Vec3>,
+    last_at_ms: Option<f64>,
 }
 
 impl<W: Write> DrawnLog<W> {
     /// A drawn log writing to `out`.
     pub fn new(out: W) -> Self {
-        Self { out, line: String::new() }
+        Self { out, line: String::new(), last_objects: Vec::new(), last_at_ms: None }
     }
 
     /// Writes the line of a frame drawn at `at_ms` of real time.
@@ -108,13 +111,20 @@ impl<W: Write> DrawnLog<W> {
             );
             line.push('}');
         }
-        for o in &frame.objects {
+        // An object's speed is its drawn position's change since the previous frame (objects
+        // have no velocity of their own: a door swings, a lift travels).
+        let dt_s = self.last_at_ms.map_or(0.0, |last| (at_ms - last) / 1000.0) as f32;
+        self.last_objects.resize(frame.objects.len(), Vec3::ZERO);
+        for (o, last) in frame.objects.iter().zip(&mut self.last_objects) {
             let pos = object_position(level, o.index, o.offset, o.rotation);
+            let speed = if dt_s > 0.0 { (pos - *last).length() / dt_s } else { 0.0 };
+            *last = pos;
             let (axis, angle) = o.rotation.to_axis_angle();
             let yaw = if axis.y < 0.0 { -angle } else { angle };
-            entity(line, OBJECT_ID_BASE + o.index as u64, pos, yaw, 0.0, "object");
+            entity(line, OBJECT_ID_BASE + o.index as u64, pos, yaw, speed, "object");
             line.push('}');
         }
+        self.last_at_ms = Some(at_ms);
         line.push_str("]}\n");
         self.out.write_all(line.as_bytes())
     }
@@ -135,12 +145,14 @@ impl<W: Write> DrawnLog<W> {
 pub struct TruthLog<W: Write> {
     out: W,
     line: String,
+    /// Each object's position at the previous tick, for its speed.
+    last_objects: Vec<Vec3>,
 }
 
 impl<W: Write> TruthLog<W> {
     /// A truth log writing to `out`.
     pub fn new(out: W) -> Self {
-        Self { out, line: String::new() }
+        Self { out, line: String::new(), last_objects: Vec::new() }
     }
 
     /// Writes the line of a snapshot (`t_ms` = 100 × its tick).
@@ -187,10 +199,15 @@ impl<W: Write> TruthLog<W> {
                 t.jumps,
             );
         }
-        for (i, o) in snapshot.objects.iter().enumerate() {
+        let first = self.last_objects.is_empty();
+        self.last_objects.resize(snapshot.objects.len(), Vec3::ZERO);
+        for ((i, o), last) in snapshot.objects.iter().enumerate().zip(&mut self.last_objects) {
             let rotation = Quat::from_rotation_y(radians(o.rotation));
             let pos = object_position(level, i, world(o.offset), rotation);
-            entity(line, OBJECT_ID_BASE + i as u64, pos, radians(o.rotation), 0.0, o.jumps);
+            // Speed over the tick that ended here: the position's change since the last line.
+            let speed = if first { 0.0 } else { (pos - *last).length() * TICKS_PER_SECOND };
+            *last = pos;
+            entity(line, OBJECT_ID_BASE + i as u64, pos, radians(o.rotation), speed, o.jumps);
         }
         line.push_str("]}\n");
         self.out.write_all(line.as_bytes())

@@ -197,7 +197,9 @@ fn a_jump_resets_instead_of_blending_even_when_two_ticks_arrive_in_one_frame() {
     // Tick 2 teleports it (jumps 1); tick 3 arrives before the next frame is drawn.
     track.observe(Tick(2), sample(50.0, 0.0, AnimState::Walk, 0.0, 1));
     assert!(track.was_reset());
-    assert_eq!(at(&track, 0.5).pos.x, 50.0);
+    // Until the clock reaches tick 2 it is where it was at tick 1, then where tick 2 put it.
+    assert_eq!(at(&track, 0.5).pos.x, 0.1);
+    assert_eq!(at(&track, 1.0).pos.x, 50.0);
     track.observe(Tick(3), sample(50.1, 0.0, AnimState::Walk, 0.0, 1));
     for alpha in [0.0, 0.5, 1.0] {
         assert!(at(&track, alpha).pos.x >= 50.0, "never drawn between the two places");
@@ -211,7 +213,9 @@ fn an_enabled_change_resets_the_buffer() {
     off.enabled = false;
     track.observe(Tick(1), off);
     assert!(track.was_reset());
-    assert!(!at(&track, 0.0).enabled);
+    assert!(at(&track, 0.5).enabled, "on until the clock reaches the tick it went off");
+    assert_eq!(at(&track, 0.5).pos.x, 0.0, "and not moved toward where it went off");
+    assert!(!at(&track, 1.0).enabled);
 }
 
 #[test]
@@ -230,7 +234,8 @@ fn a_long_gap_without_a_sample_resets_the_buffer() {
     assert!(!track.was_reset(), "a gap of the limit still blends");
     track.observe(Tick(2 * MAX_SAMPLE_GAP_TICKS + 1), sample(9.0, 0.0, AnimState::Walk, 0.0, 0));
     assert!(track.was_reset());
-    assert_eq!(at(&track, 0.0).pos.x, 9.0);
+    assert_eq!(at(&track, 0.5).pos.x, 1.0, "no slide from the stale place");
+    assert_eq!(at(&track, 1.0).pos.x, 9.0);
 }
 
 #[test]

@@ -216,7 +216,8 @@ fn observe_all<S: super::track::Sample>(
     }
 }
 
-/// The speed a character is drawn moving at over an interval, metres per second.
+/// The speed a character is drawn moving at over an interval, metres per second: none across
+/// a discontinuity, which is drawn as a cut, not as motion.
 fn drawn_speed(previous: glam::Vec3, current: glam::Vec3, reset: bool) -> f32 {
     if reset { 0.0 } else { (current - previous).length() / TICK_SECONDS }
 }

@@ -13,9 +13,10 @@
 //! frames forward through a looping clip's wrap, rotations by slerp. Some changes must not be
 //! blended: an entity seen for the first time, one that was teleported or respawned (its
 //! jump counter changed), one switched on or off, one not sampled for a while. Those **reset**:
-//! both samples become the new one, and the entity is drawn there at once. A change of
-//! animation state resets the animation (a new clip is never blended with the old one) but not
-//! the feet.
+//! the old sample is drawn unchanged until the clock reaches the tick of the new one, and the
+//! new one from then on, so the cut shows when it happened and nothing is drawn between the
+//! two places; a new entity is not drawn before its first tick. A change of animation state
+//! resets the animation (a new clip is never blended with the old one) but not the feet.
 //!
 //! Things that only look (stars over teleport zones, the dialogue typewriter, cutscene
 //! timers) run on real time every frame. Nothing here changes simulation state: gameplay,

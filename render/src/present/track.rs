@@ -1,10 +1,10 @@
-//! The previous and current sample of one entity, and when to reset instead of blend.
+//! The previous and current sample of one entity, and when to cut instead of blend.
 
 use fixstep_runtime::Tick;
 
-/// Ticks without a sample after which an entity's next sample starts afresh: three ticks
-/// (300 ms). An entity gone that long was out of sight or not simulated, and blending its old
-/// place into its new one would draw a slide that never happened.
+/// Ticks without a sample after which an entity's next sample is not blended with its last:
+/// three ticks (300 ms). An entity gone that long was out of sight or not simulated, and
+/// blending its old place into its new one would draw a slide that never happened.
 pub const MAX_SAMPLE_GAP_TICKS: u32 = 3;
 
 /// What a sample must share with the one before it to be blended with it.
@@ -38,31 +38,25 @@ impl<S: Sample> Track<S> {
             current: sample,
             current_tick: tick,
             first_tick: tick,
-            reset: true,
+            reset: false,
         }
     }
 
-    /// Takes the sample of a newly completed `tick`. The current sample becomes the previous
-    /// one, unless the new one is discontinuous with it (another key) or comes after a gap of
-    /// more than [`MAX_SAMPLE_GAP_TICKS`]: then both become the new sample, and the entity is
-    /// drawn there for the whole next interval instead of sliding from the old place.
+    /// Takes the sample of a newly completed `tick`: the current sample becomes the previous
+    /// one. When the new sample is discontinuous with it (another key: a jump, a switch on or
+    /// off) or comes after a gap of more than [`MAX_SAMPLE_GAP_TICKS`], the two are never
+    /// blended: the old one is drawn unchanged until the clock reaches the new one's tick, and
+    /// the new one from then on, so the cut shows exactly when it happened and nothing is ever
+    /// drawn between the two places.
     pub fn observe(&mut self, tick: Tick, sample: S) {
         let gap = tick.since(self.current_tick);
-        let continuous =
-            sample.key() == self.current.key() && gap <= i64::from(MAX_SAMPLE_GAP_TICKS);
-        if continuous {
-            core::mem::swap(&mut self.previous, &mut self.current);
-            self.current = sample;
-            self.reset = false;
-        } else {
-            self.previous.clone_from(&sample);
-            self.current = sample;
-            self.reset = true;
-        }
+        self.reset = sample.key() != self.current.key() || gap > i64::from(MAX_SAMPLE_GAP_TICKS);
+        core::mem::swap(&mut self.previous, &mut self.current);
+        self.current = sample;
         self.current_tick = tick;
     }
 
-    /// Whether the latest sample started afresh.
+    /// Whether the latest sample is discontinuous with the one before it.
     pub const fn was_reset(&self) -> bool {
         self.reset
     }
@@ -88,10 +82,11 @@ impl<S: Sample> Track<S> {
     }
 
     /// The sample at `alpha` of the interval from the previous tick to the current one,
-    /// written into `out`.
+    /// written into `out`. Across a discontinuity it is the previous sample, unchanged, until
+    /// `alpha` reaches 1, and the current one from there.
     pub fn sample_into(&self, alpha: f32, out: &mut S) {
         if self.reset {
-            out.clone_from(&self.current);
+            out.clone_from(if alpha < 1.0 { &self.previous } else { &self.current });
         } else {
             S::blend(&self.previous, &self.current, alpha.clamp(0.0, 1.0), out);
         }
