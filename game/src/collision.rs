@@ -30,6 +30,10 @@ pub fn push_out_of_rect(pos: Vec2, radius: Fx, rect: &Rect) -> Vec2 {
         }
         return best.1;
     }
+    // Farther than the radius along either axis cannot touch: no square root needed.
+    if away.x.abs() >= radius || away.y.abs() >= radius {
+        return pos;
+    }
     let distance = away.length();
     if distance >= radius {
         return pos;
@@ -112,7 +116,8 @@ pub fn resolve_pairs(
 #[derive(Clone, Debug, Default)]
 pub struct SolidIndex {
     origin: Vec2,
-    cell: Fx,
+    /// 1 / cell size, to find cells by multiplying.
+    inv_cell: Fx,
     cols: u32,
     rows: u32,
     /// Per cell, the range of `items` listing its solids.
@@ -128,8 +133,14 @@ impl SolidIndex {
         let size = ground.max - ground.min;
         let cols = (size.x / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
         let rows = (size.y / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
-        let mut index =
-            Self { origin: ground.min, cell, cols, rows, ranges: Vec::new(), items: Vec::new() };
+        let mut index = Self {
+            origin: ground.min,
+            inv_cell: Fx::ONE / cell,
+            cols,
+            rows,
+            ranges: Vec::new(),
+            items: Vec::new(),
+        };
         let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); (cols * rows) as usize];
         for (i, rect) in solids.iter().enumerate() {
             let grown = rect.grown(CHARACTER_RADIUS);
@@ -150,10 +161,12 @@ impl SolidIndex {
     }
 
     fn cell_of(&self, p: Vec2) -> (u32, u32) {
-        let col =
-            ((p.x - self.origin.x) / self.cell).to_num::<i64>().clamp(0, i64::from(self.cols) - 1);
-        let row =
-            ((p.y - self.origin.y) / self.cell).to_num::<i64>().clamp(0, i64::from(self.rows) - 1);
+        let col = ((p.x - self.origin.x) * self.inv_cell)
+            .to_num::<i64>()
+            .clamp(0, i64::from(self.cols) - 1);
+        let row = ((p.y - self.origin.y) * self.inv_cell)
+            .to_num::<i64>()
+            .clamp(0, i64::from(self.rows) - 1);
         (col as u32, row as u32)
     }
 

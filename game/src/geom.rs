@@ -62,7 +62,12 @@ impl Circle {
     /// Whether `p` is inside or on the edge.
     #[must_use]
     pub fn contains(&self, p: Vec2) -> bool {
-        (p - self.centre).length() <= self.radius
+        let d = p - self.centre;
+        // Outside the bounding square needs no square root: most points are.
+        if d.x.abs() > self.radius || d.y.abs() > self.radius {
+            return false;
+        }
+        d.length() <= self.radius
     }
 
     /// Whether the two circles share any area.

@@ -14,7 +14,9 @@ use crate::geom::Rect;
 #[derive(Clone, Debug, Default)]
 pub struct Grid {
     origin: Vec2,
-    cell: Fx,
+    /// 1 / cell size: cells are found by multiplying, which is far cheaper than a fixed-point
+    /// division and as deterministic.
+    inv_cell: Fx,
     cols: u32,
     rows: u32,
     /// Per cell, the index in `entries` where its entries start; one more at the end.
@@ -35,7 +37,7 @@ impl Grid {
         let rows = (size.y / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
         Self {
             origin: area.min,
-            cell,
+            inv_cell: Fx::ONE / cell,
             cols,
             rows,
             starts: vec![0; (cols * rows + 1) as usize],
@@ -47,11 +49,13 @@ impl Grid {
     }
 
     fn column(&self, x: Fx) -> u32 {
-        ((x - self.origin.x) / self.cell).to_num::<i64>().clamp(0, i64::from(self.cols) - 1) as u32
+        ((x - self.origin.x) * self.inv_cell).to_num::<i64>().clamp(0, i64::from(self.cols) - 1)
+            as u32
     }
 
     fn row(&self, y: Fx) -> u32 {
-        ((y - self.origin.y) / self.cell).to_num::<i64>().clamp(0, i64::from(self.rows) - 1) as u32
+        ((y - self.origin.y) * self.inv_cell).to_num::<i64>().clamp(0, i64::from(self.rows) - 1)
+            as u32
     }
 
     /// Replaces the contents with `items` (a counting sort by cell).

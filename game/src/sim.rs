@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::math::{Angle, Vec2};
+use fixstep_runtime::math::{Angle, Fx, Vec2};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::{EntityId, EntityStore, Simulation, StateHasher, Tick};
 
@@ -19,7 +19,7 @@ use crate::level::{Level, ObjectDefKind};
 use crate::objects::{new_object, run_cycle, run_tasks};
 use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
 use crate::state::{Controller, GameState, ZoneState};
-use crate::taxis::{Traffic, drive, new_taxi, strike_characters};
+use crate::taxis::{Traffic, drive, lane_points, new_taxi, strike_characters};
 use crate::tuning::GRID_CELL;
 use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
 
@@ -33,6 +33,8 @@ struct Scratch {
     grid: Grid,
     taxi_grid: Grid,
     taxi_yaws: Vec<Angle>,
+    /// Each taxi's lane points.
+    lanes: Vec<Vec<Vec2>>,
     solids: Vec<Rect>,
     solid_index: SolidIndex,
     pairs: Vec<(EntityId, EntityId)>,
@@ -65,6 +67,9 @@ impl TownSim {
                 def: i as u32,
                 target: 1 % def.route.len() as u32,
                 wait: 0,
+                dir: Vec2::ZERO,
+                left: Fx::ZERO,
+                at: start,
             };
             characters.insert(new_character(&def.name, controller, start, facing));
         }
@@ -110,6 +115,7 @@ impl TownSim {
             grid: Grid::new(area, GRID_CELL),
             taxi_grid: Grid::new(area, GRID_CELL),
             taxi_yaws: Vec::new(),
+            lanes: level.taxis.iter().map(|def| lane_points(def, &level)).collect(),
             solid_index: SolidIndex::new(&solids, &area, GRID_CELL),
             solids,
             pairs: Vec::new(),
@@ -273,10 +279,9 @@ impl Simulation for TownSim {
         resolve_pairs(&mut s.characters, &scratch.grid, &mut scratch.pairs);
         resolve_static(&mut s.characters, &scratch.solids, &level.ground, &scratch.solid_index);
 
-        // Taxis drive, brake for people in the way, and strike those they hit.
-        scratch
-            .grid
-            .rebuild(s.characters.iter().filter(|(_, c)| c.enabled).map(|(id, c)| (id, c.pos)));
+        // Taxis drive, brake for people in the way, and strike those they hit. They find people
+        // through the grid built before collisions (at most a push of a few centimetres off,
+        // and rebuilding it would cost a tenth of a crowded tick); strikes use where people are.
         scratch.taxi_yaws.clear();
         scratch.taxi_yaws.extend(s.taxis.iter().map(|t| t.yaw));
         scratch.taxi_grid.rebuild(
@@ -287,7 +292,7 @@ impl Simulation for TownSim {
         );
         let traffic = Traffic { grid: &scratch.taxi_grid, yaws: &scratch.taxi_yaws };
         for (me, (taxi, def)) in s.taxis.iter_mut().zip(&level.taxis).enumerate() {
-            drive(me, taxi, def, level, &scratch.grid, &s.characters, traffic);
+            drive(me, taxi, def, &scratch.lanes[me], &scratch.grid, &s.characters, traffic);
             strike_characters(taxi, &scratch.grid, &mut s.characters, &mut scratch.hits);
         }
 
@@ -305,8 +310,7 @@ impl Simulation for TownSim {
 
         // Health, animation, and the velocity each character was moved at.
         for ((id, character), &before) in s.characters.iter_mut().zip(&scratch.before) {
-            let respawn = respawn_point(character, level);
-            update_health(character, respawn);
+            update_health(character, |c| respawn_point(c, level));
             let talking = s
                 .dialogues
                 .iter()

@@ -60,6 +60,13 @@ pub enum Controller {
         target: u32,
         /// Ticks left to wait at a stop (0 when walking).
         wait: u32,
+        /// The way it walks: a unit vector toward `target`, planned when it set off.
+        dir: Vec2,
+        /// Distance left to `target` along `dir`, metres; zero when a new leg needs planning.
+        left: Fx,
+        /// Where its own step left it: if it is anywhere else now (pushed, knocked back), it
+        /// plans its way to `target` again.
+        at: Vec2,
     },
     /// A talker of the level, by index.
     Talker(u32),
@@ -118,6 +125,8 @@ pub struct TaxiState {
     pub target: u32,
     /// Ticks left standing at a stand (0 when driving).
     pub standing: u32,
+    /// Ticks it has stood still behind another taxi.
+    pub held: u32,
     /// Whether it stands still: set when it stops, cleared when it moves.
     pub at_rest: bool,
     /// Counts the times it was put somewhere new.

@@ -12,9 +12,16 @@ use crate::tuning::{
     CHARACTER_RADIUS, KNOCKBACK_MIN, KNOCKBACK_SHARE, STRIKE_BASE_DAMAGE, STRIKE_DAMAGE_PER_SPEED,
     TAXI_ACCELERATION, TAXI_ARRIVE_RADIUS, TAXI_BRAKING, TAXI_CORNER_SPEED,
     TAXI_CORRIDOR_HALF_WIDTH, TAXI_FOLLOW_GAP, TAXI_LANE_OFFSET, TAXI_LENGTH, TAXI_LOOKAHEAD,
-    TAXI_MAX_STEER, TAXI_SAME_WAY, TAXI_STAND_RADIUS, TAXI_STEER_RATE, TAXI_STOP_GAP,
-    TAXI_WHEEL_RADIUS, TAXI_WHEELBASE, TAXI_WIDTH,
+    TAXI_MAX_STEER, TAXI_PATIENCE_TICKS, TAXI_SAME_WAY, TAXI_STAND_RADIUS, TAXI_STEER_RATE,
+    TAXI_STOP_GAP, TAXI_WHEEL_RADIUS, TAXI_WHEELBASE, TAXI_WIDTH,
 };
+
+/// 1 / [`TAXI_WHEELBASE`], per metre: the bicycle model divides by the wheelbase every tick
+/// of every taxi, and a multiplication is many times cheaper than a fixed-point division.
+const INV_WHEELBASE: Fx = Fx::ONE.strict_div(TAXI_WHEELBASE);
+
+/// 1 / [`TAXI_WHEEL_RADIUS`], per metre, for the same reason.
+const INV_WHEEL_RADIUS: Fx = Fx::ONE.strict_div(TAXI_WHEEL_RADIUS);
 
 /// Where a taxi aims for route entry `index`: the waypoint, moved [`TAXI_LANE_OFFSET`] to the
 /// right of the street that leads to it, so taxis keep to the right-hand lane.
@@ -25,6 +32,13 @@ pub fn lane_point(def: &TaxiDef, level: &Level, index: u32) -> Vec2 {
     let to = at(index);
     let along = (to - at(index + len - 1)).normalize_or_zero();
     to + Vec2::new(along.y, -along.x) * TAXI_LANE_OFFSET
+}
+
+/// Every lane point of a taxi's route, in route order: computed once per level, since the
+/// streets never move.
+#[must_use]
+pub fn lane_points(def: &TaxiDef, level: &Level) -> Vec<Vec2> {
+    (0..def.route.len() as u32).map(|i| lane_point(def, level, i)).collect()
 }
 
 /// A taxi at the first waypoint of its route, facing the second, at rest.
@@ -40,6 +54,7 @@ pub fn new_taxi(def: &TaxiDef, level: &Level) -> TaxiState {
         wheel_rotation: Angle::ZERO,
         target: 1 % def.route.len() as u32,
         standing: 0,
+        held: 0,
         at_rest: true,
         jumps: 0,
     }
@@ -53,20 +68,31 @@ fn stopping_speed(distance: Fx) -> Fx {
 
 /// The gap to the nearest taxi ahead in the same lane going the same way, if within the
 /// lookahead.
-fn taxi_ahead(taxi: &TaxiState, me: usize, traffic: Traffic<'_>) -> Option<Fx> {
-    let forward = Vec2::from_angle(taxi.yaw);
-    let centre = taxi.pos + forward * (TAXI_LENGTH + TAXI_LOOKAHEAD / 2);
+fn taxi_ahead(
+    taxi: &TaxiState,
+    forward: Vec2,
+    reach: Fx,
+    me: usize,
+    traffic: Traffic<'_>,
+) -> Option<Fx> {
+    let centre = taxi.pos + forward * (TAXI_LENGTH + reach / 2);
     let mut nearest: Option<Fx> = None;
-    traffic.grid.query(centre, TAXI_LOOKAHEAD / 2 + TAXI_LENGTH, |id, pos| {
+    traffic.grid.query(centre, reach / 2 + TAXI_LENGTH, |id, pos| {
         let other = id.index as usize;
         let heading = traffic.yaws.get(other).map_or(0, |&yaw| taxi.yaw.shortest_delta(yaw));
         if other == me || heading.unsigned_abs() > TAXI_SAME_WAY.0 {
             return;
         }
         let rel = pos - taxi.pos;
-        let along = rel.dot(forward) - TAXI_LENGTH;
+        let centres = rel.dot(forward);
+        // Two taxis side by side or overlapping (a merge) would each wait for the other for
+        // ever: the one with the lower index goes first.
+        if centres < TAXI_LENGTH && other > me && centres > -TAXI_LENGTH {
+            return;
+        }
+        let along = centres - TAXI_LENGTH;
         let across = rel.perp_dot(forward).abs();
-        if along >= -TAXI_LENGTH / 2 && along <= TAXI_LOOKAHEAD && across <= TAXI_WIDTH {
+        if centres > Fx::ZERO && along <= reach && across <= TAXI_WIDTH {
             let gap = along.max(Fx::ZERO);
             nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
         }
@@ -86,21 +112,22 @@ pub struct Traffic<'a> {
 /// Distance to the nearest enabled character in the corridor ahead of the taxi, if any.
 fn obstacle_ahead(
     taxi: &TaxiState,
+    forward: Vec2,
+    reach: Fx,
     grid: &Grid,
     characters: &EntityStore<Character>,
 ) -> Option<Fx> {
-    let forward = Vec2::from_angle(taxi.yaw);
     let nose = TAXI_LENGTH / 2;
-    let centre = taxi.pos + forward * (nose + TAXI_LOOKAHEAD / 2);
+    let centre = taxi.pos + forward * (nose + reach / 2);
     let mut nearest: Option<Fx> = None;
-    grid.query(centre, TAXI_LOOKAHEAD / 2 + TAXI_CORRIDOR_HALF_WIDTH, |id, pos| {
+    grid.query(centre, reach / 2 + TAXI_CORRIDOR_HALF_WIDTH, |id, pos| {
         if !characters.get(id).is_some_and(|c| c.enabled) {
             return;
         }
         let rel = pos - taxi.pos;
         let along = rel.dot(forward) - nose;
         let across = rel.perp_dot(forward).abs();
-        if along >= -nose && along <= TAXI_LOOKAHEAD && across <= TAXI_CORRIDOR_HALF_WIDTH {
+        if along >= -nose && along <= reach && across <= TAXI_CORRIDOR_HALF_WIDTH {
             let gap = along.max(Fx::ZERO);
             nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
         }
@@ -113,7 +140,7 @@ pub fn drive(
     me: usize,
     taxi: &mut TaxiState,
     def: &TaxiDef,
-    level: &Level,
+    lanes: &[Vec2],
     grid: &Grid,
     characters: &EntityStore<Character>,
     traffic: Traffic<'_>,
@@ -128,7 +155,7 @@ pub fn drive(
         }
         return;
     }
-    let target_at = lane_point(def, level, taxi.target);
+    let target_at = lanes[taxi.target as usize];
     let is_stand = def.stands[taxi.target as usize];
     let to_target = target_at - taxi.pos;
     let distance = to_target.length();
@@ -144,7 +171,7 @@ pub fn drive(
     if !is_stand && distance <= TAXI_ARRIVE_RADIUS {
         taxi.target = (taxi.target + 1) % route_len;
     }
-    let target_at = lane_point(def, level, taxi.target);
+    let target_at = lanes[taxi.target as usize];
     let to_target = target_at - taxi.pos;
     let distance = to_target.length();
 
@@ -163,18 +190,31 @@ pub fn drive(
         wanted = wanted.min(stopping_speed(distance - TAXI_STAND_RADIUS / 2));
     } else {
         // Slow for the corner after the next waypoint before reaching it.
-        let next_at = lane_point(def, level, (taxi.target + 1) % route_len);
+        let next_at = lanes[((taxi.target + 1) % route_len) as usize];
         let turn = to_target.angle().shortest_delta((next_at - target_at).angle());
         if turn.unsigned_abs() >= Angle::from_degrees(45).0 {
             let corner = TAXI_CORNER_SPEED + stopping_speed(distance - TAXI_ARRIVE_RADIUS);
             wanted = wanted.min(corner);
         }
     }
-    if let Some(gap) = obstacle_ahead(taxi, grid, characters) {
+    // Look ahead along the lane only as far as the next waypoint and a car's length beyond:
+    // straight on past a corner lies the sidewalk, not the road the taxi will take.
+    let forward = Vec2::from_angle(taxi.yaw);
+    let reach = TAXI_LOOKAHEAD.min(distance + TAXI_LENGTH);
+    if let Some(gap) = obstacle_ahead(taxi, forward, reach, grid, characters) {
         wanted = wanted.min(stopping_speed(gap - TAXI_STOP_GAP));
     }
-    if let Some(gap) = taxi_ahead(taxi, me, traffic) {
-        wanted = wanted.min(stopping_speed(gap - TAXI_FOLLOW_GAP));
+    // Waiting behind another taxi; a taxi held up long enough stops yielding (a jam of taxis
+    // each waiting for the next round a block would otherwise never clear).
+    match taxi_ahead(taxi, forward, reach, me, traffic) {
+        Some(gap) if taxi.held < TAXI_PATIENCE_TICKS => {
+            wanted = wanted.min(stopping_speed(gap - TAXI_FOLLOW_GAP));
+            if taxi.speed == Fx::ZERO && wanted == Fx::ZERO {
+                taxi.held += 1;
+            }
+        }
+        Some(_) => {}
+        None => taxi.held = 0,
     }
     taxi.speed = if wanted > taxi.speed {
         (taxi.speed + TAXI_ACCELERATION).min(wanted)
@@ -184,10 +224,10 @@ pub fn drive(
 
     // Bicycle model: yaw rate = v · tan(steer) / wheelbase, in radians per tick.
     let (sin, cos) = taxi.steer.sin_cos();
-    let yaw_rate = taxi.speed * sin / cos / TAXI_WHEELBASE;
+    let yaw_rate = taxi.speed * (sin / cos) * INV_WHEELBASE;
     taxi.yaw = taxi.yaw + Angle::from_radians(yaw_rate);
     taxi.pos += Vec2::from_angle(taxi.yaw) * taxi.speed;
-    taxi.wheel_rotation = taxi.wheel_rotation + Angle::from_radians(taxi.speed / TAXI_WHEEL_RADIUS);
+    taxi.wheel_rotation = taxi.wheel_rotation + Angle::from_radians(taxi.speed * INV_WHEEL_RADIUS);
     taxi.at_rest = taxi.speed == Fx::ZERO;
 }
 

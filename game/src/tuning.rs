@@ -120,6 +120,11 @@ pub const TAXI_LANE_OFFSET: Fx = fx_ratio(2, 1);
 /// Gap a taxi keeps behind another taxi going its way, metres (about a car's length).
 pub const TAXI_FOLLOW_GAP: Fx = fx_ratio(5, 1);
 
+/// Ticks a taxi waits behind another before it stops yielding to taxis (8 s): long enough
+/// for any stand or queue to clear, short enough that a gridlock of taxis waiting on each
+/// other round a block dissolves.
+pub const TAXI_PATIENCE_TICKS: u32 = 80;
+
 /// Largest difference of heading at which a taxi ahead counts as going the same way (60°);
 /// one crossing or coming the other way is in another lane.
 pub const TAXI_SAME_WAY: Angle = Angle::from_degrees(60);

@@ -31,9 +31,9 @@ pub enum Command {
     About,
     /// Run the simulation headless (no window, no GPU) and print the final tick and hash.
     Sim {
-        /// The level file.
-        #[arg(long, default_value = "assets/levels/town.ron")]
-        level: PathBuf,
+        /// The level file (default: the town, `levels/town.ron` under the assets).
+        #[arg(long)]
+        level: Option<PathBuf>,
         /// Ticks to run (100 ms each).
         #[arg(long)]
         ticks: u32,
@@ -105,7 +105,7 @@ where
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => {
             // --help and --version: clap's own text, to standard output.
-            print!("{error}");
+            say(&error.to_string());
             return ExitCode::SUCCESS;
         }
         Err(error) => {
@@ -116,7 +116,7 @@ where
     let assets = cli.assets.clone().unwrap_or_else(default_assets_root);
     match cli.command {
         None | Some(Command::About) => {
-            print!("{}", about());
+            say(&about());
             ExitCode::SUCCESS
         }
         Some(Command::Sim {
@@ -142,6 +142,7 @@ where
                 }
                 Err(error) => return input_error(&error),
             };
+            let level = level.unwrap_or_else(|| assets.join("levels").join("town.ron"));
             let run = SimRun {
                 level: &level,
                 assets: &assets,
@@ -157,7 +158,7 @@ where
             };
             match run_sim(&run) {
                 Ok((tick, hash)) => {
-                    println!("tick {} hash {hash}", tick.0);
+                    say(&format!("tick {} hash {hash}\n", tick.0));
                     ExitCode::SUCCESS
                 }
                 Err(error) => input_error(&error),
@@ -173,7 +174,7 @@ where
                 worst,
             }) {
                 Ok(report) => {
-                    print!("{report}");
+                    say(&report.to_string());
                     ExitCode::SUCCESS
                 }
                 Err(error) => input_error(&error),
@@ -190,14 +191,14 @@ fn replay(file: &std::path::Path, verify: bool, assets: &std::path::Path) -> Exi
         }) {
             Ok(replay) => {
                 let h = &replay.header;
-                println!(
-                    "replay of {} (simulation version {}, seed {}, {} players): {} ticks",
+                say(&format!(
+                    "replay of {} (simulation version {}, seed {}, {} players): {} ticks\n",
                     h.level,
                     h.sim_version,
                     h.seed,
                     h.players,
-                    replay.ticks.len()
-                );
+                    replay.ticks.len(),
+                ));
                 ExitCode::SUCCESS
             }
             Err(error) => input_error(&error.context(format!("replay {}", file.display()))),
@@ -205,7 +206,7 @@ fn replay(file: &std::path::Path, verify: bool, assets: &std::path::Path) -> Exi
     }
     match verify_replay(file, assets) {
         Ok(Verified::Ok { ticks, hashes, hash }) => {
-            println!("verified {ticks} ticks, {hashes} hashes match; final hash {hash}");
+            say(&format!("verified {ticks} ticks, {hashes} hashes match; final hash {hash}\n"));
             ExitCode::SUCCESS
         }
         Ok(Verified::Mismatch(message)) => {
@@ -214,6 +215,13 @@ fn replay(file: &std::path::Path, verify: bool, assets: &std::path::Path) -> Exi
         }
         Err(error) => input_error(&error),
     }
+}
+
+/// Writes `text` to standard output. A reader that stopped reading (`fixstep judder | head`)
+/// is not an error of ours: the rest is dropped quietly instead of panicking.
+fn say(text: &str) {
+    use std::io::Write as _;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 /// Reports a bad input (file, level, script) and gives [`EXIT_USAGE`].
@@ -225,8 +233,17 @@ fn input_error(error: &anyhow::Error) -> ExitCode {
 /// The first line of clap's message, which names the problem, with a pointer to `--help`
 /// instead of the usage block that follows it.
 fn one_line(message: &str) -> String {
-    let first = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
-    format!("{} (see `fixstep --help`)", first.trim())
+    // clap names the problem first and may list what it concerns on the next lines (missing
+    // arguments); the usage block after a blank line or "Usage:" is left out.
+    let problem: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+        .collect();
+    let problem =
+        if problem.is_empty() { "invalid arguments".to_owned() } else { problem.join(" ") };
+    format!("{problem} (see `fixstep --help`)")
 }
 
 /// What `fixstep` prints without a command.

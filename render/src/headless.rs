@@ -38,6 +38,25 @@ pub fn load(assets: &Path, level: &Path) -> Result<Level> {
     load_level(assets, level).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
+/// The level's name in a replay header: its path under `assets/` (with `/`), so the replay
+/// verifies from any directory and on any machine with the same assets; a level from
+/// elsewhere is named by its absolute path.
+fn replay_level_name(source: &str, level_file: &Path, assets: &Path) -> String {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    let file = canonical(level_file);
+    if file.is_some() && canonical(&assets.join(source)) == file {
+        return source.to_owned();
+    }
+    file.map_or_else(|| level_file.display().to_string(), |f| f.display().to_string())
+}
+
+/// The level file a replay header names: under `assets` unless it is an absolute path.
+#[must_use]
+pub fn replay_level_path(name: &str, assets: &Path) -> PathBuf {
+    let path = Path::new(name);
+    if path.is_absolute() { path.to_path_buf() } else { assets.join(path) }
+}
+
 /// Where each player's commands come from.
 pub enum Driver {
     /// A scripted bot.
@@ -207,7 +226,7 @@ impl Stepper {
                     .with_context(|| format!("cannot create replay {}", path.display()))?;
                 let header = ReplayHeader {
                     sim_version: TownSim::VERSION,
-                    level: run.level.display().to_string(),
+                    level: replay_level_name(&sim.level().source, run.level, run.assets),
                     seed: run.seed,
                     players: u16::try_from(drivers.len()).context("more than 65,535 players")?,
                 };
@@ -349,7 +368,7 @@ pub fn verify_replay(path: &Path, assets: &Path) -> Result<Verified> {
         std::fs::read(path).with_context(|| format!("cannot read replay {}", path.display()))?;
     let replay: Replay<PlayerCommand> =
         Replay::from_bytes(&bytes).with_context(|| format!("replay {}", path.display()))?;
-    let level = Arc::new(load(assets, Path::new(&replay.header.level))?);
+    let level = Arc::new(load(assets, &replay_level_path(&replay.header.level, assets))?);
     let mut sim = TownSim::new(level, replay.header.seed, usize::from(replay.header.players));
     let report = verify(&mut sim, &replay).with_context(|| format!("replay {}", path.display()))?;
     Ok(match report.first_mismatch {

@@ -57,7 +57,10 @@ pub enum Error {
         expected: usize,
     },
     /// The replay ends in the middle of a record.
-    #[error("replay is truncated: record {record} at byte {offset} needs {missing} more bytes")]
+    #[error(
+        "replay is truncated: record {record} at byte {offset} is {missing} byte{} short",
+        if *.missing == 1 { "" } else { "s" }
+    )]
     ReplayTruncated {
         /// Index of the incomplete record (0 is the header, tick records follow).
         record: u64,

@@ -99,6 +99,10 @@ pub struct LevelProblem {
 
 impl fmt::Display for LevelProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A problem with no place in the text (an unreadable file) names the file alone.
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.file.display(), self.message);
+        }
         write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.column, self.message)
     }
 }

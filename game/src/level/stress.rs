@@ -118,7 +118,7 @@ pub fn stress_level_file() -> LevelFile {
         objects: (0..STRESS_OBJECTS).map(object).collect(),
         teleports: teleports(),
         pedestrians: (0..STRESS_PEDESTRIANS).map(pedestrian).collect(),
-        taxis: (0..STRESS_TAXIS).map(taxi).collect(),
+        taxis: spread_taxis((0..STRESS_TAXIS).map(taxi).collect()),
         talkers: Vec::new(),
         cutscene_triggers: Vec::new(),
         lamps: (0..GRID * GRID)
@@ -331,6 +331,22 @@ fn pedestrian(n: usize) -> Pedestrian {
         pause_ticks: 20 + u32::try_from(n % 30).unwrap_or(0),
         speed_cm_per_s: 110 + i % 50,
     }
+}
+
+/// Turns each taxi's loop so that no two taxis start on the same lane at the same waypoint:
+/// two taxis placed on one spot would start inside each other.
+fn spread_taxis(mut taxis: Vec<Taxi>) -> Vec<Taxi> {
+    let mut taken = std::collections::BTreeSet::new();
+    for taxi in &mut taxis {
+        for _ in 0..taxi.route.len() {
+            let start = (taxi.route[0].clone(), taxi.route[1 % taxi.route.len()].clone());
+            if taken.insert(start) {
+                break;
+            }
+            taxi.route.rotate_left(1);
+        }
+    }
+    taxis
 }
 
 /// Taxi `n`: a loop around a rectangle of one to three blocks a side, through every
