@@ -30,6 +30,7 @@ pub mod frame;
 pub mod interp;
 mod local;
 pub mod samples;
+pub mod skinning;
 pub mod track;
 
 pub use frame::DrawFrame;
