@@ -13,6 +13,8 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
+use xxhash_rust::xxh3::Xxh3;
+
 use crate::math::Fx;
 
 /// A type whose value has one canonical byte encoding. Derive it with
@@ -22,18 +24,65 @@ pub trait Canonical {
     fn write_canonical(&self, out: &mut CanonicalBytes);
 }
 
-/// A growing buffer of canonical bytes. Keep one and [`clear`](Self::clear) it between uses so
-/// that hashing every tick allocates nothing once the buffer has grown to the state's size.
-#[derive(Clone, Debug, Default)]
+/// Bytes a hashing [`CanonicalBytes`] gathers before feeding them to the hash: small enough
+/// to stay in the first-level cache, large enough that the hash runs on long blocks. Hashing
+/// the whole state as one buffer would write and read megabytes through main memory instead.
+const HASH_CHUNK_BYTES: usize = 16 * 1024;
+
+/// Canonical bytes as they are written: gathered in a buffer, or, while
+/// [`hash_of`](Self::hash_of) runs, fed to an xxh3 hash a chunk at a time. Keep one and reuse
+/// it, so that hashing every tick allocates nothing once the buffer has grown.
+#[derive(Clone)]
 pub struct CanonicalBytes {
     bytes: Vec<u8>,
+    /// The length at which the buffer is fed to `hasher`: never, unless hashing.
+    flush_at: usize,
+    hasher: Option<Box<Xxh3>>,
+}
+
+impl Default for CanonicalBytes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl core::fmt::Debug for CanonicalBytes {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CanonicalBytes").field("len", &self.bytes.len()).finish_non_exhaustive()
+    }
 }
 
 impl CanonicalBytes {
     /// An empty buffer.
     #[must_use]
     pub const fn new() -> Self {
-        Self { bytes: Vec::new() }
+        Self { bytes: Vec::new(), flush_at: usize::MAX, hasher: None }
+    }
+
+    /// The xxh3-64 hash of `value`'s canonical bytes, streamed through this buffer a chunk at
+    /// a time (the same hash as of the whole encoding at once).
+    pub fn hash_of<T: Canonical + ?Sized>(&mut self, value: &T) -> u64 {
+        let mut hasher = self.hasher.take().unwrap_or_default();
+        hasher.reset();
+        self.bytes.clear();
+        self.bytes.reserve(HASH_CHUNK_BYTES * 2);
+        self.hasher = Some(hasher);
+        self.flush_at = HASH_CHUNK_BYTES;
+        value.write_canonical(self);
+        self.flush_at = usize::MAX;
+        let hasher = self.hasher.as_mut().expect("set above");
+        hasher.update(&self.bytes);
+        self.bytes.clear();
+        hasher.digest()
+    }
+
+    /// Feeds the gathered bytes to the hash.
+    #[cold]
+    fn flush(&mut self) {
+        if let Some(hasher) = self.hasher.as_mut() {
+            hasher.update(&self.bytes);
+            self.bytes.clear();
+        }
     }
 
     /// The canonical encoding of `value`, in a new buffer.
@@ -59,6 +108,9 @@ impl CanonicalBytes {
     #[inline]
     pub fn write_raw(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
+        if self.bytes.len() >= self.flush_at {
+            self.flush();
+        }
     }
 
     /// Appends a length, as a `u64`.
@@ -70,7 +122,7 @@ impl CanonicalBytes {
     /// Appends one byte.
     #[inline]
     pub fn write_u8(&mut self, v: u8) {
-        self.bytes.push(v);
+        self.write_raw(&[v]);
     }
 
     /// Appends a `u32`, little-endian: the width of tags and enum variant indices.

@@ -24,7 +24,7 @@ use xxhash_rust::xxh3::xxh3_64;
 /// The xxh3-64 hash of `value`'s canonical bytes.
 #[must_use]
 pub fn canonical_hash<T: Canonical + ?Sized>(value: &T) -> u64 {
-    xxh3_64(CanonicalBytes::of(value).as_slice())
+    CanonicalBytes::new().hash_of(value)
 }
 
 /// The hash of one subsystem's state.
@@ -103,9 +103,7 @@ impl StateHasher {
 
     /// Hashes one subsystem's state under `name`.
     pub fn part<T: Canonical + ?Sized>(&mut self, name: &'static str, state: &T) -> &mut Self {
-        self.bytes.clear();
-        state.write_canonical(&mut self.bytes);
-        let hash = xxh3_64(self.bytes.as_slice());
+        let hash = self.bytes.hash_of(state);
         self.parts.push(PartialHash { name, hash });
         self
     }
