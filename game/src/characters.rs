@@ -92,8 +92,14 @@ pub fn drive_pedestrian(character: &mut Character, level: &Level, rng: &mut SimR
         return;
     }
     let goal = route.route[*target as usize % route.route.len()];
-    if *left == Fx::ZERO || character.pos != *at {
-        let to_goal = goal - character.pos;
+    let to_goal = goal - character.pos;
+    // Pushed a little off the leg: aim at the goal again, measuring the distance along the old
+    // way (no square root); the facing stays, the turn being a few degrees at most.
+    let along = if *left > Fx::ZERO && character.pos != *at { to_goal.dot(*dir) } else { Fx::ZERO };
+    if along > route.speed {
+        *left = along;
+        *dir = to_goal / along;
+    } else if *left == Fx::ZERO || character.pos != *at {
         *left = to_goal.length();
         *dir = if *left == Fx::ZERO { Vec2::ZERO } else { to_goal / *left };
         if *left > PEDESTRIAN_ARRIVE_RADIUS {

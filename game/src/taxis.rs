@@ -158,7 +158,7 @@ pub fn drive(
     let target_at = lanes[taxi.target as usize];
     let is_stand = def.stands[taxi.target as usize];
     let to_target = target_at - taxi.pos;
-    let distance = to_target.length();
+    let mut distance = to_target.length();
 
     // Arrival: a stand is reached when close and slow enough to stop within one tick's
     // braking; any other waypoint when close.
@@ -168,15 +168,17 @@ pub fn drive(
         taxi.standing = def.stand_ticks;
         return;
     }
+    let mut to_target = to_target;
     if !is_stand && distance <= TAXI_ARRIVE_RADIUS {
         taxi.target = (taxi.target + 1) % route_len;
+        to_target = lanes[taxi.target as usize] - taxi.pos;
+        distance = to_target.length();
     }
     let target_at = lanes[taxi.target as usize];
-    let to_target = target_at - taxi.pos;
-    let distance = to_target.length();
 
     // Steering: toward the target, within the lock, at a bounded rate.
-    let heading_error = taxi.yaw.shortest_delta(to_target.angle());
+    let target_heading = to_target.angle();
+    let heading_error = taxi.yaw.shortest_delta(target_heading);
     let lock = TAXI_MAX_STEER.0 as i32;
     let wanted_steer = Angle(heading_error.clamp(-lock, lock) as u32);
     taxi.steer = taxi.steer.turned_toward(wanted_steer, TAXI_STEER_RATE.0);
@@ -191,7 +193,7 @@ pub fn drive(
     } else {
         // Slow for the corner after the next waypoint before reaching it.
         let next_at = lanes[((taxi.target + 1) % route_len) as usize];
-        let turn = to_target.angle().shortest_delta((next_at - target_at).angle());
+        let turn = target_heading.shortest_delta((next_at - target_at).angle());
         if turn.unsigned_abs() >= Angle::from_degrees(45).0 {
             let corner = TAXI_CORNER_SPEED + stopping_speed(distance - TAXI_ARRIVE_RADIUS);
             wanted = wanted.min(corner);
