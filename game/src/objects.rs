@@ -84,33 +84,15 @@ pub fn interact_door(object: &mut ObjectState, def: &ObjectDef, tick: Tick) -> b
     let ObjectDefKind::Door(door) = &def.kind else { return false };
     let easing = door.easing.into();
     let open_by = i64::from(door.open_angle.signed_units());
-    match object.phase {
-        ObjectPhase::Closed => {
-            start(
-                object,
-                TaskKind::Rotate { from: Angle::ZERO, by: open_by },
-                tick,
-                door.swing_ticks,
-                easing,
-            );
-            object.phase = ObjectPhase::Opening;
-            object.phase_until = Some(Tick(tick.0 + door.swing_ticks));
-            true
-        }
-        ObjectPhase::Open => {
-            start(
-                object,
-                TaskKind::Rotate { from: door.open_angle, by: -open_by },
-                tick,
-                door.swing_ticks,
-                easing,
-            );
-            object.phase = ObjectPhase::Closing;
-            object.phase_until = Some(Tick(tick.0 + door.swing_ticks));
-            true
-        }
-        _ => false,
-    }
+    let (from, by, phase) = match object.phase {
+        ObjectPhase::Closed => (Angle::ZERO, open_by, ObjectPhase::Opening),
+        ObjectPhase::Open => (door.open_angle, -open_by, ObjectPhase::Closing),
+        _ => return false,
+    };
+    start(object, TaskKind::Rotate { from, by }, tick, door.swing_ticks, easing);
+    object.phase = phase;
+    object.phase_until = Some(Tick(tick.0 + door.swing_ticks));
+    true
 }
 
 /// Moves an object's cycle on when its phase's time is up: a door open long enough closes by
