@@ -16,7 +16,7 @@ pub const EXIT_USAGE: u8 = 2;
 #[derive(Debug, Parser)]
 #[command(name = "fixstep", version, about)]
 pub struct Cli {
-    /// What to do; without one, `fixstep` says what this build holds.
+    /// What to do; without one, `fixstep` plays the town in a window (as `fixstep play`).
     #[command(subcommand)]
     pub command: Option<Command>,
     /// The assets directory (default: `./assets`, else the workspace's).
@@ -27,6 +27,28 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Play in a window (the default): W/A/S/D move, Shift runs, Q/E or the mouse (with a
+    /// button held) turn, F interacts, the wheel zooms, F3 shows frame times, Esc quits.
+    Play {
+        /// The level file (default: the town, `levels/town.ron` under the assets).
+        #[arg(long)]
+        level: Option<PathBuf>,
+        /// The window's size, WIDTHxHEIGHT pixels.
+        #[arg(long, default_value = "1280x720", value_parser = crate::shot::parse_size)]
+        size: (u32, u32),
+        /// Quit after drawing this many frames.
+        #[arg(long)]
+        frames: Option<u64>,
+        /// With --frames: write the last frame drawn to this PNG.
+        #[arg(long, requires = "frames")]
+        screenshot: Option<PathBuf>,
+        /// Seed of the simulation's random numbers.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Pose the characters on the CPU instead of the GPU.
+        #[arg(long)]
+        cpu_skinning: bool,
+    },
     /// Print what this build holds: the crates, the simulation version and the commands.
     About,
     /// Run the simulation headless (no window, no GPU) and print the final tick and hash.
@@ -84,6 +106,48 @@ pub enum Command {
         #[arg(long, default_value_t = crate::judder::DEFAULT_WORST)]
         worst: usize,
     },
+    /// Draw one frame offscreen (no window) into a PNG, after simulating the level for --tick
+    /// ticks with one player, who stands idle where they spawned (unless --commands drives
+    /// them); the camera follows that player.
+    Screenshot {
+        /// The level file (default: the town, `levels/town.ron` under the assets).
+        #[arg(long)]
+        level: Option<PathBuf>,
+        /// Ticks to simulate (100 ms each) before drawing.
+        #[arg(long)]
+        tick: u32,
+        /// Where between the last two ticks to draw: 0 is the tick before, 1 the last tick.
+        #[arg(long, default_value_t = 1.0)]
+        alpha: f32,
+        /// Picture size, WIDTHxHEIGHT pixels.
+        #[arg(long, default_value = "1280x720", value_parser = crate::shot::parse_size)]
+        size: (u32, u32),
+        /// Draw at this time of day, HH:MM (the light only: the simulation is unchanged).
+        #[arg(long, value_parser = crate::shot::parse_time)]
+        time: Option<f32>,
+        /// A command script for the player (`TICK 0 FORWARD STRAFE TURN [run] [interact]`).
+        #[arg(long)]
+        commands: Option<PathBuf>,
+        /// Seed of the simulation's random numbers.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Pose the characters on the CPU (the presentation's `Rig::pose`) instead of the GPU.
+        #[arg(long)]
+        cpu_skinning: bool,
+        /// Draw the HUD (tick, frame rate, hash, time of day).
+        #[arg(long)]
+        hud: bool,
+        /// The PNG to write.
+        #[arg(long, required_unless_present = "bench_frames")]
+        out: Option<PathBuf>,
+        /// Instead of a picture, time this many frames and print the CPU time to prepare and
+        /// submit one (percentiles).
+        #[arg(long)]
+        bench_frames: Option<usize>,
+        /// Characters to add to the frame (a crowd around the player), for the benchmark.
+        #[arg(long, default_value_t = 0)]
+        extra_characters: usize,
+    },
     /// Read a replay; with --verify, re-simulate it and check every recorded hash.
     Replay {
         /// The replay file.
@@ -115,7 +179,27 @@ where
     };
     let assets = cli.assets.clone().unwrap_or_else(default_assets_root);
     match cli.command {
-        None | Some(Command::About) => {
+        None => play(&crate::app::PlayOptions {
+            level: assets.join("levels").join("town.ron"),
+            assets,
+            size: crate::shot::DEFAULT_SIZE,
+            frames: None,
+            screenshot: None,
+            seed: 1,
+            cpu_skinning: false,
+        }),
+        Some(Command::Play { level, size, frames, screenshot, seed, cpu_skinning }) => {
+            play(&crate::app::PlayOptions {
+                level: level.unwrap_or_else(|| assets.join("levels").join("town.ron")),
+                assets,
+                size,
+                frames,
+                screenshot,
+                seed,
+                cpu_skinning,
+            })
+        }
+        Some(Command::About) => {
             say(&about());
             ExitCode::SUCCESS
         }
@@ -165,6 +249,43 @@ where
             }
         }
         Some(Command::Replay { file, verify }) => replay(&file, verify, &assets),
+        Some(Command::Screenshot {
+            level,
+            tick,
+            alpha,
+            size,
+            time,
+            commands,
+            seed,
+            cpu_skinning,
+            hud,
+            out,
+            bench_frames,
+            extra_characters,
+        }) => {
+            let args = crate::shot::ScreenshotArgs {
+                level: level.unwrap_or_else(|| assets.join("levels").join("town.ron")),
+                assets,
+                tick,
+                alpha,
+                size,
+                time,
+                commands,
+                seed,
+                cpu_skinning,
+                hud,
+                out: out.unwrap_or_default(),
+                bench_frames,
+                extra_characters,
+            };
+            match crate::shot::run_screenshot(&args) {
+                Ok(line) => {
+                    say(&line);
+                    ExitCode::SUCCESS
+                }
+                Err(error) => input_error(&error),
+            }
+        }
         Some(Command::Judder { drawn, truth, trace, plot, worst }) => {
             match crate::judder::run_judder(&crate::judder::JudderArgs {
                 drawn,
@@ -180,6 +301,25 @@ where
                 Err(error) => input_error(&error),
             }
         }
+    }
+}
+
+/// Plays in a window; a missing display or GPU, or bad input, is one line and [`EXIT_USAGE`].
+fn play(options: &crate::app::PlayOptions) -> ExitCode {
+    match crate::app::run_play(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("fixstep: {}", one_line_error(&error));
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// An error and its causes on one line.
+fn one_line_error(error: &crate::app::PlayError) -> String {
+    match error {
+        crate::app::PlayError::Other(e) => format!("{e:#}").replace('\n', " "),
+        other => other.to_string().replace('\n', " "),
     }
 }
 
@@ -246,7 +386,7 @@ fn one_line(message: &str) -> String {
     format!("{problem} (see `fixstep --help`)")
 }
 
-/// What `fixstep` prints without a command.
+/// What `fixstep about` prints.
 #[must_use]
 pub fn about() -> String {
     format!(
@@ -256,8 +396,10 @@ pub fn about() -> String {
          - fixstep-runtime: fixed-point math, ticks and the frame scheduler, entity storage,\n\
          \x20 state hashes, replays and the determinism self-test\n\
          - fixstep-game: {game}\n\
+         - fixstep-render: the presentation layer, the wgpu renderer and the desktop game\n\
          \n\
-         Run `fixstep --help` for the commands.\n",
+         `fixstep` alone (or `fixstep play`) opens the game in a window; run `fixstep --help`\n\
+         for the other commands.\n",
         version = env!("CARGO_PKG_VERSION"),
         game = fixstep_game::SUMMARY,
     )

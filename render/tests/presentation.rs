@@ -298,7 +298,13 @@ fn cutscene_timers_and_fades_advance_every_render_frame_within_a_tick() {
 fn object_transforms_are_sampled_at_ticks_and_interpolated_only_while_drawing() {
     use fixstep_render::present::samples::ObjectSample;
     use glam::Quat;
-    let closed = ObjectSample { offset: Vec3::ZERO, rotation: Quat::IDENTITY, scale: 1.0, opacity: 1.0, jumps: 0 };
+    let closed = ObjectSample {
+        offset: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        scale: 1.0,
+        opacity: 1.0,
+        jumps: 0,
+    };
     let swung = ObjectSample {
         offset: Vec3::new(0.0, 2.0, 0.0),
         rotation: Quat::from_rotation_y(-PI / 2.0),
@@ -319,13 +325,24 @@ fn object_transforms_are_sampled_at_ticks_and_interpolated_only_while_drawing() 
 fn taxi_position_body_rotation_and_steering_are_interpolated_for_drawing() {
     use fixstep_render::present::samples::TaxiSample;
     let a = TaxiSample { pos: Vec3::ZERO, yaw: 3.0, steer: 0.2, wheel: 0.0, speed: 10.0, jumps: 0 };
-    let b = TaxiSample { pos: Vec3::new(1.0, 0.0, 0.0), yaw: -3.0, steer: 0.4, wheel: 1.0, speed: 12.0, jumps: 0 };
+    let b = TaxiSample {
+        pos: Vec3::new(1.0, 0.0, 0.0),
+        yaw: -3.0,
+        steer: 0.4,
+        wheel: 1.0,
+        speed: 12.0,
+        jumps: 0,
+    };
     let mut track = Track::new(Tick(0), a.clone());
     track.observe(Tick(1), b);
     let mut mid = a;
     track.sample_into(0.5, &mut mid);
     assert_eq!(mid.pos.x, 0.5);
-    assert!((mid.yaw.abs() - PI).abs() < 1e-4, "the body turns the short way through π: {}", mid.yaw);
+    assert!(
+        (mid.yaw.abs() - PI).abs() < 1e-4,
+        "the body turns the short way through π: {}",
+        mid.yaw
+    );
     assert!((mid.steer - 0.3).abs() < 1e-6 && (mid.wheel - 0.5).abs() < 1e-6 && mid.speed == 11.0);
 }
 

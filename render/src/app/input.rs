@@ -1,0 +1,158 @@
+//! The keyboard and mouse, turned into the player's command for each tick.
+//!
+//! W/S walk forward and back, A/D step left and right, Shift runs, Q/E turn, the mouse turns
+//! while a button is held, F interacts (once per press), the wheel zooms.
+
+use fixstep_game::PlayerCommand;
+use winit::keyboard::KeyCode;
+
+/// The largest turn a command may carry, 2^-16 of a turn (a quarter turn: the rules' limit).
+pub const MAX_TURN: i32 = 16_384;
+
+/// Turn per tick while Q or E is held, 2^-16 of a turn: 1/32 turn per 100 ms, about 112° a
+/// second, quick enough to look round and slow enough to aim at a door.
+pub const KEY_TURN_PER_TICK: i32 = 2_048;
+
+/// Turn per pixel of mouse movement, 2^-16 of a turn: 1000 pixels turn about 220°.
+pub const MOUSE_TURN_PER_PIXEL: f64 = 40.0;
+
+/// Full speed, percent, as a command carries it.
+const FULL: i8 = 100;
+
+/// What is held and what has happened since the last tick.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Input {
+    forward: bool,
+    back: bool,
+    left: bool,
+    right: bool,
+    turn_left: bool,
+    turn_right: bool,
+    run: bool,
+    interact: bool,
+    mouse_turn: f64,
+    /// Whether a mouse button is held (mouse turning is on).
+    pub mouse_look: bool,
+}
+
+/// What a key press asks of the window, beyond movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyAction {
+    /// Nothing more.
+    None,
+    /// Quit (Esc).
+    Quit,
+    /// Show or hide the frame-time graph (F3).
+    ToggleGraph,
+}
+
+impl Input {
+    /// A key went down (`pressed`) or up; `repeat` is the keyboard's auto-repeat.
+    pub fn key(&mut self, code: KeyCode, pressed: bool, repeat: bool) -> KeyAction {
+        match code {
+            KeyCode::KeyW | KeyCode::ArrowUp => self.forward = pressed,
+            KeyCode::KeyS | KeyCode::ArrowDown => self.back = pressed,
+            KeyCode::KeyA => self.left = pressed,
+            KeyCode::KeyD => self.right = pressed,
+            KeyCode::KeyQ | KeyCode::ArrowLeft => self.turn_left = pressed,
+            KeyCode::KeyE | KeyCode::ArrowRight => self.turn_right = pressed,
+            KeyCode::ShiftLeft | KeyCode::ShiftRight => self.run = pressed,
+            KeyCode::KeyF if pressed && !repeat => self.interact = true,
+            KeyCode::Escape if pressed => return KeyAction::Quit,
+            KeyCode::F3 if pressed && !repeat => return KeyAction::ToggleGraph,
+            _ => {}
+        }
+        KeyAction::None
+    }
+
+    /// The mouse moved `dx` pixels (right positive); it turns the player while a button is held.
+    pub fn mouse_moved(&mut self, dx: f64) {
+        if self.mouse_look {
+            // Right on the screen is clockwise seen from above: a negative turn.
+            self.mouse_turn -= dx * MOUSE_TURN_PER_PIXEL;
+        }
+    }
+
+    /// Every key released (the window lost focus, so no key stays stuck down).
+    pub fn release_all(&mut self) {
+        *self = Self { mouse_turn: self.mouse_turn, ..Self::default() };
+    }
+
+    /// The command of the next tick: what is held now, the mouse's turn since the last tick
+    /// (any excess over a command's limit carries to the next), and one interact per press.
+    pub fn command(&mut self) -> PlayerCommand {
+        let axis = |plus: bool, minus: bool| match (plus, minus) {
+            (true, false) => FULL,
+            (false, true) => -FULL,
+            _ => 0,
+        };
+        let keys =
+            i32::from(axis(self.turn_left, self.turn_right)) / i32::from(FULL) * KEY_TURN_PER_TICK;
+        let mouse = self.mouse_turn.clamp(f64::from(-MAX_TURN), f64::from(MAX_TURN)).trunc();
+        self.mouse_turn -= mouse;
+        let turn = (keys + mouse as i32).clamp(-MAX_TURN, MAX_TURN);
+        let interact = std::mem::take(&mut self.interact);
+        PlayerCommand {
+            forward: axis(self.forward, self.back),
+            strafe: axis(self.right, self.left),
+            turn: i16::try_from(turn).unwrap_or(0),
+            run: self.run,
+            interact,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_make_commands_within_their_limits() {
+        let mut input = Input::default();
+        input.key(KeyCode::KeyW, true, false);
+        input.key(KeyCode::KeyD, true, false);
+        input.key(KeyCode::ShiftLeft, true, false);
+        input.key(KeyCode::KeyQ, true, false);
+        let c = input.command();
+        assert_eq!((c.forward, c.strafe, c.run), (100, 100, true));
+        assert_eq!(c.turn, 2048);
+        assert!(c.validate().is_ok());
+    }
+
+    #[test]
+    fn interact_fires_once_per_press() {
+        let mut input = Input::default();
+        input.key(KeyCode::KeyF, true, false);
+        input.key(KeyCode::KeyF, true, true);
+        assert!(input.command().interact);
+        assert!(!input.command().interact, "held down, it does not repeat");
+        input.key(KeyCode::KeyF, false, false);
+        input.key(KeyCode::KeyF, true, false);
+        assert!(input.command().interact);
+    }
+
+    #[test]
+    fn a_big_mouse_turn_is_spread_over_ticks() {
+        let mut input = Input { mouse_look: true, ..Input::default() };
+        input.mouse_moved(-1000.0);
+        let first = input.command().turn;
+        assert_eq!(i32::from(first), MAX_TURN);
+        assert_eq!(i32::from(input.command().turn), MAX_TURN);
+        let third = input.command().turn;
+        assert_eq!(i32::from(third), 40_000 - MAX_TURN * 2);
+        assert_eq!(input.command().turn, 0, "nothing left over");
+        assert!(PlayerCommand { turn: first, ..PlayerCommand::default() }.validate().is_ok());
+    }
+
+    #[test]
+    fn the_turn_limit_is_the_rules_limit() {
+        assert_eq!(MAX_TURN, i32::from(fixstep_game::tuning::MAX_TURN_PER_TICK));
+    }
+
+    #[test]
+    fn escape_quits_and_f3_toggles_the_graph() {
+        let mut input = Input::default();
+        assert_eq!(input.key(KeyCode::Escape, true, false), KeyAction::Quit);
+        assert_eq!(input.key(KeyCode::F3, true, false), KeyAction::ToggleGraph);
+    }
+}

@@ -1,0 +1,398 @@
+//! The desktop game: a winit window the renderer draws into, the keyboard and mouse as the
+//! player's commands, and the local frame loop: each frame hands its real time to the
+//! [`FrameScheduler`], which runs the ticks it owes (each observed by the presentation), and
+//! the presentation draws the frame at the scheduler's alpha.
+//!
+//! Resizing reconfigures the surface; a minimised window (size zero) keeps simulating but
+//! draws nothing; an outdated surface is reconfigured and a lost one recreated. Without a
+//! display or a GPU, [`run_play`] returns an error that says so in one line.
+
+pub mod input;
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::anyhow;
+use fixstep_runtime::tick::FrameScheduler;
+use winit::application::ApplicationHandler;
+use winit::dpi::PhysicalSize;
+use winit::event::{DeviceEvent, DeviceId, ElementState, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::PhysicalKey;
+use winit::window::{Window, WindowId};
+
+use crate::gpu::overlay::GRAPH_SAMPLES;
+use crate::gpu::{
+    GpuContext, GpuError, Hud, OffscreenTarget, Renderer, RendererSetup, SkinningPath,
+};
+use crate::local_game::{GameAssets, LocalGame, load_game_assets};
+use input::{Input, KeyAction};
+
+/// Longest real time one frame hands the scheduler, seconds: after a stall (a dragged window,
+/// a debugger) the game resumes instead of racing to catch up.
+const MAX_FRAME_SECONDS: f64 = 0.25;
+
+/// Frames the frame rate is averaged over: steady to read, yet quick to show a change.
+const FPS_FRAMES: usize = 30;
+
+/// Lines of wheel scrolling per zoom step (pixel deltas of touchpads count 40 pixels a line).
+const PIXELS_PER_LINE: f64 = 40.0;
+
+/// What `fixstep play` is asked to do.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// The level file.
+    pub level: PathBuf,
+    /// The assets root.
+    pub assets: PathBuf,
+    /// The window's size, pixels.
+    pub size: (u32, u32),
+    /// Quit after this many frames drawn.
+    pub frames: Option<u64>,
+    /// Write the last frame drawn to this PNG (with `frames`).
+    pub screenshot: Option<PathBuf>,
+    /// Seed of the simulation.
+    pub seed: u64,
+    /// Pose characters on the CPU.
+    pub cpu_skinning: bool,
+}
+
+/// Why the game could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// No display to open a window on.
+    #[error(
+        "no display to open a window on ({0}); run it in a desktop session, or under a virtual \
+         display (`xvfb-run fixstep`), or try `fixstep sim` or `fixstep screenshot`, which need \
+         no window"
+    )]
+    NoDisplay(String),
+    /// No GPU.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// Anything else: bad level, unwritable screenshot, a failing window system.
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+/// Plays the game in a window until it is closed, Esc is pressed, or `frames` are drawn.
+///
+/// # Errors
+///
+/// [`PlayError::NoDisplay`] without a display, [`PlayError::Gpu`] without a GPU, and any bad
+/// input or failure otherwise.
+pub fn run_play(options: &PlayOptions) -> Result<(), PlayError> {
+    let assets = load_game_assets(&options.assets, &options.level)?;
+    if cfg!(all(unix, not(target_os = "macos"), not(target_os = "android")))
+        && std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty())
+        && std::env::var_os("WAYLAND_DISPLAY").is_none_or(|d| d.is_empty())
+    {
+        return Err(PlayError::NoDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set".to_owned()));
+    }
+    let event_loop = EventLoop::new().map_err(|e| PlayError::NoDisplay(e.to_string()))?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    let mut app = App { options: options.clone(), assets, running: None, error: None };
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| PlayError::Other(anyhow!("the window system failed: {e}")))?;
+    match app.error {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+struct App {
+    options: PlayOptions,
+    assets: GameAssets,
+    running: Option<Running>,
+    error: Option<PlayError>,
+}
+
+struct Running {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    view_format: wgpu::TextureFormat,
+    ctx: GpuContext,
+    renderer: Renderer,
+    game: LocalGame,
+    scheduler: FrameScheduler,
+    input: Input,
+    last: Instant,
+    hud: Hud,
+    frame_times: VecDeque<f32>,
+    frames_drawn: u64,
+    minimized: bool,
+}
+
+impl App {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: PlayError) {
+        self.error = Some(error);
+        event_loop.exit();
+    }
+
+    fn start(&self, event_loop: &ActiveEventLoop) -> Result<Running, PlayError> {
+        let (w, h) = self.options.size;
+        let attributes = Window::default_attributes()
+            .with_title(format!("Fixstep: {}", self.assets.level.name))
+            .with_inner_size(PhysicalSize::new(w, h));
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| PlayError::NoDisplay(format!("cannot open a window: {e}")))?,
+        );
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                Box::new(event_loop.owned_display_handle()),
+            ));
+        let surface = instance
+            .create_surface(Arc::clone(&window))
+            .map_err(|e| GpuError::Surface(e.to_string()))?;
+        let ctx = pollster::block_on(GpuContext::with_instance(instance, Some(&surface)))?;
+        let caps = surface.get_capabilities(&ctx.adapter);
+        let Some(&format) = caps.formats.iter().find(|f| f.is_srgb()).or(caps.formats.first())
+        else {
+            return Err(GpuError::Surface(format!(
+                "{} cannot present to this window",
+                ctx.describe()
+            ))
+            .into());
+        };
+        // Shading is in linear light: draw through an sRGB view even if the surface is not.
+        let view_format = format.add_srgb_suffix();
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            color_space: wgpu::SurfaceColorSpace::Auto,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: if view_format == format { vec![] } else { vec![view_format] },
+        };
+        surface.configure(&ctx.device, &config);
+        let mut renderer = Renderer::new(
+            &ctx,
+            &RendererSetup {
+                level: Arc::clone(&self.assets.level),
+                rig: Arc::clone(&self.assets.rig),
+                assets: self.assets.assets.clone(),
+                format: view_format,
+                width: config.width,
+                height: config.height,
+            },
+        )
+        .map_err(|e| PlayError::Other(e.into()))?;
+        if self.options.cpu_skinning {
+            renderer.skinning = SkinningPath::Cpu;
+        }
+        let game = LocalGame::new(Arc::clone(&self.assets.level), self.options.seed, 1, 0);
+        let hud = Hud {
+            visible: true,
+            note: Some(format!(
+                "{}   WASD move, Shift run, Q/E or mouse drag turn, F interact, wheel zoom, F3 graph, Esc quit",
+                ctx.describe()
+            )),
+            ..Hud::default()
+        };
+        window.request_redraw();
+        Ok(Running {
+            window,
+            surface,
+            config,
+            view_format,
+            ctx,
+            renderer,
+            game,
+            scheduler: FrameScheduler::new(),
+            input: Input::default(),
+            last: Instant::now(),
+            hud,
+            frame_times: VecDeque::with_capacity(GRAPH_SAMPLES),
+            frames_drawn: 0,
+            minimized: false,
+        })
+    }
+}
+
+impl Running {
+    fn resize(&mut self, size: PhysicalSize<u32>) {
+        if size.width == 0 || size.height == 0 {
+            // Minimised: nothing to draw into until it comes back.
+            self.minimized = true;
+            return;
+        }
+        self.minimized = false;
+        self.config.width = size.width;
+        self.config.height = size.height;
+        self.surface.configure(&self.ctx.device, &self.config);
+        self.renderer.resize(size.width, size.height);
+    }
+
+    /// Runs the ticks this frame owes, then draws it. Returns whether the frame was drawn.
+    fn frame(&mut self) -> Result<bool, PlayError> {
+        let now = Instant::now();
+        let seconds = now.duration_since(self.last).as_secs_f64().min(MAX_FRAME_SECONDS);
+        self.last = now;
+        let due = self.scheduler.advance((seconds * 1_000_000.0) as u64);
+        for _ in 0..due.run {
+            let command = self.input.command();
+            self.game.step(&[command])?;
+        }
+        let alpha = self.scheduler.alpha_millionths() as f32 / 1_000_000.0;
+        let ms = (seconds * 1000.0) as f32;
+        if self.frame_times.len() == GRAPH_SAMPLES {
+            self.frame_times.pop_front();
+        }
+        self.frame_times.push_back(ms);
+        // Frames per second over the recent frames, not the newest alone.
+        let recent: f32 = self.frame_times.iter().rev().take(FPS_FRAMES).sum();
+        let counted = self.frame_times.len().min(FPS_FRAMES) as f32;
+        self.hud.fps = if recent > 0.0 { counted * 1000.0 / recent } else { 0.0 };
+        self.hud.frame_ms = ms;
+        self.hud.tick = self.game.tick();
+        self.hud.hash = self.game.hash();
+        if self.hud.show_graph {
+            self.hud.frame_times.clear();
+            self.hud.frame_times.extend(self.frame_times.iter().copied());
+        }
+        let frame = self.game.presentation.draw(alpha, seconds as f32);
+        self.renderer.effects_seconds += seconds as f32;
+        if self.minimized {
+            return Ok(false);
+        }
+        let texture = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(texture) => texture,
+            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => {
+                // Drawn this once, then the surface is brought up to date.
+                let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
+                    format: Some(self.view_format),
+                    ..wgpu::TextureViewDescriptor::default()
+                });
+                self.renderer.render(&view, frame, &self.hud);
+                self.ctx.queue.present(texture);
+                self.surface.configure(&self.ctx.device, &self.config);
+                return Ok(true);
+            }
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                return Ok(false);
+            }
+            wgpu::CurrentSurfaceTexture::Outdated => {
+                self.surface.configure(&self.ctx.device, &self.config);
+                return Ok(false);
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface = self
+                    .ctx
+                    .instance
+                    .create_surface(Arc::clone(&self.window))
+                    .map_err(|e| GpuError::Surface(e.to_string()))?;
+                self.surface.configure(&self.ctx.device, &self.config);
+                return Ok(false);
+            }
+            wgpu::CurrentSurfaceTexture::Validation => {
+                return Err(GpuError::Surface("the surface refused a frame".to_owned()).into());
+            }
+        };
+        let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(self.view_format),
+            ..wgpu::TextureViewDescriptor::default()
+        });
+        self.renderer.render(&view, frame, &self.hud);
+        self.window.pre_present_notify();
+        self.ctx.queue.present(texture);
+        Ok(true)
+    }
+
+    /// Draws the latest frame again offscreen, at the window's size, and writes it as a PNG.
+    fn screenshot(&mut self, path: &std::path::Path) -> Result<(), PlayError> {
+        let (w, h) = self.renderer.size();
+        let target = OffscreenTarget::new(&self.ctx.device, w, h, self.view_format);
+        let frame = self.game.presentation.frame().clone();
+        self.renderer.render(&target.view, &frame, &self.hud);
+        let image = target.read_image(&self.ctx.device, &self.ctx.queue).map_err(|e| anyhow!(e))?;
+        crate::shot::save_png(&image, path)?;
+        Ok(())
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.running.is_some() {
+            return;
+        }
+        match self.start(event_loop) {
+            Ok(running) => self.running = Some(running),
+            Err(error) => self.fail(event_loop, error),
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(running) = self.running.as_mut() else { return };
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => running.resize(size),
+            WindowEvent::Focused(false) => running.input.release_all(),
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let PhysicalKey::Code(code) = event.physical_key {
+                    let pressed = event.state == ElementState::Pressed;
+                    match running.input.key(code, pressed, event.repeat) {
+                        KeyAction::Quit => event_loop.exit(),
+                        KeyAction::ToggleGraph => running.hud.show_graph = !running.hud.show_graph,
+                        KeyAction::None => {}
+                    }
+                }
+            }
+            WindowEvent::MouseInput { state, .. } => {
+                running.input.mouse_look = state == ElementState::Pressed;
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => f64::from(y),
+                    MouseScrollDelta::PixelDelta(p) => p.y / PIXELS_PER_LINE,
+                };
+                running.game.presentation.camera.zoom(steps as f32);
+            }
+            WindowEvent::RedrawRequested => {
+                let drawn = match running.frame() {
+                    Ok(drawn) => drawn,
+                    Err(error) => return self.fail(event_loop, error),
+                };
+                if drawn {
+                    running.frames_drawn += 1;
+                }
+                if self.options.frames.is_some_and(|n| running.frames_drawn >= n) {
+                    if let Some(path) = self.options.screenshot.clone()
+                        && let Err(error) = running.screenshot(&path)
+                    {
+                        return self.fail(event_loop, error);
+                    }
+                    event_loop.exit();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn device_event(&mut self, _event_loop: &ActiveEventLoop, _id: DeviceId, event: DeviceEvent) {
+        if let (Some(running), DeviceEvent::MouseMotion { delta }) = (self.running.as_mut(), event)
+        {
+            running.input.mouse_moved(delta.0);
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(running) = &self.running {
+            running.window.request_redraw();
+        }
+    }
+
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        // The surface goes before the window it draws into.
+        self.running = None;
+    }
+}

@@ -1,0 +1,110 @@
+//! A local game: the town's simulation, its state hash, and the presentation that draws it,
+//! stepped one tick at a time. The window, `fixstep screenshot`, the image tests and the
+//! frame benchmark all run the game through this.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use fixstep_game::level::Level;
+use fixstep_game::{PlayerCommand, TownSim};
+use fixstep_runtime::{Simulation, StateHasher};
+use serde::Deserialize;
+
+use crate::headless::load;
+use crate::present::LocalPresentation;
+use crate::present::skinning::Rig;
+
+/// What a game needs from the assets: the level, the rig its clips come from, and where the
+/// assets are (for the font and the cutscenes' images).
+#[derive(Clone, Debug)]
+pub struct GameAssets {
+    /// The level.
+    pub level: Arc<Level>,
+    /// The characters' skeleton and clips.
+    pub rig: Arc<Rig>,
+    /// The assets root.
+    pub assets: PathBuf,
+}
+
+/// The one field of a level file the renderer needs beyond [`Level`]: its clip file.
+#[derive(Deserialize)]
+struct ClipsField {
+    clips: String,
+}
+
+/// Loads the level `level_file` and the rig of its clip file.
+///
+/// # Errors
+///
+/// A level that does not load (every problem named), a rig that does not, or a rig whose
+/// clips are not the level's.
+pub fn load_game_assets(assets: &Path, level_file: &Path) -> Result<GameAssets> {
+    let level = load(assets, level_file)?;
+    let text = std::fs::read_to_string(level_file)
+        .with_context(|| format!("cannot read the level {}", level_file.display()))?;
+    let field: ClipsField = ron::Options::default()
+        .from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", level_file.display()))?;
+    let rig = Rig::load(&assets.join(&field.clips))?;
+    if rig.clips.len() != level.clips.defs.len()
+        || rig
+            .clips
+            .iter()
+            .zip(&level.clips.defs)
+            .any(|(r, l)| r.name != l.name || r.frames != l.frames)
+    {
+        bail!("{}: the rig's clips are not the level's clips", field.clips);
+    }
+    Ok(GameAssets { level: Arc::new(level), rig: Arc::new(rig), assets: assets.to_path_buf() })
+}
+
+/// A game being played locally.
+#[derive(Debug)]
+pub struct LocalGame {
+    /// The simulation.
+    pub sim: TownSim,
+    /// What it looks like.
+    pub presentation: LocalPresentation,
+    hasher: StateHasher,
+    hash: u64,
+}
+
+impl LocalGame {
+    /// A game of `level` with `players` players, seen by player `local_player`.
+    #[must_use]
+    pub fn new(level: Arc<Level>, seed: u64, players: usize, local_player: usize) -> Self {
+        let sim = TownSim::new(Arc::clone(&level), seed, players);
+        let mut presentation = LocalPresentation::new(level, local_player);
+        presentation.observe(sim.snapshot());
+        let hash = sim.state_hash().total();
+        Self { sim, presentation, hasher: StateHasher::new(), hash }
+    }
+
+    /// Runs the next tick with one command per player, and shows its snapshot to the
+    /// presentation.
+    ///
+    /// # Errors
+    ///
+    /// If the simulation refuses the tick (a wrong number of commands).
+    pub fn step(&mut self, commands: &[PlayerCommand]) -> Result<()> {
+        let tick = self.sim.next_tick();
+        let snapshot = Arc::clone(self.sim.step(tick, commands)?);
+        self.sim.hash_state(&mut self.hasher);
+        self.hash = self.hasher.finish_reuse().total();
+        self.presentation.observe(&snapshot);
+        Ok(())
+    }
+
+    /// The latest completed tick.
+    #[must_use]
+    pub fn tick(&self) -> u32 {
+        self.sim.snapshot().tick.0
+    }
+
+    /// The state hash of the latest tick.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+}

@@ -1,0 +1,252 @@
+//! What the GPU tests share: an adapter or a reason to skip, the town's assets, a renderer
+//! drawing offscreen, scenes of the town played by a bot, and comparing pictures with the
+//! references in `tests/reference/`.
+//!
+//! Each test binary uses a different part of this module.
+#![allow(dead_code, reason = "each test binary uses part of the shared helpers")]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use fixstep_game::GameSnapshot;
+use fixstep_game::bots::Bot;
+use fixstep_render::gpu::offscreen::OFFSCREEN_FORMAT;
+use fixstep_render::gpu::{GpuContext, Hud, OffscreenTarget, Renderer, RendererSetup};
+use fixstep_render::local_game::{GameAssets, LocalGame, load_game_assets};
+use fixstep_render::present::DrawFrame;
+use fixstep_render::shot::effects_clock;
+use fixstep_runtime::Simulation as _;
+
+/// Size of the image tests' pictures: small, so a software rasteriser draws them quickly.
+pub const TEST_SIZE: (u32, u32) = (320, 180);
+
+/// A pixel differs from the reference when one of its channels differs by more than this
+/// (of 255): small enough to catch a wrong colour or a missing thing, large enough to pass a
+/// driver's rounding.
+pub const PIXEL_TOLERANCE: u8 = 24;
+
+/// A picture matches its reference when at most this fraction of its pixels differ: room for
+/// an edge or a glyph rasterised a pixel over, not for a missing object.
+pub const FRACTION_TOLERANCE: f64 = 0.01;
+
+/// A GPU, or `None` after printing why the test is skipped. With `FIXSTEP_REQUIRE_GPU=1`
+/// (as CI sets it once the software driver is installed) a missing GPU fails the test.
+pub fn gpu_or_skip(test: &str) -> Option<GpuContext> {
+    match GpuContext::headless() {
+        Ok(ctx) => Some(ctx),
+        Err(error) => {
+            if std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("{test}: FIXSTEP_REQUIRE_GPU=1 but {error}");
+            }
+            println!("skipped {test}: {error}");
+            None
+        }
+    }
+}
+
+/// The workspace's assets.
+pub fn assets_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("assets")
+}
+
+/// The town and its rig.
+pub fn town() -> GameAssets {
+    let root = assets_root();
+    load_game_assets(&root, &root.join("levels").join("town.ron")).expect("the town loads")
+}
+
+/// A renderer of `assets` drawing offscreen pictures of `size`.
+pub fn renderer(ctx: &GpuContext, assets: &GameAssets, size: (u32, u32)) -> Renderer {
+    Renderer::new(
+        ctx,
+        &RendererSetup {
+            level: Arc::clone(&assets.level),
+            rig: Arc::clone(&assets.rig),
+            assets: assets.assets.clone(),
+            format: OFFSCREEN_FORMAT,
+            width: size.0,
+            height: size.1,
+        },
+    )
+    .expect("the renderer starts")
+}
+
+/// Draws `frame` (without the HUD, whose numbers vary) and reads the picture back.
+pub fn draw(ctx: &GpuContext, renderer: &mut Renderer, frame: &DrawFrame) -> image::RgbaImage {
+    draw_with_hud(ctx, renderer, frame, &Hud::default())
+}
+
+/// Draws `frame` with `hud` and reads the picture back.
+pub fn draw_with_hud(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    frame: &DrawFrame,
+    hud: &Hud,
+) -> image::RgbaImage {
+    let (w, h) = renderer.size();
+    let target = OffscreenTarget::new(&ctx.device, w, h, OFFSCREEN_FORMAT);
+    renderer.effects_seconds = effects_clock(frame.render_tick);
+    renderer.render(&target.view, frame, hud);
+    target.read_image(&ctx.device, &ctx.queue).expect("the picture reads back")
+}
+
+/// Where failing tests write their pictures: under the build's target directory, never in
+/// the repository.
+pub fn output_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("image-tests");
+    std::fs::create_dir_all(&dir).expect("the output directory");
+    dir
+}
+
+/// Compares `actual` with `tests/reference/NAME.png`. `FIXSTEP_BLESS=1` writes the reference
+/// instead. Returns a description of the failure, naming the actual and difference pictures
+/// it wrote, or `None` if they match.
+pub fn check_reference(name: &str, actual: &image::RgbaImage) -> Option<String> {
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("reference")
+        .join(format!("{name}.png"));
+    if std::env::var("FIXSTEP_BLESS").as_deref() == Ok("1") {
+        actual.save(&reference).expect("the reference is written");
+        println!("blessed {}", reference.display());
+        return None;
+    }
+    let out = output_dir();
+    let actual_path = out.join(format!("{name}.actual.png"));
+    let Ok(expected) = image::open(&reference).map(|i| i.to_rgba8()) else {
+        actual.save(&actual_path).expect("the actual picture is written");
+        return Some(format!(
+            "{name}: no reference {} (the picture drawn is {}; run with FIXSTEP_BLESS=1 to make it the reference)",
+            reference.display(),
+            actual_path.display()
+        ));
+    };
+    if expected.dimensions() != actual.dimensions() {
+        actual.save(&actual_path).expect("the actual picture is written");
+        return Some(format!(
+            "{name}: the reference is {:?} but the picture is {:?} ({})",
+            expected.dimensions(),
+            actual.dimensions(),
+            actual_path.display()
+        ));
+    }
+    let mut diff = image::RgbaImage::new(actual.width(), actual.height());
+    let mut differing = 0usize;
+    for (x, y, a) in actual.enumerate_pixels() {
+        let e = expected.get_pixel(x, y);
+        let worst = (0..3).map(|c| a[c].abs_diff(e[c])).max().unwrap_or(0);
+        if worst > PIXEL_TOLERANCE {
+            differing += 1;
+            diff.put_pixel(x, y, image::Rgba([255, 0, 255, 255]));
+        } else {
+            // The reference, dimmed, so the differences stand out in place.
+            diff.put_pixel(x, y, image::Rgba([e[0] / 3, e[1] / 3, e[2] / 3, 255]));
+        }
+    }
+    let fraction = differing as f64 / f64::from(actual.width() * actual.height());
+    if fraction <= FRACTION_TOLERANCE {
+        return None;
+    }
+    let diff_path = out.join(format!("{name}.diff.png"));
+    actual.save(&actual_path).expect("the actual picture is written");
+    diff.save(&diff_path).expect("the difference picture is written");
+    Some(format!(
+        "{name}: {:.2}% of pixels differ from {} by more than {PIXEL_TOLERANCE} (allowed {:.2}%); actual {}, difference {}",
+        fraction * 100.0,
+        reference.display(),
+        FRACTION_TOLERANCE * 100.0,
+        actual_path.display(),
+        diff_path.display()
+    ))
+}
+
+/// A moment of a bot's game worth a picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// Just after the start, on the plaza.
+    Start,
+    /// A door swinging open in front of the player.
+    DoorOpening,
+    /// Running into a teleport zone, its stars ahead.
+    TeleportAhead,
+    /// Just arrived at the other end of a teleport.
+    TeleportArrived,
+    /// Talking with the mayor, the line half typed.
+    Talking,
+    /// Watching the fountain's cutscene, its image and subtitle showing.
+    Cutscene,
+}
+
+/// Plays the town with one bot player (which opens a door, takes a teleport, talks to the
+/// mayor and watches the cutscene, in that order) and returns the frame at each moment, drawn
+/// half way between its last two ticks.
+pub fn bot_moments(assets: &GameAssets) -> Vec<(Moment, DrawFrame)> {
+    let level = Arc::clone(&assets.level);
+    let mut game = LocalGame::new(Arc::clone(&level), 1, 1, 0);
+    let mut bot = Bot::new(0, &level);
+    let mut out = Vec::new();
+    let step = |game: &mut LocalGame, bot: &mut Bot| {
+        let command = bot.command(game.sim.snapshot());
+        game.step(&[command]).expect("a tick runs");
+    };
+    let frame = |game: &mut LocalGame| game.presentation.draw(0.5, 0.0).clone();
+    for _ in 0..20 {
+        step(&mut game, &mut bot);
+    }
+    out.push((Moment::Start, frame(&mut game)));
+    let me = |s: &GameSnapshot| s.player_character(0).cloned().expect("the player");
+    let mut wanted = vec![
+        Moment::DoorOpening,
+        Moment::TeleportAhead,
+        Moment::TeleportArrived,
+        Moment::Talking,
+        Moment::Cutscene,
+    ];
+    let start_jumps = me(game.sim.snapshot()).jumps;
+    let mut later: Option<(Moment, u32)> = None;
+    for _ in 0..6000 {
+        step(&mut game, &mut bot);
+        if let Some((moment, left)) = later.as_mut() {
+            *left -= 1;
+            if *left == 0 {
+                out.push((*moment, frame(&mut game)));
+                later = None;
+            }
+            continue;
+        }
+        let Some(&next) = wanted.first() else { break };
+        let s = game.sim.snapshot();
+        let player = me(s);
+        let reached = match next {
+            Moment::DoorOpening => s.objects.iter().any(|o| o.rotation.0 != 0),
+            Moment::TeleportAhead => {
+                level.teleports.iter().flat_map(|t| t.ends.iter()).any(|end| {
+                    let d = end.zone.centre - player.pos;
+                    d.length() < fixstep_runtime::math::fx(7)
+                })
+            }
+            Moment::TeleportArrived => player.jumps != start_jumps,
+            Moment::Talking => !s.dialogues.is_empty(),
+            Moment::Cutscene => !s.cutscenes.is_empty(),
+            Moment::Start => true,
+        };
+        if reached {
+            wanted.remove(0);
+            // Some moments are worth a picture a little after they begin.
+            let delay = match next {
+                Moment::DoorOpening => 5,
+                Moment::TeleportArrived => 3,
+                Moment::Talking => 14,
+                Moment::Cutscene => 45,
+                _ => 0,
+            };
+            if delay == 0 {
+                out.push((next, frame(&mut game)));
+            } else {
+                later = Some((next, delay));
+            }
+        }
+    }
+    assert!(wanted.is_empty() && later.is_none(), "the bot never reached {wanted:?} {later:?}");
+    out
+}

@@ -1,0 +1,89 @@
+//! The town as the renderer draws it, compared with reference pictures: the plaza by day and
+//! by night, a door opening, a teleport's stars ahead and the arrival, talking to the mayor,
+//! and the fountain's cutscene, from a bot's game. `FIXSTEP_BLESS=1` rewrites the references;
+//! a failure writes the actual and difference pictures under `target/` and names them.
+
+mod common;
+
+use common::{Moment, TEST_SIZE, bot_moments, check_reference, draw, gpu_or_skip, renderer, town};
+use fixstep_render::shot::parse_time;
+
+#[test]
+fn the_town_looks_as_it_should_by_day_and_by_night() {
+    let Some(ctx) = gpu_or_skip("the_town_looks_as_it_should_by_day_and_by_night") else { return };
+    let assets = town();
+    let mut renderer = renderer(&ctx, &assets, TEST_SIZE);
+    let night = parse_time("22:30").expect("a time");
+    let mut failures = Vec::new();
+    for (moment, frame) in bot_moments(&assets) {
+        let name = format!("{moment:?}").to_lowercase();
+        let mut pictures = vec![(format!("{name}_day"), frame.clone())];
+        // By night too: the plaza's lamps, the stars over a teleport, a lamp-lit street.
+        if matches!(moment, Moment::Start | Moment::TeleportAhead | Moment::DoorOpening) {
+            let mut dark = frame.clone();
+            dark.time_of_day = night;
+            pictures.push((format!("{name}_night"), dark));
+        }
+        for (name, frame) in pictures {
+            let picture = draw(&ctx, &mut renderer, &frame);
+            if let Some(dir) = std::env::var_os("FIXSTEP_LOOK_DIR") {
+                // Larger copies to look at, on request.
+                let mut big = common::renderer(&ctx, &assets, (1280, 720));
+                draw(&ctx, &mut big, &frame)
+                    .save(std::path::Path::new(&dir).join(format!("{name}.png")))
+                    .expect("a picture to look at");
+            }
+            if let Some(failure) = check_reference(&name, &picture) {
+                failures.push(failure);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "pictures differ from their references:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_hud_shows_the_numbers_and_the_frame_time_graph() {
+    let Some(ctx) = gpu_or_skip("the_hud_shows_the_numbers_and_the_frame_time_graph") else {
+        return;
+    };
+    let assets = town();
+    let mut game = fixstep_render::local_game::LocalGame::new(assets.level.clone(), 1, 1, 0);
+    for _ in 0..20 {
+        game.step(&[fixstep_game::PlayerCommand::default()]).expect("a tick");
+    }
+    let frame = game.presentation.draw(1.0, 0.0).clone();
+    // Fixed numbers, so the picture is the same every time: a steady 60 fps with a few slow
+    // frames in the graph.
+    let hud = fixstep_render::gpu::Hud {
+        visible: true,
+        tick: frame.latest_tick,
+        fps: 60.0,
+        frame_ms: 16.7,
+        hash: 0x1234_5678_9abc_def0,
+        show_graph: true,
+        frame_times: (0..240)
+            .map(|i| if i % 60 == 59 { 41.0 } else { 14.0 + (i % 7) as f32 })
+            .collect(),
+        note: Some("F3: frame times".to_owned()),
+    };
+    let mut renderer = renderer(&ctx, &assets, (640, 360));
+    let picture = common::draw_with_hud(&ctx, &mut renderer, &frame, &hud);
+    if let Some(dir) = std::env::var_os("FIXSTEP_LOOK_DIR") {
+        picture.save(std::path::Path::new(&dir).join("hud_graph.png")).expect("written");
+    }
+    if let Some(failure) = check_reference("hud_graph", &picture) {
+        panic!("{failure}");
+    }
+}
+
+#[test]
+fn a_missing_reference_fails_and_says_how_to_make_it() {
+    let picture = image::RgbaImage::new(4, 4);
+    if std::env::var("FIXSTEP_BLESS").as_deref() == Ok("1") {
+        return;
+    }
+    let failure =
+        check_reference("no_such_reference", &picture).expect("a missing reference fails");
+    assert!(failure.contains("FIXSTEP_BLESS=1"), "{failure}");
+    assert!(failure.contains("no_such_reference.actual.png"), "{failure}");
+}

@@ -1,0 +1,118 @@
+//! The window path: `fixstep play` under a virtual X display (Xvfb, started here on a free
+//! display number) draws 120 frames and writes a picture that is not blank; without a display
+//! or without a GPU, the program says so in one line and exits 2.
+
+mod common;
+
+use std::io::{BufRead as _, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// The `fixstep` binary.
+const FIXSTEP: &str = env!("CARGO_BIN_EXE_fixstep");
+
+/// An Xvfb server, stopped when dropped.
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts Xvfb on a display number it picks itself (`-displayfd`), or says why not.
+fn start_xvfb() -> Result<Xvfb, String> {
+    let mut child = Command::new("Xvfb")
+        .args(["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start Xvfb ({e}); install the xvfb package"))?;
+    let stdout = child.stdout.take().ok_or("Xvfb has no output")?;
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).map_err(|e| format!("Xvfb said nothing: {e}"))?;
+    let number = line.trim();
+    if number.is_empty() {
+        let _ = child.kill();
+        return Err("Xvfb did not start".to_owned());
+    }
+    Ok(Xvfb { display: format!(":{number}"), child })
+}
+
+#[test]
+fn play_draws_frames_in_a_window_and_writes_a_picture() {
+    if common::gpu_or_skip("play_draws_frames_in_a_window_and_writes_a_picture").is_none() {
+        return;
+    }
+    let xvfb = match start_xvfb() {
+        Ok(x) => x,
+        Err(reason) => {
+            assert!(std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() != Ok("1"), "{reason}");
+            println!("skipped: {reason}");
+            return;
+        }
+    };
+    let out = common::output_dir().join("window.png");
+    let _ = std::fs::remove_file(&out);
+    let run = Command::new(FIXSTEP)
+        .args(["play", "--frames", "120", "--size", "320x180", "--screenshot"])
+        .arg(&out)
+        .env("DISPLAY", &xvfb.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("fixstep runs");
+    assert!(
+        run.status.success(),
+        "fixstep play exited {:?}: {}",
+        run.status.code(),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let picture = image::open(&out).expect("the screenshot is a PNG").to_rgba8();
+    assert_eq!(picture.dimensions(), (320, 180));
+    let mut colours: Vec<[u8; 4]> = picture.pixels().map(|p| p.0).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(
+        colours.len() > 200,
+        "the picture is nearly blank: {} colours ({})",
+        colours.len(),
+        out.display()
+    );
+}
+
+#[test]
+fn without_a_display_play_says_so_in_one_line() {
+    let run = Command::new(FIXSTEP)
+        .args(["play", "--frames", "1"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("fixstep runs");
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("fixstep:")).collect();
+    assert_eq!(ours.len(), 1, "{err}");
+    assert!(ours[0].contains("no display") && ours[0].contains("fixstep sim"), "{err}");
+}
+
+#[test]
+fn without_a_gpu_screenshot_says_so_in_one_line() {
+    let out = common::output_dir().join("no-gpu.png");
+    let run = Command::new(FIXSTEP)
+        .args(["screenshot", "--tick", "1", "--size", "32x18", "--out"])
+        .arg(&out)
+        // Vulkan only, with no driver to find.
+        .env("WGPU_BACKEND", "vulkan")
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()
+        .expect("fixstep runs");
+    assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
+    let err = String::from_utf8_lossy(&run.stderr);
+    let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("fixstep:")).collect();
+    assert_eq!(ours.len(), 1, "{err}");
+    assert!(ours[0].contains("no GPU adapter") && ours[0].contains("mesa-vulkan-drivers"), "{err}");
+}
