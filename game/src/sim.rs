@@ -19,7 +19,7 @@ use crate::level::{Level, ObjectDefKind};
 use crate::objects::{new_object, run_cycle, run_tasks};
 use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
 use crate::state::{Controller, GameState, ZoneState};
-use crate::taxis::{Traffic, drive, lane_points, new_taxi, strike_characters};
+use crate::taxis::{LanePoint, Traffic, drive, lane_points, new_taxi, strike_characters};
 use crate::tuning::GRID_CELL;
 use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
 
@@ -34,7 +34,7 @@ struct Scratch {
     taxi_grid: Grid,
     taxi_yaws: Vec<Angle>,
     /// Each taxi's lane points.
-    lanes: Vec<Vec<Vec2>>,
+    lanes: Vec<Vec<LanePoint>>,
     solids: Vec<Rect>,
     solid_index: SolidIndex,
     pairs: Vec<(EntityId, EntityId)>,

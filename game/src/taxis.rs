@@ -37,8 +37,24 @@ pub fn lane_point(def: &TaxiDef, level: &Level, index: u32) -> Vec2 {
 /// Every lane point of a taxi's route, in route order: computed once per level, since the
 /// streets never move.
 #[must_use]
-pub fn lane_points(def: &TaxiDef, level: &Level) -> Vec<Vec2> {
-    (0..def.route.len() as u32).map(|i| lane_point(def, level, i)).collect()
+pub fn lane_points(def: &TaxiDef, level: &Level) -> Vec<LanePoint> {
+    let len = def.route.len() as u32;
+    (0..len)
+        .map(|i| {
+            let at = lane_point(def, level, i);
+            let from = lane_point(def, level, (i + len - 1) % len);
+            LanePoint { at, along: (at - from).normalize_or_zero() }
+        })
+        .collect()
+}
+
+/// A point of a taxi's lane, and the way the lane runs into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LanePoint {
+    /// Where the taxi aims.
+    pub at: Vec2,
+    /// Unit direction of the lane from the previous point to this one.
+    pub along: Vec2,
 }
 
 /// A taxi at the first waypoint of its route, facing the second, at rest.
@@ -114,6 +130,7 @@ fn obstacle_ahead(
     taxi: &TaxiState,
     forward: Vec2,
     reach: Fx,
+    lane: LanePoint,
     grid: &Grid,
     characters: &EntityStore<Character>,
 ) -> Option<Fx> {
@@ -127,7 +144,14 @@ fn obstacle_ahead(
         let rel = pos - taxi.pos;
         let along = rel.dot(forward) - nose;
         let across = rel.perp_dot(forward).abs();
-        if along >= -nose && along <= reach && across <= TAXI_CORRIDOR_HALF_WIDTH {
+        // On the road the taxi is taking: mid-turn, straight ahead is the sidewalk's corner,
+        // whose walkers do not stand in the new lane.
+        let off_lane = (pos - lane.at).perp_dot(lane.along).abs();
+        if along >= -nose
+            && along <= reach
+            && across <= TAXI_CORRIDOR_HALF_WIDTH
+            && off_lane <= TAXI_CORRIDOR_HALF_WIDTH
+        {
             let gap = along.max(Fx::ZERO);
             nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
         }
@@ -140,7 +164,7 @@ pub fn drive(
     me: usize,
     taxi: &mut TaxiState,
     def: &TaxiDef,
-    lanes: &[Vec2],
+    lanes: &[LanePoint],
     grid: &Grid,
     characters: &EntityStore<Character>,
     traffic: Traffic<'_>,
@@ -155,7 +179,7 @@ pub fn drive(
         }
         return;
     }
-    let target_at = lanes[taxi.target as usize];
+    let target_at = lanes[taxi.target as usize].at;
     let is_stand = def.stands[taxi.target as usize];
     let to_target = target_at - taxi.pos;
     let mut distance = to_target.length();
@@ -171,10 +195,10 @@ pub fn drive(
     let mut to_target = to_target;
     if !is_stand && distance <= TAXI_ARRIVE_RADIUS {
         taxi.target = (taxi.target + 1) % route_len;
-        to_target = lanes[taxi.target as usize] - taxi.pos;
+        to_target = lanes[taxi.target as usize].at - taxi.pos;
         distance = to_target.length();
     }
-    let target_at = lanes[taxi.target as usize];
+    let target_at = lanes[taxi.target as usize].at;
 
     // Steering: toward the target, within the lock, at a bounded rate.
     let target_heading = to_target.angle();
@@ -192,7 +216,7 @@ pub fn drive(
         wanted = wanted.min(stopping_speed(distance - TAXI_STAND_RADIUS / 2));
     } else {
         // Slow for the corner after the next waypoint before reaching it.
-        let next_at = lanes[((taxi.target + 1) % route_len) as usize];
+        let next_at = lanes[((taxi.target + 1) % route_len) as usize].at;
         let turn = target_heading.shortest_delta((next_at - target_at).angle());
         if turn.unsigned_abs() >= Angle::from_degrees(45).0 {
             let corner = TAXI_CORNER_SPEED + stopping_speed(distance - TAXI_ARRIVE_RADIUS);
@@ -203,7 +227,9 @@ pub fn drive(
     // straight on past a corner lies the sidewalk, not the road the taxi will take.
     let forward = Vec2::from_angle(taxi.yaw);
     let reach = TAXI_LOOKAHEAD.min(distance + TAXI_LENGTH);
-    if let Some(gap) = obstacle_ahead(taxi, forward, reach, grid, characters) {
+    if let Some(gap) =
+        obstacle_ahead(taxi, forward, reach, lanes[taxi.target as usize], grid, characters)
+    {
         wanted = wanted.min(stopping_speed(gap - TAXI_STOP_GAP));
     }
     // Waiting behind another taxi; a taxi held up long enough stops yielding (a jam of taxis

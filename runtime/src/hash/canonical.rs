@@ -108,6 +108,13 @@ impl CanonicalBytes {
     #[inline]
     pub fn write_raw(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
+    }
+
+    /// Marks the end of an element of a sequence: where a hashing buffer that has gathered a
+    /// chunk feeds it to the hash. Checking here rather than at every write keeps the check
+    /// off the per-field path, and a chunk overshoots by at most one element.
+    #[inline]
+    pub fn element_done(&mut self) {
         if self.bytes.len() >= self.flush_at {
             self.flush();
         }
@@ -122,7 +129,7 @@ impl CanonicalBytes {
     /// Appends one byte.
     #[inline]
     pub fn write_u8(&mut self, v: u8) {
-        self.write_raw(&[v]);
+        self.bytes.push(v);
     }
 
     /// Appends a `u32`, little-endian: the width of tags and enum variant indices.
@@ -200,6 +207,7 @@ impl<T: Canonical> Canonical for [T] {
         out.write_len(self.len());
         for item in self {
             item.write_canonical(out);
+            out.element_done();
         }
     }
 }
@@ -227,6 +235,7 @@ impl<T: Canonical> Canonical for VecDeque<T> {
         out.write_len(self.len());
         for item in self {
             item.write_canonical(out);
+            out.element_done();
         }
     }
 }
@@ -272,6 +281,7 @@ impl<K: Canonical, V: Canonical> Canonical for BTreeMap<K, V> {
         for (key, value) in self {
             key.write_canonical(out);
             value.write_canonical(out);
+            out.element_done();
         }
     }
 }
