@@ -329,7 +329,9 @@ fn pedestrian(n: usize) -> Pedestrian {
         route: ring,
         stops: vec![(n * 3 + 1) % 8],
         pause_ticks: 20 + u32::try_from(n % 30).unwrap_or(0),
-        speed_cm_per_s: 110 + i % 50,
+        // One pace per sidewalk ring: walkers on one ring never catch each other up, so the
+        // crowd does not bunch into knots behind its slowest walkers over the minutes.
+        speed_cm_per_s: 110 + (block * SIDEWALK_LANES + line) % 50,
     }
 }
 
