@@ -19,7 +19,11 @@ impl BuildingsPipeline {
     /// Builds the pipelines and the level's town.
     #[must_use]
     pub fn new(device: &wgpu::Device, shared: &Shared, level: &Level) -> Self {
-        let module = shared.lit_module(device, "buildings", include_str!("buildings.wgsl"));
+        let module = shared.lit_module(
+            device,
+            "buildings",
+            concat!(include_str!("static_mesh.wgsl"), include_str!("buildings.wgsl")),
+        );
         let desc = LitPipeline {
             label: "buildings",
             module: &module,

@@ -17,7 +17,11 @@ impl GroundPipeline {
     /// Builds the pipeline and the level's ground.
     #[must_use]
     pub fn new(device: &wgpu::Device, shared: &Shared, level: &Level) -> Self {
-        let module = shared.lit_module(device, "ground", include_str!("ground.wgsl"));
+        let module = shared.lit_module(
+            device,
+            "ground",
+            concat!(include_str!("static_mesh.wgsl"), include_str!("ground.wgsl")),
+        );
         let pipeline = shared.lit_pipeline(
             device,
             &LitPipeline {

@@ -167,3 +167,11 @@ fn shade(world: vec3<f32>, normal: vec3<f32>, albedo: vec3<f32>, material: f32) 
     let lit = base * incoming_light(world, normal) + glow;
     return apply_fog(lit, world);
 }
+
+// The vertex of every lit mesh (ground, town, objects, taxis): the layout of
+// `meshes::LIT_FLOATS`, in one place so the meshes and their shaders cannot drift apart.
+struct LitVertex {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) colour: vec4<f32>,
+}
