@@ -38,6 +38,8 @@ struct Scratch {
     solids: Vec<Rect>,
     solid_index: SolidIndex,
     pairs: Vec<(EntityId, EntityId)>,
+    /// This tick's commands, malformed ones replaced by no input.
+    commands: Vec<PlayerCommand>,
     hits: Vec<EntityId>,
     before: Vec<Vec2>,
 }
@@ -119,6 +121,7 @@ impl TownSim {
             solid_index: SolidIndex::new(&solids, &area, GRID_CELL),
             solids,
             pairs: Vec::new(),
+            commands: Vec::new(),
             hits: Vec::new(),
             before: Vec::new(),
         };
@@ -226,18 +229,16 @@ impl Simulation for TownSim {
 
         // A malformed command is counted and then treated as no input at all.
         let rejected = &mut self.rejected;
-        let valid: Vec<PlayerCommand> = commands
-            .iter()
-            .enumerate()
-            .map(|(p, c)| {
-                if c.validate().is_ok() {
-                    *c
-                } else {
-                    rejected[p] += 1;
-                    PlayerCommand::default()
-                }
-            })
-            .collect();
+        scratch.commands.clear();
+        scratch.commands.extend(commands.iter().enumerate().map(|(p, c)| {
+            if c.validate().is_ok() {
+                *c
+            } else {
+                rejected[p] += 1;
+                PlayerCommand::default()
+            }
+        }));
+        let valid = &scratch.commands;
 
         scratch.before.clear();
         scratch.before.extend(s.characters.values().map(|c| c.pos));
