@@ -182,12 +182,29 @@ fn the_stars_advance_every_render_frame_on_real_time_without_a_tick() {
 
 #[test]
 fn a_new_entity_is_not_drawn_before_the_tick_of_its_first_state() {
-    let mut track = Track::new(Tick(5), sample(0.0, 0.0, AnimState::Idle, 0.0, 0));
-    assert_eq!(track.first_tick(), Tick(5));
-    // Drawn between ticks 4 and 5 it does not exist yet; the presentation skips it until
-    // the render tick reaches 5 (checked on the whole town below).
-    track.observe(Tick(6), sample(1.0, 0.0, AnimState::Idle, 0.0, 0));
-    assert_eq!(at(&track, 0.5).pos.x, 0.5);
+    // A town's snapshot, and the next tick's with one more character: someone who came into
+    // the world on that tick.
+    let (sim, _) = walking(1);
+    let before = Arc::new(sim.snapshot().as_ref().clone());
+    let mut after = before.as_ref().clone();
+    after.tick = Tick(before.tick.0 + 1);
+    let mut newcomer = after.characters[0].clone();
+    newcomer.id = fixstep_runtime::EntityId { index: 900, generation: 0 };
+    after.characters.push(newcomer);
+    let after = Arc::new(after);
+
+    let mut present = LocalPresentation::new(town(), 0);
+    present.observe(&before);
+    present.observe(&after);
+    let drawn = |present: &mut LocalPresentation, alpha: f32| {
+        present.draw(alpha, 0.0).characters.iter().any(|c| c.id.index == 900)
+    };
+    for alpha in [0.0, 0.5, 0.99] {
+        assert!(!drawn(&mut present, alpha), "drawn at alpha {alpha}, before its first tick");
+    }
+    assert!(drawn(&mut present, 1.0), "drawn once the clock reaches its tick");
+    let known = before.characters.len();
+    assert_eq!(present.draw(0.5, 0.0).characters.len(), known, "everyone else is drawn");
 }
 
 #[test]

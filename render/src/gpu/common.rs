@@ -114,22 +114,11 @@ impl Shared {
         device: &wgpu::Device,
         desc: &LitPipeline<'_>,
     ) -> wgpu::RenderPipeline {
-        let mut groups: Vec<Option<&wgpu::BindGroupLayout>> = vec![Some(&self.scene_layout)];
-        groups.extend(desc.extra_groups.iter().map(|g| Some(*g)));
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(desc.label),
-            bind_group_layouts: &groups,
-            immediate_size: 0,
-        });
+        let layout = pipeline_layout(device, desc.label, &self.scene_layout, desc.extra_groups);
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(desc.label),
             layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: desc.module,
-                entry_point: Some("vs_main"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                buffers: desc.buffers,
-            },
+            vertex: vertex_stage(desc),
             primitive: wgpu::PrimitiveState {
                 topology: wgpu::PrimitiveTopology::TriangleList,
                 cull_mode: desc.cull.then_some(wgpu::Face::Back),
@@ -166,23 +155,12 @@ impl Shared {
         device: &wgpu::Device,
         desc: &LitPipeline<'_>,
     ) -> wgpu::RenderPipeline {
-        let mut groups: Vec<Option<&wgpu::BindGroupLayout>> = vec![Some(&self.shadow_layout)];
-        groups.extend(desc.extra_groups.iter().map(|g| Some(*g)));
         let label = format!("{} shadow", desc.label);
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(&label),
-            bind_group_layouts: &groups,
-            immediate_size: 0,
-        });
+        let layout = pipeline_layout(device, &label, &self.shadow_layout, desc.extra_groups);
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(&label),
             layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: desc.module,
-                entry_point: Some("vs_main"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                buffers: desc.buffers,
-            },
+            vertex: vertex_stage(desc),
             primitive: wgpu::PrimitiveState {
                 topology: wgpu::PrimitiveTopology::TriangleList,
                 cull_mode: None,
@@ -200,6 +178,33 @@ impl Shared {
             multiview_mask: None,
             cache: None,
         })
+    }
+}
+
+/// The layout of a lit or shadow pipeline: `first` as group 0, then the pipeline's own.
+fn pipeline_layout(
+    device: &wgpu::Device,
+    label: &str,
+    first: &wgpu::BindGroupLayout,
+    extra: &[&wgpu::BindGroupLayout],
+) -> wgpu::PipelineLayout {
+    let mut groups: Vec<Option<&wgpu::BindGroupLayout>> = vec![Some(first)];
+    groups.extend(extra.iter().map(|g| Some(*g)));
+    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: &groups,
+        immediate_size: 0,
+    })
+}
+
+/// `vs_main` of a pipeline's module with its vertex buffers: the same in its lit and its
+/// shadow variant, so the shadow always matches what is drawn.
+fn vertex_stage<'a>(desc: &LitPipeline<'a>) -> wgpu::VertexState<'a> {
+    wgpu::VertexState {
+        module: desc.module,
+        entry_point: Some("vs_main"),
+        compilation_options: wgpu::PipelineCompilationOptions::default(),
+        buffers: desc.buffers,
     }
 }
 

@@ -175,3 +175,13 @@ struct LitVertex {
     @location(1) normal: vec3<f32>,
     @location(2) colour: vec4<f32>,
 }
+
+// An instance of an instanced lit mesh (objects, taxi bodies and wheels): its model matrix by
+// columns and a tint whose alpha is its opacity.
+struct ModelInstance {
+    @location(3) m0: vec4<f32>,
+    @location(4) m1: vec4<f32>,
+    @location(5) m2: vec4<f32>,
+    @location(6) m3: vec4<f32>,
+    @location(7) tint: vec4<f32>,
+}

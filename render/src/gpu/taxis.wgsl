@@ -1,14 +1,6 @@
 // Taxis: bodies and wheels, each one instanced draw; an instance is a model matrix (the
 // wheels' already hold their steering and spin) and a tint.
 
-struct InstanceIn {
-    @location(3) m0: vec4<f32>,
-    @location(4) m1: vec4<f32>,
-    @location(5) m2: vec4<f32>,
-    @location(6) m3: vec4<f32>,
-    @location(7) tint: vec4<f32>,
-}
-
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
     @location(0) world: vec3<f32>,
@@ -17,7 +9,7 @@ struct VertexOut {
 }
 
 @vertex
-fn vs_main(v: LitVertex, i: InstanceIn) -> VertexOut {
+fn vs_main(v: LitVertex, i: ModelInstance) -> VertexOut {
     let model = mat4x4<f32>(i.m0, i.m1, i.m2, i.m3);
     let world = model * vec4<f32>(v.position, 1.0);
     var out: VertexOut;
