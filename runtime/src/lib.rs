@@ -59,6 +59,7 @@
 // Lets `#[derive(Canonical)]`, which names `::fixstep_runtime`, work inside this crate too.
 extern crate self as fixstep_runtime;
 
+pub mod clock;
 mod error;
 pub mod hash;
 pub mod math;
@@ -69,6 +70,7 @@ pub mod sync_test;
 pub mod tick;
 pub mod world;
 
+pub use clock::NetworkClock;
 pub use error::{Desync, Error, SyncCheck};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, StateHash, StateHasher};
