@@ -43,3 +43,45 @@ fn drawing_frames_allocates_nothing_in_steady_state() {
     assert_eq!(control.count_total, 1);
     assert_eq!(allocations, 0, "allocations in {frames_measured} steady-state frames");
 }
+
+#[test]
+fn remote_frames_allocate_nothing_in_steady_state() {
+    use fixstep_render::present::remote::{Measurement, Motion, RemoteView};
+    use fixstep_runtime::Tick;
+    use glam::Vec3;
+
+    /// Remote entities in the view: a crowd in all three tiers.
+    const ENTITIES: u64 = 1_000;
+    let mut view = RemoteView::new();
+    let mut frames_measured = 0;
+    let mut allocations = 0;
+    for tick in 0..300u32 {
+        // Each tick: the snapshot arrives 40 ms in, then six 60 Hz frames are drawn.
+        let info = allocation_counter::measure(|| {
+            view.advance(40_000);
+            view.snapshot_arrived(Tick(tick));
+            for id in 0..ENTITIES {
+                let tier = [1u8, 2, 4][(id % 3) as usize];
+                if tick % u32::from(tier) != 0 {
+                    continue;
+                }
+                let pos = Vec3::new(id as f32, 0.0, tick as f32 * 0.1);
+                let m = Measurement::moving(tick, pos, Vec3::Z, 0.0, 0).in_tier(tier);
+                view.measure(id, if id % 2 == 0 { Motion::Vehicle } else { Motion::Walker }, &m);
+            }
+            for _ in 0..6 {
+                view.advance(10_000);
+                std::hint::black_box(view.draw().entities.len());
+            }
+            view.advance(0);
+        });
+        view.advance(0);
+        if tick >= 100 {
+            frames_measured += 6;
+            allocations += info.count_total;
+        }
+    }
+    assert_eq!(frames_measured, 1_200);
+    assert_eq!(view.frame().entities.len(), ENTITIES as usize, "the whole crowd is drawn");
+    assert_eq!(allocations, 0, "allocations in {frames_measured} steady-state frames");
+}

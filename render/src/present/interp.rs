@@ -33,6 +33,10 @@ pub fn lerp_angle(a: f32, b: f32, t: f32) -> f32 {
 /// `a` wrapped into (-π, π].
 #[must_use]
 pub fn wrap_angle(a: f32) -> f32 {
+    if a > -PI && a <= PI {
+        // Already there: returned exactly, not through a remainder that rounds it.
+        return a;
+    }
     let w = (a + PI).rem_euclid(TAU) - PI;
     if w <= -PI { w + TAU } else { w }
 }

@@ -1,0 +1,154 @@
+//! The remote view: buffers found by sparse ids, drawn at the clock's render tick, dropped
+//! when gone, and new again when an id comes back.
+
+use fixstep_render::present::remote::{Measurement, Motion, RemoteView};
+use fixstep_runtime::Tick;
+use fixstep_runtime::clock::{CLOCK_SLACK, INTERP_DELAY_TICKS};
+use glam::Vec3;
+
+/// A 60 Hz frame, microseconds.
+const FRAME_MICROS: u64 = 16_667;
+
+/// One-way delay of the simulated link, microseconds.
+const LATENCY_MICROS: u64 = 40_000;
+
+/// A host sending every tick's snapshot to the view over a steady link.
+struct Host {
+    view: RemoteView,
+    next_tick: u32,
+    now_micros: u64,
+}
+
+impl Host {
+    fn new() -> Self {
+        Self { view: RemoteView::new(), next_tick: 0, now_micros: 0 }
+    }
+
+    /// Runs 60 Hz frames until `until_micros`, delivering each tick's snapshot (built by
+    /// `snapshot`) when it arrives, and drawing every frame.
+    fn run(&mut self, until_micros: u64, mut snapshot: impl FnMut(&mut RemoteView, u32)) {
+        loop {
+            let next_frame = (self.now_micros / FRAME_MICROS + 1) * FRAME_MICROS;
+            let arrives = u64::from(self.next_tick) * 100_000 + LATENCY_MICROS;
+            let next = next_frame.min(arrives);
+            if next > until_micros {
+                return;
+            }
+            self.view.advance(next - self.now_micros);
+            self.now_micros = next;
+            if next == arrives {
+                let tick = self.next_tick;
+                self.view.snapshot_arrived(Tick(tick));
+                snapshot(&mut self.view, tick);
+                self.next_tick += 1;
+            } else {
+                self.view.draw();
+            }
+        }
+    }
+}
+
+fn walker(tick: u32, x: f32) -> Measurement {
+    Measurement::moving(tick, Vec3::new(x, 0.0, 0.0), Vec3::X, 0.0, 0)
+}
+
+#[test]
+fn nothing_is_drawn_before_the_clock_has_observed_anything() {
+    let mut view = RemoteView::new();
+    view.advance(1_000_000);
+    let frame = view.draw();
+    assert!(frame.entities.is_empty());
+    assert_eq!(frame.render_tick, f64::NEG_INFINITY);
+}
+
+#[test]
+fn entities_are_drawn_at_the_clocks_render_tick_without_the_frames_alpha() {
+    let mut host = Host::new();
+    host.run(3_000_000, |view, tick| {
+        view.measure(1, Motion::Walker, &walker(tick, tick as f32 * 0.1));
+    });
+    let frame = host.view.frame().clone();
+    let render = host.view.clock().render_tick().expect("observed").to_num::<f64>();
+    assert_eq!(frame.render_tick, render);
+    // Steady link: the host's estimated tick is the newest arrival's implication less the
+    // slack; the frame draws two ticks behind that.
+    let expected = (host.now_micros - LATENCY_MICROS) as f64 / 100_000.0
+        - CLOCK_SLACK.to_num::<f64>()
+        - f64::from(INTERP_DELAY_TICKS);
+    assert!((render - expected).abs() < 1e-6, "render tick {render}, expected {expected}");
+    assert_eq!(frame.entities[0].sample.tick, render, "a tier-1 entity has no delay of its own");
+}
+
+#[test]
+fn sparse_ids_are_found_through_the_map() {
+    let mut host = Host::new();
+    let ids = [0, 7, 1 << 40, u64::MAX];
+    host.run(2_000_000, |view, tick| {
+        for (i, &id) in ids.iter().enumerate() {
+            view.measure(id, Motion::Walker, &walker(tick, i as f32 * 10.0 + tick as f32 * 0.1));
+        }
+    });
+    assert_eq!(host.view.len(), 4);
+    for (i, &id) in ids.iter().enumerate() {
+        let drawn = host.view.drawn(id).expect("every id is drawn");
+        assert!((drawn.x - i as f32 * 10.0).abs() < 2.0, "entity {id} at {drawn}");
+    }
+}
+
+#[test]
+fn a_gone_entity_is_drawn_up_to_its_tick_and_then_dropped() {
+    let mut host = Host::new();
+    let mut last_drawn_tick = None;
+    host.run(2_000_000, |view, tick| {
+        if tick < 12 {
+            view.measure(9, Motion::Vehicle, &walker(tick, tick as f32));
+        } else if tick == 12 {
+            view.gone(9, Tick(12));
+        }
+    });
+    for _ in 0..200 {
+        host.view.advance(FRAME_MICROS);
+        if let Some(e) = host.view.draw().entities.iter().find(|e| e.id == 9) {
+            last_drawn_tick = Some(e.sample.tick);
+        }
+    }
+    let last = last_drawn_tick.unwrap_or(0.0);
+    assert!(last < 12.0, "never drawn at or after the tick it is gone: {last}");
+    assert!(host.view.is_empty(), "dropped once the render tick passed it");
+    assert!(host.view.buffer(9).is_none());
+}
+
+#[test]
+fn an_id_measured_again_after_it_is_gone_is_a_new_entity() {
+    let mut host = Host::new();
+    host.run(6_000_000, |view, tick| match tick {
+        0..10 => view.measure(3, Motion::Walker, &walker(tick, tick as f32 * 0.1)),
+        10 => view.gone(3, Tick(10)),
+        // Back at tick 40, elsewhere: drawn from 40 on, never slid from its old place.
+        40.. => view.measure(3, Motion::Walker, &walker(tick, 100.0 + tick as f32 * 0.1)),
+        _ => {}
+    });
+    let buffer = host.view.buffer(3).expect("the new life has a buffer");
+    assert_eq!(buffer.first_tick(), 40);
+}
+
+#[test]
+fn the_view_removes_a_dropped_entity_without_losing_the_others() {
+    let mut host = Host::new();
+    host.run(3_000_000, |view, tick| {
+        for id in 1..=5u64 {
+            if id == 2 && tick >= 8 {
+                if tick == 8 {
+                    view.gone(2, Tick(8));
+                }
+                continue;
+            }
+            view.measure(id, Motion::Walker, &walker(tick, id as f32 * 100.0 + tick as f32 * 0.1));
+        }
+    });
+    assert_eq!(host.view.len(), 4);
+    for id in [1, 3, 4, 5] {
+        let drawn = host.view.drawn(id).expect("still drawn");
+        assert!((drawn.x - id as f32 * 100.0).abs() < 5.0, "entity {id} drawn as itself");
+    }
+}
