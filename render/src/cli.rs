@@ -96,7 +96,8 @@ pub enum Command {
         /// The truth file (JSON Lines).
         #[arg(long, required_unless_present = "trace")]
         truth: Option<PathBuf>,
-        /// A trace directory: its truth.jsonl is the truth and its trace.jsonl names the kinds.
+        /// A trace directory: its trace.jsonl names the kinds, and its truth.jsonl is the truth
+        /// unless --truth is given.
         #[arg(long)]
         trace: Option<PathBuf>,
         /// Draw drawn and true speed over time for the worst entities into this PNG.
@@ -147,6 +148,16 @@ pub enum Command {
         /// Characters to add to the frame (a crowd around the player), for the benchmark.
         #[arg(long, default_value_t = 0)]
         extra_characters: usize,
+    },
+    /// Run the remote view (network clock, remote buffers, update-gap delay) over a trace of
+    /// snapshot arrivals and frames, headless, and write what each frame drew.
+    Trace {
+        /// The trace (JSON Lines: a header, then snapshot and frame events).
+        #[arg(long = "in", value_name = "TRACE")]
+        input: PathBuf,
+        /// The drawn log to write (JSON Lines, one line per frame).
+        #[arg(long, value_name = "DRAWN")]
+        out: PathBuf,
     },
     /// Read a replay; with --verify, re-simulate it and check every recorded hash.
     Replay {
@@ -249,6 +260,7 @@ where
             }
         }
         Some(Command::Replay { file, verify }) => replay(&file, verify, &assets),
+        Some(Command::Trace { input, out }) => trace(&input, &out),
         Some(Command::Screenshot {
             level,
             tick,
@@ -352,6 +364,31 @@ fn replay(file: &std::path::Path, verify: bool, assets: &std::path::Path) -> Exi
         Ok(Verified::Mismatch(message)) => {
             eprintln!("replay {} does not verify: {message}", file.display());
             ExitCode::FAILURE
+        }
+        Err(error) => input_error(&error),
+    }
+}
+
+/// `fixstep trace`: one line saying what was drawn, or one naming the file and line at fault.
+fn trace(input: &std::path::Path, out: &std::path::Path) -> ExitCode {
+    use anyhow::Context as _;
+    let result = std::fs::File::open(input)
+        .with_context(|| format!("cannot read trace {}", input.display()))
+        .and_then(|file| {
+            let drawn = std::fs::File::create(out)
+                .with_context(|| format!("cannot write drawn log {}", out.display()))?;
+            crate::trace::run_trace(std::io::BufReader::new(file), drawn)
+                .with_context(|| format!("trace {}", input.display()))
+        });
+    match result {
+        Ok(summary) => {
+            say(&format!(
+                "drew {} frames from {} snapshots into {}\n",
+                summary.frames,
+                summary.snapshots,
+                out.display()
+            ));
+            ExitCode::SUCCESS
         }
         Err(error) => input_error(&error),
     }

@@ -14,3 +14,4 @@ pub mod local_game;
 pub mod present;
 pub mod record;
 pub mod shot;
+pub mod trace;

@@ -135,13 +135,13 @@ fn a_perfect_walker_is_perfect() {
     assert!(table.contains("object"), "{table}");
     let all = table.lines().find(|l| l.starts_with("all ")).unwrap();
     let cells: Vec<&str> = all.split_whitespace().collect();
-    // kind, entities, frames, off-pace count and %, error mean/p95/max, delay mean/min/max,
-    // pops, reversals, slides, misplaced, long-way, anim-back.
+    // kind, entities, frames, off-pace count and %, error p50/p99/max, delay p50/min/max,
+    // pops, reversals, slides, misplaced, early, long-way, anim-back.
     assert_eq!(
         cells,
         [
             "all", "2", "348", "0", "0.0", "0.000", "0.000", "0.000", "100.0", "100.0", "100.0",
-            "0", "0", "0", "0", "0", "0"
+            "0", "0", "0", "0", "0", "0", "0"
         ]
     );
 }
@@ -410,6 +410,51 @@ fn a_trace_gives_the_kinds_and_the_truth() {
     assert_eq!(kinds, [("entity", 1), ("vehicle", 1), ("walker", 1)]);
     assert_eq!(report.truth, dir.join("truth.jsonl"));
     assert_eq!(report.all.tally.frames, 3 * 54);
+}
+
+#[test]
+fn a_trace_tells_frames_drawn_before_a_measurement_or_after_gone() {
+    let dir = dir("early");
+    let truth =
+        truth(2000, 5, |t| vec![truth_entity(1, [walker_x(t), 0.0, 0.0], 0.0, WALK_M_S, 0)]);
+    write_truth(&dir.join("truth.jsonl"), &truth).unwrap();
+    // Entity 1 is first measured at tick 3, gone from tick 9, and measured again at 12.
+    let snapshot = |at: u32, tick: u32, measured: bool, gone: bool| {
+        let entities = if measured {
+            "{\"id\":1,\"kind\":\"walker\",\"pos\":[0,0,0],\"vel\":[1,0,0],\"yaw\":0.0,\"at_rest\":false,\"tier\":1,\"jumps\":0}"
+        } else {
+            ""
+        };
+        let gone = if gone { "1" } else { "" };
+        format!(
+            "{{\"at_ms\":{at},\"snapshot\":{{\"tick\":{tick},\"entities\":[{entities}],\"gone\":[{gone}]}}}}\n"
+        )
+    };
+    let trace = String::from("{\"header\":{\"format\":1,\"tick_ms\":100}}\n")
+        + &snapshot(340, 3, true, false)
+        + &snapshot(940, 9, false, true)
+        + &snapshot(1240, 12, true, false);
+    std::fs::write(dir.join("trace.jsonl"), trace).unwrap();
+    // Drawn at every frame from tick 1 to tick 15: early before 3, and from 9 to before 12.
+    let drawn = frames(12, 96, |_, tick, t| {
+        vec![DrawnEntity::new(1, tick, [walker_x(t), 0.0, 0.0], 0.0, WALK_M_S)]
+    });
+    let early = drawn
+        .iter()
+        .filter(|f| f.render_tick < 3.0 || (9.0..12.0).contains(&f.render_tick))
+        .count();
+    assert!(early > 20);
+    write_drawn_log(&dir.join("drawn.jsonl"), &drawn).unwrap();
+    let args = JudderArgs {
+        drawn: dir.join("drawn.jsonl"),
+        truth: None,
+        trace: Some(dir.clone()),
+        plot: None,
+        worst: 4,
+    };
+    let report = run_judder(&args).unwrap();
+    assert_eq!(report.all.tally.early, early, "{report}");
+    assert!(report.to_string().contains("early"));
 }
 
 #[test]

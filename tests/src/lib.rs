@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+pub mod tracegen;
+
 /// The workspace root (where `Cargo.toml` and `assets/` are).
 #[must_use]
 pub fn workspace_root() -> &'static Path {

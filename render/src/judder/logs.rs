@@ -122,7 +122,7 @@ impl TruthEntity {
     }
 }
 
-/// The parts of a trace line that give entity kinds; everything else is ignored.
+/// The parts of a trace line that give entity kinds and lives; everything else is ignored.
 #[derive(Debug, Deserialize)]
 struct TraceLine {
     #[serde(default)]
@@ -131,7 +131,10 @@ struct TraceLine {
 
 #[derive(Debug, Deserialize)]
 struct TraceSnapshot {
+    tick: u32,
     entities: Vec<TraceEntity>,
+    #[serde(default)]
+    gone: Vec<u64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -224,22 +227,55 @@ pub fn read_truth(path: &Path) -> Result<Vec<TruthLine>> {
     Ok(lines)
 }
 
-/// Reads the entity kinds (`"vehicle"`, `"walker"`) from a trace's snapshots. An id keeps
-/// the kind it was first sent with.
+/// What a trace tells of its entities: their kinds, and the spans of host ticks in which each
+/// was known (from a measurement to its being gone).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TraceEntities {
+    /// Each id's kind (`"vehicle"`, `"walker"`), as it was first sent.
+    pub kinds: BTreeMap<u64, String>,
+    /// Each id's lives, in order: the tick of the first measurement of the life, and the tick
+    /// from which it was gone (`None` while it lasts to the end).
+    pub lives: BTreeMap<u64, Vec<(u32, Option<u32>)>>,
+}
+
+impl TraceEntities {
+    /// Whether the trace had measured entity `id` by host tick `tick` in a life still going
+    /// on then: a client that draws it at `tick` otherwise draws it before its first
+    /// measurement (or after it was gone). Ids the trace never names are not judged.
+    #[must_use]
+    pub fn known_at(&self, id: u64, tick: f64) -> bool {
+        let Some(lives) = self.lives.get(&id) else { return true };
+        lives.iter().any(|&(start, gone)| {
+            tick >= f64::from(start) && gone.is_none_or(|g| tick < f64::from(g))
+        })
+    }
+}
+
+/// Reads the entity kinds and lives from a trace's snapshots.
 ///
 /// # Errors
 ///
 /// The file cannot be read, or a line is not JSON or has a snapshot entity without `id` or
 /// `kind`; the error names the file and the line.
-pub fn read_trace_kinds(path: &Path) -> Result<BTreeMap<u64, String>> {
-    let mut kinds = BTreeMap::new();
+pub fn read_trace_entities(path: &Path) -> Result<TraceEntities> {
+    let mut info = TraceEntities::default();
     read_jsonl(path, "trace", |line: &TraceLine| {
-        for entity in line.snapshot.iter().flat_map(|s| &s.entities) {
-            kinds.entry(entity.id).or_insert_with(|| entity.kind.clone());
+        let Some(snapshot) = &line.snapshot else { return Ok(()) };
+        for entity in &snapshot.entities {
+            info.kinds.entry(entity.id).or_insert_with(|| entity.kind.clone());
+            let lives = info.lives.entry(entity.id).or_default();
+            if lives.last().is_none_or(|&(_, gone)| gone.is_some()) {
+                lives.push((snapshot.tick, None));
+            }
+        }
+        for id in &snapshot.gone {
+            if let Some((_, gone @ None)) = info.lives.get_mut(id).and_then(|l| l.last_mut()) {
+                *gone = Some(snapshot.tick);
+            }
         }
         Ok(())
     })?;
-    Ok(kinds)
+    Ok(info)
 }
 
 /// Writes a drawn log, one frame a line.
@@ -300,14 +336,17 @@ fn parse_line<T: DeserializeOwned>(raw: &[u8]) -> Result<T> {
     if text.trim().is_empty() {
         bail!("empty line");
     }
-    serde_json::from_str(text).map_err(|e| {
-        // serde_json says "at line 1 column N" of the one line it saw; the caller gives the
-        // real line, so only the column is worth keeping.
-        let message = e.to_string();
-        let suffix = format!(" at line {} column {}", e.line(), e.column());
-        let message = message.strip_suffix(&suffix).unwrap_or(&message);
-        anyhow::anyhow!("{message} (column {})", e.column())
-    })
+    serde_json::from_str(text).map_err(|e| anyhow::anyhow!("{}", json_line_error(&e)))
+}
+
+/// A JSON error of a one-line document, for a message that gives the real line itself:
+/// serde_json says "at line 1 column N" of the one line it saw, so only the column is kept.
+#[must_use]
+pub fn json_line_error(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let message = message.strip_suffix(&suffix).unwrap_or(&message);
+    format!("{message} (column {})", e.column())
 }
 
 fn finite(field: &str, value: f64) -> Result<()> {

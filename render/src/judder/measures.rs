@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::f64::consts::FRAC_PI_2;
 
-use super::logs::{DrawnEntity, DrawnFrame};
+use super::logs::{DrawnEntity, DrawnFrame, TraceEntities};
 use super::truth::{Truth, wrap_angle};
 
 /// Host time of one tick (ms): a drawn `tick` of `k` shows host time `100 k`.
@@ -74,6 +74,10 @@ pub struct Tally {
     pub long_way_turns: usize,
     /// Animation frames that went backwards without a loop wrap.
     pub anim_backsteps: usize,
+    /// Frames that draw the entity at a tick before the trace's first measurement of it (or
+    /// after the trace said it was gone): drawn from nothing. Counted per frame, and only
+    /// where a trace is given.
+    pub early: usize,
     /// Frame pairs that draw the entity but could not be measured: the truth does not have
     /// it at one end of the interval.
     pub unmatched: usize,
@@ -93,6 +97,7 @@ impl Tally {
         self.misplaced += other.misplaced;
         self.long_way_turns += other.long_way_turns;
         self.anim_backsteps += other.anim_backsteps;
+        self.early += other.early;
         self.unmatched += other.unmatched;
     }
 
@@ -102,22 +107,25 @@ impl Tally {
         (self.paced > 0).then(|| 100.0 * self.off_pace as f64 / self.paced as f64)
     }
 
-    /// The worst-first ranking score: off-pace frames plus ten times the pops, reversals and
-    /// misplaced frames, as one of those is seen where a slightly wrong pace is not.
+    /// The worst-first ranking score: off-pace frames plus ten times the pops, reversals,
+    /// misplaced and early frames, as one of those is seen where a slightly wrong pace is not.
     #[must_use]
     pub fn score(&self) -> usize {
-        self.off_pace + 10 * (self.pops + self.reversals + self.misplaced)
+        self.off_pace + 10 * (self.pops + self.reversals + self.misplaced + self.early)
     }
 }
 
-/// Mean, 95th percentile, least and greatest of some samples.
+/// Mean, median, 95th and 99th percentiles, least and greatest of some samples.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Summary {
     /// The mean.
     pub mean: f64,
-    /// The 95th percentile, by nearest rank: the least sample that at least 95 % of the
-    /// samples are at or below.
+    /// The median (50th percentile).
+    pub p50: f64,
+    /// The 95th percentile.
     pub p95: f64,
+    /// The 99th percentile.
+    pub p99: f64,
     /// The least sample.
     pub min: f64,
     /// The greatest sample.
@@ -125,7 +133,8 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary of `samples`; `None` when there are none.
+    /// The summary of `samples`; `None` when there are none. Percentiles are by nearest
+    /// rank: the least sample that at least that share of the samples are at or below.
     #[must_use]
     pub fn of(samples: &[f64]) -> Option<Self> {
         if samples.is_empty() {
@@ -134,11 +143,16 @@ impl Summary {
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
         let n = sorted.len() as f64;
-        // A rank between 1 and the sample count, so the cast is exact.
-        let rank = (0.95 * n).ceil().max(1.0) as usize;
+        let rank = |share: f64| {
+            // A rank between 1 and the sample count, so the cast is exact.
+            let rank = (share * n).ceil().max(1.0) as usize;
+            sorted[rank.min(sorted.len()) - 1]
+        };
         Some(Self {
             mean: sorted.iter().sum::<f64>() / n,
-            p95: sorted[rank.min(sorted.len()) - 1],
+            p50: rank(0.50),
+            p95: rank(0.95),
+            p99: rank(0.99),
             min: sorted[0],
             max: sorted[sorted.len() - 1],
         })
@@ -174,14 +188,12 @@ pub struct EntityStats {
 /// The kind of an entity that neither a trace nor the drawn log names.
 pub const UNKNOWN_KIND: &str = "entity";
 
-/// Measures every entity of a drawn log against the truth. `kinds` (from a trace) wins over
-/// the drawn log's own `kind` fields. Entities come out in id order.
+/// Measures every entity of a drawn log against the truth. The kinds of a trace win over
+/// the drawn log's own `kind` fields, and its lives tell frames drawn before a measurement.
+/// Entities come out in id order.
 #[must_use]
-pub fn measure(
-    frames: &[DrawnFrame],
-    truth: &Truth,
-    kinds: &BTreeMap<u64, String>,
-) -> Vec<EntityStats> {
+pub fn measure(frames: &[DrawnFrame], truth: &Truth, trace: &TraceEntities) -> Vec<EntityStats> {
+    let kinds = &trace.kinds;
     let mut stats: BTreeMap<u64, EntityStats> = BTreeMap::new();
     let mut previous: HashMap<u64, &DrawnEntity> = HashMap::new();
     let mut previous_at: Option<f64> = None;
@@ -197,6 +209,9 @@ pub fn measure(
                 tally: Tally::default(),
                 speeds: Vec::new(),
             });
+            if !trace.known_at(entity.id, entity.tick) {
+                entry.tally.early += 1;
+            }
             if let (Some(before), Some(at_before)) = (previous.get(&entity.id), previous_at) {
                 measure_pair(entry, before, entity, frame.at_ms - at_before, frame.at_ms, truth);
             }

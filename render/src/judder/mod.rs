@@ -27,14 +27,13 @@ mod plot;
 mod report;
 mod truth;
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 
 pub use logs::{
-    DrawnEntity, DrawnFrame, TruthEntity, TruthLine, read_drawn_log, read_trace_kinds, read_truth,
-    write_drawn_log, write_truth,
+    DrawnEntity, DrawnFrame, TraceEntities, TruthEntity, TruthLine, json_line_error,
+    read_drawn_log, read_trace_entities, read_truth, write_drawn_log, write_truth,
 };
 pub use measures::{
     EntityStats, JUMP_WINDOW_MS, LONG_WAY_RAD, MISPLACED_M, MOVING_M_S, MS_PER_S, OFF_PACE, POP_M,
@@ -80,13 +79,13 @@ pub fn run_judder(args: &JudderArgs) -> Result<JudderReport> {
             bail!("no truth to measure against: give a truth file or a trace directory")
         }
     };
-    let kinds = match &args.trace {
-        Some(trace) => read_trace_kinds(&trace.join("trace.jsonl"))?,
-        None => BTreeMap::new(),
+    let trace = match &args.trace {
+        Some(trace) => read_trace_entities(&trace.join("trace.jsonl"))?,
+        None => TraceEntities::default(),
     };
     let frames = read_drawn_log(&args.drawn)?;
     let truth = Truth::new(&read_truth(&truth_path)?);
-    let stats = measure(&frames, &truth, &kinds);
+    let stats = measure(&frames, &truth, &trace);
     let mut report =
         JudderReport::new(args.drawn.clone(), truth_path, frames.len(), stats, args.worst);
     if let Some(plot) = &args.plot {

@@ -97,22 +97,23 @@ struct Column {
 }
 
 /// The table's columns, left to right.
-const COLUMNS: [Column; 17] = [
+const COLUMNS: [Column; 18] = [
     Column { group: "", heading: "kind", text: true },
     Column { group: "", heading: "entities", text: false },
     Column { group: "", heading: "frames", text: false },
     Column { group: "off pace", heading: "count", text: false },
     Column { group: "off pace", heading: "%", text: false },
-    Column { group: "position error (m)", heading: "mean", text: false },
-    Column { group: "position error (m)", heading: "p95", text: false },
+    Column { group: "position error (m)", heading: "p50", text: false },
+    Column { group: "position error (m)", heading: "p99", text: false },
     Column { group: "position error (m)", heading: "max", text: false },
-    Column { group: "delay (ms)", heading: "mean", text: false },
+    Column { group: "delay (ms)", heading: "p50", text: false },
     Column { group: "delay (ms)", heading: "min", text: false },
     Column { group: "delay (ms)", heading: "max", text: false },
     Column { group: "", heading: "pops", text: false },
     Column { group: "", heading: "reversals", text: false },
     Column { group: "", heading: "slides", text: false },
     Column { group: "", heading: "misplaced", text: false },
+    Column { group: "", heading: "early", text: false },
     Column { group: "", heading: "long-way", text: false },
     Column { group: "", heading: "anim-back", text: false },
 ];
@@ -133,16 +134,17 @@ fn cells(row: &KindRow) -> Vec<String> {
         t.frames.to_string(),
         t.off_pace.to_string(),
         fixed(t.off_pace_percent(), 1),
-        fixed(error.map(|s| s.mean), 3),
-        fixed(error.map(|s| s.p95), 3),
+        fixed(error.map(|s| s.p50), 3),
+        fixed(error.map(|s| s.p99), 3),
         fixed(error.map(|s| s.max), 3),
-        fixed(delay.map(|s| s.mean), 1),
+        fixed(delay.map(|s| s.p50), 1),
         fixed(delay.map(|s| s.min), 1),
         fixed(delay.map(|s| s.max), 1),
         t.pops.to_string(),
         t.reversals.to_string(),
         t.slides.to_string(),
         t.misplaced.to_string(),
+        t.early.to_string(),
         t.long_way_turns.to_string(),
         t.anim_backsteps.to_string(),
     ]
@@ -227,8 +229,9 @@ impl fmt::Display for JudderReport {
         )?;
         writeln!(
             f,
-            "misplaced: over {MISPLACED_M} m from the truth within {:.0} s of a jump; long-way: yaw \
-             turned the other way round; anim-back: animation frame went back, not a loop wrap",
+            "misplaced: over {MISPLACED_M} m from the truth within {:.0} s of a jump; early: drawn at a \
+             tick before the trace measured it; long-way: yaw turned the other way round; \
+             anim-back: animation frame went back, not a loop wrap",
             JUMP_WINDOW_MS / MS_PER_S,
         )?;
         if self.all.tally.unmatched > 0 {
@@ -241,13 +244,17 @@ impl fmt::Display for JudderReport {
         let worst = self.worst_entities();
         if !worst.is_empty() {
             writeln!(f)?;
-            writeln!(f, "worst {} (off pace + 10 x (pops + reversals + misplaced)):", worst.len())?;
+            writeln!(
+                f,
+                "worst {} (off pace + 10 x (pops + reversals + misplaced + early)):",
+                worst.len()
+            )?;
             for entity in worst {
                 let t = &entity.tally;
                 writeln!(
                     f,
                     "  {} {}: score {}; off pace {} of {}, pops {}, reversals {}, misplaced {}, \
-                     slides {}, long-way {}, anim-back {}",
+                     early {}, slides {}, long-way {}, anim-back {}",
                     entity.kind,
                     entity.id,
                     t.score(),
@@ -256,6 +263,7 @@ impl fmt::Display for JudderReport {
                     t.pops,
                     t.reversals,
                     t.misplaced,
+                    t.early,
                     t.slides,
                     t.long_way_turns,
                     t.anim_backsteps,
