@@ -60,8 +60,9 @@ impl Vec2 {
         self.x * other.y - self.y * other.x
     }
 
-    /// The squared length. Overflows (and so panics, overflow checks being on in every build)
-    /// beyond a length of about 46,000: use [`Self::length`] for large vectors.
+    /// The squared length. Overflows beyond a length of about 46,000, and so panics, in every
+    /// build: the workspace turns on both integer overflow checks and the `fixed` crate's
+    /// checks of multiplication in every profile. Use [`Self::length`] for large vectors.
     #[must_use]
     pub fn length_squared(self) -> Fx {
         self.dot(self)
