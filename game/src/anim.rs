@@ -1,5 +1,6 @@
 //! Animation states and the fractional frame the rules advance every tick.
 
+use bytemuck::NoUninit;
 use fixstep_runtime::Canonical;
 use fixstep_runtime::math::Fx;
 use serde::{Deserialize, Serialize};
@@ -8,7 +9,11 @@ use crate::level::{ClipDef, Clips};
 
 /// What a character is doing, as far as its animation goes. Each state plays one clip
 /// ([`Clips::by_state`]); a change of state restarts the clip at frame 0.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Canonical)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Canonical, NoUninit,
+)]
+#[canonical(pod)]
+#[repr(u8)]
 pub enum AnimState {
     /// Standing.
     #[default]

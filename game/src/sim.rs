@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::math::{Angle, Fx, Vec2};
+use fixstep_runtime::math::{Angle, Vec2};
 use fixstep_runtime::rng::SimRng;
-use fixstep_runtime::{EntityId, EntityStore, Simulation, StateHasher, Tick};
+use fixstep_runtime::{ContentDigest, EntityId, EntityStore, Error, Simulation, StateHasher, Tick};
 
 use crate::characters::{
     animate, apply_knockback, drive_pedestrian, drive_player, new_character, respawn_point,
@@ -18,7 +18,7 @@ use crate::grid::Grid;
 use crate::level::{Level, ObjectDefKind};
 use crate::objects::{new_object, run_cycle, run_tasks};
 use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
-use crate::state::{Controller, GameState, ZoneState};
+use crate::state::{GameState, Leg, Role, ZoneState};
 use crate::taxis::{LanePoint, Traffic, drive, lane_points, new_taxi, strike_characters};
 use crate::tuning::GRID_CELL;
 use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
@@ -26,6 +26,11 @@ use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
 /// The random-number stream of the rules (any fixed number: streams only need to differ
 /// from other generators seeded with the same seed).
 const RULES_RNG_STREAM: u64 = 0x70_776e;
+
+/// Snapshots kept for reuse besides the published one: the one the presentation holds while
+/// the next tick runs, and one more for a presentation that holds two (the previous and the
+/// latest). Beyond that a held snapshot is left to its holders.
+const MAX_SPARE_SNAPSHOTS: usize = 2;
 
 /// Buffers the rules reuse every tick; derived from the state, never part of it.
 #[derive(Clone, Debug)]
@@ -51,55 +56,43 @@ pub struct TownSim {
     seed: u64,
     state: GameState,
     snapshot: Arc<GameSnapshot>,
+    /// Earlier snapshots, reused by `publish` once nobody else holds them.
+    spares: Vec<Arc<GameSnapshot>>,
     scratch: Scratch,
     rejected: Vec<u64>,
 }
 
+/// The most players a town holds: a player's index is a `u16` (in commands' owners, replays
+/// and the state), and one more would not fit.
+pub const MAX_PLAYERS: usize = u16::MAX as usize;
+
 impl TownSim {
     /// The town of `level` at tick 0, with `players` player characters at their spawn points,
     /// its random numbers seeded with `seed`.
+    ///
+    /// # Panics
+    ///
+    /// With more than [`MAX_PLAYERS`] players.
     #[must_use]
     pub fn new(level: Arc<Level>, seed: u64, players: usize) -> Self {
+        assert!(players <= MAX_PLAYERS, "a town holds at most {MAX_PLAYERS} players");
         let mut characters =
             EntityStore::with_capacity(level.pedestrians.len() + level.talkers.len() + players);
         for (i, def) in level.pedestrians.iter().enumerate() {
             let start = def.route[0];
             let facing = (def.route[1 % def.route.len()] - start).angle();
-            let controller = Controller::Pedestrian {
-                def: i as u32,
-                target: 1 % def.route.len() as u32,
-                wait: 0,
-                dir: Vec2::ZERO,
-                left: Fx::ZERO,
-                at: start,
-            };
-            characters.insert(new_character(&def.name, controller, start, facing));
+            let leg = Leg { at: start, target: 1 % def.route.len() as u32, ..Leg::default() };
+            characters.insert(new_character(Role::Pedestrian(i as u32), start, facing, leg));
         }
         for (i, def) in level.talkers.iter().enumerate() {
-            characters.insert(new_character(
-                &def.name,
-                Controller::Talker(i as u32),
-                def.at,
-                def.facing,
-            ));
+            let role = Role::Talker(i as u32);
+            characters.insert(new_character(role, def.at, def.facing, Leg::default()));
         }
-        let player_ids = (0..players)
-            .map(|p| {
-                let spawn = level.spawns[p % level.spawns.len()];
-                let name = format!("Player {}", p + 1);
-                characters.insert(new_character(
-                    &name,
-                    Controller::Player(p as u16),
-                    spawn.at,
-                    spawn.facing,
-                ))
-            })
-            .collect();
         let state = GameState {
             next_tick: Tick::ZERO,
             time_of_day: level.start_time_of_day,
             characters,
-            players: player_ids,
+            players: Vec::with_capacity(players),
             taxis: level.taxis.iter().map(|def| new_taxi(def, &level)).collect(),
             objects: level.objects.iter().map(new_object).collect(),
             zones: ZoneState::default(),
@@ -130,11 +123,27 @@ impl TownSim {
             seed,
             state,
             snapshot: Arc::default(),
+            spares: Vec::new(),
             scratch,
-            rejected: vec![0; players],
+            rejected: Vec::with_capacity(players),
         };
+        for _ in 0..players {
+            sim.join();
+        }
         sim.publish();
         sim
+    }
+
+    /// Adds the next player's character at its spawn point (player `p` takes spawn
+    /// `p % spawns`). The caller checks [`MAX_PLAYERS`].
+    fn join(&mut self) -> usize {
+        let p = self.state.players.len();
+        let spawn = self.level.spawns[p % self.level.spawns.len()];
+        let role = Role::Player(p as u16);
+        let character = new_character(role, spawn.at, spawn.facing, Leg::default());
+        self.state.players.push(self.state.characters.insert(character));
+        self.rejected.push(0);
+        p
     }
 
     /// The level this town was built from.
@@ -156,21 +165,23 @@ impl TownSim {
         &self.rejected
     }
 
-    /// Publishes the snapshot of the current state, reusing the previous one's buffers when
-    /// nobody holds it any more.
+    /// Publishes the snapshot of the current state into a buffer nobody else holds: the
+    /// presentation keeps the snapshot before while the next tick runs, so the snapshots take
+    /// turns (double buffering), and a buffer is reused, never cloned, once its holders let
+    /// go. Only when every spare is held is a new one allocated.
     fn publish(&mut self) {
-        let snapshot = Arc::make_mut(&mut self.snapshot);
+        let free = self.spares.iter_mut().position(|spare| Arc::get_mut(spare).is_some());
+        let mut next = free.map_or_else(Arc::default, |at| self.spares.swap_remove(at));
+        // Never a clone: `next` is a spare nobody holds, or new.
+        let snapshot = Arc::make_mut(&mut next);
         let s = &self.state;
         snapshot.tick = s.next_tick;
         snapshot.time_of_day = s.time_of_day;
         snapshot.characters.clear();
         snapshot.characters.extend(s.characters.iter().map(|(id, c)| CharacterView {
             id,
-            name: Arc::clone(&c.name),
-            player: match c.controller {
-                Controller::Player(p) => Some(p),
-                _ => None,
-            },
+            role: c.role(),
+            player: c.player(),
             pos: c.pos,
             facing: c.facing,
             velocity: c.velocity,
@@ -189,7 +200,7 @@ impl TownSim {
             steer: t.steer,
             wheel_rotation: t.wheel_rotation,
             speed: t.speed,
-            at_rest: t.at_rest,
+            at_rest: t.at_rest(),
             jumps: t.jumps,
         }));
         snapshot.objects.clear();
@@ -203,6 +214,12 @@ impl TownSim {
         snapshot.dialogues.clone_from(&s.dialogues);
         snapshot.cutscenes.clone_from(&s.cutscenes);
         snapshot.players.clone_from(&s.players);
+        let previous = core::mem::replace(&mut self.snapshot, next);
+        self.spares.push(previous);
+        if self.spares.len() > MAX_SPARE_SNAPSHOTS {
+            // Held by someone for long: let them keep it, and forget it here.
+            self.spares.remove(0);
+        }
     }
 }
 
@@ -210,7 +227,9 @@ impl Simulation for TownSim {
     type Command = PlayerCommand;
     type State = GameState;
     type Snapshot = GameSnapshot;
-    const VERSION: u32 = 1;
+    /// 2: characters and taxis hashed as plain old data, names in the level, taxis keep their
+    /// forward vector; the golden hash stream of every tick is pinned with it.
+    const VERSION: u32 = 2;
 
     fn next_tick(&self) -> Tick {
         self.state.next_tick
@@ -218,6 +237,19 @@ impl Simulation for TownSim {
 
     fn players(&self) -> usize {
         self.state.players.len()
+    }
+
+    fn add_player(&mut self) -> Result<usize, Error> {
+        if self.state.players.len() >= MAX_PLAYERS {
+            return Err(Error::PlayerLimit { max: MAX_PLAYERS });
+        }
+        let player = self.join();
+        self.publish();
+        Ok(player)
+    }
+
+    fn content_digest(&self) -> ContentDigest {
+        self.level.digest()
     }
 
     fn advance(&mut self, commands: &[PlayerCommand]) {
@@ -261,13 +293,14 @@ impl Simulation for TownSim {
 
         // Movement.
         for (_, character) in s.characters.iter_mut() {
-            match character.controller {
-                Controller::Player(p) => {
+            match character.role() {
+                Role::Player(p) => {
                     let frozen = s.cutscenes.iter().any(|c| c.player == p);
-                    drive_player(character, &valid[usize::from(p)], frozen);
+                    let command = valid.get(usize::from(p)).copied().unwrap_or_default();
+                    drive_player(character, &command, frozen);
                 }
-                Controller::Pedestrian { .. } => drive_pedestrian(character, level, &mut s.rng),
-                Controller::Talker(_) => {}
+                Role::Pedestrian(_) => drive_pedestrian(character, level, &mut s.rng),
+                Role::Talker(_) => {}
             }
             apply_knockback(character);
         }
@@ -335,6 +368,8 @@ impl Simulation for TownSim {
 
     fn restore(&mut self, state: &GameState) {
         self.state = state.clone();
+        // The state may hold more players (or fewer) than this town was built with.
+        self.rejected.resize(self.state.players.len(), 0);
         self.publish();
     }
 

@@ -62,17 +62,19 @@ pub struct LanePoint {
 pub fn new_taxi(def: &TaxiDef, level: &Level) -> TaxiState {
     let start = lane_point(def, level, 0);
     let next = lane_point(def, level, 1);
+    let yaw = (next - start).angle();
     TaxiState {
         pos: start,
-        yaw: (next - start).angle(),
+        forward: Vec2::from_angle(yaw),
+        yaw,
         speed: Fx::ZERO,
         steer: Angle::ZERO,
         wheel_rotation: Angle::ZERO,
         target: 1 % def.route.len() as u32,
         standing: 0,
         held: 0,
-        at_rest: true,
         jumps: 0,
+        reserved: 0,
     }
 }
 
@@ -173,7 +175,6 @@ pub fn drive(
     if taxi.standing > 0 {
         taxi.standing -= 1;
         taxi.speed = Fx::ZERO;
-        taxi.at_rest = true;
         if taxi.standing == 0 {
             taxi.target = (taxi.target + 1) % route_len;
         }
@@ -188,7 +189,6 @@ pub fn drive(
     // braking; any other waypoint when close.
     if is_stand && distance <= TAXI_STAND_RADIUS && taxi.speed <= TAXI_BRAKING {
         taxi.speed = Fx::ZERO;
-        taxi.at_rest = true;
         taxi.standing = def.stand_ticks;
         return;
     }
@@ -225,7 +225,7 @@ pub fn drive(
     }
     // Look ahead along the lane only as far as the next waypoint and a car's length beyond:
     // straight on past a corner lies the sidewalk, not the road the taxi will take.
-    let forward = Vec2::from_angle(taxi.yaw);
+    let forward = taxi.forward;
     let reach = TAXI_LOOKAHEAD.min(distance + TAXI_LENGTH);
     if let Some(gap) =
         obstacle_ahead(taxi, forward, reach, lanes[taxi.target as usize], grid, characters)
@@ -254,9 +254,9 @@ pub fn drive(
     let (sin, cos) = taxi.steer.sin_cos();
     let yaw_rate = taxi.speed * (sin / cos) * INV_WHEELBASE;
     taxi.yaw = taxi.yaw + Angle::from_radians(yaw_rate);
-    taxi.pos += Vec2::from_angle(taxi.yaw) * taxi.speed;
+    taxi.forward = Vec2::from_angle(taxi.yaw);
+    taxi.pos += taxi.forward * taxi.speed;
     taxi.wheel_rotation = taxi.wheel_rotation + Angle::from_radians(taxi.speed * INV_WHEEL_RADIUS);
-    taxi.at_rest = taxi.speed == Fx::ZERO;
 }
 
 /// Strikes every enabled, not already staggering character that the moving taxi's body
@@ -270,7 +270,7 @@ pub fn strike_characters(
     if taxi.speed == Fx::ZERO {
         return;
     }
-    let forward = Vec2::from_angle(taxi.yaw);
+    let forward = taxi.forward;
     let half_length = TAXI_LENGTH / 2 + CHARACTER_RADIUS;
     let half_width = TAXI_WIDTH / 2 + CHARACTER_RADIUS;
     hits.clear();

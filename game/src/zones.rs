@@ -3,7 +3,7 @@
 use fixstep_runtime::{EntityId, EntityStore, Tick};
 
 use crate::level::Level;
-use crate::state::{Character, Controller, CutsceneState, ZoneState};
+use crate::state::{Character, CutsceneState, ZoneState};
 use crate::tuning::TELEPORT_COOLDOWN_TICKS;
 
 /// Sends every enabled character standing in a teleport zone to the paired exit, unless it
@@ -48,7 +48,7 @@ pub fn trigger_cutscenes(
 ) {
     let mut inside: Vec<(EntityId, u32)> = Vec::new();
     for (id, character) in characters.iter() {
-        let Controller::Player(player) = character.controller else { continue };
+        let Some(player) = character.player() else { continue };
         if !character.enabled {
             continue;
         }

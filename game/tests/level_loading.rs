@@ -218,7 +218,7 @@ fn town_has_taxis_with_a_stand_and_pedestrians_with_stops() {
     }
     assert!(town.pedestrians.len() >= 6, "{} pedestrians", town.pedestrians.len());
     assert!(town.pedestrians.iter().all(|p| p.stops.contains(&true)), "a pedestrian never stops");
-    let walk = town.pedestrians.iter().find(|p| p.name == "Ada").expect("Ada walks the plaza");
+    let walk = town.pedestrians.iter().find(|p| &*p.name == "Ada").expect("Ada walks the plaza");
     assert_eq!(walk.speed, Fx::from_num(130) / 1000);
 }
 
@@ -263,7 +263,7 @@ fn town_pedestrians_keep_off_buildings_and_two_metres_off_the_lanes() {
 fn town_has_teleports_a_mayor_a_cutscene_a_lift_a_fading_sign_and_lamps() {
     let town = town();
     assert_eq!(town.teleports.len(), 2);
-    let mayor = town.talkers.iter().find(|t| t.name == "Mayor").expect("the mayor");
+    let mayor = town.talkers.iter().find(|t| &*t.name == "Mayor").expect("the mayor");
     let lines = &town.dialogues[mayor.dialogue as usize].lines;
     assert!((3..=5).contains(&lines.len()), "{} lines", lines.len());
     assert_eq!(town.dialogues[mayor.dialogue as usize].source, "dialogue/mayor.ron");

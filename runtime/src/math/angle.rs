@@ -1,5 +1,6 @@
 //! Binary angles.
 
+use bytemuck::NoUninit;
 use serde::{Deserialize, Serialize};
 
 use crate::Canonical;
@@ -24,8 +25,11 @@ use super::{Fx, trig};
     Serialize,
     Deserialize,
     Canonical,
+    NoUninit,
 )]
 #[serde(transparent)]
+#[canonical(pod)]
+#[repr(transparent)]
 pub struct Angle(pub u32);
 
 impl Angle {

@@ -2,6 +2,7 @@
 
 use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 
+use bytemuck::NoUninit;
 use serde::{Deserialize, Serialize};
 
 use crate::Canonical;
@@ -9,8 +10,12 @@ use crate::Canonical;
 use super::{Angle, Fx, sqrt::root_of_squares, trig::atan2};
 
 /// A vector on the ground plane: `x` east, `y` north, in metres (or metres per tick, as the
-/// field that holds it says).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Canonical)]
+/// field that holds it says). Plain old data, hashed in place.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Canonical, NoUninit,
+)]
+#[canonical(pod)]
+#[repr(C)]
 pub struct Vec2 {
     /// East component.
     pub x: Fx,
@@ -19,8 +24,13 @@ pub struct Vec2 {
 }
 
 /// A vector in space: `x` east, `y` up, `z` south, in metres: the renderer's right-handed,
-/// y-up frame, so the presentation converts without swapping axes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Canonical)]
+/// y-up frame, so the presentation converts without swapping axes. Plain old data, hashed in
+/// place.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Canonical, NoUninit,
+)]
+#[canonical(pod)]
+#[repr(C)]
 pub struct Vec3 {
     /// East component.
     pub x: Fx,
