@@ -41,7 +41,7 @@ fn scripted(tick: Tick, players: usize) -> Vec<PlayerCommand> {
                 strafe: [0, 0, 30][t / 40 % 3],
                 turn: [0, 900, -700, 0, 0][t / 17 % 5],
                 run: t / 50 % 3 == 1,
-                interact: t % 37 == 0,
+                interact: t.is_multiple_of(37),
             }
         })
         .collect()
