@@ -97,7 +97,11 @@ pub fn drive_pedestrian(character: &mut Character, level: &Level, rng: &mut SimR
         *wait -= 1;
         return;
     }
-    let goal = route.route[*target as usize % route.route.len()];
+    // The target is always on the route (it wraps when it advances): no division per walker.
+    let goal = match route.route.get(*target as usize) {
+        Some(&goal) => goal,
+        None => route.route[*target as usize % route.route.len()],
+    };
     let to_goal = goal - character.pos;
     // Pushed a little off the leg: aim at the goal again, measuring the distance along the old
     // way (no square root); the facing stays, the turn being a few degrees at most.

@@ -123,6 +123,9 @@ pub struct SolidIndex {
     /// Per cell, the range of `items` listing its solids.
     ranges: Vec<(u32, u32)>,
     items: Vec<u32>,
+    /// One bit per cell: whether it lists any solid. Most of a crowd stands where no solid is
+    /// near, and this bitmap is small enough to stay in the cache, where the ranges are not.
+    listed: Vec<u64>,
 }
 
 impl SolidIndex {
@@ -140,6 +143,7 @@ impl SolidIndex {
             rows,
             ranges: Vec::new(),
             items: Vec::new(),
+            listed: vec![0; (cols * rows).div_ceil(64) as usize],
         };
         let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); (cols * rows) as usize];
         for (i, rect) in solids.iter().enumerate() {
@@ -152,7 +156,10 @@ impl SolidIndex {
                 }
             }
         }
-        for list in per_cell {
+        for (cell, list) in per_cell.into_iter().enumerate() {
+            if !list.is_empty() {
+                index.listed[cell / 64] |= 1 << (cell % 64);
+            }
             let start = index.items.len() as u32;
             index.items.extend(list);
             index.ranges.push((start, index.items.len() as u32));
@@ -174,7 +181,11 @@ impl SolidIndex {
     #[must_use]
     pub fn near(&self, p: Vec2) -> &[u32] {
         let (col, row) = self.cell_of(p);
-        let (start, end) = self.ranges[(row * self.cols + col) as usize];
+        let cell = (row * self.cols + col) as usize;
+        if self.listed[cell / 64] & (1 << (cell % 64)) == 0 {
+            return &[];
+        }
+        let (start, end) = self.ranges[cell];
         &self.items[start as usize..end as usize]
     }
 }

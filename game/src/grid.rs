@@ -1,9 +1,13 @@
 //! A uniform grid over the ground for finding neighbours, rebuilt every tick.
 //!
-//! Not simulation state: it is derived from positions at the start of a step, so it is kept
-//! outside the hashed state and reused between ticks without allocating. Entries of a cell
-//! keep their insertion order (id order), and queries visit cells row by row, so every result
-//! order depends on positions and ids alone.
+//! Not simulation state: it is derived from positions during a step, so it is kept outside the
+//! hashed state and reused between ticks without allocating. Entries of a cell keep their
+//! insertion order (id order), and queries visit cells row by row, so every result order
+//! depends on positions and ids alone.
+//!
+//! Rebuilding costs what the entries cost, not what the ground does: only the cells that held
+//! entries are cleared, and each occupied cell gets its run of the entry list in the order
+//! cells were first filled, without a pass over every cell of the ground.
 
 use fixstep_runtime::EntityId;
 use fixstep_runtime::math::{Fx, Vec2};
@@ -19,13 +23,15 @@ pub struct Grid {
     inv_cell: Fx,
     cols: u32,
     rows: u32,
-    /// Per cell, the index in `entries` where its entries start; one more at the end.
-    starts: Vec<u32>,
+    /// Per cell, where its entries start in `entries` and how many there are; (0, 0) for every
+    /// cell not in `occupied`.
+    cells: Vec<(u32, u32)>,
+    /// The cells with entries, in the order they were first filled.
+    occupied: Vec<u32>,
     entries: Vec<(EntityId, Vec2)>,
-    /// Scratch of `rebuild`, kept to reuse its allocations.
+    /// The entries as they were pushed, and their cells, until `finish` places them.
     unsorted: Vec<(EntityId, Vec2)>,
     cell_of: Vec<u32>,
-    cursor: Vec<u32>,
 }
 
 impl Grid {
@@ -40,11 +46,11 @@ impl Grid {
             inv_cell: Fx::ONE / cell,
             cols,
             rows,
-            starts: vec![0; (cols * rows + 1) as usize],
+            cells: vec![(0, 0); (cols * rows) as usize],
+            occupied: Vec::new(),
             entries: Vec::new(),
             unsorted: Vec::new(),
             cell_of: Vec::new(),
-            cursor: Vec::new(),
         }
     }
 
@@ -58,45 +64,102 @@ impl Grid {
             as u32
     }
 
-    /// Replaces the contents with `items` (a counting sort by cell).
+    /// Replaces the contents with `items`.
     pub fn rebuild(&mut self, items: impl Iterator<Item = (EntityId, Vec2)>) {
+        self.begin();
+        for (id, pos) in items {
+            self.push(id, pos);
+        }
+        self.finish();
+    }
+
+    /// Empties the grid for a rebuild by [`push`](Self::push) and [`finish`](Self::finish),
+    /// clearing only the cells the last build filled.
+    pub fn begin(&mut self) {
+        for &cell in &self.occupied {
+            self.cells[cell as usize] = (0, 0);
+        }
+        self.occupied.clear();
         self.unsorted.clear();
         self.cell_of.clear();
-        for (id, pos) in items {
-            let cell = self.row(pos.y) * self.cols + self.column(pos.x);
-            self.cell_of.push(cell);
-            self.unsorted.push((id, pos));
+    }
+
+    /// Adds an entry to the grid being rebuilt; queries see it after [`finish`](Self::finish).
+    pub fn push(&mut self, id: EntityId, pos: Vec2) {
+        let cell = self.row(pos.y) * self.cols + self.column(pos.x);
+        let count = &mut self.cells[cell as usize].1;
+        if *count == 0 {
+            self.occupied.push(cell);
         }
-        self.starts.fill(0);
-        for &cell in &self.cell_of {
-            self.starts[cell as usize + 1] += 1;
+        *count += 1;
+        self.cell_of.push(cell);
+        self.unsorted.push((id, pos));
+    }
+
+    /// Places the pushed entries, each cell's in push order, ready for queries.
+    pub fn finish(&mut self) {
+        let mut start = 0;
+        for &cell in &self.occupied {
+            let slot = &mut self.cells[cell as usize];
+            slot.0 = start;
+            start += slot.1;
         }
-        for i in 1..self.starts.len() {
-            self.starts[i] += self.starts[i - 1];
-        }
-        // Place each entry at its cell's next free slot; `cursor` walks the starts.
+        // Each cell's start serves as its cursor while placing, and is set back after.
         self.entries.clear();
         self.entries.resize(self.unsorted.len(), (EntityId::default(), Vec2::ZERO));
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.starts);
         for (entry, &cell) in self.unsorted.iter().zip(&self.cell_of) {
-            let slot = &mut self.cursor[cell as usize];
-            self.entries[*slot as usize] = *entry;
-            *slot += 1;
+            let cursor = &mut self.cells[cell as usize].0;
+            self.entries[*cursor as usize] = *entry;
+            *cursor += 1;
+        }
+        for &cell in &self.occupied {
+            let slot = &mut self.cells[cell as usize];
+            slot.0 -= slot.1;
         }
     }
 
     /// Calls `visit` with every entry (and its position when the grid was built) in the cells
     /// that overlap the square of half-size `reach` around `centre`.
-    pub fn query(&self, centre: Vec2, reach: Fx, mut visit: impl FnMut(EntityId, Vec2)) {
+    pub fn query(&self, centre: Vec2, reach: Fx, visit: impl FnMut(EntityId, Vec2)) {
         let (c0, c1) = (self.column(centre.x - reach), self.column(centre.x + reach));
         let (r0, r1) = (self.row(centre.y - reach), self.row(centre.y + reach));
+        self.visit_cells((c0, c1), (r0, r1), visit);
+    }
+
+    /// As [`query`](Self::query), skipping the cells that do not overlap `within` either: for a
+    /// caller that accepts only entries inside `within`, the same entries in the same order,
+    /// from fewer cells.
+    pub fn query_within(
+        &self,
+        centre: Vec2,
+        reach: Fx,
+        within: &Rect,
+        visit: impl FnMut(EntityId, Vec2),
+    ) {
+        let c0 = self.column(centre.x - reach).max(self.column(within.min.x));
+        let c1 = self.column(centre.x + reach).min(self.column(within.max.x));
+        let r0 = self.row(centre.y - reach).max(self.row(within.min.y));
+        let r1 = self.row(centre.y + reach).min(self.row(within.max.y));
+        self.visit_cells((c0, c1), (r0, r1), visit);
+    }
+
+    /// Visits the entries of the cells in columns `c0..=c1` of rows `r0..=r1`, row by row.
+    fn visit_cells(
+        &self,
+        (c0, c1): (u32, u32),
+        (r0, r1): (u32, u32),
+        mut visit: impl FnMut(EntityId, Vec2),
+    ) {
+        if c0 > c1 {
+            return;
+        }
         for row in r0..=r1 {
-            let first = (row * self.cols + c0) as usize;
-            let last = (row * self.cols + c1) as usize;
-            let (start, end) = (self.starts[first] as usize, self.starts[last + 1] as usize);
-            for &(id, pos) in &self.entries[start..end] {
-                visit(id, pos);
+            let first = (row * self.cols) as usize;
+            for &(start, count) in &self.cells[first + c0 as usize..=first + c1 as usize] {
+                let run = &self.entries[start as usize..(start + count) as usize];
+                for &(id, pos) in run {
+                    visit(id, pos);
+                }
             }
         }
     }

@@ -47,6 +47,10 @@ struct Scratch {
     commands: Vec<PlayerCommand>,
     hits: Vec<EntityId>,
     before: Vec<Vec2>,
+    /// The players' ids in id order, for the cutscene triggers.
+    player_ids: Vec<EntityId>,
+    /// The trigger zones the players stood in, as the triggers gather it.
+    inside_triggers: Vec<(EntityId, u32)>,
 }
 
 /// The town's rules, stepped one 100 ms tick at a time.
@@ -117,6 +121,8 @@ impl TownSim {
             commands: Vec::new(),
             hits: Vec::new(),
             before: Vec::new(),
+            player_ids: Vec::new(),
+            inside_triggers: Vec::new(),
         };
         let mut sim = Self {
             level,
@@ -272,9 +278,6 @@ impl Simulation for TownSim {
         }));
         let valid = &scratch.commands;
 
-        scratch.before.clear();
-        scratch.before.extend(s.characters.values().map(|c| c.pos));
-
         // Interactions first, from where everyone stood at the start of the tick.
         for (p, command) in valid.iter().enumerate() {
             let watching = s.cutscenes.iter().any(|c| usize::from(c.player) == p);
@@ -291,8 +294,14 @@ impl Simulation for TownSim {
             }
         }
 
-        // Movement.
-        for (_, character) in s.characters.iter_mut() {
+        // Movement. The same pass notes where each character stood before it (interactions move
+        // nobody), and fills the collision grid with where the enabled ones end up (talkers
+        // turning to their partners, next, move nobody either): one pass over the crowd, not
+        // three.
+        scratch.before.clear();
+        scratch.grid.begin();
+        for (id, character) in s.characters.iter_mut() {
+            scratch.before.push(character.pos);
             match character.role() {
                 Role::Player(p) => {
                     let frozen = s.cutscenes.iter().any(|c| c.player == p);
@@ -303,13 +312,14 @@ impl Simulation for TownSim {
                 Role::Talker(_) => {}
             }
             apply_knockback(character);
+            if character.enabled {
+                scratch.grid.push(id, character.pos);
+            }
         }
+        scratch.grid.finish();
         face_partners(&s.dialogues, &mut s.characters, &s.players);
 
         // Collisions, in id order.
-        scratch
-            .grid
-            .rebuild(s.characters.iter().filter(|(_, c)| c.enabled).map(|(id, c)| (id, c.pos)));
         resolve_pairs(&mut s.characters, &scratch.grid, &mut scratch.pairs);
         resolve_static(&mut s.characters, &scratch.solids, &level.ground, &scratch.solid_index);
 
@@ -326,7 +336,7 @@ impl Simulation for TownSim {
         );
         let traffic = Traffic { grid: &scratch.taxi_grid, yaws: &scratch.taxi_yaws };
         for (me, (taxi, def)) in s.taxis.iter_mut().zip(&level.taxis).enumerate() {
-            drive(me, taxi, def, &scratch.lanes[me], &scratch.grid, &s.characters, traffic);
+            drive(me, taxi, def, &scratch.lanes[me], &scratch.grid, traffic);
             strike_characters(taxi, &scratch.grid, &mut s.characters, &mut scratch.hits);
         }
 
@@ -338,7 +348,15 @@ impl Simulation for TownSim {
 
         // Zones, dialogues, cutscenes.
         teleport(&mut s.characters, &mut s.zones, level, tick);
-        trigger_cutscenes(&s.characters, &mut s.zones, &mut s.cutscenes, level, tick);
+        trigger_cutscenes(
+            &s.characters,
+            &s.players,
+            &mut s.zones,
+            &mut s.cutscenes,
+            level,
+            tick,
+            (&mut scratch.player_ids, &mut scratch.inside_triggers),
+        );
         run_dialogues(&mut s.dialogues, &s.characters, &s.players, level, tick);
         end_cutscenes(&mut s.cutscenes, level, tick);
 

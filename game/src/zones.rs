@@ -19,8 +19,17 @@ pub fn teleport(
     if level.teleports.is_empty() {
         return;
     }
+    // The cooldowns are sorted by character, as the characters are: one walk along both finds
+    // each character's, where a search per character would cost the crowd times the list.
+    // (Entries added below are for characters already passed.)
+    let cooling = zones.cooldowns.len();
+    let mut next = 0;
     for (id, character) in characters.iter_mut() {
-        if !character.enabled || zones.cooldowns.iter().any(|&(c, _)| c == id) {
+        while next < cooling && zones.cooldowns[next].0 < id {
+            next += 1;
+        }
+        let cooling_down = next < cooling && zones.cooldowns[next].0 == id;
+        if !character.enabled || cooling_down {
             continue;
         }
         let destination = level.teleports.iter().find_map(|pair| {
@@ -38,16 +47,24 @@ pub fn teleport(
 }
 
 /// Starts a cutscene for each player character that entered a trigger zone this tick (and has
-/// not played it, for a `once` trigger), unless it is already watching one.
+/// not played it, for a `once` trigger), unless it is already watching one. Only the players
+/// are visited (in id order, which keeps the memory sorted), not the whole crowd; `scratch`
+/// holds their ids and `inside` last tick's memory, both reused every tick.
 pub fn trigger_cutscenes(
     characters: &EntityStore<Character>,
+    players: &[EntityId],
     zones: &mut ZoneState,
     cutscenes: &mut Vec<CutsceneState>,
     level: &Level,
     tick: Tick,
+    (scratch, inside): (&mut Vec<EntityId>, &mut Vec<(EntityId, u32)>),
 ) {
-    let mut inside: Vec<(EntityId, u32)> = Vec::new();
-    for (id, character) in characters.iter() {
+    inside.clear();
+    scratch.clear();
+    scratch.extend_from_slice(players);
+    scratch.sort_unstable();
+    for &id in scratch.iter() {
+        let Some(character) = characters.get(id) else { continue };
         let Some(player) = character.player() else { continue };
         if !character.enabled {
             continue;
@@ -72,7 +89,7 @@ pub fn trigger_cutscenes(
         }
     }
     cutscenes.sort_by_key(|c| c.player);
-    zones.inside_triggers = inside;
+    core::mem::swap(&mut zones.inside_triggers, inside);
 }
 
 /// Ends the cutscenes whose time is up.
