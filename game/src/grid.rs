@@ -7,10 +7,12 @@
 //!
 //! Rebuilding costs what the entries cost, not what the ground does: only the cells that held
 //! entries are cleared, and each occupied cell gets its run of the entry list in the order
-//! cells were first filled, without a pass over every cell of the ground.
+//! cells were first filled, without a pass over every cell of the ground. A bitmap of the
+//! occupied cells, small enough to stay in the cache, lets queries pass over empty cells
+//! without reading their tables.
 
 use fixstep_runtime::EntityId;
-use fixstep_runtime::math::{Fx, Vec2};
+use fixstep_runtime::math::{Fx, Vec2, mul};
 
 use crate::geom::Rect;
 
@@ -23,9 +25,12 @@ pub struct Grid {
     inv_cell: Fx,
     cols: u32,
     rows: u32,
-    /// Per cell, where its entries start in `entries` and how many there are; (0, 0) for every
-    /// cell not in `occupied`.
-    cells: Vec<(u32, u32)>,
+    /// Per cell, how many entries it holds; 0 for every cell not in `occupied`.
+    counts: Vec<u32>,
+    /// Per occupied cell, where its entries start in `entries`.
+    starts: Vec<u32>,
+    /// One bit per cell: whether it holds entries.
+    filled: Vec<u64>,
     /// The cells with entries, in the order they were first filled.
     occupied: Vec<u32>,
     entries: Vec<(EntityId, Vec2)>,
@@ -46,7 +51,9 @@ impl Grid {
             inv_cell: Fx::ONE / cell,
             cols,
             rows,
-            cells: vec![(0, 0); (cols * rows) as usize],
+            counts: vec![0; (cols * rows) as usize],
+            starts: vec![0; (cols * rows) as usize],
+            filled: vec![0; (cols * rows).div_ceil(64) as usize],
             occupied: Vec::new(),
             entries: Vec::new(),
             unsorted: Vec::new(),
@@ -55,12 +62,12 @@ impl Grid {
     }
 
     fn column(&self, x: Fx) -> u32 {
-        ((x - self.origin.x) * self.inv_cell).to_num::<i64>().clamp(0, i64::from(self.cols) - 1)
+        mul(x - self.origin.x, self.inv_cell).to_num::<i64>().clamp(0, i64::from(self.cols) - 1)
             as u32
     }
 
     fn row(&self, y: Fx) -> u32 {
-        ((y - self.origin.y) * self.inv_cell).to_num::<i64>().clamp(0, i64::from(self.rows) - 1)
+        mul(y - self.origin.y, self.inv_cell).to_num::<i64>().clamp(0, i64::from(self.rows) - 1)
             as u32
     }
 
@@ -77,7 +84,8 @@ impl Grid {
     /// clearing only the cells the last build filled.
     pub fn begin(&mut self) {
         for &cell in &self.occupied {
-            self.cells[cell as usize] = (0, 0);
+            self.counts[cell as usize] = 0;
+            self.filled[cell as usize / 64] = 0;
         }
         self.occupied.clear();
         self.unsorted.clear();
@@ -87,11 +95,13 @@ impl Grid {
     /// Adds an entry to the grid being rebuilt; queries see it after [`finish`](Self::finish).
     pub fn push(&mut self, id: EntityId, pos: Vec2) {
         let cell = self.row(pos.y) * self.cols + self.column(pos.x);
-        let count = &mut self.cells[cell as usize].1;
-        if *count == 0 {
+        let bit = 1 << (cell % 64);
+        let word = &mut self.filled[cell as usize / 64];
+        if *word & bit == 0 {
+            *word |= bit;
             self.occupied.push(cell);
         }
-        *count += 1;
+        self.counts[cell as usize] += 1;
         self.cell_of.push(cell);
         self.unsorted.push((id, pos));
     }
@@ -100,22 +110,26 @@ impl Grid {
     pub fn finish(&mut self) {
         let mut start = 0;
         for &cell in &self.occupied {
-            let slot = &mut self.cells[cell as usize];
-            slot.0 = start;
-            start += slot.1;
+            self.starts[cell as usize] = start;
+            start += self.counts[cell as usize];
         }
         // Each cell's start serves as its cursor while placing, and is set back after.
         self.entries.clear();
         self.entries.resize(self.unsorted.len(), (EntityId::default(), Vec2::ZERO));
         for (entry, &cell) in self.unsorted.iter().zip(&self.cell_of) {
-            let cursor = &mut self.cells[cell as usize].0;
+            let cursor = &mut self.starts[cell as usize];
             self.entries[*cursor as usize] = *entry;
             *cursor += 1;
         }
         for &cell in &self.occupied {
-            let slot = &mut self.cells[cell as usize];
-            slot.0 -= slot.1;
+            self.starts[cell as usize] -= self.counts[cell as usize];
         }
+    }
+
+    /// The entries, with their positions, in the order they were pushed.
+    #[must_use]
+    pub fn pushed(&self) -> &[(EntityId, Vec2)] {
+        &self.unsorted
     }
 
     /// Calls `visit` with every entry (and its position when the grid was built) in the cells
@@ -155,9 +169,12 @@ impl Grid {
         }
         for row in r0..=r1 {
             let first = (row * self.cols) as usize;
-            for &(start, count) in &self.cells[first + c0 as usize..=first + c1 as usize] {
-                let run = &self.entries[start as usize..(start + count) as usize];
-                for &(id, pos) in run {
+            for cell in first + c0 as usize..=first + c1 as usize {
+                if self.filled[cell / 64] & (1 << (cell % 64)) == 0 {
+                    continue;
+                }
+                let (start, count) = (self.starts[cell] as usize, self.counts[cell] as usize);
+                for &(id, pos) in &self.entries[start..start + count] {
                     visit(id, pos);
                 }
             }

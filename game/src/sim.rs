@@ -20,7 +20,7 @@ use crate::objects::{new_object, run_cycle, run_tasks};
 use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
 use crate::state::{GameState, Leg, Role, ZoneState};
 use crate::taxis::{LanePoint, Traffic, drive, lane_points, new_taxi, strike_characters};
-use crate::tuning::GRID_CELL;
+use crate::tuning::{GRID_CELL, TAXI_GRID_CELL};
 use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
 
 /// The random-number stream of the rules (any fixed number: streams only need to differ
@@ -43,6 +43,8 @@ struct Scratch {
     solids: Vec<Rect>,
     solid_index: SolidIndex,
     pairs: Vec<(EntityId, EntityId)>,
+    /// Where the collisions between characters move them, by slot.
+    positions: Vec<Vec2>,
     /// This tick's commands, malformed ones replaced by no input.
     commands: Vec<PlayerCommand>,
     hits: Vec<EntityId>,
@@ -112,12 +114,13 @@ impl TownSim {
         let area = level.ground;
         let scratch = Scratch {
             grid: Grid::new(area, GRID_CELL),
-            taxi_grid: Grid::new(area, GRID_CELL),
+            taxi_grid: Grid::new(area, TAXI_GRID_CELL),
             taxi_yaws: Vec::new(),
             lanes: level.taxis.iter().map(|def| lane_points(def, &level)).collect(),
             solid_index: SolidIndex::new(&solids, &area, GRID_CELL),
             solids,
             pairs: Vec::new(),
+            positions: Vec::new(),
             commands: Vec::new(),
             hits: Vec::new(),
             before: Vec::new(),
@@ -320,8 +323,15 @@ impl Simulation for TownSim {
         face_partners(&s.dialogues, &mut s.characters, &s.players);
 
         // Collisions, in id order.
-        resolve_pairs(&mut s.characters, &scratch.grid, &mut scratch.pairs);
-        resolve_static(&mut s.characters, &scratch.solids, &level.ground, &scratch.solid_index);
+        let slots = s.characters.slots();
+        resolve_pairs(&scratch.grid, slots, &mut scratch.positions, &mut scratch.pairs);
+        resolve_static(
+            &mut s.characters,
+            &scratch.positions,
+            &scratch.solids,
+            &level.ground,
+            &scratch.solid_index,
+        );
 
         // Taxis drive, brake for people in the way, and strike those they hit. They find people
         // through the grid built before collisions (at most a push of a few centimetres off,

@@ -161,6 +161,13 @@ impl<T> EntityStore<T> {
         self.len as usize
     }
 
+    /// Number of slots, live or vacant: every id's index is below it, so a table indexed by
+    /// slot of this length has room for every entity.
+    #[must_use]
+    pub fn slots(&self) -> usize {
+        self.values.len()
+    }
+
     /// Whether there are no live entities.
     #[must_use]
     pub const fn is_empty(&self) -> bool {
@@ -214,7 +221,7 @@ impl<T> EntityStore<T> {
     /// Live entities with their ids, in id order. (Slot indices fit a `u32`: `insert` never
     /// makes more slots.)
     pub fn iter(&self) -> impl Iterator<Item = (EntityId, &T)> + '_ {
-        self.slots().zip(&self.values).filter_map(|(id, value)| id.map(|id| (id, value)))
+        self.slot_ids().zip(&self.values).filter_map(|(id, value)| id.map(|id| (id, value)))
     }
 
     /// Live entities with their ids, in id order, to change.
@@ -226,7 +233,7 @@ impl<T> EntityStore<T> {
     }
 
     /// Each slot's id if it is occupied, in slot order.
-    fn slots(&self) -> impl Iterator<Item = Option<EntityId>> + '_ {
+    fn slot_ids(&self) -> impl Iterator<Item = Option<EntityId>> + '_ {
         self.generations.iter().zip(&self.occupied).enumerate().map(
             |(index, (&generation, &occupied))| {
                 occupied.then_some(EntityId { index: index as u32, generation })
@@ -236,7 +243,7 @@ impl<T> EntityStore<T> {
 
     /// Ids of the live entities, in id order.
     pub fn ids(&self) -> impl Iterator<Item = EntityId> + '_ {
-        self.slots().flatten()
+        self.slot_ids().flatten()
     }
 
     /// Live entities, in id order.

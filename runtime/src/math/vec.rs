@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Canonical;
 
-use super::{Angle, Fx, sqrt::root_of_squares, trig::atan2};
+use super::{Angle, Fx, mul, sqrt::root_of_squares, trig::atan2};
 
 /// A vector on the ground plane: `x` east, `y` north, in metres (or metres per tick, as the
 /// field that holds it says). Plain old data, hashed in place.
@@ -60,14 +60,14 @@ impl Vec2 {
     /// The dot product.
     #[must_use]
     pub fn dot(self, other: Self) -> Fx {
-        self.x * other.x + self.y * other.y
+        mul(self.x, other.x) + mul(self.y, other.y)
     }
 
     /// The z component of the 3D cross product: positive when `other` is counter-clockwise of
     /// `self`.
     #[must_use]
     pub fn perp_dot(self, other: Self) -> Fx {
-        self.x * other.y - self.y * other.x
+        mul(self.x, other.y) - mul(self.y, other.x)
     }
 
     /// The squared length. Overflows beyond a length of about 46,000, and so panics, in every
@@ -113,14 +113,14 @@ impl Vec2 {
         if length <= max_length || length == Fx::ZERO {
             return self;
         }
-        Self::new(self.x / length * max_length, self.y / length * max_length)
+        Self::new(mul(self.x / length, max_length), mul(self.y / length, max_length))
     }
 
     /// This vector turned counter-clockwise by `angle`.
     #[must_use]
     pub fn rotated(self, angle: Angle) -> Self {
         let (sin, cos) = angle.sin_cos();
-        Self::new(self.x * cos - self.y * sin, self.x * sin + self.y * cos)
+        Self::new(mul(self.x, cos) - mul(self.y, sin), mul(self.x, sin) + mul(self.y, cos))
     }
 
     /// The point `t` of the way from `self` to `other` (`t` = 0 gives `self`, 1 `other`).
@@ -143,16 +143,16 @@ impl Vec3 {
     /// The dot product.
     #[must_use]
     pub fn dot(self, other: Self) -> Fx {
-        self.x * other.x + self.y * other.y + self.z * other.z
+        mul(self.x, other.x) + mul(self.y, other.y) + mul(self.z, other.z)
     }
 
     /// The cross product (right-handed).
     #[must_use]
     pub fn cross(self, other: Self) -> Self {
         Self::new(
-            self.y * other.z - self.z * other.y,
-            self.z * other.x - self.x * other.z,
-            self.x * other.y - self.y * other.x,
+            mul(self.y, other.z) - mul(self.z, other.y),
+            mul(self.z, other.x) - mul(self.x, other.z),
+            mul(self.x, other.y) - mul(self.y, other.x),
         )
     }
 
@@ -214,7 +214,7 @@ macro_rules! vector_ops {
         impl Mul<Fx> for $ty {
             type Output = Self;
             fn mul(self, rhs: Fx) -> Self {
-                Self { $($field: self.$field * rhs),+ }
+                Self { $($field: mul(self.$field, rhs)),+ }
             }
         }
         impl Div<Fx> for $ty {
