@@ -25,10 +25,10 @@ pub struct Grid {
     inv_cell: Fx,
     cols: u32,
     rows: u32,
-    /// Per cell, how many entries it holds; 0 for every cell not in `occupied`.
-    counts: Vec<u32>,
-    /// Per occupied cell, where its entries start in `entries`.
-    starts: Vec<u32>,
+    /// Per cell, where its entries start in `entries` (for occupied cells) and how many it
+    /// holds (0 for every cell not in `occupied`): side by side, so that a lookup reads one
+    /// cache line.
+    cells: Vec<(u32, u32)>,
     /// One bit per cell: whether it holds entries.
     filled: Vec<u64>,
     /// The cells with entries, in the order they were first filled.
@@ -51,8 +51,7 @@ impl Grid {
             inv_cell: Fx::ONE / cell,
             cols,
             rows,
-            counts: vec![0; (cols * rows) as usize],
-            starts: vec![0; (cols * rows) as usize],
+            cells: vec![(0, 0); (cols * rows) as usize],
             filled: vec![0; (cols * rows).div_ceil(64) as usize],
             occupied: Vec::new(),
             entries: Vec::new(),
@@ -84,7 +83,7 @@ impl Grid {
     /// clearing only the cells the last build filled.
     pub fn begin(&mut self) {
         for &cell in &self.occupied {
-            self.counts[cell as usize] = 0;
+            self.cells[cell as usize].1 = 0;
             self.filled[cell as usize / 64] = 0;
         }
         self.occupied.clear();
@@ -101,7 +100,7 @@ impl Grid {
             *word |= bit;
             self.occupied.push(cell);
         }
-        self.counts[cell as usize] += 1;
+        self.cells[cell as usize].1 += 1;
         self.cell_of.push(cell);
         self.unsorted.push((id, pos));
     }
@@ -110,19 +109,21 @@ impl Grid {
     pub fn finish(&mut self) {
         let mut start = 0;
         for &cell in &self.occupied {
-            self.starts[cell as usize] = start;
-            start += self.counts[cell as usize];
+            let slot = &mut self.cells[cell as usize];
+            slot.0 = start;
+            start += slot.1;
         }
         // Each cell's start serves as its cursor while placing, and is set back after.
         self.entries.clear();
         self.entries.resize(self.unsorted.len(), (EntityId::default(), Vec2::ZERO));
         for (entry, &cell) in self.unsorted.iter().zip(&self.cell_of) {
-            let cursor = &mut self.starts[cell as usize];
+            let cursor = &mut self.cells[cell as usize].0;
             self.entries[*cursor as usize] = *entry;
             *cursor += 1;
         }
         for &cell in &self.occupied {
-            self.starts[cell as usize] -= self.counts[cell as usize];
+            let slot = &mut self.cells[cell as usize];
+            slot.0 -= slot.1;
         }
     }
 
@@ -173,7 +174,7 @@ impl Grid {
                 if self.filled[cell / 64] & (1 << (cell % 64)) == 0 {
                     continue;
                 }
-                let (start, count) = (self.starts[cell] as usize, self.counts[cell] as usize);
+                let (start, count) = (self.cells[cell].0 as usize, self.cells[cell].1 as usize);
                 for &(id, pos) in &self.entries[start..start + count] {
                     visit(id, pos);
                 }
