@@ -38,8 +38,11 @@ struct Scratch {
     grid: Grid,
     taxi_grid: Grid,
     taxi_yaws: Vec<Angle>,
-    /// Each taxi's lane points.
-    lanes: Vec<Vec<LanePoint>>,
+    /// Every taxi's lane points, one taxi's after another's, so that the taxis' tick reads them
+    /// in order from one block of memory.
+    lanes: Vec<LanePoint>,
+    /// Where each taxi's lane points are in `lanes`.
+    lane_ranges: Vec<core::ops::Range<usize>>,
     solids: Vec<Rect>,
     solid_index: SolidIndex,
     pairs: Vec<(EntityId, EntityId)>,
@@ -116,7 +119,16 @@ impl TownSim {
             grid: Grid::new(area, GRID_CELL),
             taxi_grid: Grid::new(area, TAXI_GRID_CELL),
             taxi_yaws: Vec::new(),
-            lanes: level.taxis.iter().map(|def| lane_points(def, &level)).collect(),
+            lanes: level.taxis.iter().flat_map(|def| lane_points(def, &level)).collect(),
+            lane_ranges: level
+                .taxis
+                .iter()
+                .scan(0, |start, def| {
+                    let range = *start..*start + def.route.len();
+                    *start = range.end;
+                    Some(range)
+                })
+                .collect(),
             solid_index: SolidIndex::new(&solids, &area, GRID_CELL),
             solids,
             pairs: Vec::new(),
@@ -346,7 +358,8 @@ impl Simulation for TownSim {
         );
         let traffic = Traffic { grid: &scratch.taxi_grid, yaws: &scratch.taxi_yaws };
         for (me, (taxi, def)) in s.taxis.iter_mut().zip(&level.taxis).enumerate() {
-            drive(me, taxi, def, &scratch.lanes[me], &scratch.grid, traffic);
+            let lanes = &scratch.lanes[scratch.lane_ranges[me].clone()];
+            drive(me, taxi, def, lanes, &scratch.grid, traffic);
             strike_characters(taxi, &scratch.grid, &mut s.characters, &mut scratch.hits);
         }
 

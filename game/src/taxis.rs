@@ -50,7 +50,12 @@ pub fn lane_points(def: &TaxiDef, level: &Level) -> Vec<LanePoint> {
             let at = lane_point(def, level, i);
             let from = lane_point(def, level, (i + len - 1) % len);
             let next = lane_point(def, level, (i + 1) % len);
-            LanePoint { at, along: (at - from).normalize_or_zero(), out: (next - at).angle() }
+            LanePoint {
+                at,
+                along: (at - from).normalize_or_zero(),
+                out: (next - at).angle(),
+                stand: def.stands.get(i as usize).copied().unwrap_or(false),
+            }
         })
         .collect()
 }
@@ -65,6 +70,8 @@ pub struct LanePoint {
     /// Heading of the lane from this point to the next: a taxi slows for the corner here
     /// before reaching it.
     pub out: Angle,
+    /// Whether the taxi stops here, at its stand.
+    pub stand: bool,
 }
 
 /// The box that holds every point `p` with `(p - from)·forward` in `0..=length` and
@@ -181,16 +188,17 @@ fn obstacle_ahead(
     let mut nearest: Option<Fx> = None;
     let corridor = corridor_box(taxi.pos, forward, nose + reach, TAXI_CORRIDOR_HALF_WIDTH);
     grid.query_within(centre, reach / 2 + TAXI_CORRIDOR_HALF_WIDTH, &corridor, |_, pos| {
+        // Beside the corridor first: most of what the cells hold is on the sidewalks.
         let rel = pos - taxi.pos;
+        if rel.perp_dot(forward).abs() > TAXI_CORRIDOR_HALF_WIDTH {
+            return;
+        }
         let along = rel.dot(forward) - nose;
-        let across = rel.perp_dot(forward).abs();
         // On the road the taxi is taking: mid-turn, straight ahead is the sidewalk's corner,
         // whose walkers do not stand in the new lane.
-        let off_lane = (pos - lane.at).perp_dot(lane.along).abs();
         if along >= -nose
             && along <= reach
-            && across <= TAXI_CORRIDOR_HALF_WIDTH
-            && off_lane <= TAXI_CORRIDOR_HALF_WIDTH
+            && (pos - lane.at).perp_dot(lane.along).abs() <= TAXI_CORRIDOR_HALF_WIDTH
         {
             let gap = along.max(Fx::ZERO);
             nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
@@ -199,7 +207,8 @@ fn obstacle_ahead(
     nearest
 }
 
-/// Runs one tick of taxi `me` (its index). `grid` holds the enabled characters.
+/// Runs one tick of taxi `me` (its index), whose route is `lanes` (one point per route entry).
+/// `grid` holds the enabled characters.
 pub fn drive(
     me: usize,
     taxi: &mut TaxiState,
@@ -208,7 +217,7 @@ pub fn drive(
     grid: &Grid,
     traffic: Traffic<'_>,
 ) {
-    let route_len = def.route.len() as u32;
+    let route_len = lanes.len() as u32;
     if taxi.standing > 0 {
         taxi.standing -= 1;
         taxi.speed = Fx::ZERO;
@@ -218,7 +227,7 @@ pub fn drive(
         return;
     }
     let target_at = lanes[taxi.target as usize].at;
-    let is_stand = def.stands[taxi.target as usize];
+    let is_stand = lanes[taxi.target as usize].stand;
     let to_target = target_at - taxi.pos;
     let mut distance = to_target.length();
 
@@ -249,7 +258,7 @@ pub fn drive(
     if heading_error.unsigned_abs() >= Angle::from_degrees(45).0 {
         wanted = wanted.min(TAXI_CORNER_SPEED);
     }
-    if def.stands[taxi.target as usize] {
+    if target.stand {
         wanted = capped_to_stop(wanted, distance - TAXI_STAND_RADIUS / 2);
     } else {
         // Slow for the corner after the next waypoint before reaching it: to the corner speed
