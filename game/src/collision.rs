@@ -1,11 +1,11 @@
 //! Collisions of characters with the solid parts of the level and with each other, resolved in
 //! id order so every peer pushes the same character first.
 
-use fixstep_runtime::math::{Fx, Vec2, mul};
+use fixstep_runtime::math::{Fx, Vec2};
 use fixstep_runtime::{EntityId, EntityStore};
 
 use crate::geom::Rect;
-use crate::grid::Grid;
+use crate::grid::{Cells, Grid};
 use crate::state::Character;
 use crate::tuning::CHARACTER_RADIUS;
 
@@ -114,11 +114,7 @@ pub fn resolve_pairs(
 /// buildings never move.
 #[derive(Clone, Debug, Default)]
 pub struct SolidIndex {
-    origin: Vec2,
-    /// 1 / cell size, to find cells by multiplying.
-    inv_cell: Fx,
-    cols: u32,
-    rows: u32,
+    space: Cells,
     /// Per cell, the range of `items` listing its solids.
     ranges: Vec<(u32, u32)>,
     items: Vec<u32>,
@@ -132,19 +128,15 @@ impl SolidIndex {
     /// cell within a character's radius of it.
     #[must_use]
     pub fn new(solids: &[Rect], ground: &Rect, cell: Fx) -> Self {
-        let size = ground.max - ground.min;
-        let cols = (size.x / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
-        let rows = (size.y / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
+        let space = Cells::new(*ground, cell);
+        let cols = space.cols;
         let mut index = Self {
-            origin: ground.min,
-            inv_cell: Fx::ONE / cell,
-            cols,
-            rows,
+            space,
             ranges: Vec::new(),
             items: Vec::new(),
-            listed: vec![0; (cols * rows).div_ceil(64) as usize],
+            listed: vec![0; space.count().div_ceil(64)],
         };
-        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); (cols * rows) as usize];
+        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); space.count()];
         for (i, rect) in solids.iter().enumerate() {
             let grown = rect.grown(CHARACTER_RADIUS);
             let (c0, r0) = index.cell_of(grown.min);
@@ -167,20 +159,13 @@ impl SolidIndex {
     }
 
     fn cell_of(&self, p: Vec2) -> (u32, u32) {
-        let col = mul(p.x - self.origin.x, self.inv_cell)
-            .to_num::<i64>()
-            .clamp(0, i64::from(self.cols) - 1);
-        let row = mul(p.y - self.origin.y, self.inv_cell)
-            .to_num::<i64>()
-            .clamp(0, i64::from(self.rows) - 1);
-        (col as u32, row as u32)
+        (self.space.column(p.x), self.space.row(p.y))
     }
 
     /// The solids that a character at `p` might touch, in level order.
     #[must_use]
     pub fn near(&self, p: Vec2) -> &[u32] {
-        let (col, row) = self.cell_of(p);
-        let cell = (row * self.cols + col) as usize;
+        let cell = self.space.index(p) as usize;
         if self.listed[cell / 64] & (1 << (cell % 64)) == 0 {
             return &[];
         }
