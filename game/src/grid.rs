@@ -188,6 +188,14 @@ impl Grid {
         self.visit_cells((c0, c1), (r0, r1), visit);
     }
 
+    /// Calls `visit` with every entry in the cells that overlap `area`, row by row.
+    pub fn query_box(&self, area: &Rect, visit: impl FnMut(EntityId, Vec2)) {
+        let space = &self.space;
+        let (c0, c1) = (space.column(area.min.x), space.column(area.max.x));
+        let (r0, r1) = (space.row(area.min.y), space.row(area.max.y));
+        self.visit_cells((c0, c1), (r0, r1), visit);
+    }
+
     /// As [`query`](Self::query), skipping the cells that do not overlap `within` either: for a
     /// caller that accepts only entries inside `within`, the same entries in the same order,
     /// from fewer cells.

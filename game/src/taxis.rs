@@ -129,7 +129,8 @@ pub fn new_taxi(def: &TaxiDef, level: &Level) -> TaxiState {
 }
 
 /// The gap to the nearest taxi ahead in the same lane going the same way, if within the
-/// lookahead.
+/// lookahead. Every taxi whose centre is in the corridor ahead (within reach and a car's width)
+/// is seen, whatever the size of the grid's cells.
 fn taxi_ahead(
     taxi: &TaxiState,
     forward: Vec2,
@@ -137,11 +138,9 @@ fn taxi_ahead(
     me: usize,
     traffic: Traffic<'_>,
 ) -> Option<Fx> {
-    let centre = taxi.pos + forward * (TAXI_LENGTH + reach / 2);
     let mut nearest: Option<Fx> = None;
-    // Only a taxi whose centre is ahead, within reach and a car's width is one to follow.
     let ahead = corridor_box(taxi.pos, forward, reach + TAXI_LENGTH, TAXI_WIDTH);
-    traffic.grid.query_within(centre, reach / 2 + TAXI_LENGTH, &ahead, |id, pos| {
+    traffic.grid.query_box(&ahead, |id, pos| {
         let other = id.index as usize;
         let heading = traffic.yaws.get(other).map_or(0, |&yaw| taxi.yaw.shortest_delta(yaw));
         if other == me || heading.unsigned_abs() > TAXI_SAME_WAY.0 {

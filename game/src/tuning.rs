@@ -138,6 +138,6 @@ pub const GRID_CELL: Fx = fx_ratio(4, 1);
 
 /// Size of a cell of the grid the taxis find each other in, metres: taxis are few and far
 /// apart, so coarse cells keep the grid's tables small enough for the cache and a look ahead
-/// to two or three cells. A taxi accepts only the taxis in the corridor it looks along, which
-/// lies inside the cells it visits whatever their size, so the size changes no result.
+/// to two or three cells. A taxi looks at every cell its corridor overlaps, so the size
+/// changes no result.
 pub const TAXI_GRID_CELL: Fx = fx_ratio(16, 1);
