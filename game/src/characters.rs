@@ -98,26 +98,31 @@ pub fn drive_pedestrian(character: &mut Character, level: &Level, rng: &mut SimR
         return;
     }
     // The target is always on the route (it wraps when it advances): no division per walker.
-    let goal = match route.route.get(*target as usize) {
+    // Read only when planning or arriving: a walker on its way needs no route point.
+    let goal = |target: u32| match route.route.get(target as usize) {
         Some(&goal) => goal,
-        None => route.route[*target as usize % route.route.len()],
+        None => route.route[target as usize % route.route.len()],
     };
-    let to_goal = goal - character.pos;
-    // Pushed a little off the leg: aim at the goal again, measuring the distance along the old
-    // way (no square root); the facing stays, the turn being a few degrees at most.
-    let along = if *left > Fx::ZERO && character.pos != *at { to_goal.dot(*dir) } else { Fx::ZERO };
-    if along > route.speed {
-        *left = along;
-        *dir = to_goal / along;
-    } else if *left == Fx::ZERO || character.pos != *at {
-        *left = to_goal.length();
-        *dir = if *left == Fx::ZERO { Vec2::ZERO } else { to_goal / *left };
-        if *left > PEDESTRIAN_ARRIVE_RADIUS {
-            character.facing = to_goal.angle();
+    let on_its_way = character.pos == *at && *left != Fx::ZERO;
+    if !on_its_way {
+        let to_goal = goal(*target) - character.pos;
+        // Pushed a little off the leg: aim at the goal again, measuring the distance along the
+        // old way (no square root); the facing stays, the turn being a few degrees at most.
+        let moved = character.pos != *at;
+        let along = if *left > Fx::ZERO && moved { to_goal.dot(*dir) } else { Fx::ZERO };
+        if along > route.speed {
+            *left = along;
+            *dir = to_goal / along;
+        } else {
+            *left = to_goal.length();
+            *dir = if *left == Fx::ZERO { Vec2::ZERO } else { to_goal / *left };
+            if *left > PEDESTRIAN_ARRIVE_RADIUS {
+                character.facing = to_goal.angle();
+            }
         }
     }
     if *left <= PEDESTRIAN_ARRIVE_RADIUS.max(route.speed) {
-        character.pos = goal;
+        character.pos = goal(*target);
         if route.stops.get(*target as usize).copied().unwrap_or(false) {
             *wait = route.pause_ticks + rng.below(route.pause_ticks / 4 + 1);
         }

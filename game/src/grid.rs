@@ -55,6 +55,7 @@ impl Cells {
 
     /// The cell `offset` metres from the origin falls in, along an axis with `cells` cells
     /// (clamped to them).
+    #[inline]
     fn along(&self, offset: Fx, cells: u32) -> u32 {
         let index = match self.shift {
             Some(shift) => offset.to_bits() >> shift,
@@ -65,18 +66,21 @@ impl Cells {
 
     /// The column of `x`.
     #[must_use]
+    #[inline]
     pub fn column(&self, x: Fx) -> u32 {
         self.along(x - self.origin.x, self.cols)
     }
 
     /// The row of `y`.
     #[must_use]
+    #[inline]
     pub fn row(&self, y: Fx) -> u32 {
         self.along(y - self.origin.y, self.rows)
     }
 
     /// The number of the cell `p` is in.
     #[must_use]
+    #[inline]
     pub fn index(&self, p: Vec2) -> u32 {
         self.row(p.y) * self.cols + self.column(p.x)
     }
@@ -138,6 +142,7 @@ impl Grid {
     }
 
     /// Adds an entry to the grid being rebuilt; queries see it after [`finish`](Self::finish).
+    #[inline]
     pub fn push(&mut self, id: EntityId, pos: Vec2) {
         let cell = self.space.index(pos);
         let bit = 1 << (cell % 64);
@@ -215,6 +220,7 @@ impl Grid {
     }
 
     /// Visits the entries of the cells in columns `c0..=c1` of rows `r0..=r1`, row by row.
+    #[inline]
     fn visit_cells(
         &self,
         (c0, c1): (u32, u32),
