@@ -6,6 +6,10 @@ use crate::level::Level;
 use crate::state::{Character, CutsceneState, ZoneState};
 use crate::tuning::TELEPORT_COOLDOWN_TICKS;
 
+/// Teleport zones whose bounding squares the crowd is first checked against: levels have a
+/// handful (the town two pairs); a level with more checks every zone in full.
+const MAX_TELEPORT_SQUARES: usize = 8;
+
 /// Sends every enabled character standing in a teleport zone to the paired exit, unless it
 /// teleported within [`TELEPORT_COOLDOWN_TICKS`]. A teleport is a jump: the character's jump
 /// counter goes up, so nothing is ever drawn between the two places.
@@ -24,12 +28,27 @@ pub fn teleport(
     // (Entries added below are for characters already passed.)
     let cooling = zones.cooldowns.len();
     let mut next = 0;
+    // Each zone's bounding square, in raw bits: most of the crowd is outside all of them, which
+    // four integer comparisons a zone tell.
+    let mut squares = [(0i64, 0i64, 0i64, 0i64); MAX_TELEPORT_SQUARES];
+    let zones_listed = level.teleports.iter().flat_map(|pair| &pair.ends);
+    for (square, end) in squares.iter_mut().zip(zones_listed) {
+        let (c, r) = (end.zone.centre, end.zone.radius);
+        *square = ((c.x - r).to_bits(), (c.x + r).to_bits(), (c.y - r).to_bits(), (c.y + r).to_bits());
+    }
+    let listed = (level.teleports.len() * 2).min(MAX_TELEPORT_SQUARES);
+    let few = level.teleports.len() * 2 <= MAX_TELEPORT_SQUARES;
     for (id, character) in characters.iter_mut() {
         while next < cooling && zones.cooldowns[next].0 < id {
             next += 1;
         }
         let cooling_down = next < cooling && zones.cooldowns[next].0 == id;
         if !character.enabled || cooling_down {
+            continue;
+        }
+        let (x, y) = (character.pos.x.to_bits(), character.pos.y.to_bits());
+        let near = |&(x0, x1, y0, y1): &(i64, i64, i64, i64)| x0 <= x && x <= x1 && y0 <= y && y <= y1;
+        if few && !squares[..listed].iter().any(near) {
             continue;
         }
         let destination = level.teleports.iter().find_map(|pair| {
