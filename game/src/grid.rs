@@ -232,13 +232,20 @@ impl Grid {
         }
         for row in r0..=r1 {
             let first = (row * self.space.cols) as usize;
-            for cell in first + c0 as usize..=first + c1 as usize {
-                if self.filled[cell / 64] & (1 << (cell % 64)) == 0 {
-                    continue;
-                }
-                let (start, count) = (self.cells[cell].0 as usize, self.cells[cell].1 as usize);
-                for &(id, pos) in &self.entries[start..start + count] {
-                    visit(id, pos);
+            let (low, high) = (first + c0 as usize, first + c1 as usize);
+            // The row's filled cells, a bitmap word at a time: empty cells cost nothing.
+            for word in low / 64..=high / 64 {
+                let below_low = if word == low / 64 { (1u64 << (low % 64)) - 1 } else { 0 };
+                let above_high =
+                    if word == high / 64 && high % 64 < 63 { !0u64 << (high % 64 + 1) } else { 0 };
+                let mut bits = self.filled[word] & !below_low & !above_high;
+                while bits != 0 {
+                    let cell = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (start, count) = self.cells[cell];
+                    for &(id, pos) in &self.entries[start as usize..(start + count) as usize] {
+                        visit(id, pos);
+                    }
                 }
             }
         }

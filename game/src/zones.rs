@@ -34,7 +34,8 @@ pub fn teleport(
     let zones_listed = level.teleports.iter().flat_map(|pair| &pair.ends);
     for (square, end) in squares.iter_mut().zip(zones_listed) {
         let (c, r) = (end.zone.centre, end.zone.radius);
-        *square = ((c.x - r).to_bits(), (c.x + r).to_bits(), (c.y - r).to_bits(), (c.y + r).to_bits());
+        *square =
+            ((c.x - r).to_bits(), (c.x + r).to_bits(), (c.y - r).to_bits(), (c.y + r).to_bits());
     }
     let listed = (level.teleports.len() * 2).min(MAX_TELEPORT_SQUARES);
     let few = level.teleports.len() * 2 <= MAX_TELEPORT_SQUARES;
@@ -47,7 +48,8 @@ pub fn teleport(
             continue;
         }
         let (x, y) = (character.pos.x.to_bits(), character.pos.y.to_bits());
-        let near = |&(x0, x1, y0, y1): &(i64, i64, i64, i64)| x0 <= x && x <= x1 && y0 <= y && y <= y1;
+        let near =
+            |&(x0, x1, y0, y1): &(i64, i64, i64, i64)| x0 <= x && x <= x1 && y0 <= y && y <= y1;
         if few && !squares[..listed].iter().any(near) {
             continue;
         }
