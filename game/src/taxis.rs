@@ -24,6 +24,9 @@ const INV_WHEELBASE: Fx = Fx::ONE.strict_div(TAXI_WHEELBASE);
 /// 1 / [`TAXI_WHEEL_RADIUS`], per metre, for the same reason.
 const INV_WHEEL_RADIUS: Fx = Fx::ONE.strict_div(TAXI_WHEEL_RADIUS);
 
+// The box around the taxis' corridor holds the characters' corridor too.
+const _: () = assert!(TAXI_WIDTH.to_bits() >= TAXI_CORRIDOR_HALF_WIDTH.to_bits());
+
 /// Margin around the box that bounds a look ahead, metres (1 cm): far more than the rounding of
 /// the dot products that decide what is ahead (a few 2^-32), so the box holds everything they
 /// accept, while staying far below a grid cell.
@@ -133,14 +136,12 @@ pub fn new_taxi(def: &TaxiDef, level: &Level) -> TaxiState {
 /// is seen, whatever the size of the grid's cells.
 fn taxi_ahead(
     taxi: &TaxiState,
-    forward: Vec2,
-    reach: Fx,
+    (forward, reach, ahead): (Vec2, Fx, &Rect),
     me: usize,
     traffic: Traffic<'_>,
 ) -> Option<Fx> {
     let mut nearest: Option<Fx> = None;
-    let ahead = corridor_box(taxi.pos, forward, reach + TAXI_LENGTH, TAXI_WIDTH);
-    traffic.grid.query_box(&ahead, |id, pos| {
+    traffic.grid.query_box(ahead, |id, pos| {
         let other = id.index as usize;
         let heading = traffic.yaws.get(other).map_or(0, |&yaw| taxi.yaw.shortest_delta(yaw));
         if other == me || heading.unsigned_abs() > TAXI_SAME_WAY.0 {
@@ -177,16 +178,14 @@ pub struct Traffic<'a> {
 /// turn), so every entry is one to brake for.
 fn obstacle_ahead(
     taxi: &TaxiState,
-    forward: Vec2,
-    reach: Fx,
+    (forward, reach, ahead): (Vec2, Fx, &Rect),
     lane: LanePoint,
     grid: &Grid,
 ) -> Option<Fx> {
     let nose = TAXI_LENGTH / 2;
     let centre = taxi.pos + forward * (nose + reach / 2);
     let mut nearest: Option<Fx> = None;
-    let corridor = corridor_box(taxi.pos, forward, nose + reach, TAXI_CORRIDOR_HALF_WIDTH);
-    grid.query_within(centre, reach / 2 + TAXI_CORRIDOR_HALF_WIDTH, &corridor, |_, pos| {
+    grid.query_within(centre, reach / 2 + TAXI_CORRIDOR_HALF_WIDTH, ahead, |_, pos| {
         // Beside the corridor first: most of what the cells hold is on the sidewalks.
         let rel = pos - taxi.pos;
         if rel.perp_dot(forward).abs() > TAXI_CORRIDOR_HALF_WIDTH {
@@ -272,12 +271,15 @@ pub fn drive(
     // straight on past a corner lies the sidewalk, not the road the taxi will take.
     let forward = taxi.forward;
     let reach = TAXI_LOOKAHEAD.min(distance + TAXI_LENGTH);
-    if let Some(gap) = obstacle_ahead(taxi, forward, reach, target, grid) {
+    // One box around both corridors a taxi looks along: the taxis' is as long and wider.
+    let ahead = corridor_box(taxi.pos, forward, reach + TAXI_LENGTH, TAXI_WIDTH);
+    let look = (forward, reach, &ahead);
+    if let Some(gap) = obstacle_ahead(taxi, look, target, grid) {
         wanted = capped_to_stop(wanted, gap - TAXI_STOP_GAP);
     }
     // Waiting behind another taxi; a taxi held up long enough stops yielding (a jam of taxis
     // each waiting for the next round a block would otherwise never clear).
-    match taxi_ahead(taxi, forward, reach, me, traffic) {
+    match taxi_ahead(taxi, look, me, traffic) {
         Some(gap) if taxi.held < TAXI_PATIENCE_TICKS => {
             wanted = capped_to_stop(wanted, gap - TAXI_FOLLOW_GAP);
             if taxi.speed == Fx::ZERO && wanted == Fx::ZERO {
