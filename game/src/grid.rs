@@ -6,10 +6,11 @@
 //! depends on positions and ids alone.
 //!
 //! Rebuilding costs what the entries cost, not what the ground does: only the cells that held
-//! entries are cleared, and each occupied cell gets its run of the entry list in the order
-//! cells were first filled, without a pass over every cell of the ground. A bitmap of the
-//! occupied cells, small enough to stay in the cache, lets queries pass over empty cells
-//! without reading their tables.
+//! entries are cleared, and the occupied cells are found through a bitmap of one bit a cell (a
+//! read per 64 cells), never by a pass over the cells' table. Each occupied cell gets its run
+//! of the entry list in cell order, so neighbouring cells' entries lie side by side. The bitmap,
+//! small enough to stay in the cache, also lets queries pass over empty cells without reading
+//! their tables.
 
 use fixstep_runtime::EntityId;
 use fixstep_runtime::math::{Fx, Vec2, mul};
@@ -96,7 +97,7 @@ pub struct Grid {
     cells: Vec<(u32, u32)>,
     /// One bit per cell: whether it holds entries.
     filled: Vec<u64>,
-    /// The cells with entries, in the order they were first filled.
+    /// The cells with entries, to clear before the next build.
     occupied: Vec<u32>,
     entries: Vec<(EntityId, Vec2)>,
     /// The entries as they were pushed, and their cells, until `finish` places them.
@@ -158,11 +159,18 @@ impl Grid {
 
     /// Places the pushed entries, each cell's in push order, ready for queries.
     pub fn finish(&mut self) {
+        // Runs laid out in cell order, found through the bitmap (a bit a cell, 64 cells a read):
+        // the cells side by side in a row have their entries side by side, so a query reads a
+        // run of memory per row rather than one per cell.
         let mut start = 0;
-        for &cell in &self.occupied {
-            let slot = &mut self.cells[cell as usize];
-            slot.0 = start;
-            start += slot.1;
+        for (word, &filled) in self.filled.iter().enumerate() {
+            let mut bits = filled;
+            while bits != 0 {
+                let slot = &mut self.cells[word * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                slot.0 = start;
+                start += slot.1;
+            }
         }
         // Each cell's start serves as its cursor while placing, and is set back after.
         self.entries.clear();
