@@ -1,14 +1,19 @@
 //! Animation states and the fractional frame the rules advance every tick.
 
+use bytemuck::NoUninit;
 use fixstep_runtime::Canonical;
-use fixstep_runtime::math::Fx;
+use fixstep_runtime::math::{Fx, fx};
 use serde::{Deserialize, Serialize};
 
 use crate::level::{ClipDef, Clips};
 
 /// What a character is doing, as far as its animation goes. Each state plays one clip
 /// ([`Clips::by_state`]); a change of state restarts the clip at frame 0.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Canonical)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Canonical, NoUninit,
+)]
+#[canonical(pod)]
+#[repr(u8)]
 pub enum AnimState {
     /// Standing.
     #[default]
@@ -65,7 +70,9 @@ impl Clips {
 /// back into [0, frames), a one-shot clip holds at its last frame.
 #[must_use]
 pub fn advance_frame(clip: &ClipDef, frame: Fx) -> Fx {
-    let frames = Fx::from_num(clip.frames);
+    // Level validation keeps clips far below 2^31 frames: the conversion of a whole number,
+    // without the general one's checks, every character every tick.
+    let frames = fx(i32::try_from(clip.frames).unwrap_or(i32::MAX));
     let next = frame + clip.frames_per_tick;
     if clip.looping {
         if next >= frames { next - frames * (next / frames).int() } else { next }

@@ -6,7 +6,7 @@ use fixstep_runtime::rng::SimRng;
 
 use crate::command::PlayerCommand;
 use crate::level::Level;
-use crate::state::{Character, Controller, MoveMode};
+use crate::state::{Character, Leg, MoveMode, Role, RoleKind};
 use crate::tuning::{
     KNOCKBACK_DECAY, MAX_HEALTH, PEDESTRIAN_ARRIVE_RADIUS, REGEN_DELAY_TICKS, REGEN_INTERVAL_TICKS,
     RESPAWN_DELAY_TICKS, RUN_SPEED, WALK_SPEED,
@@ -17,25 +17,31 @@ use crate::{AnimState, advance_frame};
 /// ends the halving series instead of carrying invisible motion for dozens of ticks.
 const KNOCKBACK_REST: Fx = Fx::from_bits(1 << 20);
 
-/// A new character standing at `pos`.
+/// A new character standing at `pos`; a pedestrian's leg starts toward `leg.target`.
 #[must_use]
-pub fn new_character(name: &str, controller: Controller, pos: Vec2, facing: Angle) -> Character {
+pub fn new_character(role: Role, pos: Vec2, facing: Angle, leg: Leg) -> Character {
+    let (kind, index) = match role {
+        Role::Player(p) => (RoleKind::Player, u32::from(p)),
+        Role::Pedestrian(i) => (RoleKind::Pedestrian, i),
+        Role::Talker(i) => (RoleKind::Talker, i),
+    };
     Character {
-        name: name.into(),
-        controller,
         pos,
-        facing,
         velocity: Vec2::ZERO,
         knockback: Vec2::ZERO,
-        mode: MoveMode::Idle,
-        anim: AnimState::Idle,
         frame: Fx::ZERO,
-        enabled: true,
-        jumps: 0,
+        leg,
+        facing,
         health: MAX_HEALTH,
+        jumps: 0,
         stagger: 0,
         since_hit: u32::MAX,
         down: 0,
+        index,
+        kind,
+        mode: MoveMode::Idle,
+        anim: AnimState::Idle,
+        enabled: true,
     }
 }
 
@@ -76,13 +82,13 @@ pub fn drive_player(character: &mut Character, command: &PlayerCommand, frozen: 
 /// arctangent) and then walked with additions only; it is planned again if something moved
 /// the pedestrian off it. A crowd of ten thousand walks cheaply this way.
 pub fn drive_pedestrian(character: &mut Character, level: &Level, rng: &mut SimRng) {
-    let Controller::Pedestrian { def, target, wait, dir, left, at } = &mut character.controller
-    else {
+    let Role::Pedestrian(def) = character.role() else {
         return;
     };
-    let Some(route) = level.pedestrians.get(*def as usize) else {
+    let Some(route) = level.pedestrians.get(def as usize) else {
         return;
     };
+    let Leg { dir, at, left, target, wait } = &mut character.leg;
     character.mode = MoveMode::Idle;
     if !character.enabled || character.stagger > 0 {
         return;
@@ -91,23 +97,32 @@ pub fn drive_pedestrian(character: &mut Character, level: &Level, rng: &mut SimR
         *wait -= 1;
         return;
     }
-    let goal = route.route[*target as usize % route.route.len()];
-    let to_goal = goal - character.pos;
-    // Pushed a little off the leg: aim at the goal again, measuring the distance along the old
-    // way (no square root); the facing stays, the turn being a few degrees at most.
-    let along = if *left > Fx::ZERO && character.pos != *at { to_goal.dot(*dir) } else { Fx::ZERO };
-    if along > route.speed {
-        *left = along;
-        *dir = to_goal / along;
-    } else if *left == Fx::ZERO || character.pos != *at {
-        *left = to_goal.length();
-        *dir = if *left == Fx::ZERO { Vec2::ZERO } else { to_goal / *left };
-        if *left > PEDESTRIAN_ARRIVE_RADIUS {
-            character.facing = to_goal.angle();
+    // The target is always on the route (it wraps when it advances): no division per walker.
+    // Read only when planning or arriving: a walker on its way needs no route point.
+    let goal = |target: u32| match route.route.get(target as usize) {
+        Some(&goal) => goal,
+        None => route.route[target as usize % route.route.len()],
+    };
+    let on_its_way = character.pos == *at && *left != Fx::ZERO;
+    if !on_its_way {
+        let to_goal = goal(*target) - character.pos;
+        // Pushed a little off the leg: aim at the goal again, measuring the distance along the
+        // old way (no square root); the facing stays, the turn being a few degrees at most.
+        let moved = character.pos != *at;
+        let along = if *left > Fx::ZERO && moved { to_goal.dot(*dir) } else { Fx::ZERO };
+        if along > route.speed {
+            *left = along;
+            *dir = to_goal / along;
+        } else {
+            *left = to_goal.length();
+            *dir = if *left == Fx::ZERO { Vec2::ZERO } else { to_goal / *left };
+            if *left > PEDESTRIAN_ARRIVE_RADIUS {
+                character.facing = to_goal.angle();
+            }
         }
     }
     if *left <= PEDESTRIAN_ARRIVE_RADIUS.max(route.speed) {
-        character.pos = goal;
+        character.pos = goal(*target);
         if route.stops.get(*target as usize).copied().unwrap_or(false) {
             *wait = route.pause_ticks + rng.below(route.pause_ticks / 4 + 1);
         }
@@ -169,7 +184,7 @@ pub fn update_health(character: &mut Character, respawn: impl FnOnce(&Character)
 /// Sets the animation state from what the character is doing and advances its frame. A
 /// change of state starts the new clip at frame 0.
 pub fn animate(character: &mut Character, level: &Level, talking: bool) {
-    let waiting = matches!(character.controller, Controller::Pedestrian { wait, .. } if wait > 0);
+    let waiting = character.kind == RoleKind::Pedestrian && character.leg.wait > 0;
     let state = if character.stagger > 0 {
         AnimState::Hit
     } else if talking {
@@ -195,17 +210,17 @@ pub fn animate(character: &mut Character, level: &Level, talking: bool) {
 /// their route, talkers where they stand.
 #[must_use]
 pub fn respawn_point(character: &Character, level: &Level) -> (Vec2, Angle) {
-    match character.controller {
-        Controller::Player(player) => {
+    match character.role() {
+        Role::Player(player) => {
             let spawn = level.spawns[usize::from(player) % level.spawns.len()];
             (spawn.at, spawn.facing)
         }
-        Controller::Pedestrian { def, .. } => level
+        Role::Pedestrian(def) => level
             .pedestrians
             .get(def as usize)
             .and_then(|p| p.route.first())
             .map_or((character.pos, character.facing), |&at| (at, character.facing)),
-        Controller::Talker(index) => level
+        Role::Talker(index) => level
             .talkers
             .get(index as usize)
             .map_or((character.pos, character.facing), |t| (t.at, t.facing)),

@@ -1,11 +1,11 @@
 //! Collisions of characters with the solid parts of the level and with each other, resolved in
 //! id order so every peer pushes the same character first.
 
-use fixstep_runtime::EntityStore;
 use fixstep_runtime::math::{Fx, Vec2};
+use fixstep_runtime::{EntityId, EntityStore};
 
 use crate::geom::Rect;
-use crate::grid::Grid;
+use crate::grid::{Cells, Grid};
 use crate::state::Character;
 use crate::tuning::CHARACTER_RADIUS;
 
@@ -41,9 +41,11 @@ pub fn push_out_of_rect(pos: Vec2, radius: Fx, rect: &Rect) -> Vec2 {
     closest + away / distance * radius
 }
 
-/// Keeps every enabled character out of `solids` and inside `ground`.
+/// Moves every enabled character to where [`resolve_pairs`] left it in `positions` (by slot),
+/// and keeps it out of `solids` and inside `ground`.
 pub fn resolve_static(
     characters: &mut EntityStore<Character>,
+    positions: &[Vec2],
     solids: &[Rect],
     ground: &Rect,
     solid_grid: &SolidIndex,
@@ -52,10 +54,11 @@ pub fn resolve_static(
         min: ground.min + Vec2::new(CHARACTER_RADIUS, CHARACTER_RADIUS),
         max: ground.max - Vec2::new(CHARACTER_RADIUS, CHARACTER_RADIUS),
     };
-    for (_, character) in characters.iter_mut() {
+    for (id, character) in characters.iter_mut() {
         if !character.enabled {
             continue;
         }
+        character.pos = positions[id.index as usize];
         for &index in solid_grid.near(character.pos) {
             let rect = &solids[index as usize];
             character.pos = push_out_of_rect(character.pos, CHARACTER_RADIUS, rect);
@@ -64,33 +67,33 @@ pub fn resolve_static(
     }
 }
 
-/// Separates overlapping characters: for each character in id order, every overlapping
-/// neighbour with a greater id, each pushed half the overlap apart. Exactly coincident
-/// characters are split along x, the lower id west.
+/// Separates overlapping characters: for each enabled character in id order, every
+/// overlapping neighbour with a greater id, each pushed half the overlap apart. Exactly
+/// coincident characters are split along x, the lower id west.
+///
+/// `grid` holds every enabled character where it stands, pushed in id order. The pushes are
+/// worked out in `positions`, indexed by slot (filled here, sized for `slots` slots): a table
+/// of positions alone stays in the cache, where the characters do not. [`resolve_static`]
+/// moves the characters there.
 pub fn resolve_pairs(
-    characters: &mut EntityStore<Character>,
     grid: &Grid,
-    pairs: &mut Vec<(fixstep_runtime::EntityId, fixstep_runtime::EntityId)>,
+    slots: usize,
+    positions: &mut Vec<Vec2>,
+    pairs: &mut Vec<(EntityId, EntityId)>,
 ) {
     let diameter = CHARACTER_RADIUS * 2;
+    positions.resize(slots, Vec2::ZERO);
     pairs.clear();
-    for (id, character) in characters.iter() {
-        if !character.enabled {
-            continue;
-        }
-        grid.query(character.pos, diameter, |other, _| {
+    for &(id, pos) in grid.pushed() {
+        positions[id.index as usize] = pos;
+        grid.query(pos, diameter, |other, _| {
             if other > id {
                 pairs.push((id, other));
             }
         });
     }
     for &(a, b) in pairs.iter() {
-        let (Some(pa), Some(pb)) = (
-            characters.get(a).filter(|c| c.enabled).map(|c| c.pos),
-            characters.get(b).filter(|c| c.enabled).map(|c| c.pos),
-        ) else {
-            continue;
-        };
+        let (pa, pb) = (positions[a.index as usize], positions[b.index as usize]);
         let apart = pb - pa;
         if apart.x.abs() >= diameter || apart.y.abs() >= diameter {
             continue;
@@ -102,12 +105,8 @@ pub fn resolve_pairs(
         let normal =
             if distance == Fx::ZERO { Vec2::new(Fx::ONE, Fx::ZERO) } else { apart / distance };
         let push = normal * ((diameter - distance) / 2);
-        if let Some(c) = characters.get_mut(a) {
-            c.pos -= push;
-        }
-        if let Some(c) = characters.get_mut(b) {
-            c.pos += push;
-        }
+        positions[a.index as usize] -= push;
+        positions[b.index as usize] += push;
     }
 }
 
@@ -115,14 +114,13 @@ pub fn resolve_pairs(
 /// buildings never move.
 #[derive(Clone, Debug, Default)]
 pub struct SolidIndex {
-    origin: Vec2,
-    /// 1 / cell size, to find cells by multiplying.
-    inv_cell: Fx,
-    cols: u32,
-    rows: u32,
+    space: Cells,
     /// Per cell, the range of `items` listing its solids.
     ranges: Vec<(u32, u32)>,
     items: Vec<u32>,
+    /// One bit per cell: whether it lists any solid. Most of a crowd stands where no solid is
+    /// near, and this bitmap is small enough to stay in the cache, where the ranges are not.
+    listed: Vec<u64>,
 }
 
 impl SolidIndex {
@@ -130,18 +128,15 @@ impl SolidIndex {
     /// cell within a character's radius of it.
     #[must_use]
     pub fn new(solids: &[Rect], ground: &Rect, cell: Fx) -> Self {
-        let size = ground.max - ground.min;
-        let cols = (size.x / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
-        let rows = (size.y / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
+        let space = Cells::new(*ground, cell);
+        let cols = space.cols;
         let mut index = Self {
-            origin: ground.min,
-            inv_cell: Fx::ONE / cell,
-            cols,
-            rows,
+            space,
             ranges: Vec::new(),
             items: Vec::new(),
+            listed: vec![0; space.count().div_ceil(64)],
         };
-        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); (cols * rows) as usize];
+        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); space.count()];
         for (i, rect) in solids.iter().enumerate() {
             let grown = rect.grown(CHARACTER_RADIUS);
             let (c0, r0) = index.cell_of(grown.min);
@@ -152,7 +147,10 @@ impl SolidIndex {
                 }
             }
         }
-        for list in per_cell {
+        for (cell, list) in per_cell.into_iter().enumerate() {
+            if !list.is_empty() {
+                index.listed[cell / 64] |= 1 << (cell % 64);
+            }
             let start = index.items.len() as u32;
             index.items.extend(list);
             index.ranges.push((start, index.items.len() as u32));
@@ -161,20 +159,17 @@ impl SolidIndex {
     }
 
     fn cell_of(&self, p: Vec2) -> (u32, u32) {
-        let col = ((p.x - self.origin.x) * self.inv_cell)
-            .to_num::<i64>()
-            .clamp(0, i64::from(self.cols) - 1);
-        let row = ((p.y - self.origin.y) * self.inv_cell)
-            .to_num::<i64>()
-            .clamp(0, i64::from(self.rows) - 1);
-        (col as u32, row as u32)
+        (self.space.column(p.x), self.space.row(p.y))
     }
 
     /// The solids that a character at `p` might touch, in level order.
     #[must_use]
     pub fn near(&self, p: Vec2) -> &[u32] {
-        let (col, row) = self.cell_of(p);
-        let (start, end) = self.ranges[(row * self.cols + col) as usize];
+        let cell = self.space.index(p) as usize;
+        if self.listed[cell / 64] & (1 << (cell % 64)) == 0 {
+            return &[];
+        }
+        let (start, end) = self.ranges[cell];
         &self.items[start as usize..end as usize]
     }
 }

@@ -1,5 +1,6 @@
 //! What a player sends each tick.
 
+use fixstep_runtime::Command;
 use fixstep_runtime::math::Angle;
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +31,15 @@ pub enum CommandError {
     /// `turn` beyond a quarter turn.
     #[error("turn {0} is more than a quarter turn in one tick")]
     TurnOutOfRange(i16),
+}
+
+impl Command for PlayerCommand {
+    /// Movement, running and turning are held (keys held down, a mouse drag going on); an
+    /// interact is a press, done once: repeated, it would open a door and shut it again, or
+    /// skip a line of dialogue.
+    fn held(&self) -> Self {
+        Self { interact: false, ..*self }
+    }
 }
 
 impl PlayerCommand {

@@ -5,7 +5,7 @@ use fixstep_runtime::{EntityId, EntityStore, Tick};
 
 use crate::level::{Level, ObjectDefKind};
 use crate::objects::interact_door;
-use crate::state::{Character, Controller, DialogueState, ObjectState};
+use crate::state::{Character, DialogueState, ObjectState, Role};
 use crate::tuning::{DOOR_REACH, TALK_LEAVE_RANGE, TALK_RANGE};
 
 /// What a player's interact reaches.
@@ -25,7 +25,7 @@ fn nearest_reach(pos: Vec2, characters: &EntityStore<Character>, level: &Level) 
         }
     };
     for (id, character) in characters.iter() {
-        if let Controller::Talker(index) = character.controller {
+        if let Role::Talker(index) = character.role() {
             let distance = character.pos.distance(pos);
             if character.enabled && distance <= TALK_RANGE {
                 consider(distance, Reach::Talker(id, index));

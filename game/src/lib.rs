@@ -41,7 +41,7 @@ mod zones;
 pub use anim::{AnimState, advance_frame};
 pub use command::{CommandError, PlayerCommand};
 pub use objects::eased;
-pub use sim::{TownSim, time_of_day};
+pub use sim::{MAX_PLAYERS, TownSim, time_of_day};
 pub use snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
 
 /// One line on what the rules of this build cover, for `fixstep` to print.

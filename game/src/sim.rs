@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::math::{Angle, Fx, Vec2};
+use fixstep_runtime::math::{Angle, Vec2};
 use fixstep_runtime::rng::SimRng;
-use fixstep_runtime::{EntityId, EntityStore, Simulation, StateHasher, Tick};
+use fixstep_runtime::{ContentDigest, EntityId, EntityStore, Error, Simulation, StateHasher, Tick};
 
 use crate::characters::{
     animate, apply_knockback, drive_pedestrian, drive_player, new_character, respawn_point,
@@ -18,14 +18,19 @@ use crate::grid::Grid;
 use crate::level::{Level, ObjectDefKind};
 use crate::objects::{new_object, run_cycle, run_tasks};
 use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
-use crate::state::{Controller, GameState, ZoneState};
+use crate::state::{GameState, Leg, Role, ZoneState};
 use crate::taxis::{LanePoint, Traffic, drive, lane_points, new_taxi, strike_characters};
-use crate::tuning::GRID_CELL;
+use crate::tuning::{GRID_CELL, TAXI_GRID_CELL};
 use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
 
 /// The random-number stream of the rules (any fixed number: streams only need to differ
 /// from other generators seeded with the same seed).
 const RULES_RNG_STREAM: u64 = 0x70_776e;
+
+/// Snapshots kept for reuse besides the published one: the one the presentation holds while
+/// the next tick runs, and one more for a presentation that holds two (the previous and the
+/// latest). Beyond that a held snapshot is left to its holders.
+const MAX_SPARE_SNAPSHOTS: usize = 2;
 
 /// Buffers the rules reuse every tick; derived from the state, never part of it.
 #[derive(Clone, Debug)]
@@ -33,15 +38,24 @@ struct Scratch {
     grid: Grid,
     taxi_grid: Grid,
     taxi_yaws: Vec<Angle>,
-    /// Each taxi's lane points.
-    lanes: Vec<Vec<LanePoint>>,
+    /// Every taxi's lane points, one taxi's after another's, so that the taxis' tick reads them
+    /// in order from one block of memory.
+    lanes: Vec<LanePoint>,
+    /// Where each taxi's lane points are in `lanes`.
+    lane_ranges: Vec<core::ops::Range<usize>>,
     solids: Vec<Rect>,
     solid_index: SolidIndex,
     pairs: Vec<(EntityId, EntityId)>,
+    /// Where the collisions between characters move them, by slot.
+    positions: Vec<Vec2>,
     /// This tick's commands, malformed ones replaced by no input.
     commands: Vec<PlayerCommand>,
     hits: Vec<EntityId>,
     before: Vec<Vec2>,
+    /// The players' ids in id order, for the cutscene triggers.
+    player_ids: Vec<EntityId>,
+    /// The trigger zones the players stood in, as the triggers gather it.
+    inside_triggers: Vec<(EntityId, u32)>,
 }
 
 /// The town's rules, stepped one 100 ms tick at a time.
@@ -51,55 +65,43 @@ pub struct TownSim {
     seed: u64,
     state: GameState,
     snapshot: Arc<GameSnapshot>,
+    /// Earlier snapshots, reused by `publish` once nobody else holds them.
+    spares: Vec<Arc<GameSnapshot>>,
     scratch: Scratch,
     rejected: Vec<u64>,
 }
 
+/// The most players a town holds: a player's index is a `u16` (in commands' owners, replays
+/// and the state), and one more would not fit.
+pub const MAX_PLAYERS: usize = u16::MAX as usize;
+
 impl TownSim {
     /// The town of `level` at tick 0, with `players` player characters at their spawn points,
     /// its random numbers seeded with `seed`.
+    ///
+    /// # Panics
+    ///
+    /// With more than [`MAX_PLAYERS`] players.
     #[must_use]
     pub fn new(level: Arc<Level>, seed: u64, players: usize) -> Self {
+        assert!(players <= MAX_PLAYERS, "a town holds at most {MAX_PLAYERS} players");
         let mut characters =
             EntityStore::with_capacity(level.pedestrians.len() + level.talkers.len() + players);
         for (i, def) in level.pedestrians.iter().enumerate() {
             let start = def.route[0];
             let facing = (def.route[1 % def.route.len()] - start).angle();
-            let controller = Controller::Pedestrian {
-                def: i as u32,
-                target: 1 % def.route.len() as u32,
-                wait: 0,
-                dir: Vec2::ZERO,
-                left: Fx::ZERO,
-                at: start,
-            };
-            characters.insert(new_character(&def.name, controller, start, facing));
+            let leg = Leg { at: start, target: 1 % def.route.len() as u32, ..Leg::default() };
+            characters.insert(new_character(Role::Pedestrian(i as u32), start, facing, leg));
         }
         for (i, def) in level.talkers.iter().enumerate() {
-            characters.insert(new_character(
-                &def.name,
-                Controller::Talker(i as u32),
-                def.at,
-                def.facing,
-            ));
+            let role = Role::Talker(i as u32);
+            characters.insert(new_character(role, def.at, def.facing, Leg::default()));
         }
-        let player_ids = (0..players)
-            .map(|p| {
-                let spawn = level.spawns[p % level.spawns.len()];
-                let name = format!("Player {}", p + 1);
-                characters.insert(new_character(
-                    &name,
-                    Controller::Player(p as u16),
-                    spawn.at,
-                    spawn.facing,
-                ))
-            })
-            .collect();
         let state = GameState {
             next_tick: Tick::ZERO,
             time_of_day: level.start_time_of_day,
             characters,
-            players: player_ids,
+            players: Vec::with_capacity(players),
             taxis: level.taxis.iter().map(|def| new_taxi(def, &level)).collect(),
             objects: level.objects.iter().map(new_object).collect(),
             zones: ZoneState::default(),
@@ -115,26 +117,54 @@ impl TownSim {
         let area = level.ground;
         let scratch = Scratch {
             grid: Grid::new(area, GRID_CELL),
-            taxi_grid: Grid::new(area, GRID_CELL),
+            taxi_grid: Grid::new(area, TAXI_GRID_CELL),
             taxi_yaws: Vec::new(),
-            lanes: level.taxis.iter().map(|def| lane_points(def, &level)).collect(),
+            lanes: level.taxis.iter().flat_map(|def| lane_points(def, &level)).collect(),
+            lane_ranges: level
+                .taxis
+                .iter()
+                .scan(0, |start, def| {
+                    let range = *start..*start + def.route.len();
+                    *start = range.end;
+                    Some(range)
+                })
+                .collect(),
             solid_index: SolidIndex::new(&solids, &area, GRID_CELL),
             solids,
             pairs: Vec::new(),
+            positions: Vec::new(),
             commands: Vec::new(),
             hits: Vec::new(),
             before: Vec::new(),
+            player_ids: Vec::new(),
+            inside_triggers: Vec::new(),
         };
         let mut sim = Self {
             level,
             seed,
             state,
             snapshot: Arc::default(),
+            spares: Vec::new(),
             scratch,
-            rejected: vec![0; players],
+            rejected: Vec::with_capacity(players),
         };
+        for _ in 0..players {
+            sim.join();
+        }
         sim.publish();
         sim
+    }
+
+    /// Adds the next player's character at its spawn point (player `p` takes spawn
+    /// `p % spawns`). The caller checks [`MAX_PLAYERS`].
+    fn join(&mut self) -> usize {
+        let p = self.state.players.len();
+        let spawn = self.level.spawns[p % self.level.spawns.len()];
+        let role = Role::Player(p as u16);
+        let character = new_character(role, spawn.at, spawn.facing, Leg::default());
+        self.state.players.push(self.state.characters.insert(character));
+        self.rejected.push(0);
+        p
     }
 
     /// The level this town was built from.
@@ -156,21 +186,23 @@ impl TownSim {
         &self.rejected
     }
 
-    /// Publishes the snapshot of the current state, reusing the previous one's buffers when
-    /// nobody holds it any more.
+    /// Publishes the snapshot of the current state into a buffer nobody else holds: the
+    /// presentation keeps the snapshot before while the next tick runs, so the snapshots take
+    /// turns (double buffering), and a buffer is reused, never cloned, once its holders let
+    /// go. Only when every spare is held is a new one allocated.
     fn publish(&mut self) {
-        let snapshot = Arc::make_mut(&mut self.snapshot);
+        let free = self.spares.iter_mut().position(|spare| Arc::get_mut(spare).is_some());
+        let mut next = free.map_or_else(Arc::default, |at| self.spares.swap_remove(at));
+        // Never a clone: `next` is a spare nobody holds, or new.
+        let snapshot = Arc::make_mut(&mut next);
         let s = &self.state;
         snapshot.tick = s.next_tick;
         snapshot.time_of_day = s.time_of_day;
         snapshot.characters.clear();
         snapshot.characters.extend(s.characters.iter().map(|(id, c)| CharacterView {
             id,
-            name: Arc::clone(&c.name),
-            player: match c.controller {
-                Controller::Player(p) => Some(p),
-                _ => None,
-            },
+            role: c.role(),
+            player: c.player(),
             pos: c.pos,
             facing: c.facing,
             velocity: c.velocity,
@@ -189,7 +221,7 @@ impl TownSim {
             steer: t.steer,
             wheel_rotation: t.wheel_rotation,
             speed: t.speed,
-            at_rest: t.at_rest,
+            at_rest: t.at_rest(),
             jumps: t.jumps,
         }));
         snapshot.objects.clear();
@@ -203,6 +235,12 @@ impl TownSim {
         snapshot.dialogues.clone_from(&s.dialogues);
         snapshot.cutscenes.clone_from(&s.cutscenes);
         snapshot.players.clone_from(&s.players);
+        let previous = core::mem::replace(&mut self.snapshot, next);
+        self.spares.push(previous);
+        if self.spares.len() > MAX_SPARE_SNAPSHOTS {
+            // Held by someone for long: let them keep it, and forget it here.
+            self.spares.remove(0);
+        }
     }
 }
 
@@ -210,7 +248,9 @@ impl Simulation for TownSim {
     type Command = PlayerCommand;
     type State = GameState;
     type Snapshot = GameSnapshot;
-    const VERSION: u32 = 1;
+    /// 2: characters and taxis hashed as plain old data, names in the level, taxis keep their
+    /// forward vector; the golden hash stream of every tick is pinned with it.
+    const VERSION: u32 = 2;
 
     fn next_tick(&self) -> Tick {
         self.state.next_tick
@@ -218,6 +258,19 @@ impl Simulation for TownSim {
 
     fn players(&self) -> usize {
         self.state.players.len()
+    }
+
+    fn add_player(&mut self) -> Result<usize, Error> {
+        if self.state.players.len() >= MAX_PLAYERS {
+            return Err(Error::PlayerLimit { max: MAX_PLAYERS });
+        }
+        let player = self.join();
+        self.publish();
+        Ok(player)
+    }
+
+    fn content_digest(&self) -> ContentDigest {
+        self.level.digest()
     }
 
     fn advance(&mut self, commands: &[PlayerCommand]) {
@@ -240,9 +293,6 @@ impl Simulation for TownSim {
         }));
         let valid = &scratch.commands;
 
-        scratch.before.clear();
-        scratch.before.extend(s.characters.values().map(|c| c.pos));
-
         // Interactions first, from where everyone stood at the start of the tick.
         for (p, command) in valid.iter().enumerate() {
             let watching = s.cutscenes.iter().any(|c| usize::from(c.player) == p);
@@ -259,26 +309,41 @@ impl Simulation for TownSim {
             }
         }
 
-        // Movement.
-        for (_, character) in s.characters.iter_mut() {
-            match character.controller {
-                Controller::Player(p) => {
+        // Movement. The same pass notes where each character stood before it (interactions move
+        // nobody), and fills the collision grid with where the enabled ones end up (talkers
+        // turning to their partners, next, move nobody either): one pass over the crowd, not
+        // three.
+        scratch.before.clear();
+        scratch.grid.begin();
+        for (id, character) in s.characters.iter_mut() {
+            scratch.before.push(character.pos);
+            match character.role() {
+                Role::Player(p) => {
                     let frozen = s.cutscenes.iter().any(|c| c.player == p);
-                    drive_player(character, &valid[usize::from(p)], frozen);
+                    let command = valid.get(usize::from(p)).copied().unwrap_or_default();
+                    drive_player(character, &command, frozen);
                 }
-                Controller::Pedestrian { .. } => drive_pedestrian(character, level, &mut s.rng),
-                Controller::Talker(_) => {}
+                Role::Pedestrian(_) => drive_pedestrian(character, level, &mut s.rng),
+                Role::Talker(_) => {}
             }
             apply_knockback(character);
+            if character.enabled {
+                scratch.grid.push(id, character.pos);
+            }
         }
+        scratch.grid.finish();
         face_partners(&s.dialogues, &mut s.characters, &s.players);
 
         // Collisions, in id order.
-        scratch
-            .grid
-            .rebuild(s.characters.iter().filter(|(_, c)| c.enabled).map(|(id, c)| (id, c.pos)));
-        resolve_pairs(&mut s.characters, &scratch.grid, &mut scratch.pairs);
-        resolve_static(&mut s.characters, &scratch.solids, &level.ground, &scratch.solid_index);
+        let slots = s.characters.slots();
+        resolve_pairs(&scratch.grid, slots, &mut scratch.positions, &mut scratch.pairs);
+        resolve_static(
+            &mut s.characters,
+            &scratch.positions,
+            &scratch.solids,
+            &level.ground,
+            &scratch.solid_index,
+        );
 
         // Taxis drive, brake for people in the way, and strike those they hit. They find people
         // through the grid built before collisions (at most a push of a few centimetres off,
@@ -293,7 +358,8 @@ impl Simulation for TownSim {
         );
         let traffic = Traffic { grid: &scratch.taxi_grid, yaws: &scratch.taxi_yaws };
         for (me, (taxi, def)) in s.taxis.iter_mut().zip(&level.taxis).enumerate() {
-            drive(me, taxi, def, &scratch.lanes[me], &scratch.grid, &s.characters, traffic);
+            let lanes = &scratch.lanes[scratch.lane_ranges[me].clone()];
+            drive(me, taxi, def, lanes, &scratch.grid, traffic);
             strike_characters(taxi, &scratch.grid, &mut s.characters, &mut scratch.hits);
         }
 
@@ -305,7 +371,15 @@ impl Simulation for TownSim {
 
         // Zones, dialogues, cutscenes.
         teleport(&mut s.characters, &mut s.zones, level, tick);
-        trigger_cutscenes(&s.characters, &mut s.zones, &mut s.cutscenes, level, tick);
+        trigger_cutscenes(
+            &s.characters,
+            &s.players,
+            &mut s.zones,
+            &mut s.cutscenes,
+            level,
+            tick,
+            (&mut scratch.player_ids, &mut scratch.inside_triggers),
+        );
         run_dialogues(&mut s.dialogues, &s.characters, &s.players, level, tick);
         end_cutscenes(&mut s.cutscenes, level, tick);
 
@@ -335,6 +409,8 @@ impl Simulation for TownSim {
 
     fn restore(&mut self, state: &GameState) {
         self.state = state.clone();
+        // The state may hold more players (or fewer) than this town was built with.
+        self.rejected.resize(self.state.players.len(), 0);
         self.publish();
     }
 

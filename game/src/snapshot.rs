@@ -1,15 +1,13 @@
 //! What the rules publish after every tick for the presentation: a completed, immutable view
-//! of everything that moves. Static things (buildings, streets, object definitions) are in the
-//! level, which the presentation reads directly.
-
-use std::sync::Arc;
+//! of everything that moves. Static things (buildings, streets, object definitions, the
+//! characters' names) are in the level, which the presentation reads directly.
 
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
 use fixstep_runtime::{EntityId, Tick};
 
 use crate::AnimState;
 use crate::level::ClipIndex;
-use crate::state::{CutsceneState, DialogueState, MoveMode};
+use crate::state::{CutsceneState, DialogueState, MoveMode, Role};
 
 /// The town after a tick.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,8 +49,9 @@ impl GameSnapshot {
 pub struct CharacterView {
     /// Its id.
     pub id: EntityId,
-    /// Its name.
-    pub name: Arc<str>,
+    /// Who it is; its name is the level's [`character_name`](crate::level::Level::character_name)
+    /// of this.
+    pub role: Role,
     /// The player it belongs to, if any.
     pub player: Option<u16>,
     /// Position, metres.

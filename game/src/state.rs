@@ -1,7 +1,11 @@
 //! The simulation state: everything that changes as the town runs, hashed per subsystem.
+//!
+//! The bulk of it, the characters and the taxis, is plain old data (`#[repr(C)]`, fixed-size
+//! fields, no padding, checked at compile time by bytemuck's `NoUninit` derive), so that the
+//! state hash reads it in place (`fixstep_runtime::hash::CanonicalPod`). What never changes
+//! while the game runs, such as a character's name, is in the level, found by index.
 
-use std::sync::Arc;
-
+use bytemuck::NoUninit;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::{Canonical, EntityId, EntityStore, Tick};
@@ -36,7 +40,11 @@ pub struct GameState {
 }
 
 /// How a character is moving.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Canonical)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Canonical, NoUninit,
+)]
+#[canonical(pod)]
+#[repr(u8)]
 pub enum MoveMode {
     /// Standing.
     #[default]
@@ -47,76 +55,136 @@ pub enum MoveMode {
     Run,
 }
 
-/// Who drives a character.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]
-pub enum Controller {
+/// Who a character is: a player, or a pedestrian or talker of the level, with its index. The
+/// level holds what does not change (a name, a route), found by this index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
     /// A player, by index.
     Player(u16),
-    /// A pedestrian of the level, by index, and where it is on its route.
-    Pedestrian {
-        /// Index in `Level::pedestrians`.
-        def: u32,
-        /// The route point it walks to.
-        target: u32,
-        /// Ticks left to wait at a stop (0 when walking).
-        wait: u32,
-        /// The way it walks: a unit vector toward `target`, planned when it set off.
-        dir: Vec2,
-        /// Distance left to `target` along `dir`, metres; zero when a new leg needs planning.
-        left: Fx,
-        /// Where its own step left it: if it is anywhere else now (pushed, knocked back), it
-        /// plans its way to `target` again.
-        at: Vec2,
-    },
-    /// A talker of the level, by index.
+    /// A pedestrian of the level, by index in `Level::pedestrians`.
+    Pedestrian(u32),
+    /// A talker of the level, by index in `Level::talkers`.
     Talker(u32),
 }
 
-/// One character.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]
+/// [`Role`] without its index, as a character stores it.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Canonical, NoUninit,
+)]
+#[canonical(pod)]
+#[repr(u8)]
+pub enum RoleKind {
+    /// A player.
+    #[default]
+    Player,
+    /// A pedestrian of the level.
+    Pedestrian,
+    /// A talker of the level.
+    Talker,
+}
+
+/// Where a pedestrian is on its route. Every character has one, so that all characters have
+/// one layout; only pedestrians use it, the others' stays zero.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Canonical, NoUninit,
+)]
+#[canonical(pod)]
+#[repr(C)]
+pub struct Leg {
+    /// The way it walks: a unit vector toward `target`, planned when it set off.
+    pub dir: Vec2,
+    /// Where its own step left it: if it is anywhere else now (pushed, knocked back), it plans
+    /// its way to `target` again.
+    pub at: Vec2,
+    /// Distance left to `target` along `dir`, metres; zero when a new leg needs planning.
+    pub left: Fx,
+    /// The route point it walks to.
+    pub target: u32,
+    /// Ticks left to wait at a stop (0 when walking).
+    pub wait: u32,
+}
+
+/// One character: plain old data, hashed in place. (The fields run from the widest to the
+/// narrowest, so that there is no padding between them.)
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Canonical, NoUninit,
+)]
+#[canonical(pod)]
+#[repr(C)]
 pub struct Character {
-    /// Its name, over its head.
-    pub name: Arc<str>,
-    /// Who drives it.
-    pub controller: Controller,
     /// Position on the ground, metres.
     pub pos: Vec2,
-    /// Facing.
-    pub facing: Angle,
     /// Displacement over the latest tick, metres per tick (what it was drawn moving at).
     pub velocity: Vec2,
     /// Knockback still carrying it, metres per tick.
     pub knockback: Vec2,
-    /// How it is moving.
-    pub mode: MoveMode,
-    /// What its animation shows.
-    pub anim: AnimState,
     /// Fractional frame in its clip.
     pub frame: Fx,
-    /// Whether it is in the world (a character with no health is disabled until it respawns).
-    pub enabled: bool,
+    /// A pedestrian's way along its route.
+    pub leg: Leg,
+    /// Facing.
+    pub facing: Angle,
+    /// Health, 0..=`MAX_HEALTH`.
+    pub health: i32,
     /// Counts the times the rules put it somewhere new (teleport, respawn): presentation never
     /// draws between two places across a change.
     pub jumps: u32,
-    /// Health, 0..=`MAX_HEALTH`.
-    pub health: i32,
     /// Ticks of stagger left after a strike.
     pub stagger: u32,
     /// Ticks since it was last struck (saturating), for health regeneration.
     pub since_hit: u32,
     /// Ticks left before a downed character respawns.
     pub down: u32,
+    /// Its player's index, or its index among the level's pedestrians or talkers.
+    pub index: u32,
+    /// What it is: with `index`, its [`Role`].
+    pub kind: RoleKind,
+    /// How it is moving.
+    pub mode: MoveMode,
+    /// What its animation shows.
+    pub anim: AnimState,
+    /// Whether it is in the world (a character with no health is disabled until it respawns).
+    pub enabled: bool,
 }
 
-/// The state of one taxi (`NpcCar`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]
+impl Character {
+    /// Who it is.
+    #[must_use]
+    pub fn role(&self) -> Role {
+        match self.kind {
+            // Player indices are stored from a u16: the cast gives the index back.
+            RoleKind::Player => Role::Player(self.index as u16),
+            RoleKind::Pedestrian => Role::Pedestrian(self.index),
+            RoleKind::Talker => Role::Talker(self.index),
+        }
+    }
+
+    /// The player it belongs to, if any.
+    #[must_use]
+    pub fn player(&self) -> Option<u16> {
+        match self.role() {
+            Role::Player(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// The state of one taxi (`NpcCar`): plain old data, hashed in place.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Canonical, NoUninit,
+)]
+#[canonical(pod)]
+#[repr(C)]
 pub struct TaxiState {
     /// Position of the body's centre, metres.
     pub pos: Vec2,
+    /// The unit vector of `yaw`, kept with it: a taxi driving straight on needs no sine or
+    /// cosine from one tick to the next.
+    pub forward: Vec2,
+    /// Speed along the yaw, metres per tick (never negative; zero when it stands still).
+    pub speed: Fx,
     /// Body yaw.
     pub yaw: Angle,
-    /// Speed along the yaw, metres per tick (never negative).
-    pub speed: Fx,
     /// Front wheels' steering angle, signed (positive turns left).
     pub steer: Angle,
     /// Wheel rotation about the axle, from distance travelled.
@@ -127,10 +195,19 @@ pub struct TaxiState {
     pub standing: u32,
     /// Ticks it has stood still behind another taxi.
     pub held: u32,
-    /// Whether it stands still: set when it stops, cleared when it moves.
-    pub at_rest: bool,
     /// Counts the times it was put somewhere new.
     pub jumps: u32,
+    /// Always zero: fills the struct to its 8-byte alignment, so that it has no padding bytes,
+    /// whose values would be undefined, and can be hashed in place.
+    pub reserved: u32,
+}
+
+impl TaxiState {
+    /// Whether it stands still.
+    #[must_use]
+    pub fn at_rest(&self) -> bool {
+        self.speed == Fx::ZERO
+    }
 }
 
 /// One interactive object's authoritative transform and behaviour.

@@ -2,9 +2,10 @@
 //! bounded acceleration, braking and steering, stands, and braking for people in the way.
 
 use fixstep_runtime::EntityStore;
-use fixstep_runtime::math::{Angle, Fx, Vec2, sqrt};
+use fixstep_runtime::math::{Angle, Fx, Vec2, fx_ratio, sqrt};
 
 use crate::characters::strike;
+use crate::geom::Rect;
 use crate::grid::Grid;
 use crate::level::{Level, TaxiDef};
 use crate::state::{Character, TaxiState};
@@ -22,6 +23,14 @@ const INV_WHEELBASE: Fx = Fx::ONE.strict_div(TAXI_WHEELBASE);
 
 /// 1 / [`TAXI_WHEEL_RADIUS`], per metre, for the same reason.
 const INV_WHEEL_RADIUS: Fx = Fx::ONE.strict_div(TAXI_WHEEL_RADIUS);
+
+// The box around the taxis' corridor holds the characters' corridor too.
+const _: () = assert!(TAXI_WIDTH.to_bits() >= TAXI_CORRIDOR_HALF_WIDTH.to_bits());
+
+/// Margin around the box that bounds a look ahead, metres (1 cm): far more than the rounding of
+/// the dot products that decide what is ahead (a few 2^-32), so the box holds everything they
+/// accept, while staying far below a grid cell.
+const LOOK_AHEAD_BOX_MARGIN: Fx = fx_ratio(1, 100);
 
 /// Where a taxi aims for route entry `index`: the waypoint, moved [`TAXI_LANE_OFFSET`] to the
 /// right of the street that leads to it, so taxis keep to the right-hand lane.
@@ -43,18 +52,62 @@ pub fn lane_points(def: &TaxiDef, level: &Level) -> Vec<LanePoint> {
         .map(|i| {
             let at = lane_point(def, level, i);
             let from = lane_point(def, level, (i + len - 1) % len);
-            LanePoint { at, along: (at - from).normalize_or_zero() }
+            let next = lane_point(def, level, (i + 1) % len);
+            LanePoint {
+                at,
+                along: (at - from).normalize_or_zero(),
+                out: (next - at).angle(),
+                stand: def.stands.get(i as usize).copied().unwrap_or(false),
+            }
         })
         .collect()
 }
 
-/// A point of a taxi's lane, and the way the lane runs into it.
+/// A point of a taxi's lane, the way the lane runs into it, and the way it runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LanePoint {
     /// Where the taxi aims.
     pub at: Vec2,
     /// Unit direction of the lane from the previous point to this one.
     pub along: Vec2,
+    /// Heading of the lane from this point to the next: a taxi slows for the corner here
+    /// before reaching it.
+    pub out: Angle,
+    /// Whether the taxi stops here, at its stand.
+    pub stand: bool,
+}
+
+/// The box that holds every point `p` with `(p - from)·forward` in `0..=length` and
+/// `|(p - from) × forward|` at most `half_width`: the corridor a taxi looks along, bounded on
+/// the ground's axes so that a grid query need not visit the cells beside it.
+fn corridor_box(from: Vec2, forward: Vec2, length: Fx, half_width: Fx) -> Rect {
+    let side = Vec2::new(-forward.y, forward.x) * half_width;
+    let to = from + forward * length;
+    let corners = [from + side, from - side, to + side, to - side];
+    let mut bounds = Rect { min: corners[0], max: corners[0] };
+    for corner in &corners[1..] {
+        bounds.min = Vec2::new(bounds.min.x.min(corner.x), bounds.min.y.min(corner.y));
+        bounds.max = Vec2::new(bounds.max.x.max(corner.x), bounds.max.y.max(corner.y));
+    }
+    bounds.grown(LOOK_AHEAD_BOX_MARGIN)
+}
+
+/// `wanted` capped at the speed from which a taxi braking at [`TAXI_BRAKING`] stops within
+/// `distance` (v = sqrt(2·a·d), metres per tick; zero for no distance), without the square
+/// root when it could not lower `wanted`: the root of `x` is at least `w` exactly when `x` is at
+/// least `w²`, compared here in whole bits.
+fn capped_to_stop(wanted: Fx, distance: Fx) -> Fx {
+    if distance <= Fx::ZERO {
+        return Fx::ZERO.min(wanted);
+    }
+    let square = TAXI_BRAKING * 2 * distance;
+    // `sqrt` rounds the root of square·2^32 (raw bits) down: it reaches wanted's bits w exactly
+    // when square's bits · 2^32 >= w².
+    let wanted_bits = i128::from(wanted.to_bits());
+    if wanted_bits <= 0 || i128::from(square.to_bits()) << 32 >= wanted_bits * wanted_bits {
+        return wanted;
+    }
+    wanted.min(sqrt(square))
 }
 
 /// A taxi at the first waypoint of its route, facing the second, at rest.
@@ -62,38 +115,33 @@ pub struct LanePoint {
 pub fn new_taxi(def: &TaxiDef, level: &Level) -> TaxiState {
     let start = lane_point(def, level, 0);
     let next = lane_point(def, level, 1);
+    let yaw = (next - start).angle();
     TaxiState {
         pos: start,
-        yaw: (next - start).angle(),
+        forward: Vec2::from_angle(yaw),
+        yaw,
         speed: Fx::ZERO,
         steer: Angle::ZERO,
         wheel_rotation: Angle::ZERO,
         target: 1 % def.route.len() as u32,
         standing: 0,
         held: 0,
-        at_rest: true,
         jumps: 0,
+        reserved: 0,
     }
 }
 
-/// The speed from which a taxi braking at [`TAXI_BRAKING`] stops within `distance`:
-/// v = sqrt(2·a·d), metres per tick.
-fn stopping_speed(distance: Fx) -> Fx {
-    if distance <= Fx::ZERO { Fx::ZERO } else { sqrt(TAXI_BRAKING * 2 * distance) }
-}
-
 /// The gap to the nearest taxi ahead in the same lane going the same way, if within the
-/// lookahead.
+/// lookahead. Every taxi whose centre is in the corridor ahead (within reach and a car's width)
+/// is seen, whatever the size of the grid's cells.
 fn taxi_ahead(
     taxi: &TaxiState,
-    forward: Vec2,
-    reach: Fx,
+    (forward, reach, ahead): (Vec2, Fx, &Rect),
     me: usize,
     traffic: Traffic<'_>,
 ) -> Option<Fx> {
-    let centre = taxi.pos + forward * (TAXI_LENGTH + reach / 2);
     let mut nearest: Option<Fx> = None;
-    traffic.grid.query(centre, reach / 2 + TAXI_LENGTH, |id, pos| {
+    traffic.grid.query_box(ahead, |id, pos| {
         let other = id.index as usize;
         let heading = traffic.yaws.get(other).map_or(0, |&yaw| taxi.yaw.shortest_delta(yaw));
         if other == me || heading.unsigned_abs() > TAXI_SAME_WAY.0 {
@@ -125,32 +173,30 @@ pub struct Traffic<'a> {
     pub yaws: &'a [Angle],
 }
 
-/// Distance to the nearest enabled character in the corridor ahead of the taxi, if any.
+/// Distance to the nearest character in the corridor ahead of the taxi, if any. `grid` holds
+/// the enabled characters only (and nobody is disabled between its building and the taxis'
+/// turn), so every entry is one to brake for.
 fn obstacle_ahead(
     taxi: &TaxiState,
-    forward: Vec2,
-    reach: Fx,
+    (forward, reach, ahead): (Vec2, Fx, &Rect),
     lane: LanePoint,
     grid: &Grid,
-    characters: &EntityStore<Character>,
 ) -> Option<Fx> {
     let nose = TAXI_LENGTH / 2;
     let centre = taxi.pos + forward * (nose + reach / 2);
     let mut nearest: Option<Fx> = None;
-    grid.query(centre, reach / 2 + TAXI_CORRIDOR_HALF_WIDTH, |id, pos| {
-        if !characters.get(id).is_some_and(|c| c.enabled) {
+    grid.query_within(centre, reach / 2 + TAXI_CORRIDOR_HALF_WIDTH, ahead, |_, pos| {
+        // Beside the corridor first: most of what the cells hold is on the sidewalks.
+        let rel = pos - taxi.pos;
+        if rel.perp_dot(forward).abs() > TAXI_CORRIDOR_HALF_WIDTH {
             return;
         }
-        let rel = pos - taxi.pos;
         let along = rel.dot(forward) - nose;
-        let across = rel.perp_dot(forward).abs();
         // On the road the taxi is taking: mid-turn, straight ahead is the sidewalk's corner,
         // whose walkers do not stand in the new lane.
-        let off_lane = (pos - lane.at).perp_dot(lane.along).abs();
         if along >= -nose
             && along <= reach
-            && across <= TAXI_CORRIDOR_HALF_WIDTH
-            && off_lane <= TAXI_CORRIDOR_HALF_WIDTH
+            && (pos - lane.at).perp_dot(lane.along).abs() <= TAXI_CORRIDOR_HALF_WIDTH
         {
             let gap = along.max(Fx::ZERO);
             nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
@@ -159,28 +205,27 @@ fn obstacle_ahead(
     nearest
 }
 
-/// Runs one tick of taxi `me` (its index).
+/// Runs one tick of taxi `me` (its index), whose route is `lanes` (one point per route entry).
+/// `grid` holds the enabled characters.
 pub fn drive(
     me: usize,
     taxi: &mut TaxiState,
     def: &TaxiDef,
     lanes: &[LanePoint],
     grid: &Grid,
-    characters: &EntityStore<Character>,
     traffic: Traffic<'_>,
 ) {
-    let route_len = def.route.len() as u32;
+    let route_len = lanes.len() as u32;
     if taxi.standing > 0 {
         taxi.standing -= 1;
         taxi.speed = Fx::ZERO;
-        taxi.at_rest = true;
         if taxi.standing == 0 {
             taxi.target = (taxi.target + 1) % route_len;
         }
         return;
     }
     let target_at = lanes[taxi.target as usize].at;
-    let is_stand = def.stands[taxi.target as usize];
+    let is_stand = lanes[taxi.target as usize].stand;
     let to_target = target_at - taxi.pos;
     let mut distance = to_target.length();
 
@@ -188,7 +233,6 @@ pub fn drive(
     // braking; any other waypoint when close.
     if is_stand && distance <= TAXI_STAND_RADIUS && taxi.speed <= TAXI_BRAKING {
         taxi.speed = Fx::ZERO;
-        taxi.at_rest = true;
         taxi.standing = def.stand_ticks;
         return;
     }
@@ -198,7 +242,7 @@ pub fn drive(
         to_target = lanes[taxi.target as usize].at - taxi.pos;
         distance = to_target.length();
     }
-    let target_at = lanes[taxi.target as usize].at;
+    let target = lanes[taxi.target as usize];
 
     // Steering: toward the target, within the lock, at a bounded rate.
     let target_heading = to_target.angle();
@@ -212,31 +256,32 @@ pub fn drive(
     if heading_error.unsigned_abs() >= Angle::from_degrees(45).0 {
         wanted = wanted.min(TAXI_CORNER_SPEED);
     }
-    if def.stands[taxi.target as usize] {
-        wanted = wanted.min(stopping_speed(distance - TAXI_STAND_RADIUS / 2));
+    if target.stand {
+        wanted = capped_to_stop(wanted, distance - TAXI_STAND_RADIUS / 2);
     } else {
-        // Slow for the corner after the next waypoint before reaching it.
-        let next_at = lanes[((taxi.target + 1) % route_len) as usize].at;
-        let turn = target_heading.shortest_delta((next_at - target_at).angle());
-        if turn.unsigned_abs() >= Angle::from_degrees(45).0 {
-            let corner = TAXI_CORNER_SPEED + stopping_speed(distance - TAXI_ARRIVE_RADIUS);
-            wanted = wanted.min(corner);
+        // Slow for the corner after the next waypoint before reaching it: to the corner speed
+        // plus what braking takes off before the waypoint.
+        let turn = target_heading.shortest_delta(target.out);
+        if turn.unsigned_abs() >= Angle::from_degrees(45).0 && wanted > TAXI_CORNER_SPEED {
+            let above = capped_to_stop(wanted - TAXI_CORNER_SPEED, distance - TAXI_ARRIVE_RADIUS);
+            wanted = TAXI_CORNER_SPEED + above;
         }
     }
     // Look ahead along the lane only as far as the next waypoint and a car's length beyond:
     // straight on past a corner lies the sidewalk, not the road the taxi will take.
-    let forward = Vec2::from_angle(taxi.yaw);
+    let forward = taxi.forward;
     let reach = TAXI_LOOKAHEAD.min(distance + TAXI_LENGTH);
-    if let Some(gap) =
-        obstacle_ahead(taxi, forward, reach, lanes[taxi.target as usize], grid, characters)
-    {
-        wanted = wanted.min(stopping_speed(gap - TAXI_STOP_GAP));
+    // One box around both corridors a taxi looks along: the taxis' is as long and wider.
+    let ahead = corridor_box(taxi.pos, forward, reach + TAXI_LENGTH, TAXI_WIDTH);
+    let look = (forward, reach, &ahead);
+    if let Some(gap) = obstacle_ahead(taxi, look, target, grid) {
+        wanted = capped_to_stop(wanted, gap - TAXI_STOP_GAP);
     }
     // Waiting behind another taxi; a taxi held up long enough stops yielding (a jam of taxis
     // each waiting for the next round a block would otherwise never clear).
-    match taxi_ahead(taxi, forward, reach, me, traffic) {
+    match taxi_ahead(taxi, look, me, traffic) {
         Some(gap) if taxi.held < TAXI_PATIENCE_TICKS => {
-            wanted = wanted.min(stopping_speed(gap - TAXI_FOLLOW_GAP));
+            wanted = capped_to_stop(wanted, gap - TAXI_FOLLOW_GAP);
             if taxi.speed == Fx::ZERO && wanted == Fx::ZERO {
                 taxi.held += 1;
             }
@@ -250,13 +295,19 @@ pub fn drive(
         (taxi.speed - TAXI_BRAKING).max(wanted).max(Fx::ZERO)
     };
 
-    // Bicycle model: yaw rate = v · tan(steer) / wheelbase, in radians per tick.
-    let (sin, cos) = taxi.steer.sin_cos();
-    let yaw_rate = taxi.speed * (sin / cos) * INV_WHEELBASE;
-    taxi.yaw = taxi.yaw + Angle::from_radians(yaw_rate);
-    taxi.pos += Vec2::from_angle(taxi.yaw) * taxi.speed;
+    // Bicycle model: yaw rate = v · tan(steer) / wheelbase, in radians per tick. Straight on
+    // (no steer, or no speed) the yaw and its forward vector stay as they are.
+    if taxi.steer != Angle::ZERO && taxi.speed != Fx::ZERO {
+        let (sin, cos) = taxi.steer.sin_cos();
+        let yaw_rate = taxi.speed * (sin / cos) * INV_WHEELBASE;
+        let turn = Angle::from_radians(yaw_rate);
+        if turn != Angle::ZERO {
+            taxi.yaw = taxi.yaw + turn;
+            taxi.forward = Vec2::from_angle(taxi.yaw);
+        }
+    }
+    taxi.pos += taxi.forward * taxi.speed;
     taxi.wheel_rotation = taxi.wheel_rotation + Angle::from_radians(taxi.speed * INV_WHEEL_RADIUS);
-    taxi.at_rest = taxi.speed == Fx::ZERO;
 }
 
 /// Strikes every enabled, not already staggering character that the moving taxi's body
@@ -270,7 +321,7 @@ pub fn strike_characters(
     if taxi.speed == Fx::ZERO {
         return;
     }
-    let forward = Vec2::from_angle(taxi.yaw);
+    let forward = taxi.forward;
     let half_length = TAXI_LENGTH / 2 + CHARACTER_RADIUS;
     let half_width = TAXI_WIDTH / 2 + CHARACTER_RADIUS;
     hits.clear();

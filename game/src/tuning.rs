@@ -135,3 +135,9 @@ pub const PEDESTRIAN_ARRIVE_RADIUS: Fx = fx_ratio(1, 10);
 /// Size of a collision grid cell, metres: at least a character's diameter and a taxi's
 /// half-length, so neighbours are always in the 3×3 cells around.
 pub const GRID_CELL: Fx = fx_ratio(4, 1);
+
+/// Size of a cell of the grid the taxis find each other in, metres: taxis are few and far
+/// apart, so coarse cells keep the grid's tables small enough for the cache and a look ahead
+/// to two or three cells. A taxi looks at every cell its corridor overlaps, so the size
+/// changes no result.
+pub const TAXI_GRID_CELL: Fx = fx_ratio(16, 1);

@@ -3,8 +3,12 @@
 use fixstep_runtime::{EntityId, EntityStore, Tick};
 
 use crate::level::Level;
-use crate::state::{Character, Controller, CutsceneState, ZoneState};
+use crate::state::{Character, CutsceneState, ZoneState};
 use crate::tuning::TELEPORT_COOLDOWN_TICKS;
+
+/// Teleport zones whose bounding squares the crowd is first checked against: levels have a
+/// handful (the town two pairs); a level with more checks every zone in full.
+const MAX_TELEPORT_SQUARES: usize = 8;
 
 /// Sends every enabled character standing in a teleport zone to the paired exit, unless it
 /// teleported within [`TELEPORT_COOLDOWN_TICKS`]. A teleport is a jump: the character's jump
@@ -19,8 +23,34 @@ pub fn teleport(
     if level.teleports.is_empty() {
         return;
     }
+    // The cooldowns are sorted by character, as the characters are: one walk along both finds
+    // each character's, where a search per character would cost the crowd times the list.
+    // (Entries added below are for characters already passed.)
+    let cooling = zones.cooldowns.len();
+    let mut next = 0;
+    // Each zone's bounding square, in raw bits: most of the crowd is outside all of them, which
+    // four integer comparisons a zone tell.
+    let mut squares = [(0i64, 0i64, 0i64, 0i64); MAX_TELEPORT_SQUARES];
+    let zones_listed = level.teleports.iter().flat_map(|pair| &pair.ends);
+    for (square, end) in squares.iter_mut().zip(zones_listed) {
+        let (c, r) = (end.zone.centre, end.zone.radius);
+        *square =
+            ((c.x - r).to_bits(), (c.x + r).to_bits(), (c.y - r).to_bits(), (c.y + r).to_bits());
+    }
+    let listed = (level.teleports.len() * 2).min(MAX_TELEPORT_SQUARES);
+    let few = level.teleports.len() * 2 <= MAX_TELEPORT_SQUARES;
     for (id, character) in characters.iter_mut() {
-        if !character.enabled || zones.cooldowns.iter().any(|&(c, _)| c == id) {
+        while next < cooling && zones.cooldowns[next].0 < id {
+            next += 1;
+        }
+        let cooling_down = next < cooling && zones.cooldowns[next].0 == id;
+        if !character.enabled || cooling_down {
+            continue;
+        }
+        let (x, y) = (character.pos.x.to_bits(), character.pos.y.to_bits());
+        let near =
+            |&(x0, x1, y0, y1): &(i64, i64, i64, i64)| x0 <= x && x <= x1 && y0 <= y && y <= y1;
+        if few && !squares[..listed].iter().any(near) {
             continue;
         }
         let destination = level.teleports.iter().find_map(|pair| {
@@ -38,17 +68,25 @@ pub fn teleport(
 }
 
 /// Starts a cutscene for each player character that entered a trigger zone this tick (and has
-/// not played it, for a `once` trigger), unless it is already watching one.
+/// not played it, for a `once` trigger), unless it is already watching one. Only the players
+/// are visited (in id order, which keeps the memory sorted), not the whole crowd; `scratch`
+/// holds their ids and `inside` last tick's memory, both reused every tick.
 pub fn trigger_cutscenes(
     characters: &EntityStore<Character>,
+    players: &[EntityId],
     zones: &mut ZoneState,
     cutscenes: &mut Vec<CutsceneState>,
     level: &Level,
     tick: Tick,
+    (scratch, inside): (&mut Vec<EntityId>, &mut Vec<(EntityId, u32)>),
 ) {
-    let mut inside: Vec<(EntityId, u32)> = Vec::new();
-    for (id, character) in characters.iter() {
-        let Controller::Player(player) = character.controller else { continue };
+    inside.clear();
+    scratch.clear();
+    scratch.extend_from_slice(players);
+    scratch.sort_unstable();
+    for &id in scratch.iter() {
+        let Some(character) = characters.get(id) else { continue };
+        let Some(player) = character.player() else { continue };
         if !character.enabled {
             continue;
         }
@@ -72,7 +110,7 @@ pub fn trigger_cutscenes(
         }
     }
     cutscenes.sort_by_key(|c| c.player);
-    zones.inside_triggers = inside;
+    core::mem::swap(&mut zones.inside_triggers, inside);
 }
 
 /// Ends the cutscenes whose time is up.

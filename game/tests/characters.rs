@@ -68,7 +68,13 @@ fn two_characters_walking_into_each_other_are_kept_apart() {
 fn a_pedestrian_walks_its_route_and_waves_at_its_stop() {
     let mut town = sim(0);
     let walker = |t: &TownSim| {
-        t.snapshot().characters.iter().find(|c| &*c.name == "Walker").unwrap().clone()
+        let level = t.level();
+        t.snapshot()
+            .characters
+            .iter()
+            .find(|c| &*level.character_name(c.role) == "Walker")
+            .unwrap()
+            .clone()
     };
     let mut waved = false;
     for _ in 0..200 {

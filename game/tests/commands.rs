@@ -1,12 +1,12 @@
-//! Player commands: movement, and what happens to a malformed one.
+//! Player commands: movement, what happens to a malformed one, and to a missing one.
 
 mod common;
 
 use common::{idle, player_pos, run, sim, step};
 use fixstep_game::PlayerCommand;
 use fixstep_game::tuning::{RUN_SPEED, WALK_SPEED};
-use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Fx};
+use fixstep_runtime::{Command, HeldInputs, Simulation};
 
 fn close(a: Fx, b: Fx) -> bool {
     (a - b).abs() <= Fx::from_bits(1 << 8)
@@ -88,5 +88,52 @@ fn command_ranges_are_validated() {
             .unwrap_err()
             .to_string(),
         "turn 20000 is more than a quarter turn in one tick"
+    );
+}
+
+/// A player whose input for a tick is missing is simulated with the held input of its last:
+/// a walk goes on exactly as if the same command had come again.
+#[test]
+fn a_missing_input_keeps_the_held_movement() {
+    let walk = PlayerCommand { forward: 100, strafe: -30, turn: 200, run: true, interact: false };
+    let mut sent = sim(1);
+    run(&mut sent, 12, &[walk]);
+    let mut late = sim(1);
+    let mut inputs = HeldInputs::new(1);
+    let mut commands = Vec::new();
+    for t in 0..12 {
+        // Only every third tick's input arrives.
+        if t % 3 == 0 {
+            inputs.set(0, walk).expect("player 0");
+        }
+        inputs.take(&mut commands);
+        step(&mut late, &commands);
+    }
+    assert_eq!(late.state_hash(), sent.state_hash());
+}
+
+/// Interact is a press: a missing input after it does not press again. (Pressed twice next to
+/// the mayor, the second press would move the dialogue to its second line.)
+#[test]
+fn a_missing_input_does_not_repeat_an_interact() {
+    let press = PlayerCommand { interact: true, ..PlayerCommand::default() };
+    assert_eq!(press.held(), PlayerCommand::default());
+    let mut town = sim(1);
+    let mut state = town.state().clone();
+    let me = state.players[0];
+    state.characters.get_mut(me).expect("player").pos = common::v(-8, 0);
+    town.restore(&state);
+    let mut inputs = HeldInputs::new(1);
+    let mut commands = Vec::new();
+    inputs.set(0, press).expect("player 0");
+    for _ in 0..3 {
+        inputs.take(&mut commands);
+        step(&mut town, &commands);
+    }
+    let dialogue = &town.snapshot().dialogues[0];
+    assert_eq!(
+        (dialogue.line, dialogue.line_started.0),
+        (0, 0),
+        "the dialogue is on its first line"
     );
 }

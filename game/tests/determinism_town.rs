@@ -7,6 +7,7 @@ use fixstep_game::bots::Bot;
 use fixstep_game::level::{Level, load_level};
 use fixstep_game::state::ObjectPhase;
 use fixstep_game::{PlayerCommand, TownSim};
+use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
 use fixstep_runtime::{Simulation, StateHasher, Tick};
@@ -107,58 +108,59 @@ impl Features {
     }
 }
 
+/// Ticks between the ticks the golden file writes out in full: 60 of the 6,000.
+const SAMPLE_EVERY_TICKS: u32 = 100;
+
 /// Protects every rule of the town at once: 6,000 ticks (ten minutes of play) with four bots,
-/// seed 1, must end in exactly these hashes, in debug and in release (CI runs both). A change
-/// of rules that changes the game must re-pin these in the same commit and bump
-/// `TownSim::VERSION`, so old replays are refused rather than failing.
+/// seed 1, must give exactly the pinned hashes on every tick (every tick's total and partial
+/// hashes, through the digest in `tests/golden/town.hashes`, with every 100th tick written out
+/// by subsystem), in debug and in release (CI runs both). The bots talk to the mayor and walk
+/// into the fountain's cutscene, so the dialogue and cutscene hashes are pinned with content,
+/// not as empty lists. A change of the rules that changes the game bumps `TownSim::VERSION`
+/// (the test fails with a message saying so until it is) and re-pins the file with
+/// `FIXSTEP_BLESS=1`, in the same commit: old replays are then refused rather than failing.
 #[test]
 fn golden_six_thousand_ticks_of_town_with_four_bots() {
     let level = town();
     let (commands, sim) = play(&level, 1, 4, 6_000);
-    let hash = sim.state_hash();
-    let parts: Vec<(&str, String)> =
-        hash.parts().iter().map(|p| (p.name, format!("{:016x}", p.hash))).collect();
-    // On a mismatch, print what to pin, so an intended change is re-pinned from the output.
-    println!("total {hash}; parts {parts:?}");
-    assert_eq!(hash.to_string(), "78f5260ad25b353b");
-    let expected = [
-        ("tick", "27755c0eae8ff577"),
-        ("characters", "72d12f7662b0e557"),
-        ("taxis", "29fc65258f3e8773"),
-        ("objects", "aa6825901278ccfa"),
-        ("zones", "130bfaa73e4d7803"),
-        ("dialogue", "c77b3abb6f87acd9"),
-        ("cutscenes", "c77b3abb6f87acd9"),
-        ("rng", "ebbc2a7917c934b4"),
-    ];
-    assert_eq!(parts, expected.map(|(n, h)| (n, h.to_owned())));
 
-    // The same game recorded as a replay with per-tick hashes verifies.
+    // Every tick's hashes, re-run from the recorded commands, as a replay records them.
     let mut recorder = TownSim::new(Arc::clone(&level), 1, 4);
+    let header = ReplayHeader::of(&recorder, "levels/town.ron".into(), 1).expect("four players");
     let mut hasher = StateHasher::new();
+    let mut stream = StreamRecorder::new::<TownSim>(SAMPLE_EVERY_TICKS);
+    let empty = fixstep_runtime::hash::canonical_hash(&Vec::<u8>::new());
+    let (mut talking, mut watching) = (0, 0);
     let ticks = commands
         .iter()
         .enumerate()
         .map(|(t, c)| {
-            recorder.step(Tick(t as u32), c).expect("in order");
+            let tick = Tick(t as u32);
+            recorder.step(tick, c).expect("in order");
             recorder.hash_state(&mut hasher);
-            TickRecord {
-                tick: Tick(t as u32),
-                commands: c.clone(),
-                hash: Some(hasher.finish_reuse().total()),
-            }
+            let hash = hasher.finish_reuse();
+            stream.record(tick, &hash);
+            talking += u32::from(hash.part("dialogue") != Some(empty));
+            watching += u32::from(hash.part("cutscenes") != Some(empty));
+            TickRecord::new(tick, c.clone(), Some(&hash))
         })
         .collect();
-    let header = ReplayHeader {
-        sim_version: TownSim::VERSION,
-        level: "assets/levels/town.ron".into(),
-        seed: 1,
-        players: 4,
-    };
+    assert!(talking > 100, "a dialogue ran for {talking} ticks");
+    assert!(watching > 50, "a cutscene played for {watching} ticks");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/town.hashes");
+    let comment = "The golden hash stream of game/tests/determinism_town.rs: 6,000 ticks of\n\
+                   assets/levels/town.ron with four bots, seed 1. Re-pin with FIXSTEP_BLESS=1\n\
+                   after bumping TownSim::VERSION.";
+    if let Err(message) = stream.finish().check(&file, comment) {
+        panic!("{message}");
+    }
+    assert_eq!(recorder.state_hash(), sim.state_hash(), "the re-run is the run");
+
+    // The same game recorded as a replay with per-tick hashes verifies.
     let bytes = Replay { header, ticks }.to_bytes().expect("encodes");
     let replay: Replay<PlayerCommand> = Replay::from_bytes(&bytes).expect("decodes");
     let mut fresh = TownSim::new(Arc::clone(&level), 1, 4);
     let report = verify(&mut fresh, &replay).expect("same rules");
     assert_eq!((report.ticks, report.hashes_checked, report.first_mismatch), (6_000, 6_000, None));
-    assert_eq!(report.final_hash, hash);
+    assert_eq!(report.final_hash, sim.state_hash());
 }

@@ -24,7 +24,9 @@ fn interacting_near_the_talker_starts_a_dialogue_at_its_first_line() {
     let d = town.snapshot().dialogues[0].clone();
     assert_eq!((d.player, d.dialogue, d.line, d.line_started.0), (0, 0, 0, 0));
     step(&mut town, &idle(1));
-    let mayor = town.snapshot().characters.iter().find(|c| &*c.name == "Mayor").unwrap().clone();
+    let level = std::sync::Arc::clone(town.level());
+    let views = &town.snapshot().characters;
+    let mayor = views.iter().find(|c| &*level.character_name(c.role) == "Mayor").unwrap().clone();
     assert_eq!(mayor.anim, AnimState::Talk);
     // The mayor turned to face the player (east of it).
     assert!(mayor.facing.shortest_delta(Angle::ZERO).unsigned_abs() < Angle::from_degrees(1).0);

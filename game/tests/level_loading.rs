@@ -4,12 +4,15 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use fixstep_game::AnimState;
 use fixstep_game::level::{
     self, Clips, Level, LevelError, LevelProblem, ObjectDefKind, model::LevelFile,
 };
+use fixstep_game::state::ObjectPhase;
+use fixstep_game::{AnimState, PlayerCommand, TownSim};
 use fixstep_runtime::math::{Angle, Fx, Vec3};
+use fixstep_runtime::{Simulation, Tick};
 
 /// The workspace root.
 fn workspace() -> PathBuf {
@@ -215,7 +218,7 @@ fn town_has_taxis_with_a_stand_and_pedestrians_with_stops() {
     }
     assert!(town.pedestrians.len() >= 6, "{} pedestrians", town.pedestrians.len());
     assert!(town.pedestrians.iter().all(|p| p.stops.contains(&true)), "a pedestrian never stops");
-    let walk = town.pedestrians.iter().find(|p| p.name == "Ada").expect("Ada walks the plaza");
+    let walk = town.pedestrians.iter().find(|p| &*p.name == "Ada").expect("Ada walks the plaza");
     assert_eq!(walk.speed, Fx::from_num(130) / 1000);
 }
 
@@ -260,7 +263,7 @@ fn town_pedestrians_keep_off_buildings_and_two_metres_off_the_lanes() {
 fn town_has_teleports_a_mayor_a_cutscene_a_lift_a_fading_sign_and_lamps() {
     let town = town();
     assert_eq!(town.teleports.len(), 2);
-    let mayor = town.talkers.iter().find(|t| t.name == "Mayor").expect("the mayor");
+    let mayor = town.talkers.iter().find(|t| &*t.name == "Mayor").expect("the mayor");
     let lines = &town.dialogues[mayor.dialogue as usize].lines;
     assert!((3..=5).contains(&lines.len()), "{} lines", lines.len());
     assert_eq!(town.dialogues[mayor.dialogue as usize].source, "dialogue/mayor.ron");
@@ -829,6 +832,105 @@ fn clock_and_ground_out_of_range_are_reported() {
     );
 }
 
+/// Values the rules cannot hold: a duration beyond a day of ticks (added to tick numbers and
+/// turned into `Fx` progress), a speed beyond 100 m/s, a size or a point beyond 5 km (squared
+/// distances in metres would overflow `Fx`), each reported where it is written.
+#[test]
+fn values_beyond_what_the_rules_hold_are_reported() {
+    let text = edit(&small_level(), "swing_ticks: 8", "swing_ticks: 4294967295");
+    let text = edit(&text, "pause_ticks: 30", "pause_ticks: 864001");
+    let text = edit(&text, "speed_cm_per_s: 140", "speed_cm_per_s: 10001");
+    let text = edit(&text, "height_cm: 600", "height_cm: 500001");
+    let text = edit(&text, "leaf_end: (60, -1000)", "leaf_end: (60, -2000000000)");
+    let text = edit(&text, "max: (5000, 5000)", "max: (5000, 600000)");
+    let text = edit(&text, "bottom_cm: 0", "bottom_cm: -500001");
+    let found = problems(&text, &assets());
+    let file = Path::new(LABEL);
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "swing_ticks: 4294967295", "4"),
+        &["door \"shop_door\"", "swing_ticks is 4294967295; it must be at most 864000"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "pause_ticks: 864001", "8"),
+        &["pedestrian \"Ann\"", "pause_ticks is 864001; it must be at most 864000"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "speed_cm_per_s: 10001", "1"),
+        &["pedestrian \"Ben\"", "speed_cm_per_s is 10001; it must be at most 10000"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "height_cm: 500001", "5"),
+        &["building \"shop\"", "height_cm is 500001; it must be at most 500000"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "leaf_end: (60, -2000000000)", "("),
+        &["door \"shop_door\": leaf_end at (60, -2000000000) is farther than 500000 cm"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "max: (5000, 600000)", "("),
+        &["ground: max at (5000, 600000) is farther than 500000 cm"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "bottom_cm: -500001", "-"),
+        &["lift \"lift\"", "bottom_cm is -500001; it must be within 500000 cm"],
+    );
+}
+
+/// At their bounds, the values load and the rules run on them: a door that swings for a day,
+/// a lift that travels 10 km, walkers and a taxi at 100 m/s, waits of a day. Before the
+/// bounds, a swing of 2^32 - 1 ticks overflowed the tick its swing ends at.
+#[test]
+fn values_at_their_bounds_load_and_run() {
+    let day = "864000";
+    let mut text = small_level();
+    for (from, to) in [
+        ("swing_ticks: 8", format!("swing_ticks: {day}")),
+        ("stay_open_ticks: 40", format!("stay_open_ticks: {day}")),
+        ("travel_ticks: 30", format!("travel_ticks: {day}")),
+        ("wait_ticks: 20", "wait_ticks: 1".to_owned()),
+        ("bottom_cm: 0, top_cm: 300", "bottom_cm: -500000, top_cm: 500000".to_owned()),
+        ("fade_ticks: 10, hold_ticks: 40", format!("fade_ticks: {day}, hold_ticks: 1")),
+        ("pause_ticks: 30", format!("pause_ticks: {day}")),
+        ("speed_cm_per_s: 130", "speed_cm_per_s: 10000".to_owned()),
+        ("stand_ticks: 40", format!("stand_ticks: {day}")),
+        ("max_speed_cm_per_s: 1000", "max_speed_cm_per_s: 10000".to_owned()),
+        ("height_cm: 600", "height_cm: 500000".to_owned()),
+        // The mayor steps aside, so that the interact reaches the door.
+        ("(name: \"Mayor\", at: (0, -2000)", "(name: \"Mayor\", at: (3000, -2000)".to_owned()),
+    ] {
+        text = edit(&text, from, &to);
+    }
+    let level = Arc::new(load_with(&text, &assets()).unwrap_or_else(|e| panic!("{e}")));
+    let mut sim = TownSim::new(level, 3, 2);
+    // Player 0 runs north from its spawn to the door and opens it; player 1 stands.
+    let run = PlayerCommand { forward: 100, run: true, ..PlayerCommand::default() };
+    let open = PlayerCommand { interact: true, ..PlayerCommand::default() };
+    for t in 0..600 {
+        let first = match t {
+            0..50 => run,
+            50 => open,
+            _ => PlayerCommand::default(),
+        };
+        sim.step(Tick(t), &[first, PlayerCommand::default()]).expect("in order");
+    }
+    let door = &sim.state().objects[0];
+    assert_eq!(door.phase, ObjectPhase::Opening, "the door swings for a day");
+}
+
 #[test]
 fn several_problems_are_all_reported_in_text_order() {
     let text =
@@ -929,6 +1031,10 @@ fn no_input_makes_the_loader_panic() {
         ("start_minute: 600", "start_minute: 4294967295"),
         ("open_deg: -90", "open_deg: -2147483648"),
         ("hinge: (-60, -1000)", "hinge: (2147483647, -2147483648)"),
+        ("swing_ticks: 8", "swing_ticks: 4294967295"),
+        ("stand_ticks: 40", "stand_ticks: 4294967295"),
+        ("height_cm: 600", "height_cm: 2147483647"),
+        ("bottom_cm: 0", "bottom_cm: -2147483648"),
     ] {
         let text = text.replacen(from, to, 1);
         assert!(load_with(&text, &assets).is_err(), "{to} loaded");

@@ -167,6 +167,9 @@ pub fn prepare(run: &SimRun<'_>) -> Result<(TownSim, Vec<Driver>, CommandScript)
         );
     }
     let players = run.bots.max(script.players());
+    if players > fixstep_game::MAX_PLAYERS {
+        bail!("{players} players: a town holds at most {}", fixstep_game::MAX_PLAYERS);
+    }
     let drivers =
         (0..players)
             .map(|p| {
@@ -224,12 +227,8 @@ impl Stepper {
             Some(path) => {
                 let file = File::create(path)
                     .with_context(|| format!("cannot create replay {}", path.display()))?;
-                let header = ReplayHeader {
-                    sim_version: TownSim::VERSION,
-                    level: replay_level_name(&sim.level().source, run.level, run.assets),
-                    seed: run.seed,
-                    players: u16::try_from(drivers.len()).context("more than 65,535 players")?,
-                };
+                let level = replay_level_name(&sim.level().source, run.level, run.assets);
+                let header = ReplayHeader::of(&sim, level, run.seed)?;
                 Some(ReplayWriter::new(BufWriter::new(file), &header)?)
             }
             None => None,
@@ -257,8 +256,7 @@ impl Stepper {
             writeln!(log, "{} {}", tick.0, self.hash).context("cannot write the hash log")?;
         }
         if let Some(recorder) = self.recorder.as_mut() {
-            let record =
-                TickRecord { tick, commands: self.commands.clone(), hash: Some(self.hash.total()) };
+            let record = TickRecord::new(tick, self.commands.clone(), Some(&self.hash));
             recorder.record(&record)?;
         }
         Ok(())
@@ -352,7 +350,7 @@ pub enum Verified {
         /// Hashes compared.
         hashes: u32,
         /// The final hash.
-        hash: StateHash,
+        hash: Box<StateHash>,
     },
     /// A hash differed.
     Mismatch(String),
@@ -375,7 +373,7 @@ pub fn verify_replay(path: &Path, assets: &Path) -> Result<Verified> {
         None => Verified::Ok {
             ticks: report.ticks,
             hashes: report.hashes_checked,
-            hash: report.final_hash,
+            hash: Box::new(report.final_hash),
         },
         Some(mismatch) => {
             let parts = mismatch

@@ -1,6 +1,6 @@
 //! The runtime's one error type.
 
-use crate::hash::StateHash;
+use crate::hash::{ContentDigest, StateHash};
 use crate::tick::Tick;
 
 /// Everything the runtime can refuse or detect. Reading a bad replay, stepping out of order and
@@ -27,6 +27,20 @@ pub enum Error {
         /// How many commands came.
         got: usize,
     },
+    /// A command came for a player who is not in the game.
+    #[error("player {player} is not in the game, which has {players} players")]
+    NoSuchPlayer {
+        /// The player named.
+        player: usize,
+        /// The players there are.
+        players: usize,
+    },
+    /// A player could not join: the simulation holds no more.
+    #[error("no more players can join: the simulation holds at most {max}")]
+    PlayerLimit {
+        /// The most players it holds.
+        max: usize,
+    },
     /// The bytes do not start with the replay signature: not a replay at all.
     #[error("not a Fixstep replay: the file does not start with the replay signature")]
     NotAReplay,
@@ -37,6 +51,29 @@ pub enum Error {
         found: u16,
         /// The newest version this build reads.
         supported: u16,
+    },
+    /// The replay was written by an older build, in a format this one no longer reads.
+    #[error(
+        "replay format version {found} is older than this build reads (version {supported}): \
+         record it again"
+    )]
+    OlderReplayFormat {
+        /// The file's format version.
+        found: u16,
+        /// The version this build reads.
+        supported: u16,
+    },
+    /// The replay was recorded on other content (a changed level): its commands would not
+    /// reproduce its hashes.
+    #[error(
+        "replay was recorded on level content with digest {recorded}; the level loaded now has \
+         digest {found}: the level changed since the replay was recorded"
+    )]
+    ContentMismatch {
+        /// The digest the replay recorded.
+        recorded: ContentDigest,
+        /// The digest of the content loaded now.
+        found: ContentDigest,
     },
     /// The replay was recorded with other rules: its commands would not reproduce its hashes.
     #[error(

@@ -11,7 +11,9 @@
 //! 2. Derive `Clone`, serde's `Serialize`/`Deserialize` and [`Canonical`] on the state, so it
 //!    can be saved, sent, and hashed over canonical bytes.
 //! 3. Implement [`Simulation`]: `advance` runs one tick from one command per player, `snapshot`
-//!    returns what the presentation draws, `hash_state` hashes each subsystem as a named part.
+//!    returns what the presentation draws, `hash_state` hashes each subsystem as a named part,
+//!    `add_player` lets a player join, `content_digest` names what it was built from; and
+//!    [`Command`] for its command, whose `held` input stands in for a missing one.
 //! 4. Drive it with [`Simulation::step`], a tick at a time; for a local game a
 //!    [`tick::FrameScheduler`] says how many ticks each render frame runs.
 //! 5. Prove it deterministic: [`sync_test::sync_test`] checks rollback and serialization every
@@ -19,24 +21,37 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use fixstep_runtime::{Canonical, Simulation, StateHasher, Tick};
+//! use fixstep_runtime::{Canonical, Command, ContentDigest, Error, Simulation, StateHasher, Tick};
 //! use fixstep_runtime::math::{Fx, fx};
 //! use serde::{Deserialize, Serialize};
 //!
 //! #[derive(Clone, Serialize, Deserialize, Canonical)]
-//! struct Counter { next: Tick, total: Fx }
+//! struct Counter { next: Tick, total: Fx, players: u16 }
+//!
+//! /// A player's input: a number to add, held while the player sends nothing.
+//! #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+//! struct Add(i32);
+//!
+//! impl Command for Add {
+//!     fn held(&self) -> Self { *self }
+//! }
 //!
 //! struct Adder { state: Counter, snapshot: Arc<Fx> }
 //!
 //! impl Simulation for Adder {
-//!     type Command = i32;
+//!     type Command = Add;
 //!     type State = Counter;
 //!     type Snapshot = Fx;
 //!     const VERSION: u32 = 1;
 //!     fn next_tick(&self) -> Tick { self.state.next }
-//!     fn players(&self) -> usize { 2 }
-//!     fn advance(&mut self, commands: &[i32]) {
-//!         for &c in commands { self.state.total += fx(c); }
+//!     fn players(&self) -> usize { usize::from(self.state.players) }
+//!     fn add_player(&mut self) -> Result<usize, Error> {
+//!         self.state.players += 1;
+//!         Ok(usize::from(self.state.players - 1))
+//!     }
+//!     fn content_digest(&self) -> ContentDigest { ContentDigest::of("counting") }
+//!     fn advance(&mut self, commands: &[Add]) {
+//!         for c in commands { self.state.total += fx(c.0); }
 //!         self.state.next = self.state.next.next();
 //!         self.snapshot = Arc::new(self.state.total);
 //!     }
@@ -49,9 +64,10 @@
 //!     fn hash_state(&self, hasher: &mut StateHasher) { hasher.part("counter", &self.state); }
 //! }
 //!
-//! let mut sim = Adder { state: Counter { next: Tick(0), total: Fx::ZERO }, snapshot: Arc::new(Fx::ZERO) };
-//! assert_eq!(**sim.step(Tick(0), &[2, 3]).unwrap(), fx(5));
-//! assert!(sim.step(Tick(5), &[0, 0]).is_err()); // ticks run in order, or not at all
+//! let state = Counter { next: Tick(0), total: Fx::ZERO, players: 2 };
+//! let mut sim = Adder { state, snapshot: Arc::new(Fx::ZERO) };
+//! assert_eq!(**sim.step(Tick(0), &[Add(2), Add(3)]).unwrap(), fx(5));
+//! assert!(sim.step(Tick(5), &[Add(0), Add(0)]).is_err()); // ticks run in order, or not at all
 //! ```
 
 #![deny(clippy::float_arithmetic, clippy::float_cmp)]
@@ -60,7 +76,9 @@
 extern crate self as fixstep_runtime;
 
 pub mod clock;
+pub mod command;
 mod error;
+pub mod golden;
 pub mod hash;
 pub mod math;
 pub mod replay;
@@ -71,9 +89,10 @@ pub mod tick;
 pub mod world;
 
 pub use clock::NetworkClock;
+pub use command::{Command, HeldInputs};
 pub use error::{Desync, Error, SyncCheck};
 pub use fixstep_derive::Canonical;
-pub use hash::{Canonical, StateHash, StateHasher};
+pub use hash::{Canonical, ContentDigest, StateHash, StateHasher};
 pub use sim::Simulation;
 pub use tick::Tick;
 pub use world::{EntityId, EntityStore};

@@ -1,17 +1,22 @@
 //! Replays: the commands of every tick of a game, and optionally its hashes.
 //!
 //! A replay is everything needed to run a game again bit for bit: the rules' version, the
-//! level, the seed, the number of players, then each tick's commands. With per-tick hashes it is
-//! also a determinism check: [`verify`] re-simulates and names the first tick that differs.
+//! level and the digest of its content, the seed, the number of players, then each tick's
+//! commands and the players who joined before it. With per-tick hashes it is also a
+//! determinism check: [`verify`] re-simulates and names the first tick that differs, and, from
+//! the recorded partial hashes, the first subsystem.
 //!
-//! ## File format (version 1)
+//! ## File format (version 2)
 //!
 //! ```text
 //! signature   8 bytes  "FXREPLAY"
-//! format      u16 LE   1
+//! format      u16 LE   2
 //! records     each:    length u32 LE | xxh3-64 of the payload u64 LE | payload (postcard)
 //!             record 0 is the ReplayHeader, records 1.. are TickRecords in tick order
 //! ```
+//!
+//! Version 1 had no content digest, joins or partial hashes; its replays were recorded under
+//! rules this build no longer runs, so it is refused with [`Error::OlderReplayFormat`].
 //!
 //! The checksum per record lets a reader tell a damaged file from a truncated one and say
 //! where; postcard keeps records small (a command of a player at rest is a few bytes).
@@ -22,15 +27,15 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::Error;
-use crate::hash::{StateHash, StateHasher};
+use crate::hash::{ContentDigest, StateHash, StateHasher};
 use crate::sim::Simulation;
 use crate::tick::Tick;
 
 /// The bytes every replay starts with.
 pub const REPLAY_SIGNATURE: [u8; 8] = *b"FXREPLAY";
 
-/// The replay format this build writes and the newest it reads.
-pub const REPLAY_FORMAT_VERSION: u16 = 1;
+/// The replay format this build writes and the only one it reads.
+pub const REPLAY_FORMAT_VERSION: u16 = 2;
 
 /// The largest record payload a reader accepts, in bytes: 16 MiB, far above any tick's
 /// commands (a few bytes a player), so a damaged length cannot make the reader allocate
@@ -47,10 +52,53 @@ pub struct ReplayHeader {
     pub sim_version: u32,
     /// The level, as the game names it (a path under `assets/`, or a generated level's name).
     pub level: String,
+    /// [`Simulation::content_digest`] of the level it was recorded on: a replay of a level that
+    /// changed since is refused.
+    pub level_digest: ContentDigest,
     /// The seed of the simulation's random numbers.
     pub seed: u64,
-    /// Number of players: the number of commands in every tick.
+    /// Number of players at tick 0; players who join later are counted in their tick's record.
     pub players: u16,
+    /// The names of the partial hashes a tick record holds, in order.
+    pub hash_parts: Vec<String>,
+}
+
+impl ReplayHeader {
+    /// The header of a replay of `sim`, which is at tick 0: its version, content digest,
+    /// players and the names of its partial hashes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Encode`] for more than 65,535 players.
+    pub fn of<S: Simulation>(sim: &S, level: String, seed: u64) -> Result<Self, Error> {
+        Ok(Self {
+            sim_version: S::VERSION,
+            level,
+            level_digest: sim.content_digest(),
+            seed,
+            players: u16::try_from(sim.players()).map_err(|_| Error::Encode {
+                what: "a replay header",
+                reason: format!("{} players is more than a replay holds", sim.players()),
+            })?,
+            hash_parts: sim.state_hash().parts().iter().map(|p| p.name.to_owned()).collect(),
+        })
+    }
+}
+
+/// A state hash as a replay records it: the total, and the partial hashes in the order the
+/// header names them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedHash {
+    /// The total hash.
+    pub total: u64,
+    /// The partial hashes, or none if only the total was recorded.
+    pub parts: Vec<u64>,
+}
+
+impl From<&StateHash> for RecordedHash {
+    fn from(hash: &StateHash) -> Self {
+        Self { total: hash.total(), parts: hash.parts().iter().map(|p| p.hash).collect() }
+    }
 }
 
 /// One tick of a replay.
@@ -58,10 +106,21 @@ pub struct ReplayHeader {
 pub struct TickRecord<C> {
     /// The tick.
     pub tick: Tick,
+    /// Players who joined right before this tick ([`Simulation::add_player`]), each taking the
+    /// next player index.
+    pub joined: u16,
     /// One command per player, in player order.
     pub commands: Vec<C>,
-    /// The total state hash after this tick, if it was recorded.
-    pub hash: Option<u64>,
+    /// The state hash after this tick, if it was recorded.
+    pub hash: Option<RecordedHash>,
+}
+
+impl<C> TickRecord<C> {
+    /// The record of a tick no player joined before, with its hash.
+    #[must_use]
+    pub fn new(tick: Tick, commands: Vec<C>, hash: Option<&StateHash>) -> Self {
+        Self { tick, joined: 0, commands, hash: hash.map(RecordedHash::from) }
+    }
 }
 
 /// A whole replay in memory.
@@ -102,16 +161,24 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
             missing: RECORD_FRAME_BYTES as u64,
         })?;
         let mut ticks: Vec<TickRecord<C>> = Vec::new();
+        let mut players = usize::from(header.players);
         while let Some(record) = reader.next_record::<TickRecord<C>>()? {
             let expected = Tick(u32::try_from(ticks.len()).unwrap_or(u32::MAX));
+            players += usize::from(record.joined);
+            let recorded_parts = record.hash.as_ref().map_or(0, |h| h.parts.len());
             let problem = if record.tick != expected {
                 Some(format!("it is tick {}, where tick {expected} comes next", record.tick))
-            } else if record.commands.len() != usize::from(header.players) {
+            } else if record.commands.len() != players {
                 Some(format!(
-                    "tick {} has {} commands for {} players",
+                    "tick {} has {} commands for {players} players",
                     record.tick,
                     record.commands.len(),
-                    header.players
+                ))
+            } else if recorded_parts != 0 && recorded_parts != header.hash_parts.len() {
+                Some(format!(
+                    "tick {} has {recorded_parts} partial hashes, where the header names {}",
+                    record.tick,
+                    header.hash_parts.len()
                 ))
             } else {
                 None
@@ -221,6 +288,12 @@ impl<'a> RecordReader<'a> {
                 supported: REPLAY_FORMAT_VERSION,
             });
         }
+        if version < REPLAY_FORMAT_VERSION {
+            return Err(Error::OlderReplayFormat {
+                found: version,
+                supported: REPLAY_FORMAT_VERSION,
+            });
+        }
         Ok(Self { bytes, offset: prefix + 2, record_start: prefix + 2, records: 0 })
     }
 
@@ -275,9 +348,12 @@ pub struct HashMismatch {
     /// The first tick whose hash differs.
     pub tick: Tick,
     /// The hash the replay recorded for it.
-    pub recorded: u64,
+    pub recorded: RecordedHash,
     /// The hash re-simulation computed, with its partial hashes.
     pub computed: StateHash,
+    /// The subsystems whose partial hashes differ, in hashing order: the first is where to
+    /// look. Empty when the replay recorded totals only.
+    pub subsystems: Vec<String>,
 }
 
 impl core::fmt::Display for HashMismatch {
@@ -285,8 +361,17 @@ impl core::fmt::Display for HashMismatch {
         write!(
             f,
             "tick {}: the replay recorded hash {:016x}, re-simulation computed {}",
-            self.tick, self.recorded, self.computed
-        )
+            self.tick, self.recorded.total, self.computed
+        )?;
+        match self.subsystems.split_first() {
+            None => write!(f, " (the replay holds no partial hashes to name a subsystem)"),
+            Some((first, [])) => write!(f, "; the first subsystem that differs is {first}"),
+            Some((first, rest)) => write!(
+                f,
+                "; the first subsystem that differs is {first} (then {})",
+                rest.join(", ")
+            ),
+        }
     }
 }
 
@@ -308,9 +393,10 @@ pub struct VerifyReport {
 ///
 /// # Errors
 ///
-/// [`Error::SimVersionMismatch`] or [`Error::ReplayPlayers`] when the replay was not recorded
-/// with these rules or this many players, and [`Error::TickOutOfOrder`] when `sim` does not
-/// start at the replay's first tick.
+/// [`Error::SimVersionMismatch`], [`Error::ContentMismatch`] or [`Error::ReplayPlayers`] when
+/// the replay was not recorded with these rules, this level or this many players,
+/// [`Error::TickOutOfOrder`] when `sim` does not start at the replay's first tick, and
+/// [`Error::PlayerLimit`] when a recorded join does not fit.
 pub fn verify<S: Simulation>(
     sim: &mut S,
     replay: &Replay<S::Command>,
@@ -320,6 +406,10 @@ pub fn verify<S: Simulation>(
             found: replay.header.sim_version,
             expected: S::VERSION,
         });
+    }
+    let found = sim.content_digest();
+    if replay.header.level_digest != found {
+        return Err(Error::ContentMismatch { recorded: replay.header.level_digest, found });
     }
     if usize::from(replay.header.players) != sim.players() {
         return Err(Error::ReplayPlayers { found: replay.header.players, expected: sim.players() });
@@ -332,20 +422,43 @@ pub fn verify<S: Simulation>(
         final_hash: sim.state_hash(),
     };
     for record in &replay.ticks {
+        for _ in 0..record.joined {
+            sim.add_player()?;
+        }
         sim.step(record.tick, &record.commands)?;
         report.ticks += 1;
         sim.hash_state(&mut hasher);
-        let computed = hasher.finish_reuse();
-        if let Some(recorded) = record.hash {
+        report.final_hash = hasher.finish_reuse();
+        let computed = &report.final_hash;
+        if let Some(recorded) = &record.hash {
             report.hashes_checked += 1;
-            if recorded != computed.total() {
-                report.first_mismatch =
-                    Some(HashMismatch { tick: record.tick, recorded, computed: computed.clone() });
-                report.final_hash = computed;
+            if recorded.total != computed.total() {
+                let subsystems = differing_subsystems(&replay.header, recorded, computed);
+                report.first_mismatch = Some(HashMismatch {
+                    tick: record.tick,
+                    recorded: recorded.clone(),
+                    computed: computed.clone(),
+                    subsystems,
+                });
                 return Ok(report);
             }
         }
-        report.final_hash = computed;
     }
     Ok(report)
+}
+
+/// The subsystems whose recorded partial hash differs from the computed one, in the header's
+/// order; one the simulation no longer hashes counts as differing.
+fn differing_subsystems(
+    header: &ReplayHeader,
+    recorded: &RecordedHash,
+    computed: &StateHash,
+) -> Vec<String> {
+    header
+        .hash_parts
+        .iter()
+        .zip(&recorded.parts)
+        .filter(|(name, hash)| computed.part(name) != Some(**hash))
+        .map(|(name, _)| name.clone())
+        .collect()
 }

@@ -4,8 +4,9 @@ use std::sync::Arc;
 
 use serde::{Serialize, de::DeserializeOwned};
 
+use crate::command::Command;
 use crate::error::Error;
-use crate::hash::{StateHash, StateHasher};
+use crate::hash::{ContentDigest, StateHash, StateHasher};
 use crate::tick::Tick;
 
 /// A deterministic simulation: the game's rules, stepped one exact tick at a time.
@@ -18,9 +19,9 @@ use crate::tick::Tick;
 /// Implementors write [`advance`](Self::advance) and the accessors; callers use
 /// [`step`](Self::step), which checks the tick and the player count first.
 pub trait Simulation {
-    /// One player's input for one tick, in the game's own serde type. `Default` is the input of
-    /// a player who sent nothing.
-    type Command: Clone + Default + core::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+    /// One player's input for one tick, in the game's own serde type; its
+    /// [`held`](Command::held) input stands in for a missing one.
+    type Command: Command;
     /// Everything that changes as the simulation runs, including the next tick number.
     type State: Clone + Serialize + DeserializeOwned;
     /// What the presentation needs to draw one completed tick.
@@ -35,6 +36,22 @@ pub trait Simulation {
 
     /// The number of players: the length of every tick's command slice.
     fn players(&self) -> usize;
+
+    /// Adds a player slot and returns its index (the number of players before): from the next
+    /// tick on, [`step`](Self::step) takes one more command. The new player is part of the
+    /// state, so a serialized state carries it and the hash covers it. A host sequences joins
+    /// like commands, before a tick, and every peer adds the slot before stepping that tick;
+    /// replays record them the same way.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::PlayerLimit`] when the simulation holds no more players. Nothing changes then.
+    fn add_player(&mut self) -> Result<usize, Error>;
+
+    /// The digest of what the simulation was built from (its level), over its canonical bytes:
+    /// replays record it and refuse to run on a changed level, and peers compare it before
+    /// they play together.
+    fn content_digest(&self) -> ContentDigest;
 
     /// Runs one tick with one command per player, in player order. Called only by
     /// [`step`](Self::step), after its checks.

@@ -5,6 +5,7 @@
 //! how many whole ticks to run now, keeps a bounded backlog, and drops (and counts) whole ticks
 //! beyond it, so a stall never turns into a fast-forward. Time here is integer microseconds.
 
+use bytemuck::NoUninit;
 use serde::{Deserialize, Serialize};
 
 use crate::Canonical;
@@ -40,8 +41,11 @@ pub const MAX_BACKLOG_TICKS: u32 = 10;
     Serialize,
     Deserialize,
     Canonical,
+    NoUninit,
 )]
 #[serde(transparent)]
+#[canonical(pod)]
+#[repr(transparent)]
 pub struct Tick(pub u32);
 
 impl Tick {

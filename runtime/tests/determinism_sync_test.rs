@@ -42,6 +42,12 @@ impl Simulation for HiddenCounter {
     fn players(&self) -> usize {
         self.inner.players()
     }
+    fn add_player(&mut self) -> Result<usize, Error> {
+        self.inner.add_player()
+    }
+    fn content_digest(&self) -> fixstep_runtime::ContentDigest {
+        self.inner.content_digest()
+    }
     fn advance(&mut self, commands: &[DriftCommand]) {
         self.hidden += 1;
         self.inner.advance(commands);
@@ -87,6 +93,12 @@ impl Simulation for LossyRestore {
     }
     fn players(&self) -> usize {
         self.0.players()
+    }
+    fn add_player(&mut self) -> Result<usize, Error> {
+        self.0.add_player()
+    }
+    fn content_digest(&self) -> fixstep_runtime::ContentDigest {
+        self.0.content_digest()
     }
     fn advance(&mut self, commands: &[DriftCommand]) {
         self.0.advance(commands);

@@ -2,42 +2,40 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::{Drift, scripted_commands};
+use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::{Simulation, StateHasher, Tick};
-use xxhash_rust::xxh3::xxh3_64;
+
+/// Ticks between the ticks the golden file writes out: ten samples of the run.
+const SAMPLE_EVERY_TICKS: u32 = 100;
 
 /// Protects the whole runtime's determinism at once: 1,000 ticks of the test simulation with
 /// three players, whose state exercises fixed-point vectors, sin/cos, atan2, square roots,
-/// entity insertion and removal with id reuse, and the random number generator. The pinned
-/// values are the hash of the stream of per-tick totals and the final partial hashes; CI runs
-/// this in debug and in release, so an optimization or overflow difference between the two
-/// builds fails here. Any intended change to the runtime's math or encoding must re-pin it in
-/// the same commit, saying why.
+/// entity insertion and removal with id reuse, and the random number generator. Every tick's
+/// total and partial hashes are pinned in `tests/golden/drift.hashes`, with the version of
+/// the test simulation they belong to; CI runs this in debug and in release, so an
+/// optimization or overflow difference between the two builds fails here. An intended change
+/// of the runtime's math or encoding bumps the test simulation's version and re-pins the file
+/// (`FIXSTEP_BLESS=1`) in the same commit, saying why.
 #[test]
 fn thousand_tick_hash_stream_is_pinned() {
     let mut sim = Drift::new(0x5eed, 3);
     let mut hasher = StateHasher::new();
-    let mut stream = Vec::with_capacity(8_000);
+    let mut recorder = StreamRecorder::new::<Drift>(SAMPLE_EVERY_TICKS);
     for t in 0..1_000 {
         let tick = Tick(t);
         sim.step(tick, &scripted_commands(tick, 3)).expect("ticks in order");
         sim.hash_state(&mut hasher);
-        stream.extend_from_slice(&hasher.finish_reuse().total().to_le_bytes());
+        recorder.record(tick, &hasher.finish_reuse());
     }
-    let last = sim.state_hash();
-    let parts: Vec<(&str, String)> =
-        last.parts().iter().map(|p| (p.name, format!("{:016x}", p.hash))).collect();
-    assert_eq!(format!("{:016x}", xxh3_64(&stream)), "c2c209df194ee08d");
-    assert_eq!(last.to_string(), "551299b21cef1425");
-    assert_eq!(
-        parts,
-        [
-            ("tick", "dab56b5fa04896bc".to_owned()),
-            ("movers", "fa98a4229106e646".to_owned()),
-            ("players", "22395620b738b83a".to_owned()),
-            ("rng", "a7b174cc65c8c0d8".to_owned()),
-        ]
-    );
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/drift.hashes");
+    let comment = "The golden hash stream of runtime/tests/golden_sim.rs: 1,000 ticks of the test\n\
+                   simulation (seed 0x5eed, three scripted players). Re-pin with FIXSTEP_BLESS=1.";
+    if let Err(message) = recorder.finish().check(&file, comment) {
+        panic!("{message}");
+    }
     // The run really exercised spawning and removal: movers came and went.
     assert_eq!(sim.state.movers.len(), 44);
 }

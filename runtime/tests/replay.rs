@@ -6,7 +6,7 @@ use common::{Drift, DriftCommand, scripted_commands};
 use fixstep_runtime::replay::{
     REPLAY_FORMAT_VERSION, REPLAY_SIGNATURE, Replay, ReplayHeader, TickRecord, verify,
 };
-use fixstep_runtime::{Error, Simulation, Tick};
+use fixstep_runtime::{ContentDigest, Error, Simulation, Tick};
 
 const PLAYERS: usize = 2;
 const SEED: u64 = 99;
@@ -14,20 +14,15 @@ const SEED: u64 = 99;
 /// A replay of 200 ticks of the test simulation, with a hash on every tick.
 fn recorded() -> Replay<DriftCommand> {
     let mut sim = Drift::new(SEED, PLAYERS);
+    let header = ReplayHeader::of(&sim, "field".to_owned(), SEED).expect("two players");
     let ticks = (0..200)
         .map(|t| {
             let tick = Tick(t);
             let commands = scripted_commands(tick, PLAYERS);
             sim.step(tick, &commands).expect("in order");
-            TickRecord { tick, commands, hash: Some(sim.state_hash().total()) }
+            TickRecord::new(tick, commands, Some(&sim.state_hash()))
         })
         .collect();
-    let header = ReplayHeader {
-        sim_version: Drift::VERSION,
-        level: "field".to_owned(),
-        seed: SEED,
-        players: PLAYERS as u16,
-    };
     Replay { header, ticks }
 }
 
@@ -60,6 +55,77 @@ fn verification_names_the_first_tick_that_differs() {
     assert_eq!(mismatch.tick, Tick(57));
     assert_eq!(report.ticks, 58);
     assert!(mismatch.to_string().starts_with("tick 57: the replay recorded hash"));
+    // The recorded partial hashes name the subsystem: the turn moved a mover.
+    assert_eq!(mismatch.subsystems, ["movers"]);
+    assert!(
+        mismatch.to_string().ends_with("; the first subsystem that differs is movers"),
+        "{mismatch}"
+    );
+}
+
+#[test]
+fn a_replay_with_totals_only_still_names_the_tick() {
+    let mut replay = recorded();
+    for record in &mut replay.ticks {
+        record.hash.as_mut().expect("recorded").parts.clear();
+    }
+    replay.ticks[57].commands[0].turn += 1;
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let mismatch = verify(&mut sim, &replay).expect("same rules").first_mismatch.expect("differs");
+    assert_eq!(mismatch.tick, Tick(57));
+    assert!(mismatch.subsystems.is_empty());
+    assert!(mismatch.to_string().contains("no partial hashes"), "{mismatch}");
+}
+
+#[test]
+fn a_replay_of_changed_content_is_refused_naming_both_digests() {
+    let mut replay = recorded();
+    let recorded_digest = ContentDigest(0x1234);
+    replay.header.level_digest = recorded_digest;
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let err = verify(&mut sim, &replay).expect_err("other content");
+    let found = sim.content_digest();
+    assert!(
+        matches!(err, Error::ContentMismatch { recorded, found: f } if recorded == recorded_digest && f == found)
+    );
+    let message = err.to_string();
+    assert!(message.contains(&recorded_digest.to_string()), "{message}");
+    assert!(message.contains(&found.to_string()), "{message}");
+    assert!(message.contains("the level changed"), "{message}");
+    assert_eq!(sim.next_tick(), Tick(0), "nothing was simulated");
+}
+
+/// A player who joins mid-game is recorded with the tick it joined before; the replay
+/// reproduces the join and every hash after it.
+#[test]
+fn a_player_joining_mid_game_is_recorded_and_verified() {
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let header = ReplayHeader::of(&sim, "field".to_owned(), SEED).expect("two players");
+    let mut ticks = Vec::new();
+    for t in 0..120 {
+        let tick = Tick(t);
+        let joined = u16::from(t == 60);
+        if joined == 1 {
+            assert_eq!(sim.add_player().expect("room"), PLAYERS);
+        }
+        let commands = scripted_commands(tick, sim.players());
+        sim.step(tick, &commands).expect("in order");
+        let hash = sim.state_hash();
+        ticks.push(TickRecord { joined, ..TickRecord::new(tick, commands, Some(&hash)) });
+    }
+    let replay = Replay { header, ticks };
+    let replay = Replay::from_bytes(&replay.to_bytes().expect("encodes")).expect("decodes");
+    let mut fresh = Drift::new(SEED, PLAYERS);
+    let report = verify(&mut fresh, &replay).expect("same rules");
+    assert_eq!((report.ticks, report.first_mismatch), (120, None));
+    assert_eq!(fresh.players(), PLAYERS + 1);
+
+    // Without the join, tick 60's record has a command too many.
+    let mut unjoined = replay.clone();
+    unjoined.ticks[60].joined = 0;
+    let err = Replay::<DriftCommand>::from_bytes(&unjoined.to_bytes().expect("encodes"))
+        .expect_err("three commands for two players");
+    assert!(err.to_string().contains("tick 60 has 3 commands for 2 players"), "{err}");
 }
 
 #[test]
@@ -115,7 +181,18 @@ fn a_newer_format_is_refused_with_both_versions() {
     let mut bytes = recorded().to_bytes().expect("encodes");
     bytes[8..10].copy_from_slice(&(REPLAY_FORMAT_VERSION + 1).to_le_bytes());
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("newer");
-    assert_eq!(err.to_string(), "replay format version 2 is newer than this build reads (up to 1)");
+    assert_eq!(err.to_string(), "replay format version 3 is newer than this build reads (up to 2)");
+}
+
+#[test]
+fn an_older_format_is_refused_with_both_versions() {
+    let mut bytes = recorded().to_bytes().expect("encodes");
+    bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+    let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("older");
+    assert_eq!(
+        err.to_string(),
+        "replay format version 1 is older than this build reads (version 2): record it again"
+    );
 }
 
 #[test]
@@ -126,7 +203,7 @@ fn a_replay_of_other_rules_is_refused_before_simulating() {
     let err = verify(&mut sim, &replay).expect_err("other rules");
     assert_eq!(
         err.to_string(),
-        "replay was recorded by simulation version 8; this build runs version 7"
+        "replay was recorded by simulation version 9; this build runs version 8"
     );
     assert_eq!(sim.next_tick(), Tick(0), "nothing was simulated");
 }

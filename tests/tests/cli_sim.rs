@@ -8,6 +8,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use fixstep_game::PlayerCommand;
+use fixstep_runtime::replay::Replay;
 use fixstep_tests::{fixstep_binary, run_fixstep, workspace_root};
 
 /// The level every run here uses, relative to the workspace root (where `run_fixstep` runs
@@ -249,6 +251,53 @@ fn a_replay_with_a_flipped_payload_byte_is_reported_corrupted_with_record_and_by
         assert!(line.contains(&format!("record {record}")), "which record: {line}");
         assert!(line.contains(&format!("byte {}", starts[record])), "which byte: {line}");
     }
+}
+
+/// A replay is checked against the content of the level it names, not its path: re-simulated
+/// on a level that changed since, it is refused before any tick runs, with the digest the
+/// replay recorded and the digest of the level now.
+#[test]
+fn a_replay_of_a_changed_level_is_refused_naming_both_digests() {
+    let dir = Scratch::new("replay_level_changed");
+    let town = fs::read_to_string(workspace_root().join(TOWN)).expect("the town level is there");
+    let level = dir.write("town.ron", &town);
+    let replay = dir.path("game.fxr");
+    let recording = ["sim", "--level", arg(&level), "--ticks", "50", "--bots", "2"];
+    final_hash(&run_fixstep(&[&recording[..], &["--record", arg(&replay)]].concat()), 50);
+    let out = run_fixstep(&["replay", arg(&replay), "--verify"]);
+    assert!(
+        out.status.success(),
+        "the unchanged level verifies:
+{}",
+        stderr(&out)
+    );
+
+    // Nine o'clock becomes a minute past: the same file, other content.
+    fs::write(&level, town.replacen("start_minute: 540", "start_minute: 541", 1)).expect("edit");
+    let line = one_line_error(&run_fixstep(&["replay", arg(&replay), "--verify"]));
+    assert!(line.contains(arg(&replay)), "the message must name the replay: {line}");
+    assert!(line.contains("the level changed since the replay was recorded"), "{line}");
+    let digests: Vec<&str> =
+        line.split(|c: char| !c.is_ascii_hexdigit()).filter(|word| word.len() == 32).collect();
+    assert_eq!(digests.len(), 2, "both digests, 32 hex digits each: {line}");
+    assert_ne!(digests[0], digests[1]);
+}
+
+/// A replay whose commands no longer give its hashes names the first tick that differs and,
+/// from the partial hashes it recorded, the first subsystem.
+#[test]
+fn a_replay_that_does_not_verify_names_the_tick_and_the_subsystem() {
+    let dir = Scratch::new("replay_mismatch");
+    let mut replay = Replay::<PlayerCommand>::from_bytes(&recorded_replay(&dir)).expect("reads");
+    // Player 0 turns hard and walks at tick 100, which the recording did not do.
+    replay.ticks[100].commands[0] =
+        PlayerCommand { forward: 100, turn: 8_000, ..PlayerCommand::default() };
+    let edited = dir.write("edited.fxr", replay.to_bytes().expect("encodes"));
+    let out = run_fixstep(&["replay", arg(&edited), "--verify"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "a replay that does not verify fails: {err}");
+    assert!(err.contains("does not verify: tick 100:"), "the first tick that differs: {err}");
+    assert!(err.contains("the first subsystem that differs is characters"), "{err}");
 }
 
 #[test]

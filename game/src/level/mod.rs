@@ -6,7 +6,12 @@ pub mod load;
 pub mod model;
 mod stress;
 
+use std::sync::Arc;
+
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
+use fixstep_runtime::{Canonical, ContentDigest};
+
+use crate::state::Role;
 
 pub use crate::geom::{Circle, Rect};
 pub use load::{
@@ -25,11 +30,13 @@ pub type ClipIndex = u16;
 
 /// A validated level, in fixed-point metres, binary angles and ticks, with every reference
 /// resolved to an index.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct Level {
     /// The level's name.
     pub name: String,
-    /// Where it was loaded from (a path under `assets/`), or the generator's name.
+    /// Where it was loaded from (a path under `assets/`), or the generator's name. Not part of
+    /// its [`digest`](Self::digest): the same content from another place is the same level.
+    #[canonical(skip)]
     pub source: String,
     /// The ground; nothing stands outside it.
     pub ground: Rect,
@@ -67,8 +74,31 @@ pub struct Level {
     pub lamps: Vec<LampDef>,
 }
 
+impl Level {
+    /// The digest of the level's content: its canonical bytes (every value the rules and the
+    /// presentation read, in fixed-point metres, binary angles and ticks, not the text it was
+    /// read from), without its [`source`](Self::source). Replays record it and refuse a level
+    /// that changed; the network handshake compares it.
+    #[must_use]
+    pub fn digest(&self) -> ContentDigest {
+        ContentDigest::of(self)
+    }
+
+    /// The name over a character's head: a pedestrian's or talker's from the level, a
+    /// player's from its number ("Player 1" for player 0).
+    #[must_use]
+    pub fn character_name(&self, role: Role) -> Arc<str> {
+        let named = match role {
+            Role::Player(p) => return format!("Player {}", u32::from(p) + 1).into(),
+            Role::Pedestrian(i) => self.pedestrians.get(i as usize).map(|p| &p.name),
+            Role::Talker(i) => self.talkers.get(i as usize).map(|t| &t.name),
+        };
+        named.map_or_else(|| Arc::from("?"), Arc::clone)
+    }
+}
+
 /// The clips, and which of them each animation state of a character plays.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct Clips {
     /// Every clip of the file.
     pub defs: Vec<ClipDef>,
@@ -77,7 +107,7 @@ pub struct Clips {
 }
 
 /// One animation clip.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct ClipDef {
     /// Its name.
     pub name: String,
@@ -90,7 +120,7 @@ pub struct ClipDef {
 }
 
 /// A building.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct BuildingDef {
     /// Its id in the file.
     pub id: String,
@@ -101,7 +131,7 @@ pub struct BuildingDef {
 }
 
 /// A player spawn point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Canonical)]
 pub struct SpawnDef {
     /// Position.
     pub at: Vec2,
@@ -110,7 +140,7 @@ pub struct SpawnDef {
 }
 
 /// An interactive object.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct ObjectDef {
     /// Its id in the file.
     pub id: String,
@@ -119,7 +149,7 @@ pub struct ObjectDef {
 }
 
 /// The kinds of object, resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub enum ObjectDefKind {
     /// A hinged door.
     Door(DoorDef),
@@ -130,7 +160,7 @@ pub enum ObjectDefKind {
 }
 
 /// A door.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct DoorDef {
     /// Index of its building in [`Level::buildings`].
     pub building: u32,
@@ -151,7 +181,7 @@ pub struct DoorDef {
 }
 
 /// A lift.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct LiftDef {
     /// Footprint.
     pub footprint: Rect,
@@ -168,7 +198,7 @@ pub struct LiftDef {
 }
 
 /// A sign.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct SignDef {
     /// Position of its board's centre (x east, y up, z south).
     pub at: Vec3,
@@ -185,7 +215,7 @@ pub struct SignDef {
 }
 
 /// A teleport pair.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct TeleportDef {
     /// Its id in the file.
     pub id: String,
@@ -194,7 +224,7 @@ pub struct TeleportDef {
 }
 
 /// One end of a teleport pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Canonical)]
 pub struct TeleportEndDef {
     /// The zone that sends a character away.
     pub zone: Circle,
@@ -205,10 +235,10 @@ pub struct TeleportEndDef {
 }
 
 /// A walking NPC.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct PedestrianDef {
-    /// Its name.
-    pub name: String,
+    /// Its name, shared with every snapshot's presentation rather than copied.
+    pub name: Arc<str>,
     /// Points it walks between, looping (at least 2).
     pub route: Vec<Vec2>,
     /// For each route point, whether it stops there.
@@ -220,7 +250,7 @@ pub struct PedestrianDef {
 }
 
 /// An NPC taxi.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct TaxiDef {
     /// Its id in the file.
     pub id: String,
@@ -235,10 +265,10 @@ pub struct TaxiDef {
 }
 
 /// An NPC that talks.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct TalkerDef {
-    /// Its name.
-    pub name: String,
+    /// Its name, shared with every snapshot's presentation rather than copied.
+    pub name: Arc<str>,
     /// Where it stands.
     pub at: Vec2,
     /// Its facing.
@@ -248,7 +278,7 @@ pub struct TalkerDef {
 }
 
 /// A dialogue script.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct DialogueDef {
     /// Path under `assets/`.
     pub source: String,
@@ -257,7 +287,7 @@ pub struct DialogueDef {
 }
 
 /// A line of dialogue.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct LineDef {
     /// Speaker.
     pub speaker: String,
@@ -268,7 +298,7 @@ pub struct LineDef {
 }
 
 /// A cutscene trigger.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct CutsceneTriggerDef {
     /// Its id in the file.
     pub id: String,
@@ -281,7 +311,7 @@ pub struct CutsceneTriggerDef {
 }
 
 /// A cutscene script.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct CutsceneDef {
     /// Path under `assets/`.
     pub source: String,
@@ -298,7 +328,7 @@ pub struct CutsceneDef {
 }
 
 /// A camera key of a cutscene.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Canonical)]
 pub struct CameraKeyDef {
     /// Tick from the cutscene's start.
     pub at_tick: u32,
@@ -309,7 +339,7 @@ pub struct CameraKeyDef {
 }
 
 /// A street lamp.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Canonical)]
 pub struct LampDef {
     /// Position on the ground.
     pub at: Vec2,

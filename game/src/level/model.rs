@@ -8,6 +8,7 @@
 //! Coordinates: `x` east, `y` north on the ground plane; heights (`_cm` fields named `height`
 //! or `z`) are up. A facing of 0° looks along +x (east), 90° north.
 
+use fixstep_runtime::Canonical;
 use serde::Deserialize;
 
 /// A point on the ground, centimetres: `(x, y)`.
@@ -194,7 +195,7 @@ pub struct Sign {
 }
 
 /// The shape of a task's progress over its ticks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Canonical)]
 pub enum Easing {
     /// Constant rate.
     Linear,
@@ -369,7 +370,7 @@ pub struct CameraKey {
 }
 
 /// A subtitle.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Canonical)]
 #[serde(deny_unknown_fields)]
 pub struct Subtitle {
     /// First tick shown.
@@ -381,7 +382,7 @@ pub struct Subtitle {
 }
 
 /// An image shown during a cutscene, moving from one pose to another.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Canonical)]
 #[serde(deny_unknown_fields)]
 pub struct CutsceneImage {
     /// Image file, relative to `assets/`.
@@ -398,7 +399,7 @@ pub struct CutsceneImage {
 }
 
 /// Where an image is on screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Canonical)]
 #[serde(deny_unknown_fields)]
 pub struct ImagePose {
     /// Horizontal position of its centre, per-mille of the screen width from the left.

@@ -121,7 +121,7 @@ pub fn level() -> Level {
             ],
         }],
         pedestrians: vec![PedestrianDef {
-            name: "Walker".to_owned(),
+            name: "Walker".into(),
             route: vec![v(-50, 50), v(-40, 50)],
             stops: vec![false, true],
             pause_ticks: 15,
@@ -135,7 +135,7 @@ pub fn level() -> Level {
             max_speed: fx_ratio(10, 10),
         }],
         talkers: vec![TalkerDef {
-            name: "Mayor".to_owned(),
+            name: "Mayor".into(),
             at: v(-10, 0),
             facing: Angle::ZERO,
             dialogue: 0,

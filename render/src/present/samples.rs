@@ -49,7 +49,7 @@ impl CharacterSample {
     pub fn of(view: &CharacterView, level: &Level) -> Self {
         let clip = level.clips.defs.get(usize::from(view.clip));
         Self {
-            name: Arc::clone(&view.name),
+            name: level.character_name(view.role),
             player: view.player,
             pos: ground(view.pos, 0.0),
             facing: radians(view.facing),

@@ -9,10 +9,21 @@
 //! There is deliberately no implementation for floats or for hash maps: a float or a
 //! hash-ordered collection in simulation state does not compile, where a runtime check would
 //! only fail when a test happens to hash it.
+//!
+//! ## Hashing in place
+//!
+//! Writing a large state field by field costs several times hashing the same bytes. Where a
+//! type is plain old data ([`CanonicalPod`]: `#[repr(C)]`, fixed-size fields, no padding, every
+//! field itself plain old data), its canonical bytes are exactly its memory on a little-endian
+//! machine, so a slice of it is hashed in place, without being written at all. The field-by-field
+//! encoding stays the definition: it is what big-endian machines, and a
+//! [`CanonicalBytes::field_by_field`] buffer, write, and tests check that both give the same
+//! bytes.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
+use bytemuck::NoUninit;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::math::Fx;
@@ -22,6 +33,39 @@ use crate::math::Fx;
 pub trait Canonical {
     /// Appends this value's canonical encoding to `out`.
     fn write_canonical(&self, out: &mut CanonicalBytes);
+
+    /// The canonical bytes of the items of `items`, one after the other, if they are the
+    /// slice's memory: `Some` only for [`CanonicalPod`] types on little-endian machines.
+    /// Sequences hash these bytes in place instead of writing each item.
+    #[inline]
+    #[must_use]
+    fn memory_of(items: &[Self]) -> Option<&[u8]>
+    where
+        Self: Sized,
+    {
+        let _ = items;
+        None
+    }
+}
+
+/// A type whose canonical bytes are its memory on a little-endian machine: an integer, a
+/// `bool`, [`Fx`], an array of such, or a struct or fieldless enum derived with
+/// `#[derive(Canonical, NoUninit)]` and `#[canonical(pod)]`. For a struct, bytemuck's
+/// `NoUninit` derive checks at compile time that it is `#[repr(C)]` without padding, and the
+/// `Canonical` derive that every field is `CanonicalPod`, so its fields in declaration order
+/// are its memory; a fieldless enum with `#[repr(u8)]` (or another integer) is its
+/// discriminant at that width.
+///
+/// Implement [`Canonical::memory_of`] with [`pod_memory`] for such a type.
+pub trait CanonicalPod: Canonical + NoUninit {}
+
+/// The memory of `items` as their canonical bytes: `Some` on little-endian machines, where
+/// the canonical (little-endian) bytes of plain old data are its memory; `None` on big-endian
+/// ones, which write field by field.
+#[inline]
+#[must_use]
+pub fn pod_memory<T: CanonicalPod>(items: &[T]) -> Option<&[u8]> {
+    cfg!(target_endian = "little").then(|| bytemuck::cast_slice(items))
 }
 
 /// Bytes a hashing [`CanonicalBytes`] gathers before feeding them to the hash: small enough
@@ -38,6 +82,9 @@ pub struct CanonicalBytes {
     /// The length at which the buffer is fed to `hasher`: never, unless hashing.
     flush_at: usize,
     hasher: Option<Box<Xxh3>>,
+    /// Whether plain old data is taken from memory ([`Canonical::memory_of`]) rather than
+    /// written field by field.
+    in_place: bool,
 }
 
 impl Default for CanonicalBytes {
@@ -56,7 +103,57 @@ impl CanonicalBytes {
     /// An empty buffer.
     #[must_use]
     pub const fn new() -> Self {
-        Self { bytes: Vec::new(), flush_at: usize::MAX, hasher: None }
+        Self { bytes: Vec::new(), flush_at: usize::MAX, hasher: None, in_place: true }
+    }
+
+    /// An empty buffer that writes every value field by field, never from memory: what a
+    /// big-endian machine does. Its bytes and hashes are the same as [`new`](Self::new)'s;
+    /// tests use it to check that.
+    #[must_use]
+    pub const fn field_by_field() -> Self {
+        Self { bytes: Vec::new(), flush_at: usize::MAX, hasher: None, in_place: false }
+    }
+
+    /// Whether this buffer takes plain old data from memory: a derived
+    /// [`Canonical::write_canonical`] of a [`CanonicalPod`] struct asks, and writes its memory
+    /// in one piece if so.
+    #[inline]
+    #[must_use]
+    pub const fn in_place(&self) -> bool {
+        self.in_place
+    }
+
+    /// Writes the items of `items` (not their count): from memory when they are plain old data
+    /// and this buffer takes it, else one by one. A hashing buffer feeds long runs of memory
+    /// straight to the hash, without copying them.
+    #[inline]
+    pub fn write_items<T: Canonical>(&mut self, items: &[T]) {
+        if self.in_place
+            && let Some(memory) = T::memory_of(items)
+        {
+            self.write_memory(memory);
+            return;
+        }
+        for item in items {
+            item.write_canonical(self);
+            self.element_done();
+        }
+    }
+
+    /// Appends bytes taken from memory: fed to the hash at once when hashing (after what is
+    /// gathered, so the order is kept), gathered otherwise.
+    fn write_memory(&mut self, memory: &[u8]) {
+        match self.hasher.as_mut() {
+            Some(hasher) if self.flush_at != usize::MAX && memory.len() >= HASH_CHUNK_BYTES => {
+                hasher.update(&self.bytes);
+                self.bytes.clear();
+                hasher.update(memory);
+            }
+            _ => {
+                self.write_raw(memory);
+                self.element_done();
+            }
+        }
     }
 
     /// The xxh3-64 hash of `value`'s canonical bytes, streamed through this buffer a chunk at
@@ -153,7 +250,14 @@ macro_rules! little_endian {
                 fn write_canonical(&self, out: &mut CanonicalBytes) {
                     out.write_raw(&self.to_le_bytes());
                 }
+
+                #[inline]
+                fn memory_of(items: &[Self]) -> Option<&[u8]> {
+                    pod_memory(items)
+                }
             }
+
+            impl CanonicalPod for $ty {}
         )+
     };
 }
@@ -165,7 +269,17 @@ impl Canonical for bool {
     fn write_canonical(&self, out: &mut CanonicalBytes) {
         out.write_u8(u8::from(*self));
     }
+
+    #[inline]
+    fn memory_of(items: &[Self]) -> Option<&[u8]> {
+        // A bool is one byte, 0 or 1: its canonical byte.
+        pod_memory(items)
+    }
 }
+
+impl CanonicalPod for bool {}
+
+impl<T: CanonicalPod, const N: usize> CanonicalPod for [T; N] where [T; N]: NoUninit {}
 
 impl Canonical for char {
     #[inline]
@@ -184,7 +298,15 @@ impl Canonical for Fx {
     fn write_canonical(&self, out: &mut CanonicalBytes) {
         out.write_raw(&self.to_bits().to_le_bytes());
     }
+
+    #[inline]
+    fn memory_of(items: &[Self]) -> Option<&[u8]> {
+        // An Fx is its raw i64 bits, in memory and canonically.
+        pod_memory(items)
+    }
 }
+
+impl CanonicalPod for Fx {}
 
 impl Canonical for str {
     #[inline]
@@ -205,10 +327,7 @@ impl<T: Canonical> Canonical for [T] {
     #[inline]
     fn write_canonical(&self, out: &mut CanonicalBytes) {
         out.write_len(self.len());
-        for item in self {
-            item.write_canonical(out);
-            out.element_done();
-        }
+        out.write_items(self);
     }
 }
 
@@ -216,9 +335,21 @@ impl<T: Canonical, const N: usize> Canonical for [T; N] {
     #[inline]
     fn write_canonical(&self, out: &mut CanonicalBytes) {
         // The length is part of the type: nothing to write for it.
+        if out.in_place()
+            && let Some(memory) = T::memory_of(self)
+        {
+            out.write_raw(memory);
+            return;
+        }
         for item in self {
             item.write_canonical(out);
         }
+    }
+
+    #[inline]
+    fn memory_of(items: &[Self]) -> Option<&[u8]> {
+        // An array of plain old data is plain old data: its items back to back.
+        T::memory_of(items.as_flattened())
     }
 }
 
@@ -233,10 +364,9 @@ impl<T: Canonical> Canonical for VecDeque<T> {
     #[inline]
     fn write_canonical(&self, out: &mut CanonicalBytes) {
         out.write_len(self.len());
-        for item in self {
-            item.write_canonical(out);
-            out.element_done();
-        }
+        let (front, back) = self.as_slices();
+        out.write_items(front);
+        out.write_items(back);
     }
 }
 

@@ -18,7 +18,7 @@
 
 mod canonical;
 
-pub use canonical::{Canonical, CanonicalBytes};
+pub use canonical::{Canonical, CanonicalBytes, CanonicalPod, pod_memory};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// The xxh3-64 hash of `value`'s canonical bytes.
@@ -27,8 +27,13 @@ pub fn canonical_hash<T: Canonical + ?Sized>(value: &T) -> u64 {
     CanonicalBytes::new().hash_of(value)
 }
 
+/// The most subsystems a [`StateHash`] holds: twice the eight the town hashes. The partial
+/// hashes live inside the `StateHash` rather than in a vector, so that hashing every tick
+/// allocates nothing.
+pub const MAX_PARTS: usize = 16;
+
 /// The hash of one subsystem's state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PartialHash {
     /// The subsystem: "characters", "taxis", "rng", ...
     pub name: &'static str,
@@ -41,7 +46,10 @@ pub struct PartialHash {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateHash {
     total: u64,
-    parts: Vec<PartialHash>,
+    /// The first `len` are the parts; the rest stay at their default, so that equality and
+    /// copies need no special case.
+    parts: [PartialHash; MAX_PARTS],
+    len: u8,
 }
 
 impl StateHash {
@@ -54,13 +62,13 @@ impl StateHash {
     /// The partial hashes, in the order the simulation hashed its subsystems.
     #[must_use]
     pub fn parts(&self) -> &[PartialHash] {
-        &self.parts
+        &self.parts[..usize::from(self.len)]
     }
 
     /// The partial hash named `name`.
     #[must_use]
     pub fn part(&self, name: &str) -> Option<u64> {
-        self.parts.iter().find(|p| p.name == name).map(|p| p.hash)
+        self.parts().iter().find(|p| p.name == name).map(|p| p.hash)
     }
 
     /// The names of the subsystems whose partial hashes differ from `other`'s (a subsystem that
@@ -69,12 +77,12 @@ impl StateHash {
     #[must_use]
     pub fn differing_parts(&self, other: &Self) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = self
-            .parts
+            .parts()
             .iter()
             .filter(|p| other.part(p.name) != Some(p.hash))
             .map(|p| p.name)
             .collect();
-        names.extend(other.parts.iter().filter(|p| self.part(p.name).is_none()).map(|p| p.name));
+        names.extend(other.parts().iter().filter(|p| self.part(p.name).is_none()).map(|p| p.name));
         names
     }
 }
@@ -91,20 +99,41 @@ impl core::fmt::Display for StateHash {
 #[derive(Clone, Debug, Default)]
 pub struct StateHasher {
     bytes: CanonicalBytes,
-    parts: Vec<PartialHash>,
+    parts: [PartialHash; MAX_PARTS],
+    len: u8,
 }
 
 impl StateHasher {
     /// A hasher with no parts yet.
     #[must_use]
     pub const fn new() -> Self {
-        Self { bytes: CanonicalBytes::new(), parts: Vec::new() }
+        Self::with_bytes(CanonicalBytes::new())
+    }
+
+    /// A hasher that encodes every value field by field, never hashing plain old data in
+    /// place: what a big-endian machine does. Its hashes are the same as [`new`](Self::new)'s;
+    /// tests use it to check that.
+    #[must_use]
+    pub const fn field_by_field() -> Self {
+        Self::with_bytes(CanonicalBytes::field_by_field())
+    }
+
+    const fn with_bytes(bytes: CanonicalBytes) -> Self {
+        Self { bytes, parts: [PartialHash { name: "", hash: 0 }; MAX_PARTS], len: 0 }
     }
 
     /// Hashes one subsystem's state under `name`.
+    ///
+    /// # Panics
+    ///
+    /// When this is the hash's [`MAX_PARTS`] + 1st part: a simulation's subsystems are a
+    /// fixed list, so this is a mistake in its `hash_state`, caught by its first test.
     pub fn part<T: Canonical + ?Sized>(&mut self, name: &'static str, state: &T) -> &mut Self {
         let hash = self.bytes.hash_of(state);
-        self.parts.push(PartialHash { name, hash });
+        let slot = self.parts.get_mut(usize::from(self.len));
+        let slot = slot.unwrap_or_else(|| panic!("a state hash holds at most {MAX_PARTS} parts"));
+        *slot = PartialHash { name, hash };
+        self.len += 1;
         self
     }
 
@@ -113,17 +142,53 @@ impl StateHasher {
         // The total covers each part's name and hash, in order, so reordering or renaming
         // subsystems changes it as surely as changing their state.
         self.bytes.clear();
-        for part in &self.parts {
+        let len = core::mem::take(&mut self.len);
+        for part in &self.parts[..usize::from(len)] {
             part.name.write_canonical(&mut self.bytes);
             self.bytes.write_u64(part.hash);
         }
         let total = xxh3_64(self.bytes.as_slice());
-        StateHash { total, parts: core::mem::take(&mut self.parts) }
+        let parts = core::mem::take(&mut self.parts);
+        StateHash { total, parts, len }
     }
 
     /// The hash of every part.
     #[must_use]
     pub fn finish(mut self) -> StateHash {
         self.finish_reuse()
+    }
+}
+
+/// The digest of content a simulation is built from (a level): xxh3-128 over its canonical
+/// bytes, so it names the content, not the layout of the file it was read from. Peers and
+/// replays compare it to be sure they run on the same content; 128 bits make an accidental
+/// match of two different contents out of the question.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+pub struct ContentDigest(pub u128);
+
+impl ContentDigest {
+    /// The digest of `value`'s canonical bytes.
+    #[must_use]
+    pub fn of<T: Canonical + ?Sized>(value: &T) -> Self {
+        Self(xxhash_rust::xxh3::xxh3_128(CanonicalBytes::of(value).as_slice()))
+    }
+}
+
+/// Formats the digest as 32 lowercase hexadecimal digits.
+impl core::fmt::Display for ContentDigest {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:032x}", self.0)
     }
 }

@@ -6,6 +6,7 @@ use super::Fx;
 /// unit in the last place of the exact root). A negative `x` gives zero: the simulation only
 /// takes roots of squared lengths, and a negative one is a rounding remnant of zero.
 #[must_use]
+#[inline]
 pub fn sqrt(x: Fx) -> Fx {
     let bits = x.to_bits();
     if bits <= 0 {
@@ -20,6 +21,7 @@ pub fn sqrt(x: Fx) -> Fx {
 /// The root of a sum of squares of raw [`Fx`] bits, as raw bits, saturating at [`Fx::MAX`].
 /// Shared by the vector lengths: squaring the raw bits in 128 bits never overflows, where
 /// squaring an `Fx` would for components beyond ±46,000.
+#[inline]
 pub(super) fn root_of_squares(components: &[i64]) -> Fx {
     let sum: u128 = components
         .iter()

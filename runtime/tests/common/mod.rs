@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
 use fixstep_runtime::rng::SimRng;
-use fixstep_runtime::{Canonical, EntityId, EntityStore, Simulation, StateHasher, Tick};
+use fixstep_runtime::{
+    Canonical, Command, ContentDigest, EntityId, EntityStore, Error, Simulation, StateHasher, Tick,
+};
 use serde::{Deserialize, Serialize};
 
 /// Half the width of the field, metres.
@@ -33,7 +35,17 @@ pub struct DriftCommand {
     pub spawn: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]
+impl Command for DriftCommand {
+    /// Thrust and turn are held; a spawn is a one-tick action.
+    fn held(&self) -> Self {
+        Self { spawn: false, ..*self }
+    }
+}
+
+/// The most players a field holds: owners are `u16`.
+pub const MAX_DRIFT_PLAYERS: usize = u16::MAX as usize;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Canonical)]
 pub struct Mover {
     pub pos: Vec2,
     pub heading: Angle,
@@ -55,7 +67,6 @@ pub type DriftSnapshot = Vec<(EntityId, Vec2)>;
 pub struct Drift {
     pub state: DriftState,
     snapshot: Arc<DriftSnapshot>,
-    players: usize,
 }
 
 impl Drift {
@@ -70,7 +81,7 @@ impl Drift {
         let state =
             DriftState { next: Tick::ZERO, rng, movers, player_movers: vec![None; players] };
         let snapshot = Arc::new(publish(&state));
-        Self { state, snapshot, players }
+        Self { state, snapshot }
     }
 }
 
@@ -89,14 +100,29 @@ impl Simulation for Drift {
     type Command = DriftCommand;
     type State = DriftState;
     type Snapshot = DriftSnapshot;
-    const VERSION: u32 = 7;
+    /// 8: entity stores hash their slots as parallel runs (generations, occupancy, values).
+    const VERSION: u32 = 8;
 
     fn next_tick(&self) -> Tick {
         self.state.next
     }
 
     fn players(&self) -> usize {
-        self.players
+        self.state.player_movers.len()
+    }
+
+    fn add_player(&mut self) -> Result<usize, Error> {
+        let index = self.state.player_movers.len();
+        if index >= MAX_DRIFT_PLAYERS {
+            return Err(Error::PlayerLimit { max: MAX_DRIFT_PLAYERS });
+        }
+        self.state.player_movers.push(None);
+        Ok(index)
+    }
+
+    fn content_digest(&self) -> ContentDigest {
+        // The field is built in code: its size and its crowd are its whole content.
+        ContentDigest::of(&("drift field", FIELD_HALF_M, MAX_SPEED_M_PER_TICK))
     }
 
     fn advance(&mut self, commands: &[DriftCommand]) {

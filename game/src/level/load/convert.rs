@@ -226,7 +226,7 @@ pub(in crate::level) fn level_from_file(
             .pedestrians
             .iter()
             .map(|p| PedestrianDef {
-                name: p.name.clone(),
+                name: p.name.as_str().into(),
                 route: p.route.iter().map(|&q| ground_point(q)).collect(),
                 stops: (0..p.route.len()).map(|j| p.stops.contains(&j)).collect(),
                 pause_ticks: p.pause_ticks,
@@ -248,7 +248,7 @@ pub(in crate::level) fn level_from_file(
             .talkers
             .iter()
             .map(|t| TalkerDef {
-                name: t.name.clone(),
+                name: t.name.as_str().into(),
                 at: ground_point(t.at),
                 facing: Angle::from_degrees(t.facing_deg),
                 dialogue: index_u32(

@@ -24,6 +24,8 @@ const MAX_DOOR_SWING_DEG: i32 = 179;
 /// Checks every rule of a level file that does not need other files.
 pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker<'_>) {
     // The ground and the clock.
+    c.point(&path!["ground", "min"], "ground: min", file.ground.min);
+    c.point(&path!["ground", "max"], "ground: max", file.ground.max);
     let ground_ok = rect_has_area(&file.ground);
     if !ground_ok {
         c.report(
@@ -69,7 +71,7 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
                 format!("{who}: footprint reaches outside the ground"),
             );
         }
-        c.positive(&path!["buildings", i, "height_cm"], &who, i64::from(b.height_cm));
+        c.size(&path!["buildings", i, "height_cm"], &who, b.height_cm);
     }
     let site = Site {
         ground: ground_ok.then_some(file.ground),
@@ -157,6 +159,16 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
         match &object.kind {
             ObjectKind::Door(door) => {
                 let who = format!("door {:?}", object.id);
+                c.point(
+                    &path!["objects", i, "kind", "hinge"],
+                    &format!("{who}: hinge"),
+                    door.hinge,
+                );
+                c.point(
+                    &path!["objects", i, "kind", "leaf_end"],
+                    &format!("{who}: leaf_end"),
+                    door.leaf_end,
+                );
                 let building = building_index.get(door.building.as_str()).copied();
                 match building.and_then(|b| file.buildings.get(b)) {
                     None => c.report(
@@ -190,7 +202,7 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
                         ),
                     );
                 }
-                c.positive(&path!["objects", i, "kind", "height_cm"], &who, door.height_cm.into());
+                c.size(&path!["objects", i, "kind", "height_cm"], &who, door.height_cm);
                 if door.open_deg == 0
                     || door.open_deg.unsigned_abs() > MAX_DOOR_SWING_DEG.unsigned_abs()
                 {
@@ -203,15 +215,11 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
                         ),
                     );
                 }
-                c.positive(
-                    &path!["objects", i, "kind", "swing_ticks"],
-                    &who,
-                    door.swing_ticks.into(),
-                );
-                c.positive(
+                c.duration(&path!["objects", i, "kind", "swing_ticks"], &who, door.swing_ticks);
+                c.duration(
                     &path!["objects", i, "kind", "stay_open_ticks"],
                     &who,
-                    door.stay_open_ticks.into(),
+                    door.stay_open_ticks,
                 );
             }
             ObjectKind::Lift(lift) => {
@@ -231,6 +239,8 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
                         format!("{who}: footprint reaches outside the ground"),
                     );
                 }
+                c.coordinate(&path!["objects", i, "kind", "bottom_cm"], &who, lift.bottom_cm);
+                c.coordinate(&path!["objects", i, "kind", "top_cm"], &who, lift.top_cm);
                 if lift.top_cm <= lift.bottom_cm {
                     c.report(
                         &path!["objects", i, "kind", "top_cm"],
@@ -240,16 +250,8 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
                         ),
                     );
                 }
-                c.positive(
-                    &path!["objects", i, "kind", "travel_ticks"],
-                    &who,
-                    lift.travel_ticks.into(),
-                );
-                c.positive(
-                    &path!["objects", i, "kind", "wait_ticks"],
-                    &who,
-                    lift.wait_ticks.into(),
-                );
+                c.duration(&path!["objects", i, "kind", "travel_ticks"], &who, lift.travel_ticks);
+                c.duration(&path!["objects", i, "kind", "wait_ticks"], &who, lift.wait_ticks);
             }
             ObjectKind::Sign(sign) => {
                 let who = format!("sign {:?}", object.id);
@@ -261,17 +263,9 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
                         format!("{who} at {} is outside the ground", pt(sign.at)),
                     );
                 }
-                c.positive(&path!["objects", i, "kind", "height_cm"], &who, sign.height_cm.into());
-                c.positive(
-                    &path!["objects", i, "kind", "fade_ticks"],
-                    &who,
-                    sign.fade_ticks.into(),
-                );
-                c.positive(
-                    &path!["objects", i, "kind", "hold_ticks"],
-                    &who,
-                    sign.hold_ticks.into(),
-                );
+                c.size(&path!["objects", i, "kind", "height_cm"], &who, sign.height_cm);
+                c.duration(&path!["objects", i, "kind", "fade_ticks"], &who, sign.fade_ticks);
+                c.duration(&path!["objects", i, "kind", "hold_ticks"], &who, sign.hold_ticks);
             }
         }
     }
@@ -284,11 +278,7 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
     for (i, pair) in file.teleports.iter().enumerate() {
         for (end_name, end) in [("a", &pair.a), ("b", &pair.b)] {
             let who = format!("teleport {:?} end {end_name}", pair.id);
-            c.positive(
-                &path!["teleports", i, end_name, "zone", "radius_cm"],
-                &who,
-                end.zone.radius_cm.into(),
-            );
+            c.size(&path!["teleports", i, end_name, "zone", "radius_cm"], &who, end.zone.radius_cm);
             if let Some(ground) = &site.ground
                 && !rect_contains(ground, end.zone.centre)
             {
@@ -321,11 +311,7 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
     });
     for (i, trigger) in file.cutscene_triggers.iter().enumerate() {
         let who = format!("cutscene trigger {:?}", trigger.id);
-        c.positive(
-            &path!["cutscene_triggers", i, "zone", "radius_cm"],
-            &who,
-            trigger.zone.radius_cm.into(),
-        );
+        c.size(&path!["cutscene_triggers", i, "zone", "radius_cm"], &who, trigger.zone.radius_cm);
         if let Some(ground) = &site.ground
             && !rect_contains(ground, trigger.zone.centre)
         {
@@ -428,8 +414,8 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
                 );
             }
         }
-        c.positive(&path!["pedestrians", i, "pause_ticks"], &who, ped.pause_ticks.into());
-        c.positive(&path!["pedestrians", i, "speed_cm_per_s"], &who, ped.speed_cm_per_s.into());
+        c.duration(&path!["pedestrians", i, "pause_ticks"], &who, ped.pause_ticks);
+        c.speed(&path!["pedestrians", i, "speed_cm_per_s"], &who, ped.speed_cm_per_s);
     }
 
     // Taxis.
@@ -487,8 +473,8 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
                 );
             }
         }
-        c.positive(&path!["taxis", i, "stand_ticks"], &who, taxi.stand_ticks.into());
-        c.positive(&path!["taxis", i, "max_speed_cm_per_s"], &who, taxi.max_speed_cm_per_s.into());
+        c.duration(&path!["taxis", i, "stand_ticks"], &who, taxi.stand_ticks);
+        c.speed(&path!["taxis", i, "max_speed_cm_per_s"], &who, taxi.max_speed_cm_per_s);
     }
 
     // Talkers and lamps.
@@ -503,7 +489,7 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
     for (i, lamp) in file.lamps.iter().enumerate() {
         let who = format!("lamp {i}");
         site.check_point(c, &path!["lamps", i, "at"], &who, lamp.at);
-        c.positive(&path!["lamps", i, "height_cm"], &who, lamp.height_cm.into());
+        c.size(&path!["lamps", i, "height_cm"], &who, lamp.height_cm);
     }
 }
 

@@ -16,6 +16,10 @@ use crate::level::model::{ClipFile, CutsceneFile, DialogueFile};
 /// [`Fx`]: fixstep_runtime::math::Fx
 const MAX_CLIP_FPS: u32 = 1000;
 
+/// Most frames in a clip: 100,000 frames is over 25 minutes at 60 fps, beyond any clip of a
+/// character, and keeps the frame count, which the rules hold as an `Fx`, far below 2^31.
+const MAX_CLIP_FRAMES: u32 = 100_000;
+
 /// Full scale of the per-mille fields of a cutscene image: positions and opacity run from 0
 /// to this, by their documentation in [`model::ImagePose`].
 ///
@@ -29,7 +33,13 @@ pub(in crate::level::load) fn check_clip_file(file: &ClipFile, c: &mut Checker<'
     });
     for (i, clip) in file.clips.iter().enumerate() {
         let who = format!("clip {:?}", clip.name);
-        c.positive(&path!["clips", i, "frames"], &who, clip.frames.into());
+        c.positive_at_most(
+            &path!["clips", i, "frames"],
+            &who,
+            clip.frames.into(),
+            MAX_CLIP_FRAMES.into(),
+            "over 25 minutes at 60 fps",
+        );
         c.positive(&path!["clips", i, "fps"], &who, clip.fps.into());
         if clip.fps > MAX_CLIP_FPS {
             c.report(
@@ -63,10 +73,10 @@ pub(in crate::level::load) fn check_dialogue(file: &DialogueFile, c: &mut Checke
         c.report(&path!["lines"], "the dialogue has no lines: it needs at least one");
     }
     for (i, line) in file.lines.iter().enumerate() {
-        c.positive(
+        c.duration(
             &path!["lines", i, "duration_ticks"],
             &format!("line {i} ({:?})", line.speaker),
-            line.duration_ticks.into(),
+            line.duration_ticks,
         );
     }
 }
@@ -74,7 +84,7 @@ pub(in crate::level::load) fn check_dialogue(file: &DialogueFile, c: &mut Checke
 /// Checks a cutscene script (not its images' files: [`check_images`]).
 pub(in crate::level::load) fn check_cutscene(file: &CutsceneFile, c: &mut Checker<'_>) {
     let duration = file.duration_ticks;
-    c.positive(&path!["duration_ticks"], "the cutscene", duration.into());
+    c.duration(&path!["duration_ticks"], "the cutscene", duration);
     if file.camera.is_empty() {
         c.report(&path!["camera"], "the cutscene has no camera keys: it needs at least one");
     }
@@ -102,6 +112,10 @@ pub(in crate::level::load) fn check_cutscene(file: &CutsceneFile, c: &mut Checke
             );
         }
         previous = Some(key.at_tick);
+        let who = format!("camera key {i}");
+        c.point(&path!["camera", i, "eye"], &format!("{who}: eye"), key.eye);
+        c.coordinate(&path!["camera", i, "eye_height_cm"], &who, key.eye_height_cm);
+        c.point(&path!["camera", i, "target"], &format!("{who}: target"), key.target);
     }
     for (i, subtitle) in file.subtitles.iter().enumerate() {
         let who = format!("subtitle {i} ({:?})", subtitle.text);

@@ -1,0 +1,175 @@
+//! State for late joiners: a player joins a running game by a join the state records, and a
+//! serialized state restores to the same hash in a fresh process, whatever the number of
+//! players the fresh town was built with. (Named so that CI runs it in release too.)
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+use std::sync::Arc;
+
+use fixstep_game::bots::Bot;
+use fixstep_game::level::{Level, load_level};
+use fixstep_game::state::GameState;
+use fixstep_game::{MAX_PLAYERS, PlayerCommand, TownSim};
+use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
+use fixstep_runtime::{Error, Simulation, Tick};
+
+/// Where the parent test tells the child process to find the serialized state.
+const STATE_FILE_VAR: &str = "FIXSTEP_TEST_STATE_FILE";
+
+/// How many players the child builds its fresh town with before restoring.
+const CHILD_PLAYERS_VAR: &str = "FIXSTEP_TEST_CHILD_PLAYERS";
+
+/// The seed of every town here.
+const SEED: u64 = 21;
+
+/// Ticks both processes run on from the restored state.
+const TICKS_AFTER_RESTORE: u32 = 200;
+
+fn town() -> Arc<Level> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"))
+}
+
+/// A command for every player, a fixed function of the tick: walking, turning, running and
+/// pressing interact now and then.
+fn scripted(tick: Tick, players: usize) -> Vec<PlayerCommand> {
+    (0..players)
+        .map(|p| {
+            let t = tick.0 as usize + p * 13;
+            PlayerCommand {
+                forward: [100, 60, 0, -40][t / 25 % 4],
+                strafe: [0, 0, 30][t / 40 % 3],
+                turn: [0, 900, -700, 0, 0][t / 17 % 5],
+                run: t / 50 % 3 == 1,
+                interact: t.is_multiple_of(37),
+            }
+        })
+        .collect()
+}
+
+/// Runs `ticks` more ticks of scripted commands and returns the final hash's total.
+fn run_on(sim: &mut TownSim, ticks: u32) -> u64 {
+    for _ in 0..ticks {
+        let tick = sim.next_tick();
+        let commands = scripted(tick, sim.players());
+        sim.step(tick, &commands).expect("in order");
+    }
+    sim.state_hash().total()
+}
+
+/// A town of two bots into which a third player joins at tick 150: the join is state (the
+/// hash changes, the new character stands at the third spawn), the players' count follows, and
+/// a replay that records the join reproduces every hash.
+#[test]
+fn a_player_joins_a_running_game() {
+    let level = town();
+    let mut sim = TownSim::new(Arc::clone(&level), SEED, 2);
+    let header = ReplayHeader::of(&sim, "levels/town.ron".into(), SEED).expect("two players");
+    let mut bots: Vec<Bot> = (0..2).map(|p| Bot::new(p, &level)).collect();
+    let mut ticks = Vec::new();
+    for t in 0..300 {
+        let tick = Tick(t);
+        let mut joined = 0;
+        if t == 150 {
+            let before = sim.state_hash();
+            assert_eq!(sim.add_player().expect("room for a third"), 2);
+            assert_ne!(sim.state_hash(), before, "the join is part of the state");
+            bots.push(Bot::new(2, &level));
+            joined = 1;
+            let newcomer = sim.snapshot().player_character(2).expect("drawn at once");
+            assert_eq!(newcomer.pos, level.spawns[2 % level.spawns.len()].at);
+        }
+        let commands: Vec<PlayerCommand> =
+            bots.iter_mut().map(|b| b.command(sim.snapshot())).collect();
+        sim.step(tick, &commands).expect("one command per player");
+        ticks.push(TickRecord {
+            joined,
+            ..TickRecord::new(tick, commands, Some(&sim.state_hash()))
+        });
+    }
+    assert_eq!(sim.players(), 3);
+    let replay = Replay { header, ticks };
+    let replay: Replay<PlayerCommand> =
+        Replay::from_bytes(&replay.to_bytes().expect("encodes")).expect("decodes");
+    let mut fresh = TownSim::new(Arc::clone(&level), SEED, 2);
+    let report = verify(&mut fresh, &replay).expect("same rules");
+    assert_eq!((report.ticks, report.hashes_checked, report.first_mismatch), (300, 300, None));
+}
+
+#[test]
+fn no_more_than_the_most_players_can_join() {
+    let mut sim = TownSim::new(town(), SEED, MAX_PLAYERS);
+    let before = sim.state_hash();
+    assert!(matches!(sim.add_player(), Err(Error::PlayerLimit { max: MAX_PLAYERS })));
+    assert_eq!(sim.state_hash(), before, "nothing changed");
+}
+
+/// A peer that joins late gets the state in postcard bytes: in a fresh process (nothing
+/// shared but the bytes, the level file and the seed) and in a town built with another number
+/// of players, it restores to the same hash, and both run on to the same hash.
+#[test]
+fn a_serialized_state_restores_to_the_same_hash_in_a_fresh_process() {
+    let mut sim = TownSim::new(town(), SEED, 3);
+    run_on(&mut sim, 120);
+    sim.add_player().expect("room for a fourth");
+    run_on(&mut sim, 120);
+    let bytes = postcard::to_stdvec(sim.state()).expect("the state serializes");
+    let file = std::env::temp_dir().join(format!("fixstep-late-join-{}.state", std::process::id()));
+    std::fs::write(&file, &bytes).expect("the state file is written");
+    let here = sim.state_hash().total();
+    let later = run_on(&mut sim, TICKS_AFTER_RESTORE);
+
+    // Fewer players than the state, none at all, and more.
+    for players in [1, 0, 6] {
+        let (restored, ran_on) = restore_in_a_child(&file, players);
+        assert_eq!(restored, here, "restored into a town of {players} players");
+        assert_eq!(ran_on, later, "ran on in a town of {players} players");
+    }
+    let _ = std::fs::remove_file(&file);
+}
+
+/// Runs this test binary's [`restore_in_this_process`] in a new process, and returns the
+/// hash it restored and the hash it ran on to.
+fn restore_in_a_child(file: &PathBuf, players: usize) -> (u64, u64) {
+    let out = Process::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", "restore_in_this_process", "--nocapture", "--test-threads", "1"])
+        .env(STATE_FILE_VAR, file)
+        .env(CHILD_PLAYERS_VAR, players.to_string())
+        .output()
+        .expect("the child runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the child failed: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value = |key: &str| {
+        stdout
+            .lines()
+            .find_map(|l| l.split_once(key).map(|(_, v)| v))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| u64::from_str_radix(v, 16).ok())
+            .unwrap_or_else(|| panic!("the child printed no {key}: {stdout}"))
+    };
+    (value("restored "), value("ran on "))
+}
+
+/// The child half of [`a_serialized_state_restores_to_the_same_hash_in_a_fresh_process`]:
+/// run by it in a new process, it restores the state file into a town of the given number of
+/// players and prints the hashes. Run any other way, it does nothing.
+#[test]
+fn restore_in_this_process() {
+    let (Some(file), Some(players)) =
+        (std::env::var_os(STATE_FILE_VAR), std::env::var(CHILD_PLAYERS_VAR).ok())
+    else {
+        return;
+    };
+    let players: usize = players.parse().expect("a number of players");
+    let bytes = std::fs::read(file).expect("the state file");
+    let state: GameState = postcard::from_bytes(&bytes).expect("the state deserializes");
+    let mut sim = TownSim::new(town(), SEED, players);
+    sim.restore(&state);
+    assert_eq!(sim.players(), 4, "the players of the state, not of the fresh town");
+    println!("restored {:016x}", sim.state_hash().total());
+    println!("ran on {:016x}", run_on(&mut sim, TICKS_AFTER_RESTORE));
+}
