@@ -50,21 +50,45 @@ pub fn resolve_static(
     ground: &Rect,
     solid_grid: &SolidIndex,
 ) {
-    let inner = Rect {
-        min: ground.min + Vec2::new(CHARACTER_RADIUS, CHARACTER_RADIUS),
-        max: ground.max - Vec2::new(CHARACTER_RADIUS, CHARACTER_RADIUS),
-    };
+    let inner = standing_area(ground);
     for (id, character) in characters.iter_mut() {
         if !character.enabled {
             continue;
         }
-        character.pos = positions[id.index as usize];
-        for &index in solid_grid.near(character.pos) {
-            let rect = &solids[index as usize];
-            character.pos = push_out_of_rect(character.pos, CHARACTER_RADIUS, rect);
-        }
-        character.pos = inner.closest_point(character.pos);
+        character.pos = keep_out(positions[id.index as usize], solids, &inner, solid_grid);
     }
+}
+
+/// Where a character's centre may be on `ground`: a radius inside its edges.
+#[must_use]
+pub fn standing_area(ground: &Rect) -> Rect {
+    Rect {
+        min: ground.min + Vec2::new(CHARACTER_RADIUS, CHARACTER_RADIUS),
+        max: ground.max - Vec2::new(CHARACTER_RADIUS, CHARACTER_RADIUS),
+    }
+}
+
+/// A character at `pos` pushed out of the `solids` near it (in level order) and kept inside
+/// `inner` (its [`standing_area`]): the static half of the collision rule, which the rules and
+/// the own character's prediction share.
+#[must_use]
+pub fn keep_out(pos: Vec2, solids: &[Rect], inner: &Rect, solid_grid: &SolidIndex) -> Vec2 {
+    let mut pos = pos;
+    for &index in solid_grid.near(pos) {
+        pos = push_out_of_rect(pos, CHARACTER_RADIUS, &solids[index as usize]);
+    }
+    inner.closest_point(pos)
+}
+
+/// The solid rectangles of `level` that characters cannot enter: buildings and lifts.
+#[must_use]
+pub fn level_solids(level: &crate::level::Level) -> Vec<Rect> {
+    let mut solids: Vec<Rect> = level.buildings.iter().map(|b| b.footprint).collect();
+    solids.extend(level.objects.iter().filter_map(|o| match &o.kind {
+        crate::level::ObjectDefKind::Lift(lift) => Some(lift.footprint),
+        _ => None,
+    }));
+    solids
 }
 
 /// Separates overlapping characters: for each enabled character in id order, every

@@ -30,6 +30,7 @@ pub mod geom;
 mod grid;
 pub mod level;
 mod objects;
+pub mod predict;
 pub mod script;
 mod sim;
 mod snapshot;

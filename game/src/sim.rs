@@ -10,12 +10,12 @@ use crate::characters::{
     animate, apply_knockback, drive_pedestrian, drive_player, new_character, respawn_point,
     update_health,
 };
-use crate::collision::{SolidIndex, resolve_pairs, resolve_static};
+use crate::collision::{SolidIndex, level_solids, resolve_pairs, resolve_static};
 use crate::command::PlayerCommand;
 use crate::dialogue::{face_partners, interact, run_dialogues};
 use crate::geom::Rect;
 use crate::grid::Grid;
-use crate::level::{Level, ObjectDefKind};
+use crate::level::Level;
 use crate::objects::{new_object, run_cycle, run_tasks};
 use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
 use crate::state::{GameState, Leg, Role, ZoneState};
@@ -109,11 +109,7 @@ impl TownSim {
             cutscenes: Vec::new(),
             rng: SimRng::new(seed, RULES_RNG_STREAM),
         };
-        let mut solids: Vec<Rect> = level.buildings.iter().map(|b| b.footprint).collect();
-        solids.extend(level.objects.iter().filter_map(|o| match &o.kind {
-            ObjectDefKind::Lift(lift) => Some(lift.footprint),
-            _ => None,
-        }));
+        let solids = level_solids(&level);
         let area = level.ground;
         let scratch = Scratch {
             grid: Grid::new(area, GRID_CELL),
