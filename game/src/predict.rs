@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
-use fixstep_runtime::tick::TICK_MICROS;
+use fixstep_runtime::tick::{FrameScheduler, FrameTicks, TICK_MICROS};
 use fixstep_runtime::{Command, EntityId, Simulation};
 
 use crate::characters::{apply_knockback, drive_player};
@@ -135,6 +135,33 @@ impl InputAccumulator {
     /// Turns by `units` of a command's turn (2^-16 of a turn) at once: a mouse movement.
     pub fn turn_by(&mut self, units: i32) {
         self.turn_micros += i64::from(units) * TICK_MICROS as i64;
+    }
+
+    /// Hands a frame of `elapsed_micros` to `scheduler` with `held` held over it: every tick
+    /// the frame owes is filled with `held`, its command taken and given to `run_tick` with
+    /// what was held of it; then the rest of the frame is held into the tick under way, so the
+    /// accumulated time always matches the scheduler's (up to a tick). Stops at the first
+    /// error of `run_tick`.
+    ///
+    /// # Errors
+    ///
+    /// What `run_tick` returns.
+    pub fn run_frame<E>(
+        &mut self,
+        scheduler: &mut FrameScheduler,
+        elapsed_micros: u64,
+        held: &PlayerCommand,
+        mut run_tick: impl FnMut(PlayerCommand, &PartialInput) -> Result<(), E>,
+    ) -> Result<FrameTicks, E> {
+        let due = scheduler.advance(elapsed_micros);
+        for _ in 0..due.run {
+            self.fill(held);
+            let partial = self.partial();
+            let command = self.take();
+            run_tick(command, &partial)?;
+        }
+        self.hold_until(held, scheduler.owed_micros().min(TICK_MICROS));
+        Ok(due)
     }
 
     /// The input of the current tick so far.
@@ -264,8 +291,8 @@ impl OwnRules {
     }
 
     /// Where `partial` of a tick takes the body: turned by what was turned so far, moved by
-    /// what was asked so far along the new facing, carried by the share of its knockback, and
-    /// kept out of the walls.
+    /// what was asked so far along the facing the tick ends at if the turn held now goes on,
+    /// carried by the share of its knockback, and kept out of the walls.
     #[must_use]
     pub fn partial(&self, body: &OwnBody, partial: &PartialInput) -> OwnPose {
         let c = &body.character;
@@ -275,8 +302,15 @@ impl OwnRules {
         let mut mode = MoveMode::Idle;
         if free {
             facing = facing.rotated(partial.turn);
-            let forward = Vec2::from_angle(facing);
-            let right = Vec2::from_angle(facing - Angle::QUARTER);
+            // The rules turn first and then step straight along the tick's final facing, so
+            // the step so far goes that way: the facing the tick ends at if the turn held now
+            // goes on to its end. Held steady, that is exactly the tick's chord.
+            let rest = Fx::ONE - partial.share;
+            let turn_rest =
+                (Fx::from_num(i32::from(partial.held.turn) << 16) * rest).to_num::<i32>();
+            let heading = facing.rotated(turn_rest);
+            let forward = Vec2::from_angle(heading);
+            let right = Vec2::from_angle(heading - Angle::QUARTER);
             pos += forward * partial.wish.x + right * partial.wish.y;
             if partial.held.moves() {
                 mode = if partial.held.run { MoveMode::Run } else { MoveMode::Walk };

@@ -33,6 +33,8 @@ pub struct CommandScript {
     /// (tick, player) → the command set there.
     entries: BTreeMap<(u32, u16), PlayerCommand>,
     players: usize,
+    /// Each player's first line, for messages about the player.
+    first_lines: BTreeMap<u16, usize>,
 }
 
 impl CommandScript {
@@ -43,6 +45,11 @@ impl CommandScript {
     /// The first malformed line: a missing or non-numeric field, an unknown flag, a value out of
     /// a command's range, two lines for one player and tick, or ticks of a player out of order.
     pub fn parse(text: &str) -> Result<Self, ScriptError> {
+        Self::parse_timed(text, "TICK", "tick")
+    }
+
+    /// Parses a script whose first field is a time called `time` (`name` in messages).
+    fn parse_timed(text: &str, time: &str, name: &str) -> Result<Self, ScriptError> {
         let mut script = Self::default();
         let mut last_tick: BTreeMap<u16, u32> = BTreeMap::new();
         for (index, raw) in text.lines().enumerate() {
@@ -55,11 +62,11 @@ impl CommandScript {
             let fields: Vec<&str> = content.split_whitespace().collect();
             if fields.len() < 5 {
                 return Err(fail(format!(
-                    "expected TICK PLAYER FORWARD STRAFE TURN [run] [interact], found {} fields",
+                    "expected {time} PLAYER FORWARD STRAFE TURN [run] [interact], found {} fields",
                     fields.len()
                 )));
             }
-            let tick: u32 = number(fields[0], "tick").map_err(fail)?;
+            let tick: u32 = number(fields[0], name).map_err(fail)?;
             let player: u16 = number(fields[1], "player").map_err(fail)?;
             let mut command = PlayerCommand {
                 forward: number(fields[2], "forward").map_err(fail)?,
@@ -84,10 +91,11 @@ impl CommandScript {
                 && tick <= previous
             {
                 return Err(fail(format!(
-                    "tick {tick} for player {player} does not come after its tick {previous}"
+                    "{name} {tick} for player {player} does not come after its {name} {previous}"
                 )));
             }
             last_tick.insert(player, tick);
+            script.first_lines.entry(player).or_insert(line);
             script.entries.insert((tick, player), command);
             script.players = script.players.max(usize::from(player) + 1);
         }
@@ -125,4 +133,70 @@ impl CommandScript {
 
 fn number<T: core::str::FromStr>(field: &str, what: &str) -> Result<T, String> {
     field.parse().map_err(|_| format!("{what} `{field}` is not a number in range"))
+}
+
+/// A script of what the local player holds, for headless runs that play it as a window
+/// would: one line per change, `MS PLAYER FORWARD STRAFE TURN [run] [interact]`, where `MS` is
+/// the real time in milliseconds from the start, `PLAYER` is 0 (the local player), `TURN` is
+/// the turn per tick while held (as Q and E hold it), and `interact` presses once at that time.
+/// The input is held from its line on, until a later line changes it.
+///
+/// ```text
+/// # ms   player forward strafe turn  flags
+/// 0      0      0       0      0
+/// 1050   0      100     0      0
+/// 2230   0      100     0      2048  run
+/// 2700   0      0       0      0     interact
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputScript {
+    script: CommandScript,
+}
+
+impl InputScript {
+    /// Parses a script.
+    ///
+    /// # Errors
+    ///
+    /// The first malformed line, as for a command script (with times for ticks), or a line
+    /// for a player other than 0.
+    pub fn parse(text: &str) -> Result<Self, ScriptError> {
+        let script = CommandScript::parse_timed(text, "MS", "time")?;
+        if let Some((&player, &line)) = script.first_lines.iter().find(|&(&p, _)| p != 0) {
+            return Err(ScriptError {
+                line,
+                message: format!(
+                    "player {player}: an input script drives the local player, player 0"
+                ),
+            });
+        }
+        Ok(Self { script })
+    }
+
+    /// What is held at `ms`: the latest line at or before it, without its interact.
+    #[must_use]
+    pub fn held(&self, ms: u64) -> PlayerCommand {
+        let at = Tick(u32::try_from(ms).unwrap_or(u32::MAX));
+        PlayerCommand { interact: false, ..self.script.command(0, at) }
+    }
+
+    /// The time of the latest line at or before `ms` (the last change of the input).
+    #[must_use]
+    pub fn changed_at(&self, ms: u64) -> Option<u64> {
+        let at = u32::try_from(ms).unwrap_or(u32::MAX);
+        self.script.entries.range(..=(at, u16::MAX)).next_back().map(|(&(t, _), _)| u64::from(t))
+    }
+
+    /// Whether a line with `interact` lies after `after_ms` and at or before `until_ms`.
+    #[must_use]
+    pub fn pressed(&self, after_ms: u64, until_ms: u64) -> bool {
+        let clamp = |ms: u64| u32::try_from(ms).unwrap_or(u32::MAX);
+        let (after, until) = (clamp(after_ms), clamp(until_ms));
+        after < until
+            && self
+                .script
+                .entries
+                .range((after + 1, 0)..=(until, u16::MAX))
+                .any(|(_, command)| command.interact)
+    }
 }

@@ -65,6 +65,15 @@ pub enum Command {
         /// A command script for further players (`TICK PLAYER FORWARD STRAFE TURN [run] [interact]`).
         #[arg(long)]
         commands: Option<PathBuf>,
+        /// What the local player (player 0) holds at real times, read at each frame as a
+        /// window reads its keys (`MS 0 FORWARD STRAFE TURN [run] [interact]`, TURN per tick);
+        /// the bots are then players 1 to K, and player 0 is drawn from the prediction.
+        #[arg(long)]
+        input_script: Option<PathBuf>,
+        /// Draw the input script's player between ticks like everyone else, not from the
+        /// prediction of its held input: the latency the prediction hides, for comparison.
+        #[arg(long, requires = "input_script")]
+        no_predict: bool,
         /// Seed of the simulation's random numbers.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -219,6 +228,8 @@ where
             ticks,
             bots,
             commands,
+            input_script,
+            no_predict,
             seed,
             hash_log,
             record,
@@ -244,6 +255,8 @@ where
                 ticks,
                 bots,
                 commands: commands.as_deref(),
+                input_script: input_script.as_deref(),
+                no_predict,
                 seed,
                 hash_log: hash_log.as_deref(),
                 record: record.as_deref(),

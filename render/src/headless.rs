@@ -9,14 +9,15 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use fixstep_game::bots::Bot;
 use fixstep_game::level::{Level, load_level};
-use fixstep_game::script::CommandScript;
+use fixstep_game::predict::{InputAccumulator, OwnRules};
+use fixstep_game::script::{CommandScript, InputScript};
 use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::replay::{Replay, ReplayHeader, ReplayWriter, TickRecord, verify};
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
 
 use crate::present::LocalPresentation;
-use crate::record::{DrawnLog, TruthLog};
+use crate::record::{DrawnLog, HeldMark, TruthLog};
 
 /// Where `assets/` is when no `--assets` is given: `./assets` if there is one, else the
 /// workspace's own (for `cargo run` from anywhere in it).
@@ -63,6 +64,9 @@ pub enum Driver {
     Bot(Box<Bot>),
     /// A line of a command script.
     Script,
+    /// Held input integrated over each tick, as a window reads its keys: the local player of
+    /// an input script.
+    Held,
 }
 
 /// What `fixstep sim` is asked to do.
@@ -78,6 +82,12 @@ pub struct SimRun<'a> {
     pub bots: usize,
     /// A command script for further players.
     pub commands: Option<&'a Path>,
+    /// A script of what the local player (player 0) holds at real times; the bots are then
+    /// players 1 to `bots`.
+    pub input_script: Option<&'a Path>,
+    /// Draw the input script's player between ticks like everyone else instead of from the
+    /// prediction (to compare the two).
+    pub no_predict: bool,
     /// Seed of the simulation's random numbers.
     pub seed: u64,
     /// Where to write `TICK HASH` lines.
@@ -146,7 +156,7 @@ impl FramePacing {
 ///
 /// # Errors
 ///
-/// A bad level or command script, or a script line for a bot's player.
+/// A bad level, command script or input script, or a script line for a bot's player.
 pub fn prepare(run: &SimRun<'_>) -> Result<(TownSim, Vec<Driver>, CommandScript)> {
     let level = Arc::new(load(run.assets, run.level)?);
     let script = match run.commands {
@@ -158,37 +168,56 @@ pub fn prepare(run: &SimRun<'_>) -> Result<(TownSim, Vec<Driver>, CommandScript)
         }
         None => CommandScript::default(),
     };
-    if let Some(player) = (0..run.bots).find(|&p| script.drives(p)) {
+    // With an input script the local player 0 holds keys and the bots come after it.
+    let first_bot = usize::from(run.input_script.is_some());
+    let bots = first_bot..first_bot + run.bots;
+    if let Some(player) = (0..bots.end).find(|&p| script.drives(p)) {
         bail!(
-            "command script {}: player {player} is a bot (bots are players 0..{}); number scripted players from {}",
+            "command script {}: player {player} is {} (bots are players {}..{}); number scripted players from {}",
             run.commands.map_or_else(String::new, |p| p.display().to_string()),
-            run.bots,
-            run.bots
+            if player < first_bot { "the input script's" } else { "a bot" },
+            bots.start,
+            bots.end,
+            bots.end
         );
     }
-    let players = run.bots.max(script.players());
+    let players = bots.end.max(script.players());
     if players > fixstep_game::MAX_PLAYERS {
         bail!("{players} players: a town holds at most {}", fixstep_game::MAX_PLAYERS);
     }
-    let drivers =
-        (0..players)
-            .map(|p| {
-                if p < run.bots {
-                    Driver::Bot(Box::new(Bot::new(p, &level)))
-                } else {
-                    Driver::Script
-                }
-            })
-            .collect();
+    let drivers = (0..players)
+        .map(|p| {
+            if p < first_bot {
+                Driver::Held
+            } else if bots.contains(&p) {
+                Driver::Bot(Box::new(Bot::new(p, &level)))
+            } else {
+                Driver::Script
+            }
+        })
+        .collect();
     Ok((TownSim::new(level, run.seed, players), drivers, script))
 }
 
-/// This tick's commands of every player.
+/// Reads an input script.
+///
+/// # Errors
+///
+/// An unreadable file, or its first malformed line.
+pub fn read_input_script(path: &Path) -> Result<InputScript> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read input script {}", path.display()))?;
+    InputScript::parse(&text).with_context(|| format!("input script {}", path.display()))
+}
+
+/// This tick's commands of every player; `held` is the command of a player driven by held
+/// input (no input without one).
 pub fn commands_for(
     tick: Tick,
     sim: &TownSim,
     drivers: &mut [Driver],
     script: &CommandScript,
+    held: Option<PlayerCommand>,
     out: &mut Vec<PlayerCommand>,
 ) {
     out.clear();
@@ -197,6 +226,7 @@ pub fn commands_for(
         out.push(match driver {
             Driver::Bot(bot) => bot.command(snapshot),
             Driver::Script => script.command(player, tick),
+            Driver::Held => held.unwrap_or_default(),
         });
     }
 }
@@ -246,9 +276,9 @@ impl Stepper {
         })
     }
 
-    fn step(&mut self) -> Result<()> {
+    fn step(&mut self, held: Option<PlayerCommand>) -> Result<()> {
         let tick = self.sim.next_tick();
-        commands_for(tick, &self.sim, &mut self.drivers, &self.script, &mut self.commands);
+        commands_for(tick, &self.sim, &mut self.drivers, &self.script, held, &mut self.commands);
         self.sim.step(tick, &self.commands)?;
         self.sim.hash_state(&mut self.hasher);
         self.hash = self.hasher.finish_reuse();
@@ -273,19 +303,21 @@ impl Stepper {
     }
 }
 
-/// Runs `fixstep sim` and returns the final tick and hash. With a drawn or truth log it also
-/// runs the local frame loop on a simulated clock: frames paced by `run.frames` hand their
-/// time to the frame scheduler, which runs the ticks they owe, and the presentation draws
-/// each frame at its alpha; no GPU is involved.
+/// Runs `fixstep sim` and returns the final tick and hash. With a drawn or truth log, or an
+/// input script, it also runs the local frame loop on a simulated clock: frames paced by
+/// `run.frames` hand their time to the frame scheduler, which runs the ticks they owe, and the
+/// presentation draws each frame at its alpha; no GPU is involved. The input script's player
+/// is held by the frame loop as a window holds its keys, and drawn from the prediction.
 ///
 /// # Errors
 ///
 /// A bad level or script, or a file that cannot be written.
 pub fn run_sim(run: &SimRun<'_>) -> Result<(Tick, StateHash)> {
+    let input = run.input_script.map(read_input_script).transpose()?;
     let mut stepper = Stepper::new(run)?;
-    if run.drawn_log.is_none() && run.truth_log.is_none() {
+    if run.drawn_log.is_none() && run.truth_log.is_none() && input.is_none() {
         for _ in 0..run.ticks {
-            stepper.step()?;
+            stepper.step(None)?;
         }
         return stepper.finish();
     }
@@ -301,33 +333,55 @@ pub fn run_sim(run: &SimRun<'_>) -> Result<(Tick, StateHash)> {
     let mut presentation = LocalPresentation::new(Arc::clone(&level), 0);
     let first = Arc::clone(stepper.sim.snapshot());
     presentation.observe(&first);
+    if input.is_some() && run.no_predict {
+        presentation.mark_local();
+    } else if input.is_some() {
+        presentation.predict_own();
+        presentation.observe_own(OwnRules::body(&stepper.sim, 0));
+    }
     if let Some(truth) = truth.as_mut() {
         truth.snapshot(&first, &level).context("cannot write the truth log")?;
     }
     let mut scheduler = FrameScheduler::new();
+    let mut own_input = InputAccumulator::new();
     let mut now_micros: u64 = 0;
     let mut frame_index = 0;
     while stepper.sim.next_tick().0 < run.ticks {
         let dt = run.frames.interval_micros(frame_index);
         frame_index += 1;
+        let before_ms = now_micros / 1000;
         now_micros += dt;
-        let due = scheduler.advance(dt);
-        for _ in 0..due.run {
+        let now_ms = now_micros / 1000;
+        let mut held = input.as_ref().map_or_else(PlayerCommand::default, |i| i.held(now_ms));
+        held.interact = input.as_ref().is_some_and(|i| i.pressed(before_ms, now_ms));
+        own_input.run_frame(&mut scheduler, dt, &held, |command, partial| -> Result<()> {
             if stepper.sim.next_tick().0 >= run.ticks {
-                break;
+                return Ok(());
             }
-            stepper.step()?;
+            let held = input.is_some().then_some(command);
+            if held.is_some() {
+                presentation.own_command(command, partial);
+            }
+            stepper.step(held)?;
             let snapshot = Arc::clone(stepper.sim.snapshot());
             presentation.observe(&snapshot);
+            if held.is_some() {
+                presentation.observe_own(OwnRules::body(&stepper.sim, 0));
+            }
             if let Some(truth) = truth.as_mut() {
                 truth.snapshot(&snapshot, &level).context("cannot write the truth log")?;
             }
-        }
+            Ok(())
+        })?;
+        presentation.own_input(&own_input.partial());
         let alpha = scheduler.alpha_millionths() as f32 / 1_000_000.0;
         let frame = presentation.draw(alpha, dt as f32 / 1_000_000.0);
         if let Some(drawn) = drawn.as_mut() {
+            let mark = input.as_ref().and_then(|i| {
+                i.changed_at(now_ms).map(|since| HeldMark { since_ms: since as f64, held })
+            });
             drawn
-                .frame(now_micros as f64 / 1000.0, frame, &level)
+                .frame(now_micros as f64 / 1000.0, frame, &level, mark.as_ref())
                 .context("cannot write the drawn log")?;
         }
     }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use fixstep_game::level::Level;
+use fixstep_game::predict::{OwnRules, PartialInput};
 use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::{Simulation, StateHasher};
 use serde::Deserialize;
@@ -68,6 +69,7 @@ pub struct LocalGame {
     pub presentation: LocalPresentation,
     hasher: StateHasher,
     hash: u64,
+    local_player: usize,
 }
 
 impl LocalGame {
@@ -78,7 +80,31 @@ impl LocalGame {
         let mut presentation = LocalPresentation::new(level, local_player);
         presentation.observe(sim.snapshot());
         let hash = sim.state_hash().total();
-        Self { sim, presentation, hasher: StateHasher::new(), hash }
+        Self { sim, presentation, hasher: StateHasher::new(), hash, local_player }
+    }
+
+    /// A game of `level` played alone by a player at the keys: their character is drawn from
+    /// the prediction of what they hold (see [`crate::present::own`]).
+    #[must_use]
+    pub fn held_by_player(level: Arc<Level>, seed: u64) -> Self {
+        let mut game = Self::new(level, seed, 1, 0);
+        game.presentation.predict_own();
+        game.presentation.observe_own(OwnRules::body(&game.sim, 0));
+        game
+    }
+
+    /// Runs the next tick of a game played alone, with the own `command` that stands for
+    /// `partial` (what was held over the tick), and shows the prediction the authoritative
+    /// result.
+    ///
+    /// # Errors
+    ///
+    /// If the simulation refuses the tick.
+    pub fn step_own(&mut self, command: PlayerCommand, partial: &PartialInput) -> Result<()> {
+        self.presentation.own_command(command, partial);
+        self.step(&[command])?;
+        self.presentation.observe_own(OwnRules::body(&self.sim, self.local_player));
+        Ok(())
     }
 
     /// Runs the next tick with one command per player, and shows its snapshot to the

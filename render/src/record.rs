@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use fixstep_game::level::{Level, ObjectDefKind};
-use fixstep_game::{AnimState, GameSnapshot};
+use fixstep_game::{AnimState, GameSnapshot, PlayerCommand};
 use glam::{Quat, Vec3};
 
 use crate::present::DrawFrame;
@@ -51,6 +51,16 @@ fn push_vec(out: &mut String, v: Vec3) {
     let _ = write!(out, "[{:.4},{:.4},{:.4}]", v.x, v.y, v.z);
 }
 
+/// What the local player held at a frame, for a drawn log: the input and the time it last
+/// changed, from which `fixstep judder` measures the own character's input latency.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeldMark {
+    /// Real time of the latest change of the held input, milliseconds.
+    pub since_ms: f64,
+    /// What is held: movement keys, key turn per tick, run, and an interact pressed now.
+    pub held: PlayerCommand,
+}
+
 /// Writes one drawn-log line per frame.
 #[derive(Debug)]
 pub struct DrawnLog<W: Write> {
@@ -72,14 +82,26 @@ impl<W: Write> DrawnLog<W> {
     /// # Errors
     ///
     /// If writing fails.
-    pub fn frame(&mut self, at_ms: f64, frame: &DrawFrame, level: &Level) -> std::io::Result<()> {
+    pub fn frame(
+        &mut self,
+        at_ms: f64,
+        frame: &DrawFrame,
+        level: &Level,
+        held: Option<&HeldMark>,
+    ) -> std::io::Result<()> {
         let line = &mut self.line;
         line.clear();
-        let tick = frame.render_tick;
-        let _ = write!(line, "{{\"at_ms\":{at_ms:.3},\"render_tick\":{tick:.4},\"entities\":[");
+        let render_tick = frame.render_tick;
+        let _ = write!(line, "{{\"at_ms\":{at_ms:.3},\"render_tick\":{render_tick:.4},");
+        if let Some(mark) = held {
+            let _ = write!(line, "\"input_ms\":{:.3},", mark.since_ms);
+        }
+        let _ = write!(line, "\"camera\":");
+        push_vec(line, frame.camera.eye);
+        line.push_str(",\"entities\":[");
         let mut first = true;
         let mut entity =
-            |line: &mut String, id: u64, pos: Vec3, yaw: f32, speed: f32, kind: &str| {
+            |line: &mut String, id: u64, tick: f64, pos: Vec3, yaw: f32, speed: f32, kind: &str| {
                 if !first {
                     line.push(',');
                 }
@@ -90,20 +112,35 @@ impl<W: Write> DrawnLog<W> {
             };
         for c in &frame.characters {
             let s = &c.sample;
-            entity(line, u64::from(c.id.index), s.pos, s.facing, c.speed, "character");
+            entity(line, u64::from(c.id.index), c.tick, s.pos, s.facing, c.speed, "character");
             let _ = write!(
                 line,
-                ",\"anim\":\"{}\",\"frame\":{:.4},\"frames\":{},\"looping\":{}}}",
+                ",\"anim\":\"{}\",\"frame\":{:.4},\"frames\":{},\"looping\":{}",
                 anim_name(s.anim),
                 s.frame,
                 s.frames,
                 s.looping
             );
+            if c.local {
+                line.push_str(",\"local\":true");
+                if let Some(HeldMark { held: h, .. }) = held {
+                    let _ = write!(
+                        line,
+                        ",\"held\":[{},{},{},{}]",
+                        h.forward,
+                        h.strafe,
+                        h.turn,
+                        u8::from(h.run)
+                    );
+                }
+            }
+            line.push('}');
         }
         for t in &frame.taxis {
             entity(
                 line,
                 TAXI_ID_BASE + t.index as u64,
+                render_tick,
                 t.sample.pos,
                 t.sample.yaw,
                 t.sample.speed,
@@ -121,7 +158,7 @@ impl<W: Write> DrawnLog<W> {
             *last = pos;
             let (axis, angle) = o.rotation.to_axis_angle();
             let yaw = if axis.y < 0.0 { -angle } else { angle };
-            entity(line, OBJECT_ID_BASE + o.index as u64, pos, yaw, speed, "object");
+            entity(line, OBJECT_ID_BASE + o.index as u64, render_tick, pos, yaw, speed, "object");
             line.push('}');
         }
         self.last_at_ms = Some(at_ms);

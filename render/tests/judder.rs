@@ -59,7 +59,13 @@ fn frames(
         .map(|i| {
             let at = at_ms(i);
             let (tick, t) = shown(at);
-            DrawnFrame { at_ms: at, render_tick: tick, entities: entities(i, tick, t) }
+            DrawnFrame {
+                at_ms: at,
+                render_tick: tick,
+                input_ms: None,
+                camera: None,
+                entities: entities(i, tick, t),
+            }
         })
         .collect()
 }
@@ -307,6 +313,8 @@ fn a_turn_drawn_the_long_way_round_is_counted() {
                 DrawnFrame {
                     at_ms: at,
                     render_tick: tick,
+                    input_ms: None,
+                    camera: None,
                     entities: vec![DrawnEntity::new(
                         1,
                         tick,

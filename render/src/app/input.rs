@@ -1,13 +1,11 @@
-//! The keyboard and mouse, turned into the player's command for each tick.
+//! The keyboard and mouse, turned into what the player holds: the own input integrates it
+//! over each tick into the tick's command.
 //!
 //! W/S walk forward and back, A/D step left and right, Shift runs, Q/E turn, the mouse turns
 //! while a button is held, F interacts (once per press), the wheel zooms.
 
 use fixstep_game::PlayerCommand;
 use winit::keyboard::KeyCode;
-
-/// The largest turn a command may carry, 2^-16 of a turn (a quarter turn: the rules' limit).
-pub const MAX_TURN: i32 = 16_384;
 
 /// Turn per tick while Q or E is held, 2^-16 of a turn: 1/32 turn per 100 ms, about 112° a
 /// second, quick enough to look round and slow enough to aim at a door.
@@ -78,27 +76,34 @@ impl Input {
         *self = Self { mouse_turn: self.mouse_turn, ..Self::default() };
     }
 
-    /// The command of the next tick: what is held now, the mouse's turn since the last tick
-    /// (any excess over a command's limit carries to the next), and one interact per press.
-    pub fn command(&mut self) -> PlayerCommand {
+    /// What is held now, as the own input integrates it over each tick: the movement keys,
+    /// the key turn per tick, the run key, and an interact pressed since the last call (once
+    /// per press).
+    pub fn held(&mut self) -> PlayerCommand {
         let axis = |plus: bool, minus: bool| match (plus, minus) {
             (true, false) => FULL,
             (false, true) => -FULL,
             _ => 0,
         };
-        let keys =
+        let turn =
             i32::from(axis(self.turn_left, self.turn_right)) / i32::from(FULL) * KEY_TURN_PER_TICK;
-        let mouse = self.mouse_turn.clamp(f64::from(-MAX_TURN), f64::from(MAX_TURN)).trunc();
-        self.mouse_turn -= mouse;
-        let turn = (keys + mouse as i32).clamp(-MAX_TURN, MAX_TURN);
-        let interact = std::mem::take(&mut self.interact);
         PlayerCommand {
             forward: axis(self.forward, self.back),
             strafe: axis(self.right, self.left),
-            turn: i16::try_from(turn).unwrap_or(0),
+            // At most KEY_TURN_PER_TICK, an i16.
+            turn: turn as i16,
             run: self.run,
-            interact,
+            interact: std::mem::take(&mut self.interact),
         }
+    }
+
+    /// The mouse's turn since the last call, in a command's units (2^-16 of a turn); the
+    /// fraction of a unit carries to the next call.
+    pub fn take_mouse_turn(&mut self) -> i32 {
+        let whole = self.mouse_turn.trunc();
+        self.mouse_turn -= whole;
+        // Clamped to the i32 range first: a mouse cannot turn that far in one frame.
+        whole.clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
     }
 }
 
@@ -107,15 +112,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keys_make_commands_within_their_limits() {
+    fn keys_make_held_input_within_a_commands_limits() {
         let mut input = Input::default();
         input.key(KeyCode::KeyW, true, false);
         input.key(KeyCode::KeyD, true, false);
         input.key(KeyCode::ShiftLeft, true, false);
         input.key(KeyCode::KeyQ, true, false);
-        let c = input.command();
+        let c = input.held();
         assert_eq!((c.forward, c.strafe, c.run), (100, 100, true));
-        assert_eq!(c.turn, 2048);
+        assert_eq!(i32::from(c.turn), KEY_TURN_PER_TICK);
         assert!(c.validate().is_ok());
     }
 
@@ -124,29 +129,22 @@ mod tests {
         let mut input = Input::default();
         input.key(KeyCode::KeyF, true, false);
         input.key(KeyCode::KeyF, true, true);
-        assert!(input.command().interact);
-        assert!(!input.command().interact, "held down, it does not repeat");
+        assert!(input.held().interact);
+        assert!(!input.held().interact, "held down, it does not repeat");
         input.key(KeyCode::KeyF, false, false);
         input.key(KeyCode::KeyF, true, false);
-        assert!(input.command().interact);
+        assert!(input.held().interact);
     }
 
     #[test]
-    fn a_big_mouse_turn_is_spread_over_ticks() {
+    fn the_mouse_turn_is_taken_in_whole_units_and_the_rest_carried() {
         let mut input = Input { mouse_look: true, ..Input::default() };
-        input.mouse_moved(-1000.0);
-        let first = input.command().turn;
-        assert_eq!(i32::from(first), MAX_TURN);
-        assert_eq!(i32::from(input.command().turn), MAX_TURN);
-        let third = input.command().turn;
-        assert_eq!(i32::from(third), 40_000 - MAX_TURN * 2);
-        assert_eq!(input.command().turn, 0, "nothing left over");
-        assert!(PlayerCommand { turn: first, ..PlayerCommand::default() }.validate().is_ok());
-    }
-
-    #[test]
-    fn the_turn_limit_is_the_rules_limit() {
-        assert_eq!(MAX_TURN, i32::from(fixstep_game::tuning::MAX_TURN_PER_TICK));
+        input.mouse_moved(-1000.01);
+        assert_eq!(input.take_mouse_turn(), 40_000);
+        assert_eq!(input.take_mouse_turn(), 0, "nothing left over but a fraction");
+        input.mouse_look = false;
+        input.mouse_moved(500.0);
+        assert_eq!(input.take_mouse_turn(), 0, "no turning without a button held");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::anyhow;
+use fixstep_game::predict::InputAccumulator;
 use fixstep_runtime::tick::FrameScheduler;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
@@ -120,6 +121,8 @@ struct Running {
     game: LocalGame,
     scheduler: FrameScheduler,
     input: Input,
+    /// The player's held input, integrated over each tick into its command.
+    own_input: InputAccumulator,
     last: Instant,
     hud: Hud,
     frame_times: VecDeque<f32>,
@@ -190,7 +193,7 @@ impl App {
         if self.options.cpu_skinning {
             renderer.skinning = SkinningPath::Cpu;
         }
-        let game = LocalGame::new(Arc::clone(&self.assets.level), self.options.seed, 1, 0);
+        let game = LocalGame::held_by_player(Arc::clone(&self.assets.level), self.options.seed);
         let hud = Hud {
             visible: true,
             note: Some(format!(
@@ -210,6 +213,7 @@ impl App {
             game,
             scheduler: FrameScheduler::new(),
             input: Input::default(),
+            own_input: InputAccumulator::new(),
             last: Instant::now(),
             hud,
             frame_times: VecDeque::with_capacity(GRAPH_SAMPLES),
@@ -238,11 +242,16 @@ impl Running {
         let now = Instant::now();
         let seconds = now.duration_since(self.last).as_secs_f64().min(MAX_FRAME_SECONDS);
         self.last = now;
-        let due = self.scheduler.advance((seconds * 1_000_000.0) as u64);
-        for _ in 0..due.run {
-            let command = self.input.command();
-            self.game.step(&[command])?;
-        }
+        let held = self.input.held();
+        self.own_input.turn_by(self.input.take_mouse_turn());
+        let game = &mut self.game;
+        self.own_input.run_frame(
+            &mut self.scheduler,
+            (seconds * 1_000_000.0) as u64,
+            &held,
+            |command, partial| game.step_own(command, partial),
+        )?;
+        self.game.presentation.own_input(&self.own_input.partial());
         let alpha = self.scheduler.alpha_millionths() as f32 / 1_000_000.0;
         let ms = (seconds * 1000.0) as f32;
         if self.frame_times.len() == GRAPH_SAMPLES {

@@ -19,6 +19,12 @@ pub struct DrawnFrame {
     pub at_ms: f64,
     /// The fractional host tick that the frame draws remote entities at.
     pub render_tick: f64,
+    /// Extension: the real time (ms) of the latest change of what the local player holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_ms: Option<f64>,
+    /// Extension: where the camera's eye was (m), y up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camera: Option<[f64; 3]>,
     /// Every entity that the frame draws.
     pub entities: Vec<DrawnEntity>,
 }
@@ -35,6 +41,10 @@ pub struct DrawnFrame {
 /// - `frame` (number): the fractional frame of that clip drawn.
 /// - `frames` (number > 0): the clip's length in frames.
 /// - `looping` (bool): the clip wraps from its last frame to its first.
+/// - `local` (bool): the local player's own character, drawn from its prediction; its `tick`
+///   is the predicted time, ahead of the frame's render tick.
+/// - `held` (four integers): what the local player holds (forward, strafe, key turn per
+///   tick, run), with the frame's `input_ms` telling when it last changed.
 ///
 /// An animation back-step is judged only between two frames that both give `anim` and
 /// `frame`; a wrap is recognised only where the later one gives `looping: true` and `frames`.
@@ -65,6 +75,14 @@ pub struct DrawnEntity {
     /// Extension: the animation clip loops.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub looping: Option<bool>,
+    /// Extension: it is the local player's own character, drawn from its prediction at the
+    /// `tick` it predicts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub local: bool,
+    /// Extension, local character only: what its player holds at the frame: forward and
+    /// strafe (percent), key turn per tick (2^-16 of a turn) and run (0 or 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<[i32; 4]>,
 }
 
 impl DrawnEntity {
@@ -82,6 +100,8 @@ impl DrawnEntity {
             frame: None,
             frames: None,
             looping: None,
+            local: false,
+            held: None,
         }
     }
 }

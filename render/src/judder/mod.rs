@@ -21,6 +21,7 @@
 //! - a pair is not measured (but counted as such) where the truth lacks the entity at either
 //!   end of the interval; animation back-steps need no truth and are counted on every pair.
 
+mod local;
 mod logs;
 mod measures;
 mod plot;
@@ -31,6 +32,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 
+pub use local::{LocalMeasures, VISIBLE_CHANGE_M, VISIBLE_TURN_RAD, measure_local};
 pub use logs::{
     DrawnEntity, DrawnFrame, TraceEntities, TruthEntity, TruthLine, json_line_error,
     read_drawn_log, read_trace_entities, read_truth, write_drawn_log, write_truth,
@@ -88,6 +90,7 @@ pub fn run_judder(args: &JudderArgs) -> Result<JudderReport> {
     let stats = measure(&frames, &truth, &trace);
     let mut report =
         JudderReport::new(args.drawn.clone(), truth_path, frames.len(), stats, args.worst);
+    report.local = measure_local(&frames);
     if let Some(plot) = &args.plot {
         let worst: Vec<&EntityStats> = report.worst_entities().iter().collect();
         plot_speeds(plot, &worst, &default_assets_root())?;

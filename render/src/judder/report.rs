@@ -4,6 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::local::LocalMeasures;
 use super::measures::{
     EntityStats, JUMP_WINDOW_MS, MISPLACED_M, MOVING_M_S, MS_PER_S, Summary, Tally,
 };
@@ -38,6 +39,8 @@ pub struct JudderReport {
     pub worst: usize,
     /// Where the plot was written, if one was asked for.
     pub plot: Option<PathBuf>,
+    /// The local player's own character: input latency and camera standoff.
+    pub local: LocalMeasures,
 }
 
 impl JudderReport {
@@ -66,7 +69,17 @@ impl JudderReport {
             all.tally.merge(&row.tally);
             kinds.push(row);
         }
-        Self { drawn, truth, frames, kinds, all, entities, worst, plot: None }
+        Self {
+            drawn,
+            truth,
+            frames,
+            kinds,
+            all,
+            entities,
+            worst,
+            plot: None,
+            local: LocalMeasures::default(),
+        }
     }
 
     /// The row of a kind.
@@ -267,6 +280,34 @@ impl fmt::Display for JudderReport {
                     t.slides,
                     t.long_way_turns,
                     t.anim_backsteps,
+                )?;
+            }
+        }
+        if let Some(id) = self.local.id {
+            writeln!(f)?;
+            match self.local.latency() {
+                Some(l) => writeln!(
+                    f,
+                    "local character {id}: input latency over {} changes of the held input: \
+                     p50 {:.1} ms, min {:.1} ms, max {:.1} ms ({} showed nothing)",
+                    self.local.latencies_ms.len(),
+                    l.p50,
+                    l.min,
+                    l.max,
+                    self.local.unseen_changes,
+                )?,
+                None => writeln!(
+                    f,
+                    "local character {id}: no change of the held input to measure ({} showed nothing)",
+                    self.local.unseen_changes
+                )?,
+            }
+            if let Some(s) = self.local.standoff() {
+                writeln!(
+                    f,
+                    "camera standoff (change of its distance to the local character, frame to \
+                     frame): p50 {:.4} m, p99 {:.4} m, max {:.4} m",
+                    s.p50, s.p99, s.max,
                 )?;
             }
         }

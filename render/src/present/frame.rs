@@ -17,6 +17,11 @@ pub struct CharacterDraw {
     /// The speed it is drawn moving at, metres per second: the distance between its two
     /// samples over a tick, zero right after a reset.
     pub speed: f32,
+    /// The tick it is drawn at: the frame's render tick, or for the own character its
+    /// predicted time, ahead of the world.
+    pub tick: f64,
+    /// Whether it is the local player's own character, drawn from the prediction.
+    pub local: bool,
 }
 
 /// One taxi as this frame draws it.

@@ -5,12 +5,14 @@ use std::sync::Arc;
 
 use fixstep_game::GameSnapshot;
 use fixstep_game::level::Level;
+use fixstep_game::predict::{OwnBody, PartialInput};
 use fixstep_runtime::{EntityId, Tick};
 
 use super::camera::CameraRig;
 use super::effects::Effects;
 use super::frame::{CharacterDraw, CutsceneDraw, DrawFrame, ObjectDraw, TaxiDraw};
 use super::interp::lerp;
+use super::own::OwnPrediction;
 use super::samples::{CharacterSample, ObjectSample, TaxiSample};
 use super::track::Track;
 
@@ -39,6 +41,13 @@ pub struct LocalPresentation {
     pub camera: CameraRig,
     effects: Effects,
     frame: DrawFrame,
+    /// The own character's prediction, when the local player's input is held keys.
+    own: Option<OwnPrediction>,
+    /// What has been held of the tick under way, for the prediction.
+    own_partial: PartialInput,
+    /// Whether the local player's character is marked as such in the frame (it always is
+    /// when predicted).
+    mark_local: bool,
 }
 
 impl LocalPresentation {
@@ -58,7 +67,55 @@ impl LocalPresentation {
             camera: CameraRig::default(),
             effects,
             frame: DrawFrame::default(),
+            own: None,
+            own_partial: PartialInput::NONE,
+            mark_local: false,
         }
+    }
+
+    /// Draws the local player's own character from a prediction of its held input (see
+    /// [`OwnPrediction`]) instead of between ticks. The frame loop then reports the own
+    /// commands ([`own_command`](Self::own_command)), the authoritative copy of the character
+    /// after each tick ([`observe_own`](Self::observe_own)) and what is held of the tick under
+    /// way ([`own_input`](Self::own_input)).
+    pub fn predict_own(&mut self) {
+        self.own = Some(OwnPrediction::new(Arc::clone(&self.level)));
+        self.mark_local = true;
+    }
+
+    /// Marks the local player's character in each frame ([`CharacterDraw::local`]) without
+    /// predicting it: drawn between ticks like everyone else, for comparison.
+    pub fn mark_local(&mut self) {
+        self.mark_local = true;
+    }
+
+    /// The own prediction, if the own character is predicted.
+    #[must_use]
+    pub const fn own(&self) -> Option<&OwnPrediction> {
+        self.own.as_ref()
+    }
+
+    /// The own command for the next tick not yet executed is fixed; `partial` is what was held
+    /// of that tick.
+    pub fn own_command(&mut self, command: fixstep_game::PlayerCommand, partial: &PartialInput) {
+        if let Some(own) = self.own.as_mut() {
+            own.command(command, partial);
+        }
+        self.own_partial = PartialInput { held: partial.held, ..PartialInput::NONE };
+    }
+
+    /// The authoritative copy of the own character at the latest snapshot's tick.
+    pub fn observe_own(&mut self, body: Option<OwnBody>) {
+        let (Some(own), Some(body), Some(latest)) = (self.own.as_mut(), body, self.latest.as_ref())
+        else {
+            return;
+        };
+        own.observe(latest.tick, body, &self.own_partial);
+    }
+
+    /// What has been held of the tick under way, for the next frame drawn.
+    pub fn own_input(&mut self, partial: &PartialInput) {
+        self.own_partial = *partial;
     }
 
     /// The level drawn.
@@ -131,6 +188,11 @@ impl LocalPresentation {
         frame.latest_tick = latest_tick.0;
         frame.time_of_day = lerp_day(self.time_of_day.0, self.time_of_day.1, alpha);
 
+        let own_id = latest.players.get(self.local_player).copied();
+        let own_draw = match self.own.as_mut() {
+            Some(own) => own.draw(&self.own_partial, dt),
+            None => None,
+        };
         frame.characters.clear();
         for (index, slot) in self.characters.iter().enumerate() {
             let Some(slot) = slot else { continue };
@@ -139,13 +201,36 @@ impl LocalPresentation {
                 continue;
             }
             let track = &slot.track;
+            let id = EntityId { index: index as u32, generation: slot.generation };
             frame.characters.push(CharacterDraw {
-                id: EntityId { index: index as u32, generation: slot.generation },
+                id,
                 sample: track.current().clone(),
                 speed: drawn_speed(track.previous().pos, track.current().pos, track.was_reset()),
+                tick: render_tick,
+                local: false,
             });
             let last = frame.characters.len() - 1;
-            track.sample_into(alpha, &mut frame.characters[last].sample);
+            let drawn = &mut frame.characters[last];
+            if own_id == Some(id)
+                && let Some(own) = own_draw
+            {
+                drawn.sample.pos = own.pos;
+                drawn.sample.facing = own.facing;
+                drawn.sample.anim = own.anim;
+                drawn.sample.clip = level.clips.by_state[own.anim.index()];
+                let clip = level.clips.clip(own.anim);
+                drawn.sample.frames = clip.frames as f32;
+                drawn.sample.looping = clip.looping;
+                drawn.sample.frame = own.frame;
+                drawn.sample.enabled = own.enabled;
+                drawn.sample.jumps = own.jumps;
+                drawn.speed = own.speed;
+                drawn.tick = own.tick;
+                drawn.local = true;
+            } else {
+                track.sample_into(alpha, &mut drawn.sample);
+                drawn.local = self.mark_local && own_id == Some(id);
+            }
             if !frame.characters[last].sample.enabled {
                 frame.characters.pop();
             }

@@ -29,6 +29,7 @@ pub mod effects;
 pub mod frame;
 pub mod interp;
 mod local;
+pub mod own;
 pub mod remote;
 pub mod samples;
 pub mod skinning;

@@ -1,0 +1,288 @@
+//! The player's own character, drawn from a visual-only prediction so a key shows on the
+//! next frame (latency hiding).
+//!
+//! Everything else is drawn between two ticks the simulation completed. The own character
+//! cannot wait for them: a key pressed now reaches the rules at the next tick (in network
+//! play, after the round trip to the host as well), and drawing it only then would show the
+//! press 100 ms or more late. So the own character is drawn where the rules **will** put it:
+//! the latest authoritative copy of it, moved by the own commands the authoritative state has
+//! not executed yet (the next tick has not come, or the host has not confirmed them), and by
+//! what has been held of the tick under way ([`OwnRules`]). The tick it is drawn at is that
+//! predicted time, ahead of the interpolated world.
+//!
+//! When a tick completes, or a command is fixed, the prediction is made again from the new
+//! basis, and compared with the old one at the same instant. A difference no bigger than
+//! [`PREDICT_SNAP_M`] (the rounding of a command, another character the prediction could not
+//! know in the way) becomes an offset that eases out with a half-life of
+//! [`PREDICT_HALFLIFE_MS`]; a bigger one, any jump (teleport, respawn), a knockback and a
+//! switch on or off are drawn at once. The authoritative state never sees any of it.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use fixstep_game::level::Level;
+use fixstep_game::predict::{OwnBody, OwnPose, OwnRules, PartialInput};
+use fixstep_game::{AnimState, PlayerCommand};
+use fixstep_runtime::Tick;
+use glam::Vec3;
+
+use super::convert::{f, ground, radians};
+use super::interp::angle_delta;
+
+/// The largest difference between two predictions that is eased out rather than drawn at
+/// once, metres: one metre. A command's rounding is millimetres and another character in the
+/// way pushes a step (0.14 m walking, 0.4 m running) at most; a teleport (tens of metres) or a
+/// respawn is far beyond, and one metre leaves a margin on both sides.
+pub const PREDICT_SNAP_M: f32 = 1.0;
+
+/// The half-life of an eased difference, milliseconds: 50. Half of a step-sized correction is
+/// gone in three frames at 60 Hz, so a push by another character reads as a bump, not a slide;
+/// and the rounding of a command (a few millimetres) is gone within a frame or two.
+pub const PREDICT_HALFLIFE_MS: f32 = 50.0;
+
+/// A heading difference eased out rather than taken at once, radians: a quarter turn. A
+/// command turns a quarter turn at most, so no rounding or push turns the prediction further.
+pub const PREDICT_SNAP_RAD: f32 = std::f32::consts::FRAC_PI_2;
+
+/// A turn that differs from what the held turn rate explains by at most this is time passing,
+/// not a new input, in angle units (2^32 a turn): the rounding of a command's turn unit (2^16
+/// angle units) twice over.
+const TURN_SLACK_UNITS: u32 = 1 << 17;
+
+/// Milliseconds in a second.
+const MS_PER_SECOND: f32 = 1000.0;
+
+/// The own character as a frame draws it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OwnDraw {
+    /// The predicted tick it is drawn at (fractional).
+    pub tick: f64,
+    /// Feet, world metres.
+    pub pos: Vec3,
+    /// Facing, radians.
+    pub facing: f32,
+    /// Animation state.
+    pub anim: AnimState,
+    /// Fractional frame in that state's clip.
+    pub frame: f32,
+    /// The speed it is drawn moving at, metres per second.
+    pub speed: f32,
+    /// Whether it is in the world.
+    pub enabled: bool,
+    /// Jump counter.
+    pub jumps: u32,
+}
+
+/// What the prediction starts from: the authoritative copy of the own character at a tick,
+/// and the own commands for that tick on that the authoritative state has not executed.
+#[derive(Clone, Debug)]
+struct Basis {
+    /// The tick the authoritative copy is at: the next tick the rules run.
+    tick: Tick,
+    body: OwnBody,
+    /// Commands for ticks `tick`, `tick + 1`, …
+    pending: VecDeque<PlayerCommand>,
+}
+
+/// A predicted pose at an instant.
+#[derive(Clone, Copy, Debug)]
+struct Predicted {
+    pose: OwnPose,
+    tick: f64,
+}
+
+/// The own character's prediction; see the [module documentation](self).
+#[derive(Debug)]
+pub struct OwnPrediction {
+    rules: OwnRules,
+    level: Arc<Level>,
+    basis: Option<Basis>,
+    /// Drawn minus predicted position, easing out.
+    offset: Vec3,
+    /// Drawn minus predicted facing, radians, easing out.
+    offset_yaw: f32,
+    /// The animation drawn and its frame, run on real time.
+    anim: AnimState,
+    frame: f32,
+    /// Where the last frame drew it, for its speed; `None` after a cut.
+    last_pos: Option<Vec3>,
+    /// What the last frame held of its tick, to tell a change of input (a key, the mouse)
+    /// from time passing; `None` once the tick it belonged to is over.
+    last_partial: Option<PartialInput>,
+}
+
+impl OwnPrediction {
+    /// A prediction for a character of `level`, with nothing observed yet.
+    #[must_use]
+    pub fn new(level: Arc<Level>) -> Self {
+        Self {
+            rules: OwnRules::new(&level),
+            level,
+            basis: None,
+            offset: Vec3::ZERO,
+            offset_yaw: 0.0,
+            anim: AnimState::Idle,
+            frame: 0.0,
+            last_pos: None,
+            last_partial: None,
+        }
+    }
+
+    /// Whether it has anything to draw.
+    #[must_use]
+    pub const fn is_ready(&self) -> bool {
+        self.basis.is_some()
+    }
+
+    /// The own commands the authoritative state has not executed yet.
+    #[must_use]
+    pub fn pending(&self) -> usize {
+        self.basis.as_ref().map_or(0, |b| b.pending.len())
+    }
+
+    fn predict(&self, basis: &Basis, partial: &PartialInput) -> Predicted {
+        let mut body = basis.body;
+        for command in &basis.pending {
+            self.rules.step(&mut body, command);
+        }
+        let pose = self.rules.partial(&body, partial);
+        let ahead = basis.pending.len() as f64 + f64::from(f(partial.share));
+        Predicted { pose, tick: f64::from(basis.tick.0) + ahead }
+    }
+
+    /// The authoritative copy of the own character at `tick` (the next tick the rules run),
+    /// with `partial` held of the tick under way. Commands for ticks before `tick` have been
+    /// executed and are forgotten. A tick at or before the basis's (a restored state, a seek)
+    /// starts the prediction afresh, drawn at once.
+    pub fn observe(&mut self, tick: Tick, body: OwnBody, partial: &PartialInput) {
+        let Some(mut basis) = self.basis.take() else {
+            self.restart(tick, body);
+            return;
+        };
+        if tick <= basis.tick {
+            self.restart(tick, body);
+            return;
+        }
+        let before = self.predict(&basis, partial);
+        let executed = (tick.0 - basis.tick.0) as usize;
+        basis.pending.drain(..executed.min(basis.pending.len()));
+        let knocked = body.character.stagger > basis.body.character.stagger;
+        basis.tick = tick;
+        basis.body = body;
+        let after = self.predict(&basis, partial);
+        self.basis = Some(basis);
+        self.rebase(&before, &after, knocked);
+        self.last_partial = None;
+    }
+
+    /// The own command for the next tick not yet executed is fixed (the tick is about to run,
+    /// or the command was sent to the host); `partial` is what was held of that tick, which
+    /// the command now stands for.
+    pub fn command(&mut self, command: PlayerCommand, partial: &PartialInput) {
+        let Some(mut basis) = self.basis.take() else { return };
+        let before = self.predict(&basis, partial);
+        basis.pending.push_back(command);
+        let after =
+            self.predict(&basis, &PartialInput { held: partial.held, ..PartialInput::NONE });
+        self.basis = Some(basis);
+        self.rebase(&before, &after, false);
+        self.last_partial = None;
+    }
+
+    fn restart(&mut self, tick: Tick, body: OwnBody) {
+        self.basis = Some(Basis { tick, body, pending: VecDeque::new() });
+        self.offset = Vec3::ZERO;
+        self.offset_yaw = 0.0;
+        self.last_pos = None;
+    }
+
+    /// The drawing moved from `before` to `after` with no motion of its own: ease the
+    /// difference out, or take it at once.
+    fn rebase(&mut self, before: &Predicted, after: &Predicted, knocked: bool) {
+        let (b, a) = (&before.pose, &after.pose);
+        let moved = ground(b.pos, 0.0) - ground(a.pos, 0.0);
+        let turned = angle_delta(radians(a.facing), radians(b.facing));
+        let cut = knocked
+            || b.jumps != a.jumps
+            || b.enabled != a.enabled
+            || (self.offset + moved).length() > PREDICT_SNAP_M
+            || (self.offset_yaw + turned).abs() > PREDICT_SNAP_RAD;
+        if cut {
+            self.offset = Vec3::ZERO;
+            self.offset_yaw = 0.0;
+            self.last_pos = None;
+        } else {
+            self.offset += moved;
+            self.offset_yaw += turned;
+        }
+    }
+
+    /// Draws the own character `dt` seconds after the last frame, with `partial` held of the
+    /// tick under way. `None` before anything was observed.
+    pub fn draw(&mut self, partial: &PartialInput, dt: f32) -> Option<OwnDraw> {
+        let basis = self.basis.as_ref()?;
+        // A change of what is held (or a mouse turn) changes where the tick's step is heading
+        // at once: drawn as it happened, that would be a hop sideways. It is eased out like any
+        // other difference between two predictions.
+        if let Some(last) = self.last_partial
+            && partial.share >= last.share
+        {
+            let elapsed = (partial.share - last.share).to_num::<f64>();
+            let expected =
+                last.turn + (f64::from(i32::from(last.held.turn) << 16) * elapsed) as i32;
+            let turned_otherwise = (partial.turn - expected).unsigned_abs() > TURN_SLACK_UNITS;
+            if turned_otherwise || last.held.turn != partial.held.turn {
+                let continued = PartialInput { turn: expected, held: last.held, ..*partial };
+                let before = self.predict(basis, &continued);
+                let after = self.predict(basis, partial);
+                // Only where the step is heading: the new facing shows at once, as a key or
+                // the mouse asks.
+                let before = Predicted {
+                    pose: OwnPose { facing: after.pose.facing, ..before.pose },
+                    ..before
+                };
+                self.rebase(&before, &after, false);
+            }
+        }
+        self.last_partial = Some(*partial);
+        let basis = self.basis.as_ref()?;
+        let predicted = self.predict(basis, partial);
+        let keep = 0.5_f32.powf(dt.max(0.0) * MS_PER_SECOND / PREDICT_HALFLIFE_MS);
+        self.offset *= keep;
+        self.offset_yaw *= keep;
+        let pose = predicted.pose;
+        let pos = ground(pose.pos, 0.0) + self.offset;
+        let facing = super::interp::wrap_angle(radians(pose.facing) + self.offset_yaw);
+        let clip = self.level.clips.clip(pose.anim);
+        let frames = clip.frames as f32;
+        if pose.anim == self.anim {
+            // Frames per tick, over a tick's seconds, times the frame's seconds.
+            let advanced = self.frame + f(clip.frames_per_tick) * dt.max(0.0) / tick_seconds();
+            self.frame =
+                if clip.looping { advanced.rem_euclid(frames) } else { advanced.min(frames - 1.0) };
+        } else {
+            self.anim = pose.anim;
+            self.frame = 0.0;
+        }
+        let speed = match self.last_pos {
+            Some(last) if dt > 0.0 => (pos - last).length() / dt,
+            _ => 0.0,
+        };
+        self.last_pos = Some(pos);
+        Some(OwnDraw {
+            tick: predicted.tick,
+            pos,
+            facing,
+            anim: self.anim,
+            frame: self.frame,
+            speed,
+            enabled: pose.enabled,
+            jumps: pose.jumps,
+        })
+    }
+}
+
+/// Seconds in a tick, from the runtime's tick length.
+fn tick_seconds() -> f32 {
+    fixstep_runtime::tick::TICK_MICROS as f32 / 1_000_000.0
+}
