@@ -16,16 +16,15 @@ use fixstep_game::{AnimState, GameSnapshot, PlayerCommand};
 use glam::{Quat, Vec3};
 
 use crate::present::DrawFrame;
-use crate::present::convert::{f, ground, radians, world};
+use crate::present::convert::{
+    TICKS_PER_SECOND_F32 as TICKS_PER_SECOND, f, ground, radians, world,
+};
 
 /// First id of taxis in logs: above any character slot index a level of this size reaches.
 pub const TAXI_ID_BASE: u64 = 1_000_000;
 
 /// First id of objects in logs.
 pub const OBJECT_ID_BASE: u64 = 2_000_000;
-
-/// Ticks in a second, for speeds.
-const TICKS_PER_SECOND: f32 = 10.0;
 
 /// Where object `index` is drawn, given its offset and rotation: a door's leaf middle swung
 /// about its hinge, a lift's footprint centre raised, a sign's board.
@@ -113,13 +112,16 @@ impl<W: Write> DrawnLog<W> {
         for c in &frame.characters {
             let s = &c.sample;
             entity(line, u64::from(c.id.index), c.tick, s.pos, s.facing, c.speed, "character");
+            let (frames, looping) = level
+                .clips
+                .defs
+                .get(usize::from(s.clip))
+                .map_or((1, true), |clip| (clip.frames, clip.looping));
             let _ = write!(
                 line,
-                ",\"anim\":\"{}\",\"frame\":{:.4},\"frames\":{},\"looping\":{}",
+                ",\"anim\":\"{}\",\"frame\":{:.4},\"frames\":{frames},\"looping\":{looping}",
                 anim_name(s.anim),
                 s.frame,
-                s.frames,
-                s.looping
             );
             if c.local {
                 line.push_str(",\"local\":true");

@@ -33,7 +33,8 @@ const CROWD_SPACING: f32 = 1.6;
 /// tick is the same every time.
 #[must_use]
 pub fn effects_clock(render_tick: f64) -> f32 {
-    (render_tick * 0.1).rem_euclid(3600.0) as f32
+    (render_tick * crate::present::convert::TICK_SECONDS)
+        .rem_euclid(f64::from(crate::gpu::EFFECTS_PERIOD_S)) as f32
 }
 
 /// Parses `WIDTHxHEIGHT`.
@@ -133,7 +134,7 @@ pub fn frame_at(
 /// plaza and the streets around the camera's target, each at its own facing and frame, so
 /// that they animate out of step.
 pub fn add_crowd(frame: &mut DrawFrame, count: usize) {
-    let Some(template) = frame.characters.first().cloned() else { return };
+    let Some(&template) = frame.characters.first() else { return };
     let side = (count as f32).sqrt().ceil() as usize;
     let centre = frame.camera.target.with_y(0.0);
     for i in 0..count {
@@ -143,9 +144,10 @@ pub fn add_crowd(frame: &mut DrawFrame, count: usize) {
             0.0,
             (row as f32 - side as f32 / 2.0) * CROWD_SPACING,
         );
-        let mut c: CharacterDraw = template.clone();
+        let mut c: CharacterDraw = template;
         c.id.index = 100_000 + i as u32;
-        c.sample.player = None;
+        // Strangers: a pedestrian the level does not have, named "?" if labelled.
+        c.role = fixstep_game::state::Role::Pedestrian(u32::MAX);
         c.sample.pos = centre + offset;
         c.sample.facing = i as f32 * 0.7;
         c.sample.clip = (i % 3) as u16;
@@ -204,7 +206,7 @@ pub fn run_screenshot(args: &ScreenshotArgs) -> Result<String> {
     if args.cpu_skinning {
         renderer.skinning = SkinningPath::Cpu;
     }
-    renderer.effects_seconds = effects_clock(frame.render_tick);
+    renderer.set_effects_clock(effects_clock(frame.render_tick));
     let target =
         OffscreenTarget::new(&ctx.device, width, height, crate::gpu::offscreen::OFFSCREEN_FORMAT);
     let hud = Hud {

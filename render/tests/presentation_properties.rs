@@ -1,25 +1,24 @@
 //! Properties of what the presentation draws, over random motion and random frame timing.
 
-use std::sync::Arc;
-
 use fixstep_game::AnimState;
 use fixstep_render::present::interp::angle_delta;
-use fixstep_render::present::samples::CharacterSample;
+use fixstep_render::present::samples::{CharacterSample, ClipLengths};
 use fixstep_render::present::track::Track;
 use fixstep_runtime::Tick;
 use glam::Vec3;
 use proptest::prelude::*;
 
+/// Every clip 24 frames long and looping.
+fn clips() -> ClipLengths {
+    ClipLengths::new(vec![(24.0, true); 8])
+}
+
 fn sample(x: f32, facing: f32, frame: f32, jumps: u32) -> CharacterSample {
     CharacterSample {
-        name: Arc::from("P"),
-        player: None,
         pos: Vec3::new(x, 0.0, 0.0),
         facing,
         anim: AnimState::Walk,
         clip: 1,
-        frames: 24.0,
-        looping: true,
         frame,
         enabled: true,
         jumps,
@@ -28,8 +27,8 @@ fn sample(x: f32, facing: f32, frame: f32, jumps: u32) -> CharacterSample {
 }
 
 fn drawn(track: &Track<CharacterSample>, alpha: f32) -> CharacterSample {
-    let mut out = track.current().clone();
-    track.sample_into(alpha, &mut out);
+    let mut out = *track.current();
+    track.sample_into(alpha, &clips(), &mut out);
     out
 }
 

@@ -270,7 +270,7 @@ impl Running {
             self.hud.frame_times.extend(self.frame_times.iter().copied());
         }
         let frame = self.game.presentation.draw(alpha, seconds as f32);
-        self.renderer.effects_seconds += seconds as f32;
+        self.renderer.advance_effects(seconds as f32);
         if self.minimized {
             return Ok(false);
         }

@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use fixstep_game::level::Level;
+use fixstep_game::state::Role;
 use glam::Vec3;
 
 use super::common::{LitPipeline, Shared};
@@ -45,15 +47,17 @@ const TROUSERS: [(u8, u8, u8); 4] = [(50, 60, 90), (70, 60, 50), (40, 40, 45), (
 
 /// The colours of a character: shirt, trousers, skin tone (0 light to 1 dark).
 #[must_use]
-pub fn character_colours(character: &CharacterDraw) -> (Vec3, Vec3, f32) {
+pub fn character_colours(character: &CharacterDraw, level: &Level) -> (Vec3, Vec3, f32) {
     let k = character.id.index as usize;
     let tone = [0.05, 0.3, 0.6, 0.9][k.wrapping_mul(7) % 4];
-    if character.sample.player.is_some() {
+    if let Some(player) = character.player() {
         let shirts = [(40, 110, 230), (230, 90, 30), (40, 190, 120), (220, 60, 160)];
-        let (r, g, b) = shirts[usize::from(character.sample.player.unwrap_or(0)) % shirts.len()];
+        let (r, g, b) = shirts[usize::from(player) % shirts.len()];
         return (srgb(r, g, b), srgb(40, 44, 60), tone);
     }
-    if &*character.sample.name == "Mayor" {
+    let mayor = matches!(character.role, Role::Talker(i)
+        if level.talkers.get(i as usize).is_some_and(|t| t.name.as_ref() == "Mayor"));
+    if mayor {
         return (srgb(110, 30, 50), srgb(30, 30, 36), 0.3);
     }
     let (r, g, b) = SHIRTS[k % SHIRTS.len()];
@@ -113,13 +117,14 @@ impl CharactersPipeline {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         characters: &[CharacterDraw],
+        level: &Level,
         local_player: Option<u16>,
         path: SkinningPath,
     ) {
         self.data.clear();
         for c in characters {
-            let (shirt, trousers, tone) = character_colours(c);
-            let me = c.sample.player.is_some() && c.sample.player == local_player;
+            let (shirt, trousers, tone) = character_colours(c, level);
+            let me = c.player().is_some() && c.player() == local_player;
             let p = c.sample.pos;
             self.data.extend_from_slice(&[p.x, p.y, p.z, c.sample.facing]);
             self.data.extend_from_slice(&[shirt.x, shirt.y, shirt.z, tone]);

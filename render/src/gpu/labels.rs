@@ -5,8 +5,10 @@
 //! bars are flat rectangles (`labels.wgsl`).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use fixstep_game::level::{Level, ObjectDefKind};
+use fixstep_game::state::Role;
 use glam::{Quat, Vec3};
 use glyphon::{Buffer, Color, Metrics, Shaping, TextArea, TextBounds, TextRenderer};
 
@@ -58,7 +60,7 @@ pub fn push_rect(out: &mut Vec<f32>, (x, y, w, h): (f32, f32, f32, f32), colour:
 /// Which text a placed label shows.
 #[derive(Clone, Debug)]
 enum Source {
-    Name(String),
+    Name(Role),
     Sign(usize),
 }
 
@@ -89,7 +91,9 @@ pub struct LabelsPipeline {
     rect_data: Vec<f32>,
     rect_count: u32,
     renderer: TextRenderer,
-    names: HashMap<String, (Buffer, f32)>,
+    /// Each character's name laid out, by who it is: laid out once, never per frame.
+    names: HashMap<Role, (Buffer, f32)>,
+    level: Arc<Level>,
     signs: Vec<SignText>,
     placed: Vec<Placed>,
     order: Vec<(f32, usize)>,
@@ -186,7 +190,7 @@ pub fn screen_uniform(
 impl LabelsPipeline {
     /// Builds the pipeline and lays out the level's sign texts.
     #[must_use]
-    pub fn new(device: &wgpu::Device, text: &mut TextSystem, level: &Level) -> Self {
+    pub fn new(device: &wgpu::Device, text: &mut TextSystem, level: &Arc<Level>) -> Self {
         let (screen, layout, group) = screen_uniform(device, "labels screen");
         let format = text.atlas_format();
         let pipeline = rect_pipeline(
@@ -226,6 +230,7 @@ impl LabelsPipeline {
             rect_count: 0,
             renderer,
             names: HashMap::new(),
+            level: Arc::clone(level),
             signs,
             placed: Vec::new(),
             order: Vec::new(),
@@ -262,7 +267,7 @@ impl LabelsPipeline {
         let (w, h) = (camera.width as i32, camera.height as i32);
         let areas = self.placed.iter().filter_map(|p| {
             let buffer = match &p.source {
-                Source::Name(name) => &names.get(name)?.0,
+                Source::Name(role) => &names.get(role)?.0,
                 Source::Sign(i) => &signs.get(*i)?.buffer,
             };
             Some(TextArea {
@@ -355,21 +360,22 @@ impl LabelsPipeline {
             if x < -100.0 || y < -100.0 || x > camera.width + 100.0 || y > camera.height + 100.0 {
                 continue;
             }
-            let name: &str = &c.sample.name;
-            if !self.names.contains_key(name) {
+            let role = c.role;
+            if !self.names.contains_key(&role) {
                 let mut buffer =
                     Buffer::new(&mut text.fonts, Metrics::new(NAME_SIZE, NAME_SIZE * 1.25));
                 buffer.set_size(None, None);
-                buffer.set_text(name, &TextSystem::attrs(), Shaping::Advanced, None);
+                let name = self.level.character_name(role);
+                buffer.set_text(&name, &TextSystem::attrs(), Shaping::Advanced, None);
                 buffer.shape_until_scroll(&mut text.fonts, false);
                 let width = text_width(&buffer);
-                self.names.insert(name.to_owned(), (buffer, width));
+                self.names.insert(role, (buffer, width));
             }
-            let width = self.names.get(name).map_or(0.0, |n| n.1);
+            let width = self.names.get(&role).map_or(0.0, |n| n.1);
             // Labels fade out towards the far limit.
             let fade = (1.0 - (distance - LABEL_MAX_DISTANCE * 0.7) / (LABEL_MAX_DISTANCE * 0.3))
                 .clamp(0.0, 1.0);
-            let me = c.sample.player.is_some() && c.sample.player == local_player;
+            let me = c.player().is_some() && c.player() == local_player;
             let (bw, bh) = (BAR.0 * ui, BAR.1 * ui);
             let bar_top = y - bh - 2.0 * ui;
             push_rect(
@@ -402,19 +408,13 @@ impl LabelsPipeline {
             let top = bar_top - NAME_SIZE * 1.3 * ui;
             let left = x - width * ui / 2.0;
             self.placed.push(Placed {
-                source: Source::Name(name.to_owned()),
+                source: Source::Name(role),
                 left: left + ui.max(1.0),
                 top: top + ui.max(1.0),
                 scale: ui,
                 colour: Color::rgba(0, 0, 0, (f32::from(alpha) * 0.8) as u8),
             });
-            self.placed.push(Placed {
-                source: Source::Name(name.to_owned()),
-                left,
-                top,
-                scale: ui,
-                colour,
-            });
+            self.placed.push(Placed { source: Source::Name(role), left, top, scale: ui, colour });
         }
     }
 

@@ -31,5 +31,5 @@ pub mod text;
 
 pub use context::{GpuContext, GpuError};
 pub use offscreen::OffscreenTarget;
-pub use renderer::{CameraView, Hud, Renderer, RendererError, RendererSetup};
+pub use renderer::{CameraView, EFFECTS_PERIOD_S, Hud, Renderer, RendererError, RendererSetup};
 pub use skinning::SkinningPath;

@@ -45,7 +45,7 @@ pub const FAR_PLANE: f32 = 900.0;
 
 /// The shimmer clock wraps after this many seconds (an hour), so it keeps its precision in a
 /// long session; every shimmer's period divides it.
-const EFFECTS_PERIOD: f32 = 3600.0;
+pub const EFFECTS_PERIOD_S: f32 = 3600.0;
 
 /// Why the renderer cannot start.
 #[derive(Debug, thiserror::Error)]
@@ -184,9 +184,10 @@ pub struct Renderer {
     /// The local player, whose character is highlighted and whose label is drawn first.
     pub local_player: Option<u16>,
     /// Seconds on the clock of things that only shimmer (water, the teleport pads' pulse, the
-    /// stars' twinkle): the window advances it with real time; a picture sets it, so the same
-    /// picture comes out every time.
-    pub effects_seconds: f32,
+    /// stars' twinkle), within [`EFFECTS_PERIOD_S`]: the window advances it with real time
+    /// ([`Renderer::advance_effects`]); a picture sets it ([`Renderer::set_effects_clock`]), so
+    /// the same picture comes out every time.
+    effects_seconds: f32,
 }
 
 fn depth_view(device: &wgpu::Device, width: u32, height: u32) -> wgpu::TextureView {
@@ -288,6 +289,25 @@ impl Renderer {
         (self.width, self.height)
     }
 
+    /// Advances the shimmer clock by a frame of `seconds`, wrapped at [`EFFECTS_PERIOD_S`]
+    /// where it is accumulated: a clock that grew without end would, after a day of play, step
+    /// by more than a frame and freeze every shimmer.
+    pub fn advance_effects(&mut self, seconds: f32) {
+        self.effects_seconds =
+            crate::present::effects::wrapped_clock(self.effects_seconds, seconds, EFFECTS_PERIOD_S);
+    }
+
+    /// Sets the shimmer clock (wrapped at [`EFFECTS_PERIOD_S`]).
+    pub fn set_effects_clock(&mut self, seconds: f32) {
+        self.effects_seconds = seconds.rem_euclid(EFFECTS_PERIOD_S);
+    }
+
+    /// The shimmer clock, seconds within [`EFFECTS_PERIOD_S`].
+    #[must_use]
+    pub const fn effects_clock(&self) -> f32 {
+        self.effects_seconds
+    }
+
     /// Draws at a new size from the next frame on (a zero size is kept at one pixel).
     pub fn resize(&mut self, width: u32, height: u32) {
         let (width, height) = (width.max(1), height.max(1));
@@ -325,7 +345,7 @@ impl Renderer {
         );
         let light_view_proj =
             self.shadow.light_view_proj(frame.camera.shadow_centre, lighting.sun_direction);
-        let seconds = self.effects_seconds.rem_euclid(EFFECTS_PERIOD);
+        let seconds = self.effects_seconds;
         let mut data = GlobalsData {
             view_proj: camera.view_proj,
             light_view_proj,
@@ -347,7 +367,14 @@ impl Renderer {
 
         self.objects.prepare(device, queue, &frame.objects);
         self.taxis.prepare(device, queue, &frame.taxis);
-        self.characters.prepare(device, queue, &frame.characters, self.local_player, self.skinning);
+        self.characters.prepare(
+            device,
+            queue,
+            &frame.characters,
+            &self.level,
+            self.local_player,
+            self.skinning,
+        );
         self.particles.prepare(device, queue, &frame.stars);
         self.text.resize(queue, self.width, self.height);
         self.labels.prepare(device, queue, &mut self.text, frame, &camera, self.local_player);

@@ -5,7 +5,17 @@
 //! +x seen from above is then a rotation about +y by the same angle.
 
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
+use fixstep_runtime::tick::TICK_MICROS;
 use glam::{Quat, Vec3 as GVec3};
+
+/// Seconds in one tick: the runtime's tick length, the one tick length of the whole program.
+pub const TICK_SECONDS: f64 = TICK_MICROS as f64 / 1_000_000.0;
+
+/// [`TICK_SECONDS`] in single precision, for the drawing's arithmetic (a tenth, to 1e-8).
+pub const TICK_SECONDS_F32: f32 = TICK_SECONDS as f32;
+
+/// Ticks in a second in single precision: a distance per tick times this is a speed.
+pub const TICKS_PER_SECOND_F32: f32 = (1.0 / TICK_SECONDS) as f32;
 
 /// A fixed-point number as `f32`.
 #[must_use]

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use fixstep_game::level::{CutsceneDef, Level};
 use glam::Vec3;
 
-use super::convert::{f, ground, world};
+use super::convert::{TICK_SECONDS_F32, f, ground, world};
 use super::frame::{CutsceneDraw, DialogueDraw, ImageDraw};
 use super::interp::{lerp, lerp_vec};
 
@@ -26,11 +26,13 @@ pub const STAR_RISE: f32 = 0.6;
 /// Height at which a star wraps back to the ground, metres.
 pub const STAR_HEIGHT: f32 = 2.4;
 
+/// The stars' clock wraps after this many seconds: one turn of their spin, which is also one
+/// rise from the ground to [`STAR_HEIGHT`] (4 s each), so the swirl is the same after the wrap
+/// and the clock keeps its precision in a session of any length.
+pub const STAR_PERIOD_S: f32 = TAU / STAR_SPIN;
+
 /// Characters the typewriter reveals per second: a comfortable reading pace.
 pub const TYPEWRITER_CHARS_PER_SECOND: f32 = 40.0;
-
-/// Seconds of one tick.
-pub const TICK_SECONDS: f32 = 0.1;
 
 /// The per-frame presentation state.
 #[derive(Clone, Debug, Default)]
@@ -77,8 +79,7 @@ impl Effects {
 
     /// Advances the real-time clocks by a frame of `dt` seconds.
     pub fn advance(&mut self, dt: f32) {
-        // Wrapped at a whole number of spin periods so precision never decays in long sessions.
-        self.star_clock = (self.star_clock + dt.max(0.0)) % (4.0 * 60.0);
+        self.star_clock = wrapped_clock(self.star_clock, dt, STAR_PERIOD_S);
     }
 
     /// Writes the stars of every teleport zone into `out`.
@@ -101,8 +102,8 @@ impl Effects {
         }
     }
 
-    /// The dialogue box for line `line` of dialogue `dialogue`, which started at tick
-    /// `line_started`, drawn at `render_tick`.
+    /// The dialogue box for line `line` of dialogue `dialogue`, which the tick `line_started`
+    /// started (so the state has it from the next tick on), drawn at `render_tick`.
     #[must_use]
     pub fn dialogue(
         &self,
@@ -112,7 +113,10 @@ impl Effects {
         render_tick: f64,
     ) -> Option<DialogueDraw> {
         let (speaker, text) = self.lines.get(dialogue as usize)?.get(line as usize)?;
-        let seconds = ((render_tick - f64::from(line_started)) as f32 * TICK_SECONDS).max(0.0);
+        // The line is in the state from the tick after the one that started it: the
+        // typewriter starts there, as the line first shows.
+        let shown_from = f64::from(line_started) + 1.0;
+        let seconds = ((render_tick - shown_from) as f32 * TICK_SECONDS_F32).max(0.0);
         let shown_chars = (seconds * TYPEWRITER_CHARS_PER_SECOND) as usize;
         Some(DialogueDraw {
             speaker: Arc::clone(speaker),
@@ -135,7 +139,7 @@ impl Effects {
         let CutsceneText { subtitles, images } = self.cutscene_text.get(index as usize)?;
         let ticks =
             ((render_tick - f64::from(started)) as f32).clamp(0.0, def.duration_ticks as f32);
-        out.elapsed = ticks * TICK_SECONDS;
+        out.elapsed = ticks * TICK_SECONDS_F32;
         out.subtitle = def
             .subtitles
             .iter()
@@ -163,6 +167,14 @@ impl Effects {
         out.fade = fade(def, ticks);
         Some(camera_path(def, ticks))
     }
+}
+
+/// A clock of real seconds advanced by `dt` and wrapped at `period`, where it is accumulated:
+/// a clock that grew without end would, after a day, step by more than a frame's time in
+/// single precision and freeze what it drives.
+#[must_use]
+pub fn wrapped_clock(clock: f32, dt: f32, period: f32) -> f32 {
+    (clock + dt.max(0.0)).rem_euclid(period)
 }
 
 /// Opacity of the black fade `ticks` into a cutscene: fading in from black over its first

@@ -2,16 +2,19 @@
 
 use std::sync::Arc;
 
+use fixstep_game::state::Role;
 use fixstep_runtime::EntityId;
 use glam::{Quat, Vec3};
 
 use super::samples::{CharacterSample, TaxiSample};
 
 /// One character as this frame draws it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CharacterDraw {
     /// Its id.
     pub id: EntityId,
+    /// Who it is: the level names it by this.
+    pub role: Role,
     /// Its interpolated visual values.
     pub sample: CharacterSample,
     /// The speed it is drawn moving at, metres per second: the distance between its two
@@ -25,7 +28,7 @@ pub struct CharacterDraw {
 }
 
 /// One taxi as this frame draws it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaxiDraw {
     /// Index in the level's taxis.
     pub index: usize,
@@ -57,6 +60,17 @@ pub struct CameraDraw {
     pub target: Vec3,
     /// Centre of the shadow map: the interpolated player, so shadows around it never lag it.
     pub shadow_centre: Vec3,
+}
+
+impl CharacterDraw {
+    /// The player it belongs to, if it is a player's.
+    #[must_use]
+    pub const fn player(&self) -> Option<u16> {
+        match self.role {
+            Role::Player(p) => Some(p),
+            Role::Pedestrian(_) | Role::Talker(_) => None,
+        }
+    }
 }
 
 impl Default for CameraDraw {

@@ -6,23 +6,24 @@ use std::sync::Arc;
 use fixstep_game::GameSnapshot;
 use fixstep_game::level::Level;
 use fixstep_game::predict::{OwnBody, PartialInput};
+use fixstep_game::state::Role;
 use fixstep_runtime::{EntityId, Tick};
 
 use super::camera::CameraRig;
+use super::convert::TICKS_PER_SECOND_F32;
 use super::effects::Effects;
 use super::frame::{CharacterDraw, CutsceneDraw, DrawFrame, ObjectDraw, TaxiDraw};
 use super::interp::lerp;
 use super::own::OwnPrediction;
-use super::samples::{CharacterSample, ObjectSample, TaxiSample};
+use super::samples::{CharacterSample, ClipLengths, ObjectSample, TaxiSample};
 use super::track::Track;
 
-/// Seconds of one tick, to turn a per-tick distance into a speed.
-const TICK_SECONDS: f32 = 0.1;
-
-/// A character's track, in the slot of its id's index.
+/// A character's track, in the slot of its id's index, with who it is: what does not change
+/// from tick to tick stays here, not in every sample.
 #[derive(Clone, Debug)]
 struct CharacterSlot {
     generation: u32,
+    role: Role,
     track: Track<CharacterSample>,
 }
 
@@ -30,8 +31,12 @@ struct CharacterSlot {
 #[derive(Debug)]
 pub struct LocalPresentation {
     level: Arc<Level>,
+    clips: ClipLengths,
     local_player: usize,
     latest: Option<Arc<GameSnapshot>>,
+    /// The snapshot before the latest: what the drawn time shows of the discrete state
+    /// (dialogue lines, cutscenes) until it reaches the latest tick.
+    previous: Option<Arc<GameSnapshot>>,
     first_tick: Tick,
     characters: Vec<Option<CharacterSlot>>,
     taxis: Vec<Track<TaxiSample>>,
@@ -56,9 +61,11 @@ impl LocalPresentation {
     pub fn new(level: Arc<Level>, local_player: usize) -> Self {
         let effects = Effects::new(&level);
         Self {
+            clips: ClipLengths::of(&level),
             level,
             local_player,
             latest: None,
+            previous: None,
             first_tick: Tick::ZERO,
             characters: Vec::new(),
             taxis: Vec::new(),
@@ -130,16 +137,24 @@ impl LocalPresentation {
         self.latest.as_ref()
     }
 
-    /// Takes the snapshot of a newly completed tick (or the first snapshot of the game).
+    /// Takes the snapshot of a newly completed tick (or the first snapshot of the game). A
+    /// tick at or before the latest (a restored state, a replay seek, a reconnect) starts the
+    /// drawing afresh: every track is reset, never blended backwards.
     pub fn observe(&mut self, snapshot: &Arc<GameSnapshot>) {
         let tick = snapshot.tick;
-        let level = &*self.level;
+        if self.latest.as_ref().is_some_and(|latest| tick <= latest.tick) {
+            self.characters.clear();
+            self.taxis.clear();
+            self.objects.clear();
+            self.latest = None;
+            self.previous = None;
+        }
         for view in &snapshot.characters {
             let index = view.id.index as usize;
             if self.characters.len() <= index {
                 self.characters.resize(index + 1, None);
             }
-            let sample = CharacterSample::of(view, level);
+            let sample = CharacterSample::of(view);
             match &mut self.characters[index] {
                 Some(slot) if slot.generation == view.id.generation => {
                     slot.track.observe(tick, sample);
@@ -147,6 +162,7 @@ impl LocalPresentation {
                 other => {
                     *other = Some(CharacterSlot {
                         generation: view.id.generation,
+                        role: view.role,
                         track: Track::new(tick, sample),
                     });
                 }
@@ -167,7 +183,7 @@ impl LocalPresentation {
         let day = snapshot.time_of_day as f32 / 4_294_967_296.0;
         self.time_of_day =
             if self.latest.is_none() { (day, day) } else { (self.time_of_day.1, day) };
-        self.latest = Some(Arc::clone(snapshot));
+        self.previous = self.latest.replace(Arc::clone(snapshot));
     }
 
     /// Draws the frame at `alpha` of the interval from the tick before the latest to the
@@ -178,6 +194,7 @@ impl LocalPresentation {
         self.effects.advance(dt);
         let Some(latest) = self.latest.as_ref() else { return &self.frame };
         let level = &*self.level;
+        let clips = &self.clips;
         let frame = &mut self.frame;
         let latest_tick = latest.tick;
         // Before the first tick has run there is nothing to draw between: the first state is
@@ -187,64 +204,77 @@ impl LocalPresentation {
         frame.render_tick = render_tick;
         frame.latest_tick = latest_tick.0;
         frame.time_of_day = lerp_day(self.time_of_day.0, self.time_of_day.1, alpha);
+        // A thing new on the newest tick is not drawn until the clock reaches that tick.
+        let reached = |first: Tick| render_tick >= f64::from(first.0);
 
         let own_id = latest.players.get(self.local_player).copied();
         let own_draw = match self.own.as_mut() {
             Some(own) => own.draw(&self.own_partial, dt),
             None => None,
         };
+        // Where the local player is, drawn or not, for the camera.
+        let mut own_place = None;
         frame.characters.clear();
         for (index, slot) in self.characters.iter().enumerate() {
             let Some(slot) = slot else { continue };
-            // A thing new on the newest tick is not drawn until the clock reaches that tick.
-            if render_tick < f64::from(slot.track.first_tick().0) {
+            let track = &slot.track;
+            if !reached(track.first_tick()) {
                 continue;
             }
-            let track = &slot.track;
             let id = EntityId { index: index as u32, generation: slot.generation };
-            frame.characters.push(CharacterDraw {
+            let mut drawn = CharacterDraw {
                 id,
-                sample: track.current().clone(),
+                role: slot.role,
+                sample: *track.current(),
                 speed: drawn_speed(track.previous().pos, track.current().pos, track.was_reset()),
                 tick: render_tick,
                 local: false,
-            });
-            let last = frame.characters.len() - 1;
-            let drawn = &mut frame.characters[last];
-            if own_id == Some(id)
-                && let Some(own) = own_draw
-            {
-                drawn.sample.pos = own.pos;
-                drawn.sample.facing = own.facing;
-                drawn.sample.anim = own.anim;
-                drawn.sample.clip = level.clips.by_state[own.anim.index()];
-                let clip = level.clips.clip(own.anim);
-                drawn.sample.frames = clip.frames as f32;
-                drawn.sample.looping = clip.looping;
-                drawn.sample.frame = own.frame;
-                drawn.sample.enabled = own.enabled;
-                drawn.sample.jumps = own.jumps;
-                drawn.speed = own.speed;
-                drawn.tick = own.tick;
-                drawn.local = true;
-            } else {
-                track.sample_into(alpha, &mut drawn.sample);
-                drawn.local = self.mark_local && own_id == Some(id);
+            };
+            let own = own_id == Some(id);
+            match own_draw {
+                Some(o) if own => {
+                    drawn.sample = CharacterSample {
+                        pos: o.pos,
+                        facing: o.facing,
+                        anim: o.anim,
+                        clip: level.clips.by_state[o.anim.index()],
+                        frame: o.frame,
+                        enabled: o.enabled,
+                        jumps: o.jumps,
+                        health: drawn.sample.health,
+                    };
+                    drawn.speed = o.speed;
+                    drawn.tick = o.tick;
+                    drawn.local = true;
+                }
+                _ => {
+                    track.sample_into(alpha, clips, &mut drawn.sample);
+                    drawn.local = own && self.mark_local;
+                }
             }
-            if !frame.characters[last].sample.enabled {
-                frame.characters.pop();
+            if own {
+                own_place = Some((drawn.sample.pos, drawn.sample.facing));
+            }
+            if drawn.sample.enabled {
+                frame.characters.push(drawn);
             }
         }
         frame.taxis.clear();
         for (index, track) in self.taxis.iter().enumerate() {
-            frame.taxis.push(TaxiDraw { index, sample: track.current().clone() });
-            let last = frame.taxis.len() - 1;
-            track.sample_into(alpha, &mut frame.taxis[last].sample);
+            if !reached(track.first_tick()) {
+                continue;
+            }
+            let mut sample = *track.current();
+            track.sample_into(alpha, &(), &mut sample);
+            frame.taxis.push(TaxiDraw { index, sample });
         }
         frame.objects.clear();
         for (index, track) in self.objects.iter().enumerate() {
+            if !reached(track.first_tick()) {
+                continue;
+            }
             let mut s = *track.current();
-            track.sample_into(alpha, &mut s);
+            track.sample_into(alpha, &(), &mut s);
             frame.objects.push(ObjectDraw {
                 index,
                 offset: s.offset,
@@ -254,17 +284,23 @@ impl LocalPresentation {
             });
         }
 
-        // The camera and the shadow centre follow the player as drawn.
-        let me = latest.players.get(self.local_player).copied();
-        if let Some(player) = me.and_then(|id| frame.characters.iter().find(|c| c.id == id)) {
-            frame.camera = self.camera.behind(player.sample.pos, player.sample.facing);
+        // The camera and the shadow centre follow the player as drawn; while the player is
+        // not drawn (down, switched off), its authoritative place between the ticks.
+        if let Some((pos, facing)) = own_place {
+            frame.camera = self.camera.behind(pos, facing);
         }
         self.effects.stars(level, &mut frame.stars);
+        // Dialogue lines and cutscenes are drawn at the drawn time too: what the tick before
+        // the latest had, until the clock reaches the latest tick.
+        let shown = match &self.previous {
+            Some(previous) if alpha < 1.0 => previous,
+            _ => latest,
+        };
         frame.dialogue =
-            latest.dialogues.iter().find(|d| usize::from(d.player) == self.local_player).and_then(
+            shown.dialogues.iter().find(|d| usize::from(d.player) == self.local_player).and_then(
                 |d| self.effects.dialogue(d.dialogue, d.line, d.line_started.0, render_tick),
             );
-        match latest.cutscenes.iter().find(|c| usize::from(c.player) == self.local_player) {
+        match shown.cutscenes.iter().find(|c| usize::from(c.player) == self.local_player) {
             Some(c) => {
                 let out = frame.cutscene.get_or_insert_with(CutsceneDraw::default);
                 if let Some((eye, target)) =
@@ -304,7 +340,7 @@ fn observe_all<S: super::track::Sample>(
 /// The speed a character is drawn moving at over an interval, metres per second: none across
 /// a discontinuity, which is drawn as a cut, not as motion.
 fn drawn_speed(previous: glam::Vec3, current: glam::Vec3, reset: bool) -> f32 {
-    if reset { 0.0 } else { (current - previous).length() / TICK_SECONDS }
+    if reset { 0.0 } else { (current - previous).length() * TICKS_PER_SECOND_F32 }
 }
 
 /// Time of day between two fractions of a day, forward across midnight.

@@ -26,7 +26,7 @@ use fixstep_game::{AnimState, PlayerCommand};
 use fixstep_runtime::Tick;
 use glam::Vec3;
 
-use super::convert::{f, ground, radians};
+use super::convert::{TICK_SECONDS_F32, f, ground, radians};
 use super::interp::angle_delta;
 
 /// The largest difference between two predictions that is eased out rather than drawn at
@@ -257,7 +257,7 @@ impl OwnPrediction {
         let frames = clip.frames as f32;
         if pose.anim == self.anim {
             // Frames per tick, over a tick's seconds, times the frame's seconds.
-            let advanced = self.frame + f(clip.frames_per_tick) * dt.max(0.0) / tick_seconds();
+            let advanced = self.frame + f(clip.frames_per_tick) * dt.max(0.0) / TICK_SECONDS_F32;
             self.frame =
                 if clip.looping { advanced.rem_euclid(frames) } else { advanced.min(frames - 1.0) };
         } else {
@@ -280,9 +280,4 @@ impl OwnPrediction {
             jumps: pose.jumps,
         })
     }
-}
-
-/// Seconds in a tick, from the runtime's tick length.
-fn tick_seconds() -> f32 {
-    fixstep_runtime::tick::TICK_MICROS as f32 / 1_000_000.0
 }

@@ -1,26 +1,17 @@
 //! What is sampled of each kind of entity at each tick, and how two samples blend.
 
-use std::sync::Arc;
-
 use fixstep_game::level::Level;
 use fixstep_game::{AnimState, CharacterView, ObjectView, TaxiView};
-use fixstep_runtime::tick::TICKS_PER_SECOND;
 use glam::{Quat, Vec3};
 
-use super::convert::{f, ground, radians, world, yaw_rotation};
+use super::convert::{TICKS_PER_SECOND_F32, f, ground, radians, world, yaw_rotation};
 use super::interp::{lerp, lerp_angle, lerp_frame, lerp_rolling, lerp_vec, slerp};
 use super::track::Sample;
 
-/// Ticks per second as a float, to turn metres per tick into metres per second.
-const TICKS_PER_SECOND_F32: f32 = TICKS_PER_SECOND as f32;
-
-/// A character's visual values at one tick.
-#[derive(Clone, Debug, PartialEq)]
+/// A character's visual values at one tick: only what changes from tick to tick. Who it is
+/// (its name, its player) belongs to its slot, and its clips' lengths to the level.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CharacterSample {
-    /// Its name.
-    pub name: Arc<str>,
-    /// The player it belongs to.
-    pub player: Option<u16>,
     /// Feet position, world metres.
     pub pos: Vec3,
     /// Facing, radians counter-clockwise from +x seen from above.
@@ -29,10 +20,6 @@ pub struct CharacterSample {
     pub anim: AnimState,
     /// The clip it plays.
     pub clip: u16,
-    /// Frames in that clip.
-    pub frames: f32,
-    /// Whether that clip loops.
-    pub looping: bool,
     /// Fractional frame.
     pub frame: f32,
     /// Whether it is in the world.
@@ -46,17 +33,12 @@ pub struct CharacterSample {
 impl CharacterSample {
     /// The sample of a character's view.
     #[must_use]
-    pub fn of(view: &CharacterView, level: &Level) -> Self {
-        let clip = level.clips.defs.get(usize::from(view.clip));
+    pub fn of(view: &CharacterView) -> Self {
         Self {
-            name: level.character_name(view.role),
-            player: view.player,
             pos: ground(view.pos, 0.0),
             facing: radians(view.facing),
             anim: view.anim,
             clip: view.clip,
-            frames: clip.map_or(1.0, |c| c.frames as f32),
-            looping: clip.is_some_and(|c| c.looping),
             frame: f(view.frame),
             enabled: view.enabled,
             jumps: view.jumps,
@@ -65,9 +47,36 @@ impl CharacterSample {
     }
 }
 
+/// The length of each clip of a level and whether it loops, by clip index: what blending a
+/// character's animation frame needs besides its samples.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClipLengths(Vec<(f32, bool)>);
+
+impl ClipLengths {
+    /// The clips of `level`.
+    #[must_use]
+    pub fn of(level: &Level) -> Self {
+        Self(level.clips.defs.iter().map(|c| (c.frames as f32, c.looping)).collect())
+    }
+
+    /// Clips of these (frames, looping) pairs, by index.
+    #[must_use]
+    pub const fn new(clips: Vec<(f32, bool)>) -> Self {
+        Self(clips)
+    }
+
+    /// Frames of clip `clip` and whether it loops; one looping frame for a clip the level
+    /// does not have.
+    #[must_use]
+    pub fn get(&self, clip: u16) -> (f32, bool) {
+        self.0.get(usize::from(clip)).copied().unwrap_or((1.0, true))
+    }
+}
+
 impl Sample for CharacterSample {
     /// A jump or an enabled change resets the whole sample.
     type Key = (u32, bool);
+    type Context = ClipLengths;
 
     fn key(&self) -> Self::Key {
         (self.jumps, self.enabled)
@@ -77,20 +86,20 @@ impl Sample for CharacterSample {
     /// blends only within one state's clip; across a change of state the new clip is drawn as
     /// sampled (its frame is never blended with another clip's), while the feet keep moving
     /// smoothly: a walker that starts running does not stop for a tick.
-    fn blend(previous: &Self, current: &Self, t: f32, out: &mut Self) {
-        out.clone_from(current);
+    fn blend(previous: &Self, current: &Self, t: f32, clips: &ClipLengths, out: &mut Self) {
+        *out = *current;
         out.pos = lerp_vec(previous.pos, current.pos, t);
         out.facing = lerp_angle(previous.facing, current.facing, t);
         out.health = lerp(previous.health, current.health, t);
         if previous.anim == current.anim && previous.clip == current.clip {
-            out.frame =
-                lerp_frame(previous.frame, current.frame, t, current.frames, current.looping);
+            let (frames, looping) = clips.get(current.clip);
+            out.frame = lerp_frame(previous.frame, current.frame, t, frames, looping);
         }
     }
 }
 
 /// A taxi's visual values at one tick.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaxiSample {
     /// Body centre at ground level, world metres.
     pub pos: Vec3,
@@ -123,12 +132,13 @@ impl TaxiSample {
 
 impl Sample for TaxiSample {
     type Key = u32;
+    type Context = ();
 
     fn key(&self) -> u32 {
         self.jumps
     }
 
-    fn blend(previous: &Self, current: &Self, t: f32, out: &mut Self) {
+    fn blend(previous: &Self, current: &Self, t: f32, (): &(), out: &mut Self) {
         *out = Self {
             pos: lerp_vec(previous.pos, current.pos, t),
             yaw: lerp_angle(previous.yaw, current.yaw, t),
@@ -171,12 +181,13 @@ impl ObjectSample {
 
 impl Sample for ObjectSample {
     type Key = u32;
+    type Context = ();
 
     fn key(&self) -> u32 {
         self.jumps
     }
 
-    fn blend(previous: &Self, current: &Self, t: f32, out: &mut Self) {
+    fn blend(previous: &Self, current: &Self, t: f32, (): &(), out: &mut Self) {
         *out = Self {
             offset: lerp_vec(previous.offset, current.offset, t),
             rotation: slerp(previous.rotation, current.rotation, t),

@@ -13,11 +13,15 @@ pub trait Sample: Clone {
     /// enabled flag. Samples with different keys are never blended.
     type Key: PartialEq + Copy;
 
+    /// What blending needs that does not change from tick to tick (a character's clip
+    /// lengths, which the level holds), so that samples carry only what does.
+    type Context: ?Sized;
+
     /// This sample's key.
     fn key(&self) -> Self::Key;
 
     /// The sample `t` of the way from `previous` to `current`, written into `out`.
-    fn blend(previous: &Self, current: &Self, t: f32, out: &mut Self);
+    fn blend(previous: &Self, current: &Self, t: f32, context: &Self::Context, out: &mut Self);
 }
 
 /// An entity's previous and current samples.
@@ -84,11 +88,11 @@ impl<S: Sample> Track<S> {
     /// The sample at `alpha` of the interval from the previous tick to the current one,
     /// written into `out`. Across a discontinuity it is the previous sample, unchanged, until
     /// `alpha` reaches 1, and the current one from there.
-    pub fn sample_into(&self, alpha: f32, out: &mut S) {
+    pub fn sample_into(&self, alpha: f32, context: &S::Context, out: &mut S) {
         if self.reset {
             out.clone_from(if alpha < 1.0 { &self.previous } else { &self.current });
         } else {
-            S::blend(&self.previous, &self.current, alpha.clamp(0.0, 1.0), out);
+            S::blend(&self.previous, &self.current, alpha.clamp(0.0, 1.0), context, out);
         }
     }
 }

@@ -85,7 +85,7 @@ pub fn draw_with_hud(
 ) -> image::RgbaImage {
     let (w, h) = renderer.size();
     let target = OffscreenTarget::new(&ctx.device, w, h, OFFSCREEN_FORMAT);
-    renderer.effects_seconds = effects_clock(frame.render_tick);
+    renderer.set_effects_clock(effects_clock(frame.render_tick));
     renderer.render(&target.view, frame, hud);
     target.read_image(&ctx.device, &ctx.queue).expect("the picture reads back")
 }

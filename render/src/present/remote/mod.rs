@@ -57,6 +57,4 @@ pub use gap_delay::{GAP_SLEW_TICKS_PER_SECOND, MAX_GAP_TICKS, UpdateGapDelay};
 pub use measurement::{Measurement, Motion};
 pub use view::{RemoteDraw, RemoteFrame, RemoteView};
 
-/// Seconds in one tick, for turning a speed in metres per second into metres per tick: the
-/// runtime's tick length, so there is one tick length in the whole program.
-pub const TICK_SECONDS: f64 = fixstep_runtime::tick::TICK_MICROS as f64 / 1_000_000.0;
+pub use super::convert::TICK_SECONDS;
