@@ -434,10 +434,10 @@ fn a_tick_at_or_before_the_latest_resets_every_track_instead_of_blending_backwar
         let frame = present.draw(alpha, 0.01);
         let me = player(frame, &back);
         let truth = back.player_character(0).expect("the player").pos;
-        let at = glam::Vec3::new(truth.x.to_num(), 0.0, -truth.y.to_num::<f32>());
+        let at = Vec3::new(truth.x.to_num(), 0.0, -truth.y.to_num::<f32>());
         assert!((me.pos - at).length() < 1e-4, "drawn where the restored state has it");
         for (drawn, view) in frame.taxis.iter().zip(&back.taxis) {
-            let at = glam::Vec3::new(view.pos.x.to_num(), 0.0, -view.pos.y.to_num::<f32>());
+            let at = Vec3::new(view.pos.x.to_num(), 0.0, -view.pos.y.to_num::<f32>());
             assert!((drawn.sample.pos - at).length() < 1e-4, "taxi {} blended", drawn.index);
         }
     }
@@ -486,7 +486,7 @@ fn the_camera_follows_the_players_place_while_the_player_is_not_drawn() {
     assert!(!view.enabled, "the player is down");
     let frame = present.draw(1.0, 0.0);
     assert!(frame.characters.iter().all(|c| c.id != view.id), "and not drawn");
-    let at = glam::Vec3::new(view.pos.x.to_num(), 0.0, -view.pos.y.to_num::<f32>());
+    let at = Vec3::new(view.pos.x.to_num(), 0.0, -view.pos.y.to_num::<f32>());
     assert!(
         (frame.camera.shadow_centre - at).length() < 1e-4,
         "the camera is on the player's place: {:?} against {at:?}",
