@@ -87,3 +87,63 @@ fn a_missing_reference_fails_and_says_how_to_make_it() {
     assert!(failure.contains("FIXSTEP_BLESS=1"), "{failure}");
     assert!(failure.contains("no_such_reference.actual.png"), "{failure}");
 }
+
+/// A camera 9 m behind a player west of the station, looking north-east across the station's
+/// north-west corner (the line of sight cuts about 3 m of it), and a point just past the
+/// corner on that line: someone standing there is behind the building, 25-odd metres from the
+/// eye, near enough for a label.
+fn behind_the_station(
+    level: &fixstep_game::level::Level,
+) -> (fixstep_render::present::frame::CameraDraw, glam::Vec3) {
+    use fixstep_render::gpu::label_layout::{LABEL_MAX_DISTANCE, hidden_behind, occluders};
+    use fixstep_render::present::camera::CameraRig;
+    let camera =
+        CameraRig::default().behind(glam::Vec3::new(-25.0, 0.0, 47.0), std::f32::consts::FRAC_PI_4);
+    let boxes = occluders(level);
+    let ahead = (camera.target - camera.eye).with_y(0.0).normalize();
+    let inside = |p: glam::Vec3| {
+        boxes.iter().any(|b| p.x > b.min.x && p.x < b.max.x && p.z > b.min.z && p.z < b.max.z)
+    };
+    let mut walk = (1..400).map(|k| camera.eye.with_y(0.0) + ahead * (k as f32 * 0.25));
+    let past = walk.by_ref().skip_while(|&p| !inside(p)).find(|&p| !inside(p));
+    let spot = past.expect("the line of sight crosses the station") + ahead * 1.5;
+    assert!(spot.distance(camera.eye) < LABEL_MAX_DISTANCE * 0.8, "near enough for a label");
+    assert!(hidden_behind(camera.eye, spot + glam::Vec3::Y * 2.0, &boxes));
+    (camera, spot)
+}
+
+#[test]
+fn a_label_behind_a_building_is_hidden_with_its_character() {
+    let Some(ctx) = gpu_or_skip("a_label_behind_a_building_is_hidden_with_its_character") else {
+        return;
+    };
+    let assets = town();
+    let (_, mut start) = bot_moments(&assets).into_iter().next().expect("the start");
+    let (camera, spot) = behind_the_station(&assets.level);
+    start.camera = camera;
+    let mut renderer = renderer(&ctx, &assets, (1280, 720));
+    // Someone standing behind the building, and the same picture without them: nothing of
+    // them, not even their name, may show through the wall.
+    let mut behind = start.clone();
+    let mut hidden = *behind.characters.iter().find(|c| c.player().is_none()).expect("someone");
+    hidden.sample.pos = spot;
+    behind.characters.push(hidden);
+    let mut without = start.clone();
+    without.characters.retain(|c| c.id != hidden.id);
+    behind.characters.retain(|c| c.id != hidden.id || c.sample.pos == spot);
+    let a = draw(&ctx, &mut renderer, &behind);
+    let b = draw(&ctx, &mut renderer, &without);
+    if let Some(dir) = std::env::var_os("FIXSTEP_LOOK_DIR") {
+        a.save(std::path::Path::new(&dir).join("label_behind_building.png")).expect("written");
+    }
+    let differing = a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count();
+    assert_eq!(differing, 0, "{differing} pixels show the character behind the building");
+    // In the open, the same character and its label do show.
+    let mut open = start.clone();
+    let mut seen = hidden;
+    seen.sample.pos = start.camera.target.with_y(0.0);
+    open.characters.retain(|c| c.id != hidden.id);
+    open.characters.push(seen);
+    let c = draw(&ctx, &mut renderer, &open);
+    assert!(c.pixels().zip(b.pixels()).any(|(p, q)| p != q), "in the open it is drawn");
+}

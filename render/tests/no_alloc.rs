@@ -85,3 +85,49 @@ fn remote_frames_allocate_nothing_in_steady_state() {
     assert_eq!(view.frame().entities.len(), ENTITIES as usize, "the whole crowd is drawn");
     assert_eq!(allocations, 0, "allocations in {frames_measured} steady-state frames");
 }
+
+#[test]
+fn a_whole_frame_of_the_stress_level_allocates_nothing_in_steady_state() {
+    use fixstep_game::level::{load_clips, stress_level};
+    use fixstep_render::gpu::CameraView;
+    use fixstep_render::gpu::label_layout::LabelLayout;
+    use fixstep_render::gpu::lights::point_lights;
+
+    // The stress level (10,000 characters, 1,000 taxis whose 2,000 headlights are far more
+    // than a frame lights), by night: the presentation, the choice of the nearest lights and
+    // the placing of the labels, which is all the CPU does for a frame before the GPU's part.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let clips = load_clips(&root, "animations/humanoid.ron").expect("clips load");
+    let level = Arc::new(stress_level(clips));
+    let mut sim = TownSim::new(Arc::clone(&level), 5, 1);
+    let mut present = LocalPresentation::new(Arc::clone(&level), 0);
+    let mut layout = LabelLayout::new(&level, |_| 200.0);
+    let mut lights = Vec::new();
+    present.observe(sim.snapshot());
+    let walk = fixstep_game::PlayerCommand { forward: 100, turn: 300, ..Default::default() };
+    let (mut frames_measured, mut allocations) = (0, 0);
+    for tick in 0..40 {
+        let t = sim.next_tick();
+        sim.step(t, &[walk]).expect("in order");
+        present.observe(sim.snapshot());
+        for f in 0..3 {
+            let alpha = (f + 1) as f32 / 3.0;
+            let info = allocation_counter::measure(|| {
+                let frame = present.draw(alpha, 1.0 / 30.0);
+                point_lights(&level, &frame.taxis, 1.0, frame.camera.target, &mut lights);
+                let camera = CameraView::new(&frame.camera, 1280, 720);
+                layout.place(frame, &camera, Some(0), &|_| 60.0);
+                std::hint::black_box((lights.len(), layout.placed.len()));
+            });
+            // The first ticks let every buffer grow.
+            if tick >= 20 {
+                frames_measured += 1;
+                allocations += info.count_total;
+            }
+        }
+    }
+    assert_eq!(frames_measured, 60);
+    assert_eq!(lights.len(), fixstep_render::gpu::lights::MAX_POINT_LIGHTS, "lights were chosen");
+    assert!(!layout.placed.is_empty(), "labels were placed");
+    assert_eq!(allocations, 0, "allocations in {frames_measured} steady-state frames");
+}

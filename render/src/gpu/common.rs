@@ -9,6 +9,14 @@ use super::lights::LIGHTING_WGSL;
 /// Format of the depth buffer: 32-bit float, for a town 200 m across seen from 0.3 m.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
+/// The scene's depth test. The scene is drawn with reversed depth (the near plane at 1, the far
+/// plane at 0): a float's precision then follows the distance, so ground layers a centimetre
+/// apart stay apart to the horizon, where ordinary depth would let them fight from 200 m on.
+pub const SCENE_DEPTH_COMPARE: wgpu::CompareFunction = wgpu::CompareFunction::GreaterEqual;
+
+/// What the scene's depth is cleared to: the far plane, in reversed depth.
+pub const SCENE_DEPTH_CLEAR: f32 = 0.0;
+
 /// Format of the shadow map.
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
@@ -127,7 +135,7 @@ impl Shared {
             depth_stencil: Some(wgpu::DepthStencilState {
                 format: DEPTH_FORMAT,
                 depth_write_enabled: Some(desc.depth_write),
-                depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                depth_compare: Some(SCENE_DEPTH_COMPARE),
                 stencil: wgpu::StencilState::default(),
                 bias: wgpu::DepthBiasState::default(),
             }),

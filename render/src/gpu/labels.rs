@@ -1,43 +1,22 @@
 //! The labels pipeline: each nearby character's name above its head with its health bar under
-//! the name, and the sign's text on its board. Positions are projected from the interpolated
-//! world positions of the frame; names and bars are screen-space (a constant, readable size),
-//! the sign's text is fitted to the board's projected width. Text is set with glyphon; the
-//! bars are flat rectangles (`labels.wgsl`).
+//! the name, and the sign's text on its board, where [`label_layout`](super::label_layout)
+//! places them (none behind a building). Names and bars are screen-space (a constant, readable
+//! size), the sign's text is fitted to the board's projected width. Text is set with glyphon;
+//! the bars are flat rectangles (`labels.wgsl`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use fixstep_game::level::{Level, ObjectDefKind};
 use fixstep_game::state::Role;
-use glam::{Quat, Vec3};
-use glyphon::{Buffer, Color, Metrics, Shaping, TextArea, TextBounds, TextRenderer};
+use glam::Vec3;
+use glyphon::{Buffer, Metrics, Shaping, TextArea, TextBounds, TextRenderer};
 
-use super::meshes::{GrowBuffer, SIGN_BOARD, srgb};
+use super::label_layout::{LABEL_MAX_DISTANCE, LabelLayout, NAME_SIZE, SIGN_SIZE, Source};
+use super::meshes::GrowBuffer;
 use super::renderer::CameraView;
 use super::text::{TextSystem, text_width};
 use crate::present::DrawFrame;
-use crate::present::convert::{radians, world};
-
-/// Farthest a character's label is drawn, metres: beyond it names would be unreadable clutter.
-pub const LABEL_MAX_DISTANCE: f32 = 40.0;
-
-/// Most labels drawn at once (the nearest), so a crowd of a thousand costs a bounded amount.
-pub const MAX_LABELS: usize = 48;
-
-/// Height of a label's anchor above a character's feet, metres: just over the head.
-const LABEL_HEIGHT: f32 = 2.0;
-
-/// Font size of names at a 720-pixel-high screen, pixels.
-const NAME_SIZE: f32 = 15.0;
-
-/// Font size the sign's text is laid out at before it is scaled to the board, pixels.
-const SIGN_SIZE: f32 = 48.0;
-
-/// Farthest the sign's text is drawn, metres.
-const SIGN_MAX_DISTANCE: f32 = 70.0;
-
-/// Health bar size at a 720-pixel-high screen, pixels.
-const BAR: (f32, f32) = (56.0, 6.0);
 
 /// A flat rectangle instance: top left and size in pixels, then linear colour and opacity.
 const RECT_INSTANCE: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
@@ -57,46 +36,20 @@ pub fn push_rect(out: &mut Vec<f32>, (x, y, w, h): (f32, f32, f32, f32), colour:
     out.extend_from_slice(&[x, y, w, h, colour.x, colour.y, colour.z, alpha]);
 }
 
-/// Which text a placed label shows.
-#[derive(Clone, Debug)]
-enum Source {
-    Name(Role),
-    Sign(usize),
-}
-
-#[derive(Clone, Debug)]
-struct Placed {
-    source: Source,
-    left: f32,
-    top: f32,
-    scale: f32,
-    colour: Color,
-}
-
-/// The text of a sign, laid out once.
-struct SignText {
-    object: usize,
-    at: Vec3,
-    facing: f32,
-    buffer: Buffer,
-    width: f32,
-}
-
 /// The labels' pipeline, text renderer and laid-out names.
 pub struct LabelsPipeline {
     pipeline: wgpu::RenderPipeline,
     screen: wgpu::Buffer,
     group: wgpu::BindGroup,
     rects: GrowBuffer,
-    rect_data: Vec<f32>,
     rect_count: u32,
     renderer: TextRenderer,
     /// Each character's name laid out, by who it is: laid out once, never per frame.
     names: HashMap<Role, (Buffer, f32)>,
     level: Arc<Level>,
-    signs: Vec<SignText>,
-    placed: Vec<Placed>,
-    order: Vec<(f32, usize)>,
+    /// The signs' texts laid out, in the layout's order of signs.
+    signs: Vec<Buffer>,
+    layout: LabelLayout,
 }
 
 impl std::fmt::Debug for LabelsPipeline {
@@ -204,6 +157,7 @@ impl LabelsPipeline {
         let renderer =
             TextRenderer::new(&mut text.atlas, device, wgpu::MultisampleState::default(), None);
         let mut signs = Vec::new();
+        let mut widths = Vec::new();
         for (object, def) in level.objects.iter().enumerate() {
             if let ObjectDefKind::Sign(sign) = &def.kind {
                 let mut buffer =
@@ -211,29 +165,24 @@ impl LabelsPipeline {
                 buffer.set_size(None, None);
                 buffer.set_text(&sign.text, &TextSystem::attrs(), Shaping::Advanced, None);
                 buffer.shape_until_scroll(&mut text.fonts, false);
-                let width = text_width(&buffer);
-                signs.push(SignText {
-                    object,
-                    at: world(sign.at),
-                    facing: radians(sign.facing),
-                    buffer,
-                    width,
-                });
+                widths.push((object, text_width(&buffer)));
+                signs.push(buffer);
             }
         }
+        let sign_width =
+            |object: usize| widths.iter().find(|(o, _)| *o == object).map_or(0.0, |(_, w)| *w);
+        let layout = LabelLayout::new(level, sign_width);
         Self {
             pipeline,
             screen,
             group,
             rects: GrowBuffer::new(device, "label rects", wgpu::BufferUsages::VERTEX, 4096),
-            rect_data: Vec::new(),
             rect_count: 0,
             renderer,
             names: HashMap::new(),
             level: Arc::clone(level),
             signs,
-            placed: Vec::new(),
-            order: Vec::new(),
+            layout,
         }
     }
 
@@ -252,23 +201,34 @@ impl LabelsPipeline {
             0,
             bytemuck::cast_slice(&[camera.width, camera.height, 0.0, 0.0]),
         );
-        let ui = ui_scale(camera.height);
-        self.rect_data.clear();
-        self.placed.clear();
-        // During a cutscene the picture is the story's: no labels.
-        if frame.cutscene.is_none() {
-            self.place_signs(frame, camera);
-            self.place_characters(text, frame, camera, local_player, ui);
+        // Names are laid out the first time their character is near: never again after.
+        for c in &frame.characters {
+            if self.names.contains_key(&c.role)
+                || c.sample.pos.distance(camera.eye) > LABEL_MAX_DISTANCE
+            {
+                continue;
+            }
+            let mut buffer =
+                Buffer::new(&mut text.fonts, Metrics::new(NAME_SIZE, NAME_SIZE * 1.25));
+            buffer.set_size(None, None);
+            let name = self.level.character_name(c.role);
+            buffer.set_text(&name, &TextSystem::attrs(), Shaping::Advanced, None);
+            buffer.shape_until_scroll(&mut text.fonts, false);
+            let width = text_width(&buffer);
+            self.names.insert(c.role, (buffer, width));
         }
-        self.rect_count = (self.rect_data.len() / 8) as u32;
-        self.rects.write(device, queue, bytemuck::cast_slice(&self.rect_data));
         let names = &self.names;
+        let width_of = |role: Role| names.get(&role).map_or(0.0, |n| n.1);
+        self.layout.place(frame, camera, local_player, &width_of);
+        let rect_data = &self.layout.rect_data;
+        self.rect_count = (rect_data.len() / 8) as u32;
+        self.rects.write(device, queue, bytemuck::cast_slice(rect_data));
         let signs = &self.signs;
         let (w, h) = (camera.width as i32, camera.height as i32);
-        let areas = self.placed.iter().filter_map(|p| {
+        let areas = self.layout.placed.iter().filter_map(|p| {
             let buffer = match &p.source {
                 Source::Name(role) => &names.get(role)?.0,
-                Source::Sign(i) => &signs.get(*i)?.buffer,
+                Source::Sign(i) => signs.get(*i)?,
             };
             Some(TextArea {
                 buffer,
@@ -290,132 +250,6 @@ impl LabelsPipeline {
             areas,
             &mut text.swash,
         );
-    }
-
-    fn place_signs(&mut self, frame: &DrawFrame, camera: &CameraView) {
-        for (i, sign) in self.signs.iter().enumerate() {
-            let Some(draw) = frame.objects.iter().find(|o| o.index == sign.object) else {
-                continue;
-            };
-            if draw.opacity <= 0.02 || sign.width <= 0.0 {
-                continue;
-            }
-            let rotation = draw.rotation * Quat::from_rotation_y(sign.facing);
-            let centre = sign.at + draw.offset;
-            let face = rotation * Vec3::X;
-            // Only from in front of the board.
-            if (camera.eye - centre).dot(face) <= 0.0
-                || camera.eye.distance(centre) > SIGN_MAX_DISTANCE
-            {
-                continue;
-            }
-            let across = rotation * Vec3::Z * (SIGN_BOARD.z * 0.42 * draw.scale);
-            let front = centre + face * (SIGN_BOARD.x / 2.0 + 0.02);
-            let (Some(a), Some(b), Some(c)) = (
-                camera.project(front - across),
-                camera.project(front + across),
-                camera.project(front),
-            ) else {
-                continue;
-            };
-            let span = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
-            let scale = span / sign.width;
-            if scale < 0.08 {
-                continue;
-            }
-            let alpha = (draw.opacity * 255.0) as u8;
-            self.placed.push(Placed {
-                source: Source::Sign(i),
-                left: c.0 - sign.width * scale / 2.0,
-                top: c.1 - SIGN_SIZE * 0.62 * scale,
-                scale,
-                colour: Color::rgba(60, 34, 24, alpha),
-            });
-        }
-    }
-
-    fn place_characters(
-        &mut self,
-        text: &mut TextSystem,
-        frame: &DrawFrame,
-        camera: &CameraView,
-        local_player: Option<u16>,
-        ui: f32,
-    ) {
-        self.order.clear();
-        for (i, c) in frame.characters.iter().enumerate() {
-            let d = c.sample.pos.distance(camera.eye);
-            if d <= LABEL_MAX_DISTANCE {
-                self.order.push((d, i));
-            }
-        }
-        self.order.sort_by(|a, b| a.0.total_cmp(&b.0));
-        self.order.truncate(MAX_LABELS);
-        // Far labels first, so near ones are drawn over them.
-        for &(distance, i) in self.order.iter().rev() {
-            let c = &frame.characters[i];
-            let Some((x, y, _)) = camera.project(c.sample.pos + Vec3::Y * LABEL_HEIGHT) else {
-                continue;
-            };
-            if x < -100.0 || y < -100.0 || x > camera.width + 100.0 || y > camera.height + 100.0 {
-                continue;
-            }
-            let role = c.role;
-            if !self.names.contains_key(&role) {
-                let mut buffer =
-                    Buffer::new(&mut text.fonts, Metrics::new(NAME_SIZE, NAME_SIZE * 1.25));
-                buffer.set_size(None, None);
-                let name = self.level.character_name(role);
-                buffer.set_text(&name, &TextSystem::attrs(), Shaping::Advanced, None);
-                buffer.shape_until_scroll(&mut text.fonts, false);
-                let width = text_width(&buffer);
-                self.names.insert(role, (buffer, width));
-            }
-            let width = self.names.get(&role).map_or(0.0, |n| n.1);
-            // Labels fade out towards the far limit.
-            let fade = (1.0 - (distance - LABEL_MAX_DISTANCE * 0.7) / (LABEL_MAX_DISTANCE * 0.3))
-                .clamp(0.0, 1.0);
-            let me = c.player().is_some() && c.player() == local_player;
-            let (bw, bh) = (BAR.0 * ui, BAR.1 * ui);
-            let bar_top = y - bh - 2.0 * ui;
-            push_rect(
-                &mut self.rect_data,
-                (x - bw / 2.0 - ui, bar_top - ui, bw + 2.0 * ui, bh + 2.0 * ui),
-                Vec3::ZERO,
-                0.65 * fade,
-            );
-            let health = (c.sample.health / 100.0).clamp(0.0, 1.0);
-            let colour = if health > 0.6 {
-                srgb(70, 200, 80)
-            } else if health > 0.3 {
-                srgb(230, 190, 40)
-            } else {
-                srgb(220, 50, 40)
-            };
-            push_rect(
-                &mut self.rect_data,
-                (x - bw / 2.0, bar_top, bw * health, bh),
-                colour,
-                0.95 * fade,
-            );
-            let alpha = (fade * 255.0) as u8;
-            let colour = if me {
-                Color::rgba(150, 210, 255, alpha)
-            } else {
-                Color::rgba(255, 255, 255, alpha)
-            };
-            // A dark copy one pixel down and right, so names read on any background.
-            let top = bar_top - NAME_SIZE * 1.3 * ui;
-            let left = x - width * ui / 2.0;
-            self.placed.push(Placed {
-                source: Source::Name(role),
-                left: left + ui.max(1.0),
-                top: top + ui.max(1.0),
-                scale: ui,
-                colour: Color::rgba(0, 0, 0, (f32::from(alpha) * 0.8) as u8),
-            });
-            self.placed.push(Placed { source: Source::Name(role), left, top, scale: ui, colour });
-        }
     }
 
     /// Draws the bars, then the text.

@@ -16,6 +16,7 @@ pub mod characters;
 pub mod common;
 pub mod context;
 pub mod ground;
+pub mod label_layout;
 pub mod labels;
 pub mod lights;
 pub mod meshes;

@@ -126,11 +126,12 @@ impl CameraView {
         let forward = (camera.target - camera.eye).normalize_or(Vec3::NEG_Z);
         let up_hint = if forward.y.abs() > 0.999 { Vec3::NEG_Z } else { Vec3::Y };
         let view = glam::camera::rh::view::look_at_mat4(camera.eye, camera.target, up_hint);
+        // Near and far swapped: reversed depth (see `SCENE_DEPTH_COMPARE`).
         let proj = glam::camera::rh::proj::directx::perspective(
             FIELD_OF_VIEW,
             w / h,
-            NEAR_PLANE,
             FAR_PLANE,
+            NEAR_PLANE,
         );
         let right = forward.cross(up_hint).normalize_or(Vec3::X);
         let up = right.cross(forward);
@@ -413,7 +414,7 @@ impl Renderer {
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                     view: &self.depth,
                     depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
+                        load: wgpu::LoadOp::Clear(super::common::SCENE_DEPTH_CLEAR),
                         store: wgpu::StoreOp::Store,
                     }),
                     stencil_ops: None,
