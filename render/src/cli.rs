@@ -48,6 +48,10 @@ pub enum Command {
         /// Pose the characters on the CPU instead of the GPU.
         #[arg(long)]
         cpu_skinning: bool,
+        /// Write what each frame of the window drew (JSON Lines, the drawn-log format, at the
+        /// window's real times) to this file.
+        #[arg(long)]
+        drawn_log: Option<PathBuf>,
     },
     /// Print what this build holds: the crates, the simulation version and the commands.
     About,
@@ -207,8 +211,9 @@ where
             screenshot: None,
             seed: 1,
             cpu_skinning: false,
+            drawn_log: None,
         }),
-        Some(Command::Play { level, size, frames, screenshot, seed, cpu_skinning }) => {
+        Some(Command::Play { level, size, frames, screenshot, seed, cpu_skinning, drawn_log }) => {
             play(&crate::app::PlayOptions {
                 level: level.unwrap_or_else(|| assets.join("levels").join("town.ron")),
                 assets,
@@ -217,6 +222,7 @@ where
                 screenshot,
                 seed,
                 cpu_skinning,
+                drawn_log,
             })
         }
         Some(Command::About) => {

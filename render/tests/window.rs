@@ -56,10 +56,13 @@ fn play_draws_frames_in_a_window_and_writes_a_picture() {
         }
     };
     let out = common::output_dir().join("window.png");
+    let drawn = common::output_dir().join("window-drawn.jsonl");
     let _ = std::fs::remove_file(&out);
     let run = Command::new(FIXSTEP)
         .args(["play", "--frames", "120", "--size", "320x180", "--screenshot"])
         .arg(&out)
+        .arg("--drawn-log")
+        .arg(&drawn)
         .env("DISPLAY", &xvfb.display)
         .env_remove("WAYLAND_DISPLAY")
         .output()
@@ -81,6 +84,11 @@ fn play_draws_frames_in_a_window_and_writes_a_picture() {
         colours.len(),
         out.display()
     );
+    // What the window drew, frame by frame: the own character (drawn from its prediction)
+    // and the camera in every frame.
+    let frames = fixstep_render::judder::read_drawn_log(&drawn).expect("a drawn log");
+    assert!(frames.len() >= 120, "{} frames logged", frames.len());
+    assert!(frames.iter().all(|f| f.camera.is_some() && f.entities.iter().any(|e| e.local)));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! over each tick into the tick's command.
 //!
 //! W/S walk forward and back, A/D step left and right, Shift runs, Q/E turn, the mouse turns
-//! while a button is held, F interacts (once per press), the wheel zooms.
+//! while it is captured (a click captures it, Esc lets it go), F interacts (once per press), the
+//! wheel zooms.
 
 use fixstep_game::PlayerCommand;
 use winit::keyboard::KeyCode;
@@ -29,7 +30,7 @@ pub struct Input {
     run: bool,
     interact: bool,
     mouse_turn: f64,
-    /// Whether a mouse button is held (mouse turning is on).
+    /// Whether the window has captured the mouse (mouse turning is on).
     pub mouse_look: bool,
 }
 
@@ -38,8 +39,8 @@ pub struct Input {
 pub enum KeyAction {
     /// Nothing more.
     None,
-    /// Quit (Esc).
-    Quit,
+    /// Esc: let the mouse go if it is captured, else quit.
+    Escape,
     /// Show or hide the frame-time graph (F3).
     ToggleGraph,
 }
@@ -56,14 +57,14 @@ impl Input {
             KeyCode::KeyE | KeyCode::ArrowRight => self.turn_right = pressed,
             KeyCode::ShiftLeft | KeyCode::ShiftRight => self.run = pressed,
             KeyCode::KeyF if pressed && !repeat => self.interact = true,
-            KeyCode::Escape if pressed => return KeyAction::Quit,
+            KeyCode::Escape if pressed => return KeyAction::Escape,
             KeyCode::F3 if pressed && !repeat => return KeyAction::ToggleGraph,
             _ => {}
         }
         KeyAction::None
     }
 
-    /// The mouse moved `dx` pixels (right positive); it turns the player while a button is held.
+    /// The mouse moved `dx` pixels (right positive); it turns the player while it is captured.
     pub fn mouse_moved(&mut self, dx: f64) {
         if self.mouse_look {
             // Right on the screen is clockwise seen from above: a negative turn.
@@ -150,7 +151,7 @@ mod tests {
     #[test]
     fn escape_quits_and_f3_toggles_the_graph() {
         let mut input = Input::default();
-        assert_eq!(input.key(KeyCode::Escape, true, false), KeyAction::Quit);
+        assert_eq!(input.key(KeyCode::Escape, true, false), KeyAction::Escape);
         assert_eq!(input.key(KeyCode::F3, true, false), KeyAction::ToggleGraph);
     }
 }

@@ -10,11 +10,14 @@
 pub mod input;
 
 use std::collections::VecDeque;
+use std::fs::File;
+use std::io::BufWriter;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::anyhow;
+use fixstep_game::PlayerCommand;
 use fixstep_game::predict::InputAccumulator;
 use fixstep_runtime::tick::FrameScheduler;
 use winit::application::ApplicationHandler;
@@ -22,13 +25,14 @@ use winit::dpi::PhysicalSize;
 use winit::event::{DeviceEvent, DeviceId, ElementState, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
-use winit::window::{Window, WindowId};
+use winit::window::{CursorGrabMode, Window, WindowId};
 
 use crate::gpu::overlay::GRAPH_SAMPLES;
 use crate::gpu::{
     GpuContext, GpuError, Hud, OffscreenTarget, Renderer, RendererSetup, SkinningPath,
 };
 use crate::local_game::{GameAssets, LocalGame, load_game_assets};
+use crate::record::{DrawnLog, HeldMark};
 use input::{Input, KeyAction};
 
 /// Longest real time one frame hands the scheduler, seconds: after a stall (a dragged window,
@@ -58,6 +62,8 @@ pub struct PlayOptions {
     pub seed: u64,
     /// Pose characters on the CPU.
     pub cpu_skinning: bool,
+    /// Where to write what each frame drew.
+    pub drawn_log: Option<PathBuf>,
 }
 
 /// Why the game could not be played.
@@ -104,6 +110,20 @@ pub fn run_play(options: &PlayOptions) -> Result<(), PlayError> {
     }
 }
 
+/// The HUD's line of help: the adapter, and the keys, with how to capture the mouse or let it
+/// go as it is now.
+fn hud_note(ctx: &GpuContext, mouse_captured: bool) -> String {
+    let mouse = if mouse_captured {
+        "mouse turns (Esc lets it go)"
+    } else {
+        "click to turn with the mouse"
+    };
+    format!(
+        "{}   WASD move, Shift run, Q/E turn, {mouse}, F interact, wheel zoom, F3 graph, Esc quit",
+        ctx.describe()
+    )
+}
+
 struct App {
     options: PlayOptions,
     assets: GameAssets,
@@ -128,6 +148,16 @@ struct Running {
     frame_times: VecDeque<f32>,
     frames_drawn: u64,
     minimized: bool,
+    /// What each frame drew, if asked for, with when the game started and what was held last.
+    drawn_log: Option<DrawnRecord>,
+}
+
+/// The window's drawn log: what each frame drew, at real times from the start.
+struct DrawnRecord {
+    log: DrawnLog<BufWriter<File>>,
+    started: Instant,
+    held: PlayerCommand,
+    held_since_ms: f64,
 }
 
 impl App {
@@ -194,14 +224,18 @@ impl App {
             renderer.skinning = SkinningPath::Cpu;
         }
         let game = LocalGame::held_by_player(Arc::clone(&self.assets.level), self.options.seed);
-        let hud = Hud {
-            visible: true,
-            note: Some(format!(
-                "{}   WASD move, Shift run, Q/E or mouse drag turn, F interact, wheel zoom, F3 graph, Esc quit",
-                ctx.describe()
-            )),
-            ..Hud::default()
+        let drawn_log = match &self.options.drawn_log {
+            Some(path) => Some(DrawnRecord {
+                log: DrawnLog::new(BufWriter::new(File::create(path).map_err(|e| {
+                    PlayError::Other(anyhow!("cannot create drawn log {}: {e}", path.display()))
+                })?)),
+                started: Instant::now(),
+                held: PlayerCommand::default(),
+                held_since_ms: 0.0,
+            }),
+            None => None,
         };
+        let hud = Hud { visible: true, note: Some(hud_note(&ctx, false)), ..Hud::default() };
         window.request_redraw();
         Ok(Running {
             window,
@@ -219,11 +253,29 @@ impl App {
             frame_times: VecDeque::with_capacity(GRAPH_SAMPLES),
             frames_drawn: 0,
             minimized: false,
+            drawn_log,
         })
     }
 }
 
 impl Running {
+    /// Captures the mouse for turning (locked where the platform can, else confined to the
+    /// window, and hidden), or lets it go; the HUD says which and how to change it.
+    fn capture_mouse(&mut self, capture: bool) {
+        if capture {
+            // A platform that can neither lock nor confine the cursor still turns with the
+            // mouse moving over the window.
+            if self.window.set_cursor_grab(CursorGrabMode::Locked).is_err() {
+                let _ = self.window.set_cursor_grab(CursorGrabMode::Confined);
+            }
+        } else {
+            let _ = self.window.set_cursor_grab(CursorGrabMode::None);
+        }
+        self.window.set_cursor_visible(!capture);
+        self.input.mouse_look = capture;
+        self.hud.note = Some(hud_note(&self.ctx, capture));
+    }
+
     fn resize(&mut self, size: PhysicalSize<u32>) {
         if size.width == 0 || size.height == 0 {
             // Minimised: nothing to draw into until it comes back.
@@ -269,7 +321,21 @@ impl Running {
             self.hud.frame_times.clear();
             self.hud.frame_times.extend(self.frame_times.iter().copied());
         }
+        let level = Arc::clone(self.game.presentation.level());
         let frame = self.game.presentation.draw(alpha, seconds as f32);
+        if let Some(record) = self.drawn_log.as_mut() {
+            let at_ms = record.started.elapsed().as_secs_f64() * 1000.0;
+            let keys = PlayerCommand { interact: false, ..held };
+            if keys != record.held {
+                record.held = keys;
+                record.held_since_ms = at_ms;
+            }
+            let mark = HeldMark { since_ms: record.held_since_ms, held: keys };
+            record
+                .log
+                .frame(at_ms, frame, &level, Some(&mark))
+                .map_err(|e| PlayError::Other(anyhow!("cannot write the drawn log: {e}")))?;
+        }
         self.renderer.advance_effects(seconds as f32);
         if self.minimized {
             return Ok(false);
@@ -345,19 +411,25 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => running.resize(size),
-            WindowEvent::Focused(false) => running.input.release_all(),
+            WindowEvent::Focused(false) => {
+                running.input.release_all();
+                running.capture_mouse(false);
+            }
             WindowEvent::KeyboardInput { event, .. } => {
                 if let PhysicalKey::Code(code) = event.physical_key {
                     let pressed = event.state == ElementState::Pressed;
                     match running.input.key(code, pressed, event.repeat) {
-                        KeyAction::Quit => event_loop.exit(),
+                        KeyAction::Escape if running.input.mouse_look => {
+                            running.capture_mouse(false)
+                        }
+                        KeyAction::Escape => event_loop.exit(),
                         KeyAction::ToggleGraph => running.hud.show_graph = !running.hud.show_graph,
                         KeyAction::None => {}
                     }
                 }
             }
-            WindowEvent::MouseInput { state, .. } => {
-                running.input.mouse_look = state == ElementState::Pressed;
+            WindowEvent::MouseInput { state: ElementState::Pressed, .. } => {
+                running.capture_mouse(true);
             }
             WindowEvent::MouseWheel { delta, .. } => {
                 let steps = match delta {
@@ -401,6 +473,11 @@ impl ApplicationHandler for App {
     }
 
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(record) = self.running.as_mut().and_then(|r| r.drawn_log.take())
+            && let Err(e) = record.log.finish()
+        {
+            self.error = Some(PlayError::Other(anyhow!("cannot write the drawn log: {e}")));
+        }
         // The surface goes before the window it draws into.
         self.running = None;
     }
