@@ -86,6 +86,13 @@ impl Sample for CharacterSample {
     /// blends only within one state's clip; across a change of state the new clip is drawn as
     /// sampled (its frame is never blended with another clip's), while the feet keep moving
     /// smoothly: a walker that starts running does not stop for a tick.
+    ///
+    /// This departs from the specification's "reset on an animation state change" on purpose:
+    /// a reset holds the old position until the new tick and then steps to it. Measured with
+    /// `fixstep judder` on a walker that starts, stops, runs and stops again
+    /// (`tests/tests/judder_local.rs`), keeping the feet blended draws 0 frames off pace and no
+    /// position error at 60 and 144 Hz; resetting them draws 5.5 % of its moving frames off
+    /// pace at 60 Hz (5.6 % at 144 Hz), up to 0.33 m (0.38 m) from where the walker was.
     fn blend(previous: &Self, current: &Self, t: f32, clips: &ClipLengths, out: &mut Self) {
         *out = *current;
         out.pos = lerp_vec(previous.pos, current.pos, t);
