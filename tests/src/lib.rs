@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+use fixstep_render::judder::{JudderArgs, JudderReport, run_judder};
+
 pub mod tracegen;
 
 /// The workspace root (where `Cargo.toml` and `assets/` are).
@@ -54,4 +56,83 @@ pub fn run_fixstep(args: &[&str]) -> Output {
         .current_dir(workspace_root())
         .output()
         .expect("the fixstep binary starts")
+}
+
+/// A scratch directory for one test, removed when the test ends (also when it fails), so
+/// parallel tests and repeated runs never see each other's files.
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// A new, empty directory for test `test` of the suite `suite`: named by both and the
+    /// process id, unique across concurrent `cargo test` runs and across a suite's tests.
+    ///
+    /// # Panics
+    ///
+    /// If the directory cannot be made.
+    #[must_use]
+    pub fn new(suite: &str, test: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("fixstep-{suite}-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("the scratch directory can be created");
+        Self(dir)
+    }
+
+    /// The directory.
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.0
+    }
+
+    /// The path of `name` in the directory.
+    #[must_use]
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes `contents` to `name` in the directory and returns its path.
+    ///
+    /// # Panics
+    ///
+    /// If the file cannot be written.
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, contents).expect("a scratch file can be written");
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A path as a command-line argument (the test machines' temporary paths are UTF-8).
+///
+/// # Panics
+///
+/// On a path that is not UTF-8.
+#[must_use]
+pub fn arg(path: &Path) -> &str {
+    path.to_str().expect("scratch paths are UTF-8")
+}
+
+/// `fixstep judder`'s measures (as a library) of the drawn log `drawn` against the truth log
+/// `truth`.
+///
+/// # Panics
+///
+/// If either log cannot be read.
+#[must_use]
+pub fn judge(drawn: &Path, truth: &Path) -> JudderReport {
+    run_judder(&JudderArgs {
+        drawn: drawn.to_path_buf(),
+        truth: Some(truth.to_path_buf()),
+        trace: None,
+        plot: None,
+        worst: 4,
+    })
+    .expect("the logs can be measured")
 }

@@ -5,54 +5,16 @@
 //! on it without a stack trace.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use fixstep_game::PlayerCommand;
 use fixstep_runtime::replay::Replay;
-use fixstep_tests::{fixstep_binary, run_fixstep, workspace_root};
+use fixstep_tests::{Scratch, arg, fixstep_binary, run_fixstep, workspace_root};
 
 /// The level every run here uses, relative to the workspace root (where `run_fixstep` runs
 /// the binary), as a user would type it.
 const TOWN: &str = "assets/levels/town.ron";
-
-/// A scratch directory for one test, removed when the test ends (also when it fails), so
-/// parallel tests and repeated runs never see each other's files.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        // Process id and test name: unique across concurrent `cargo test` runs and across the
-        // tests of this one.
-        let dir =
-            std::env::temp_dir().join(format!("fixstep-cli-sim-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("the scratch directory can be created");
-        Self(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    /// Writes `contents` to `name` in the directory and returns its path.
-    fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.path(name);
-        fs::write(&path, contents).expect("a scratch file can be written");
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A path as a command-line argument (temp paths of the test machines are UTF-8).
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("scratch paths are UTF-8")
-}
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -117,7 +79,7 @@ fn a_different_seed_gives_a_different_hash() {
 
 #[test]
 fn the_hash_log_has_every_tick_and_ends_on_the_printed_hash() {
-    let dir = Scratch::new("hash_log");
+    let dir = Scratch::new("cli-sim", "hash_log");
     let log = dir.path("hashes.txt");
     let printed =
         final_hash(&sim(&["--ticks", "600", "--bots", "4", "--hash-log", arg(&log)]), 600);
@@ -136,7 +98,7 @@ fn the_hash_log_has_every_tick_and_ends_on_the_printed_hash() {
 
 #[test]
 fn a_recorded_replay_verifies_and_describes_itself() {
-    let dir = Scratch::new("replay_ok");
+    let dir = Scratch::new("cli-sim", "replay_ok");
     let replay = dir.path("game.fxr");
     let printed =
         final_hash(&sim(&["--ticks", "600", "--bots", "4", "--record", arg(&replay)]), 600);
@@ -159,7 +121,7 @@ fn a_recorded_replay_verifies_and_describes_itself() {
 
 #[test]
 fn a_replay_recorded_with_a_command_script_verifies() {
-    let dir = Scratch::new("replay_script");
+    let dir = Scratch::new("cli-sim", "replay_script");
     // One bot (player 0) and a scripted player 1 that walks, turns and runs.
     let script = dir.write("script.txt", "0 1 100 0 0\n40 1 100 0 2048 run\n41 1 100 0 0 run\n");
     let replay = dir.path("game.fxr");
@@ -185,7 +147,7 @@ fn a_replay_recorded_with_a_command_script_verifies() {
 
 #[test]
 fn a_replay_verifies_from_another_working_directory() {
-    let dir = Scratch::new("replay_elsewhere");
+    let dir = Scratch::new("cli-sim", "replay_elsewhere");
     let replay = dir.path("game.fxr");
     let printed =
         final_hash(&sim(&["--ticks", "100", "--bots", "2", "--record", arg(&replay)]), 100);
@@ -195,7 +157,7 @@ fn a_replay_verifies_from_another_working_directory() {
     let assets = workspace_root().join("assets");
     let out = std::process::Command::new(fixstep_binary())
         .args(["--assets", arg(&assets), "replay", arg(&replay), "--verify"])
-        .current_dir(&dir.0)
+        .current_dir(dir.dir())
         .output()
         .expect("the fixstep binary starts");
     assert!(
@@ -232,7 +194,7 @@ fn recorded_replay(dir: &Scratch) -> Vec<u8> {
 
 #[test]
 fn a_replay_with_a_flipped_payload_byte_is_reported_corrupted_with_record_and_byte() {
-    let dir = Scratch::new("replay_corrupted");
+    let dir = Scratch::new("cli-sim", "replay_corrupted");
     let mut bytes = recorded_replay(&dir);
     let starts = record_starts(&bytes);
     assert_eq!(starts.len(), 601, "a header and 600 ticks");
@@ -258,7 +220,7 @@ fn a_replay_with_a_flipped_payload_byte_is_reported_corrupted_with_record_and_by
 /// replay recorded and the digest of the level now.
 #[test]
 fn a_replay_of_a_changed_level_is_refused_naming_both_digests() {
-    let dir = Scratch::new("replay_level_changed");
+    let dir = Scratch::new("cli-sim", "replay_level_changed");
     let town = fs::read_to_string(workspace_root().join(TOWN)).expect("the town level is there");
     let level = dir.write("town.ron", &town);
     let replay = dir.path("game.fxr");
@@ -287,7 +249,7 @@ fn a_replay_of_a_changed_level_is_refused_naming_both_digests() {
 /// from the partial hashes it recorded, the first subsystem.
 #[test]
 fn a_replay_that_does_not_verify_names_the_tick_and_the_subsystem() {
-    let dir = Scratch::new("replay_mismatch");
+    let dir = Scratch::new("cli-sim", "replay_mismatch");
     let mut replay = Replay::<PlayerCommand>::from_bytes(&recorded_replay(&dir)).expect("reads");
     // Player 0 turns hard and walks at tick 100, which the recording did not do.
     replay.ticks[100].commands[0] =
@@ -302,7 +264,7 @@ fn a_replay_that_does_not_verify_names_the_tick_and_the_subsystem() {
 
 #[test]
 fn a_truncated_replay_is_reported_truncated() {
-    let dir = Scratch::new("replay_truncated");
+    let dir = Scratch::new("cli-sim", "replay_truncated");
     let bytes = recorded_replay(&dir);
     let last = *record_starts(&bytes).last().expect("records");
     // Cut inside the last record's payload: a recording that stopped mid-write.
@@ -316,7 +278,7 @@ fn a_truncated_replay_is_reported_truncated() {
 
 #[test]
 fn a_file_that_is_not_a_replay_is_reported_as_such() {
-    let dir = Scratch::new("not_a_replay");
+    let dir = Scratch::new("cli-sim", "not_a_replay");
     let text = dir.write("notes.txt", "these are notes, not a replay\n");
     let line = one_line_error(&run_fixstep(&["replay", arg(&text), "--verify"]));
     assert!(line.contains(arg(&text)), "the message must name the file: {line}");
@@ -327,7 +289,7 @@ fn a_file_that_is_not_a_replay_is_reported_as_such() {
 
 #[test]
 fn a_command_script_drives_player_0_deterministically() {
-    let dir = Scratch::new("script_drives");
+    let dir = Scratch::new("cli-sim", "script_drives");
     // Walk forward for 50 ticks, then turn an eighth, run, and interact once.
     let script = dir.write(
         "walk.txt",
@@ -348,7 +310,7 @@ fn a_command_script_drives_player_0_deterministically() {
 
 #[test]
 fn a_bad_command_script_line_names_the_file_and_the_line() {
-    let dir = Scratch::new("script_bad_line");
+    let dir = Scratch::new("cli-sim", "script_bad_line");
     // Line 4: forward 200 is out of the -100..=100 range.
     let script = dir.write("bad.txt", "# a walk\n0 0 100 0 0\n\n10 0 200 0 0\n");
     let line = one_line_error(&sim(&["--ticks", "20", "--commands", arg(&script)]));
@@ -358,7 +320,7 @@ fn a_bad_command_script_line_names_the_file_and_the_line() {
 
 #[test]
 fn a_script_line_for_a_bot_player_is_refused() {
-    let dir = Scratch::new("script_bot_player");
+    let dir = Scratch::new("cli-sim", "script_bot_player");
     let script = dir.write("bot.txt", "0 0 100 0 0\n");
     let line = one_line_error(&sim(&["--ticks", "20", "--bots", "1", "--commands", arg(&script)]));
     assert!(line.contains(arg(&script)), "the message must name the script: {line}");
@@ -369,7 +331,7 @@ fn a_script_line_for_a_bot_player_is_refused() {
 
 #[test]
 fn a_level_with_a_broken_reference_names_the_file_and_line() {
-    let dir = Scratch::new("level_broken");
+    let dir = Scratch::new("cli-sim", "level_broken");
     let town = fs::read_to_string(workspace_root().join(TOWN)).expect("the town level is there");
     // Rename a waypoint of the plaza taxi's route to one the street graph does not have.
     let route = r#"route: ["b2", "b3", "c3", "c2", "station_stand"]"#;
@@ -389,7 +351,7 @@ fn a_level_with_a_broken_reference_names_the_file_and_line() {
 
 #[test]
 fn a_missing_level_file_is_named() {
-    let dir = Scratch::new("level_missing");
+    let dir = Scratch::new("cli-sim", "level_missing");
     let missing = dir.path("no-such-level.ron");
     let line = one_line_error(&run_fixstep(&["sim", "--level", arg(&missing), "--ticks", "10"]));
     assert!(line.contains(arg(&missing)), "the message must name the file: {line}");
@@ -397,7 +359,7 @@ fn a_missing_level_file_is_named() {
 
 #[test]
 fn a_bad_frame_times_line_names_the_file_and_line() {
-    let dir = Scratch::new("frame_times_bad");
+    let dir = Scratch::new("cli-sim", "frame_times_bad");
     // Line 4 is not a number of milliseconds (the comment line counts).
     let times = dir.write("times.txt", "16.7\n# a hitch next\n120\nfast\n16.7\n");
     let line = one_line_error(&sim(&["--ticks", "10", "--frame-times", arg(&times)]));

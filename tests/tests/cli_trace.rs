@@ -3,38 +3,9 @@
 //! fault, and exit code 2, never a panic.
 
 use std::fs;
-use std::path::PathBuf;
 use std::process::Output;
 
-use fixstep_tests::run_fixstep;
-
-/// A scratch directory for one test, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("fixstep-cli-trace-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("the scratch directory can be created");
-        Self(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().expect("scratch paths are UTF-8").to_owned()
-    }
-
-    fn write(&self, name: &str, contents: &str) -> String {
-        fs::write(self.0.join(name), contents).expect("a scratch file can be written");
-        self.path(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+use fixstep_tests::{Scratch, arg, run_fixstep};
 
 const HEADER: &str = r#"{"header":{"format":1,"tick_ms":100}}"#;
 
@@ -65,6 +36,11 @@ fn good_trace() -> String {
     lines.join("\n") + "\n"
 }
 
+/// A scratch path as the text of an argument.
+fn text(path: &std::path::Path) -> String {
+    arg(path).to_owned()
+}
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -72,9 +48,9 @@ fn stderr(out: &Output) -> String {
 /// Runs `fixstep trace` on `contents` and expects exit 2 with one line naming the file and
 /// containing each of `expected`.
 fn refused(test: &str, contents: &str, expected: &[&str]) {
-    let scratch = Scratch::new(test);
-    let trace = scratch.write("trace.jsonl", contents);
-    let out = run_fixstep(&["trace", "--in", &trace, "--out", &scratch.path("drawn.jsonl")]);
+    let scratch = Scratch::new("cli-trace", test);
+    let trace = text(&scratch.write("trace.jsonl", contents));
+    let out = run_fixstep(&["trace", "--in", &trace, "--out", arg(&scratch.path("drawn.jsonl"))]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "exit code; stderr: {err}");
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
@@ -87,9 +63,9 @@ fn refused(test: &str, contents: &str, expected: &[&str]) {
 
 #[test]
 fn a_good_trace_is_drawn_and_judder_reads_the_log() {
-    let scratch = Scratch::new("good");
-    let trace = scratch.write("trace.jsonl", &good_trace());
-    let drawn = scratch.path("drawn.jsonl");
+    let scratch = Scratch::new("cli-trace", "good");
+    let trace = text(&scratch.write("trace.jsonl", &good_trace()));
+    let drawn = text(&scratch.path("drawn.jsonl"));
     let out = run_fixstep(&["trace", "--in", &trace, "--out", &drawn]);
     assert!(out.status.success(), "{}", stderr(&out));
     let said = String::from_utf8_lossy(&out.stdout);
@@ -109,7 +85,7 @@ fn a_good_trace_is_drawn_and_judder_reads_the_log() {
             ) + "\n"
         })
         .collect();
-    let truth = scratch.write("truth.jsonl", &truth);
+    let truth = text(&scratch.write("truth.jsonl", &truth));
     let judged = run_fixstep(&["judder", &drawn, "--truth", &truth]);
     assert!(judged.status.success(), "{}", stderr(&judged));
 }
@@ -161,13 +137,13 @@ fn an_event_that_is_both_or_neither_is_refused() {
 
 #[test]
 fn a_missing_trace_is_refused() {
-    let scratch = Scratch::new("missing");
+    let scratch = Scratch::new("cli-trace", "missing");
     let out = run_fixstep(&[
         "trace",
         "--in",
-        &scratch.path("nowhere.jsonl"),
+        arg(&scratch.path("nowhere.jsonl")),
         "--out",
-        &scratch.path("drawn.jsonl"),
+        arg(&scratch.path("drawn.jsonl")),
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot read trace"), "{}", stderr(&out));

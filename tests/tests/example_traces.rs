@@ -9,11 +9,11 @@
 
 use std::fs;
 use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use fixstep_render::judder::{JudderArgs, JudderReport, KindRow, Summary, run_judder};
 use fixstep_render::trace::run_trace;
-use fixstep_tests::workspace_root;
+use fixstep_tests::{Scratch, workspace_root};
 
 /// Vehicles: at most this share of paced frames off pace (%).
 const VEHICLE_OFF_PACE_PERCENT: f64 = 1.0;
@@ -26,50 +26,32 @@ const WALKER_OFF_PACE_PERCENT: f64 = 5.0;
 /// delay, and little else.
 const STEADY_DELAY_P50_MS: f64 = 260.0;
 
-/// A scratch directory with a trace's files, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    /// Copies the trace `name` and the shared truth (decompressed) into a new directory of
-    /// the test `test`'s own.
-    fn with_trace(name: &str, test: &str) -> Self {
-        let dir = std::env::temp_dir()
-            .join(format!("fixstep-example-traces-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("a scratch directory");
-        let traces = workspace_root().join("tests/traces");
-        fs::copy(traces.join(name).join("trace.jsonl"), dir.join("trace.jsonl"))
-            .expect("the example trace is in the repository");
-        let mut truth = String::new();
-        flate2::read::GzDecoder::new(
-            fs::File::open(traces.join("town-truth.jsonl.gz")).expect("the truth is there"),
-        )
-        .read_to_string(&mut truth)
-        .expect("the truth decompresses");
-        fs::write(dir.join("truth.jsonl"), truth).expect("the truth can be written");
-        Self(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+/// A scratch directory of the test `test`'s own with the example trace `name` and the shared
+/// truth (decompressed) in it.
+fn with_trace(name: &str, test: &str) -> Scratch {
+    let scratch = Scratch::new("example-traces", test);
+    let traces = workspace_root().join("tests/traces");
+    fs::copy(traces.join(name).join("trace.jsonl"), scratch.path("trace.jsonl"))
+        .expect("the example trace is in the repository");
+    let mut truth = String::new();
+    flate2::read::GzDecoder::new(
+        fs::File::open(traces.join("town-truth.jsonl.gz")).expect("the truth is there"),
+    )
+    .read_to_string(&mut truth)
+    .expect("the truth decompresses");
+    scratch.write("truth.jsonl", truth);
+    scratch
 }
 
 /// Runs the trace tool and judder over the example trace `name`.
 fn draw_and_judge(name: &str) -> (JudderReport, Vec<u8>) {
-    let scratch = Scratch::with_trace(name, name);
+    let scratch = with_trace(name, name);
     let drawn = drawn_log(&scratch.path("trace.jsonl"));
     fs::write(scratch.path("drawn.jsonl"), &drawn).expect("the drawn log can be written");
     let report = run_judder(&JudderArgs {
         drawn: scratch.path("drawn.jsonl"),
         truth: None,
-        trace: Some(scratch.0.clone()),
+        trace: Some(scratch.dir().to_path_buf()),
         plot: None,
         worst: 4,
     })
@@ -127,7 +109,7 @@ fn the_jittery_link_at_144_hz_is_drawn_smoothly() {
 
 #[test]
 fn the_same_trace_draws_the_same_bytes() {
-    let scratch = Scratch::with_trace("town-jitter-144", "repeat");
+    let scratch = with_trace("town-jitter-144", "repeat");
     let first = drawn_log(&scratch.path("trace.jsonl"));
     let second = drawn_log(&scratch.path("trace.jsonl"));
     assert!(!first.is_empty());

@@ -5,13 +5,10 @@
 //! turn or animation back-step, and no frame drawn between the two ends of the teleport.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
-use fixstep_render::judder::{
-    JudderArgs, JudderReport, Summary, TruthLine, read_truth, run_judder,
-};
+use fixstep_render::judder::{JudderReport, Summary, TruthLine, read_truth};
 use fixstep_render::record::TAXI_ID_BASE;
-use fixstep_tests::run_fixstep;
+use fixstep_tests::{Scratch, arg, judge, run_fixstep};
 
 /// The walker's commands: player 0 alone in the town (`--bots 0`), on a path chosen to meet no
 /// one. Positions are ground metres, x east and y north, from `assets/levels/town.ron`; the
@@ -48,35 +45,6 @@ const TICKS: u32 = 960;
 const WALK_STEP_M: f64 = 0.14;
 const STEP_TOLERANCE_M: f64 = 0.001;
 
-/// A scratch directory for one test, removed when the test ends (also when it fails).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        // Process id and test name: unique across concurrent `cargo test` runs and across the
-        // tests of this one.
-        let dir = std::env::temp_dir()
-            .join(format!("fixstep-judder-local-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("the scratch directory can be created");
-        Self(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("scratch paths are UTF-8")
-}
-
 /// How the simulated frames are paced.
 enum Pacing {
     /// Evenly, at this many frames a second.
@@ -101,7 +69,7 @@ fn uneven_frame_times() -> String {
 
 /// Runs the walker with `pacing`, writing the drawn and truth logs, and measures them.
 fn walk(test: &str, pacing: &Pacing) -> (JudderReport, Vec<TruthLine>) {
-    let dir = Scratch::new(test);
+    let dir = Scratch::new("judder-local", test);
     let script = dir.path("walker.txt");
     fs::write(&script, SCRIPT).expect("the script can be written");
     let (drawn, truth) = (dir.path("drawn.jsonl"), dir.path("truth.jsonl"));
@@ -131,14 +99,7 @@ fn walk(test: &str, pacing: &Pacing) -> (JudderReport, Vec<TruthLine>) {
     }
     let out = run_fixstep(&args);
     assert!(out.status.success(), "fixstep sim failed: {}", String::from_utf8_lossy(&out.stderr));
-    let report = run_judder(&JudderArgs {
-        drawn: drawn.clone(),
-        truth: Some(truth.clone()),
-        trace: None,
-        plot: None,
-        worst: 4,
-    })
-    .expect("the logs can be measured");
+    let report = judge(&drawn, &truth);
     let lines = read_truth(&truth).expect("the truth log reads back");
     (report, lines)
 }
@@ -276,7 +237,7 @@ const START_STOP: &str = "\
 
 /// Runs [`START_STOP`] on `tests/levels/open_ground.ron` at `fps` and measures it.
 fn start_and_stop(fps: &str) -> JudderReport {
-    let dir = Scratch::new(&format!("start-stop-{fps}"));
+    let dir = Scratch::new("judder-local", &format!("start-stop-{fps}"));
     let script = dir.path("walker.txt");
     fs::write(&script, START_STOP).expect("the script can be written");
     let (drawn, truth) = (dir.path("drawn.jsonl"), dir.path("truth.jsonl"));
@@ -296,8 +257,7 @@ fn start_and_stop(fps: &str) -> JudderReport {
         arg(&truth),
     ]);
     assert!(out.status.success(), "fixstep sim failed: {}", String::from_utf8_lossy(&out.stderr));
-    run_judder(&JudderArgs { drawn, truth: Some(truth), trace: None, plot: None, worst: 4 })
-        .expect("the logs can be measured")
+    judge(&drawn, &truth)
 }
 
 /// Keeping the feet blended across a change of animation state (the presentation's one

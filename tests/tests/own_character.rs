@@ -6,13 +6,11 @@
 //! and a teleport 10 m east of it, nothing else that moves.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use fixstep_render::judder::{
-    DrawnFrame, JudderArgs, JudderReport, Truth, measure_local, read_drawn_log, read_truth,
-    run_judder,
+    DrawnFrame, JudderReport, Truth, measure_local, read_drawn_log, read_truth,
 };
-use fixstep_tests::run_fixstep;
+use fixstep_tests::{Scratch, arg, judge, run_fixstep};
 
 /// Starts, stops, turns, runs and strafes at times that fall at every phase of a tick, in the
 /// open south of the spawn. `TURN` is per tick held.
@@ -61,32 +59,6 @@ const BEYOND_HELD_M: f64 = 0.01;
 const SETTLED_AFTER_MS: f64 = 300.0;
 const SETTLED_M: f64 = 0.001;
 
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir()
-            .join(format!("fixstep-own-character-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("the scratch directory can be created");
-        Self(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("scratch paths are UTF-8")
-}
-
 /// A run of the script: the frames drawn, the truth, and the judder report.
 struct Run {
     frames: Vec<DrawnFrame>,
@@ -96,7 +68,7 @@ struct Run {
 }
 
 fn play(test: &str, script: &str, ticks: u32, fps: &str, extra: &[&str]) -> Run {
-    let dir = Scratch::new(test);
+    let dir = Scratch::new("own-character", test);
     let input = dir.path("input.txt");
     fs::write(&input, script).expect("the script can be written");
     let (drawn, truth) = (dir.path("drawn.jsonl"), dir.path("truth.jsonl"));
@@ -119,14 +91,7 @@ fn play(test: &str, script: &str, ticks: u32, fps: &str, extra: &[&str]) -> Run 
     args.extend(extra);
     let out = run_fixstep(&args);
     assert!(out.status.success(), "fixstep sim failed: {}", String::from_utf8_lossy(&out.stderr));
-    let report = run_judder(&JudderArgs {
-        drawn: drawn.clone(),
-        truth: Some(truth.clone()),
-        trace: None,
-        plot: None,
-        worst: 4,
-    })
-    .expect("the logs are well formed");
+    let report = judge(&drawn, &truth);
     Run {
         frames: read_drawn_log(&drawn).expect("drawn log"),
         truth: Truth::new(&read_truth(&truth).expect("truth")),

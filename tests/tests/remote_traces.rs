@@ -12,7 +12,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::{BufReader, BufWriter};
-use std::path::PathBuf;
 
 use fixstep_render::judder::{
     DrawnFrame, EntityStats, JudderArgs, JudderReport, MOVING_M_S, MS_PER_S, OFF_PACE, POP_M,
@@ -23,6 +22,7 @@ use fixstep_render::trace::run_trace;
 use fixstep_runtime::clock::{
     CLOCK_CATCH_UP_TICKS, CLOCK_SLACK, CLOCK_WINDOW_TICKS, INTERP_DELAY_TICKS, RENDER_DRIFT,
 };
+use fixstep_tests::Scratch;
 use fixstep_tests::tracegen::{
     APPEARS_AT_TICK, AWAY_TICKS, Entity, GOES_AT_TICK, Generated, Kind, Scenario, TICK_MS,
     TRUTH_STEP_MS, generate, scenario, scenarios,
@@ -95,26 +95,6 @@ const DRIFT_TOLERANCE: f64 = 1e-3;
 /// so fewer means the run drew far less than it should have.
 const MIN_PACED_FRAMES: usize = 5_000;
 
-/// A scratch directory for one test, removed when the test ends (also when it fails).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        // Process id and scenario: unique across concurrent runs and across these tests.
-        let dir = std::env::temp_dir()
-            .join(format!("fixstep-remote-traces-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("the scratch directory can be created");
-        Self(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
 /// A scenario generated, drawn and measured.
 struct Run {
     scenario: Scenario,
@@ -126,17 +106,17 @@ struct Run {
 fn run(name: &str) -> Run {
     let scenario = scenario(name).unwrap_or_else(|| panic!("no scenario {name}"));
     let generated = generate(&scenario);
-    let scratch = Scratch::new(name);
-    generated.write_dir(&scratch.0).expect("the scenario can be written");
-    let drawn = scratch.0.join("drawn.jsonl");
-    let input = BufReader::new(fs::File::open(scratch.0.join("trace.jsonl")).expect("trace"));
+    let scratch = Scratch::new("remote-traces", name);
+    generated.write_dir(scratch.dir()).expect("the scenario can be written");
+    let drawn = scratch.path("drawn.jsonl");
+    let input = BufReader::new(fs::File::open(scratch.path("trace.jsonl")).expect("trace"));
     let output = BufWriter::new(fs::File::create(&drawn).expect("drawn log"));
     run_trace(input, output).expect("the generated trace is valid");
     let frames = read_drawn_log(&drawn).expect("the drawn log reads back");
     let report = run_judder(&JudderArgs {
         drawn,
         truth: None,
-        trace: Some(scratch.0.clone()),
+        trace: Some(scratch.dir().to_path_buf()),
         plot: None,
         worst: 4,
     })

@@ -420,7 +420,7 @@ impl ApplicationHandler for App {
                     let pressed = event.state == ElementState::Pressed;
                     match running.input.key(code, pressed, event.repeat) {
                         KeyAction::Escape if running.input.mouse_look => {
-                            running.capture_mouse(false)
+                            running.capture_mouse(false);
                         }
                         KeyAction::Escape => event_loop.exit(),
                         KeyAction::ToggleGraph => running.hud.show_graph = !running.hud.show_graph,
