@@ -64,7 +64,7 @@ fn refused(test: &str, contents: &str, expected: &[&str]) {
 #[test]
 fn a_good_trace_is_drawn_and_judder_reads_the_log() {
     let scratch = Scratch::new("cli-trace", "good");
-    let trace = text(&scratch.write("trace.jsonl", &good_trace()));
+    let trace = text(&scratch.write("trace.jsonl", good_trace()));
     let drawn = text(&scratch.path("drawn.jsonl"));
     let out = run_fixstep(&["trace", "--in", &trace, "--out", &drawn]);
     assert!(out.status.success(), "{}", stderr(&out));
