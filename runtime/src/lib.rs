@@ -81,6 +81,7 @@ mod error;
 pub mod golden;
 pub mod hash;
 pub mod math;
+pub mod net;
 pub mod replay;
 pub mod rng;
 mod sim;

@@ -1,0 +1,573 @@
+//! The host's side of the lockstep protocol, as a state machine without sockets or clocks.
+
+use std::collections::BTreeMap;
+use std::collections::VecDeque;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::wire::{
+    Delivery, HashReport, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, PoseSnapshot, Refusal,
+    Role, TickRecord, ToHost, ToPeer, decode, encode,
+};
+use super::{MAX_INPUT_LEAD_TICKS, PeerId};
+use crate::command::Command;
+use crate::tick::Tick;
+
+/// Hashes the host keeps of its own recent ticks, to compare the peers' reports with: 64
+/// ticks (6.4 s), longer than any report takes to come back on a link still worth playing on.
+pub const HASH_MEMORY_TICKS: u32 = 64;
+
+/// How long a peer may send nothing before the host drops it, microseconds: five seconds.
+/// Inputs come ten times a second, so five silent seconds are a peer gone (crashed, cut
+/// off), not a slow link; its character then idles and the game goes on without waiting.
+pub const PEER_TIMEOUT_MICROS: u64 = 5_000_000;
+
+/// What the host is set up with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostConfig {
+    /// What every peer must share with it.
+    pub identity: Identity,
+    /// The most players, the host's own included.
+    pub max_players: usize,
+    /// Players the game starts with (the host's own, a bot): numbered from 0, fed by
+    /// [`HostSession::local_input`].
+    pub local_players: usize,
+}
+
+/// What happened, for the host's game to act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostEvent {
+    /// A peer asks to play or watch and is who it must be: send it the state with
+    /// [`HostSession::welcome`] (before the next tick is fixed).
+    StateWanted {
+        /// The peer.
+        peer: PeerId,
+    },
+    /// A player joined (or came back under its name, to the same player number).
+    PlayerJoined {
+        /// The peer.
+        peer: PeerId,
+        /// Its player number.
+        player: u16,
+        /// Its name.
+        name: String,
+        /// It had played before under this name.
+        rejoined: bool,
+    },
+    /// A spectator joined.
+    SpectatorJoined {
+        /// The peer.
+        peer: PeerId,
+        /// Its name.
+        name: String,
+    },
+    /// A peer left (disconnected, or silent for [`PEER_TIMEOUT_MICROS`]); a player's
+    /// character idles from the next tick on.
+    PeerLeft {
+        /// The peer.
+        peer: PeerId,
+        /// Its player number, for a player.
+        player: Option<u16>,
+    },
+    /// A peer was refused, and told why.
+    Refused {
+        /// The peer.
+        peer: PeerId,
+        /// Why.
+        reason: String,
+    },
+    /// A player's input for a tick had not arrived when the tick was fixed: its held input
+    /// stood in.
+    InputLate {
+        /// The player.
+        player: u16,
+        /// The tick.
+        tick: Tick,
+    },
+    /// A peer's hash for a tick differs from the host's: a desync. Send it the host's state
+    /// of that tick with [`HostSession::send_desync`]; its own comes back as
+    /// [`HostEvent::DesyncState`].
+    Desync {
+        /// The peer.
+        peer: PeerId,
+        /// The tick.
+        tick: Tick,
+        /// The host's hash.
+        ours: HashReport,
+        /// The peer's.
+        theirs: HashReport,
+    },
+    /// A peer's state of a desync tick arrived (postcard bytes).
+    DesyncState {
+        /// The peer.
+        peer: PeerId,
+        /// The tick.
+        tick: Tick,
+        /// Its state.
+        state: Vec<u8>,
+    },
+    /// A message was refused and counted (malformed, oversized, out of place, stale).
+    Dropped {
+        /// The peer.
+        peer: PeerId,
+        /// What was wrong.
+        why: Dropped,
+    },
+}
+
+/// What was wrong with a message the host dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dropped {
+    /// It was not a message, or too large for its delivery.
+    Refused(Refusal),
+    /// It came from a peer that had not said hello, or that may not send it (inputs from a
+    /// spectator, a second hello).
+    OutOfPlace,
+    /// More commands than a message may carry, or for ticks too far ahead.
+    TooManyCommands,
+    /// Inputs only for ticks already fixed (a replayed or very late packet).
+    Stale,
+}
+
+/// Counts of what the host refused from peers, over the session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DropCounts {
+    /// Malformed or oversized messages.
+    pub refused: u64,
+    /// Messages out of place.
+    pub out_of_place: u64,
+    /// Inputs with too many commands.
+    pub too_many: u64,
+    /// Inputs only for ticks already fixed.
+    pub stale: u64,
+}
+
+/// A connected peer.
+#[derive(Clone, Debug)]
+struct Peer {
+    last_heard_micros: u64,
+    /// Its player number or spectating, once welcomed.
+    joined: Option<Joined>,
+    /// Hello accepted, state asked for, not yet welcomed.
+    waiting: Option<(Role, String)>,
+    /// Where a spectator's camera looks, millimetres on the ground.
+    camera: Option<[i32; 2]>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Joined {
+    Player(u16),
+    Spectator,
+}
+
+/// A player slot: the game's player, whoever plays it.
+#[derive(Clone, Debug)]
+struct Slot<C> {
+    name: String,
+    /// The peer playing it; `None` for the host's own and for a player who left.
+    peer: Option<PeerId>,
+    /// Inputs for ticks not yet fixed.
+    inputs: BTreeMap<Tick, C>,
+    /// The command fixed last, whose held input stands in for a missing one.
+    last: C,
+    /// Whether it is fed locally (the host's own player or bot).
+    local: bool,
+}
+
+/// The host's side of the lockstep protocol; see the [module documentation](super).
+#[derive(Debug)]
+pub struct HostSession<C> {
+    config: HostConfig,
+    peers: BTreeMap<PeerId, Peer>,
+    slots: Vec<Slot<C>>,
+    next_tick: Tick,
+    /// Players to add before the next tick runs.
+    pending_joins: u16,
+    hashes: VecDeque<(Tick, HashReport)>,
+    /// Peers' hash reports not yet compared (the host had not run the tick).
+    reports: BTreeMap<(Tick, PeerId), HashReport>,
+    outgoing: Vec<(PeerId, Delivery, Vec<u8>)>,
+    events: Vec<HostEvent>,
+    drops: DropCounts,
+}
+
+impl<C> HostSession<C>
+where
+    C: Command + Serialize + DeserializeOwned,
+{
+    /// A host whose game is at `next_tick`, with `config.local_players` players of its own.
+    #[must_use]
+    pub fn new(config: HostConfig, next_tick: Tick) -> Self {
+        let slots = (0..config.local_players)
+            .map(|p| Slot {
+                name: format!("host {p}"),
+                peer: None,
+                inputs: BTreeMap::new(),
+                last: C::default(),
+                local: true,
+            })
+            .collect();
+        Self {
+            config,
+            peers: BTreeMap::new(),
+            slots,
+            next_tick,
+            pending_joins: 0,
+            hashes: VecDeque::new(),
+            reports: BTreeMap::new(),
+            outgoing: Vec::new(),
+            events: Vec::new(),
+            drops: DropCounts::default(),
+        }
+    }
+
+    /// The next tick the host fixes.
+    #[must_use]
+    pub const fn next_tick(&self) -> Tick {
+        self.next_tick
+    }
+
+    /// Players in the game (connected or not).
+    #[must_use]
+    pub fn players(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// What was refused so far.
+    #[must_use]
+    pub const fn drops(&self) -> DropCounts {
+        self.drops
+    }
+
+    /// The peers connected, with their player numbers (`None` for spectators and peers not
+    /// yet welcomed).
+    pub fn peers(&self) -> impl Iterator<Item = (PeerId, Option<u16>)> + '_ {
+        self.peers.iter().map(|(&id, p)| {
+            let player = match p.joined {
+                Some(Joined::Player(n)) => Some(n),
+                _ => None,
+            };
+            (id, player)
+        })
+    }
+
+    /// The spectators welcomed.
+    pub fn spectators(&self) -> impl Iterator<Item = PeerId> + '_ {
+        self.peers.iter().filter(|(_, p)| p.joined == Some(Joined::Spectator)).map(|(&id, _)| id)
+    }
+
+    /// Where spectator `peer` last said its camera looks, millimetres on the ground.
+    #[must_use]
+    pub fn spectator_camera(&self, peer: PeerId) -> Option<[i32; 2]> {
+        self.peers.get(&peer).and_then(|p| p.camera)
+    }
+
+    /// The transport connected `peer` at `now_micros`.
+    pub fn connect(&mut self, peer: PeerId, now_micros: u64) {
+        let fresh =
+            Peer { last_heard_micros: now_micros, joined: None, waiting: None, camera: None };
+        self.peers.insert(peer, fresh);
+    }
+
+    /// The transport lost `peer`.
+    pub fn disconnect(&mut self, peer: PeerId) {
+        let Some(gone) = self.peers.remove(&peer) else { return };
+        let player = match gone.joined {
+            Some(Joined::Player(n)) => {
+                if let Some(slot) = self.slots.get_mut(usize::from(n)) {
+                    slot.peer = None;
+                    slot.inputs.clear();
+                    // Its character idles: no held input goes on walking it into a wall.
+                    slot.last = C::default();
+                }
+                Some(n)
+            }
+            _ => None,
+        };
+        self.events.push(HostEvent::PeerLeft { peer, player });
+    }
+
+    /// Drops peers that have been silent for [`PEER_TIMEOUT_MICROS`].
+    pub fn check_timeouts(&mut self, now_micros: u64) {
+        let silent: Vec<PeerId> = self
+            .peers
+            .iter()
+            .filter(|(_, p)| now_micros.saturating_sub(p.last_heard_micros) > PEER_TIMEOUT_MICROS)
+            .map(|(&id, _)| id)
+            .collect();
+        for peer in silent {
+            self.disconnect(peer);
+        }
+    }
+
+    fn drop_message(&mut self, peer: PeerId, why: Dropped) {
+        match why {
+            Dropped::Refused(_) => self.drops.refused += 1,
+            Dropped::OutOfPlace => self.drops.out_of_place += 1,
+            Dropped::TooManyCommands => self.drops.too_many += 1,
+            Dropped::Stale => self.drops.stale += 1,
+        }
+        self.events.push(HostEvent::Dropped { peer, why });
+    }
+
+    /// `bytes` arrived from `peer` with `delivery` at `now_micros`.
+    pub fn receive(&mut self, peer: PeerId, delivery: Delivery, bytes: &[u8], now_micros: u64) {
+        let Some(known) = self.peers.get_mut(&peer) else { return };
+        known.last_heard_micros = now_micros;
+        let message: ToHost<C> = match decode(bytes, delivery) {
+            Ok(m) => m,
+            Err(refusal) => return self.drop_message(peer, Dropped::Refused(refusal)),
+        };
+        match message {
+            ToHost::Hello { identity, name, role } => self.hello(peer, &identity, name, role),
+            ToHost::Inputs { first, commands } => self.inputs(peer, first, commands),
+            ToHost::Hash { tick, hash } => self.hash_report(peer, tick, hash),
+            ToHost::Camera { at_mm } => match self.peers.get_mut(&peer) {
+                Some(p) if p.joined == Some(Joined::Spectator) => p.camera = Some(at_mm),
+                _ => self.drop_message(peer, Dropped::OutOfPlace),
+            },
+            ToHost::DesyncState { tick, state } => {
+                self.events.push(HostEvent::DesyncState { peer, tick, state });
+            }
+        }
+    }
+
+    fn refuse(&mut self, peer: PeerId, reason: String) {
+        self.send(peer, Delivery::Reliable, &ToPeer::<C>::Refused { reason: reason.clone() });
+        self.events.push(HostEvent::Refused { peer, reason });
+    }
+
+    fn hello(&mut self, peer: PeerId, identity: &Identity, name: String, role: Role) {
+        let known = self.peers.get(&peer);
+        if known.is_some_and(|p| p.joined.is_some() || p.waiting.is_some()) {
+            return self.drop_message(peer, Dropped::OutOfPlace);
+        }
+        if let Some(what) = self.config.identity.mismatch(identity) {
+            return self.refuse(peer, format!("this peer differs from the host: {what}"));
+        }
+        if name.is_empty() || name.len() > MAX_NAME_BYTES || name.chars().any(char::is_control) {
+            return self.refuse(
+                peer,
+                format!("a name must be 1 to {MAX_NAME_BYTES} bytes of printable text"),
+            );
+        }
+        if role == Role::Player {
+            let taken = self.slots.iter().any(|s| s.name == name && (s.peer.is_some() || s.local));
+            if taken {
+                return self.refuse(peer, format!("a player named {name:?} is playing already"));
+            }
+            let returning = self.slots.iter().any(|s| s.name == name);
+            let joined = self.slots.len() + usize::from(self.pending_joins);
+            if !returning && joined >= self.config.max_players {
+                return self.refuse(
+                    peer,
+                    format!("the game is full: {} players of {}", joined, self.config.max_players),
+                );
+            }
+        }
+        if let Some(p) = self.peers.get_mut(&peer) {
+            p.waiting = Some((role, name));
+        }
+        self.events.push(HostEvent::StateWanted { peer });
+    }
+
+    /// Welcomes `peer`, which asked with [`HostEvent::StateWanted`]: sends it the game's
+    /// state at [`next_tick`](Self::next_tick) (postcard bytes and hash total; a spectator
+    /// gets none) and, for a new player, adds its player before the next tick.
+    pub fn welcome(&mut self, peer: PeerId, state: &[u8], hash: u64) {
+        let Some((role, name)) = self.peers.get_mut(&peer).and_then(|p| p.waiting.take()) else {
+            return;
+        };
+        let (joined, player, rejoined) = match role {
+            Role::Spectator => (Joined::Spectator, None, false),
+            Role::Player => {
+                let (number, rejoined) = match self.slots.iter().position(|s| s.name == name) {
+                    Some(existing) => (existing, true),
+                    None => {
+                        self.slots.push(Slot {
+                            name: name.clone(),
+                            peer: None,
+                            inputs: BTreeMap::new(),
+                            last: C::default(),
+                            local: false,
+                        });
+                        self.pending_joins += 1;
+                        (self.slots.len() - 1, false)
+                    }
+                };
+                // At most max_players, which is far below u16::MAX.
+                let number = u16::try_from(number).unwrap_or(u16::MAX);
+                (Joined::Player(number), Some(number), rejoined)
+            }
+        };
+        if let Some(p) = self.peers.get_mut(&peer) {
+            p.joined = Some(joined);
+        }
+        if let Some(n) = player
+            && let Some(slot) = self.slots.get_mut(usize::from(n))
+        {
+            slot.peer = Some(peer);
+            slot.inputs.clear();
+        }
+        let state = if player.is_some() { state.to_vec() } else { Vec::new() };
+        let welcome = ToPeer::<C>::Welcome { player, tick: self.next_tick, state, hash };
+        self.send(peer, Delivery::Reliable, &welcome);
+        self.events.push(match player {
+            Some(player) => HostEvent::PlayerJoined { peer, player, name, rejoined },
+            None => HostEvent::SpectatorJoined { peer, name },
+        });
+    }
+
+    fn inputs(&mut self, peer: PeerId, first: Tick, commands: Vec<C>) {
+        let Some(Joined::Player(player)) = self.peers.get(&peer).and_then(|p| p.joined) else {
+            return self.drop_message(peer, Dropped::OutOfPlace);
+        };
+        let last = first.0.checked_add(commands.len() as u32);
+        let too_far = last.is_none_or(|end| end > self.next_tick.0 + MAX_INPUT_LEAD_TICKS);
+        if commands.len() > MAX_INPUTS_PER_MESSAGE || too_far {
+            return self.drop_message(peer, Dropped::TooManyCommands);
+        }
+        let next = self.next_tick;
+        let Some(slot) = self.slots.get_mut(usize::from(player)) else { return };
+        let mut current = false;
+        for (offset, command) in commands.into_iter().enumerate() {
+            // Within MAX_INPUT_LEAD_TICKS of the next tick: no overflow.
+            let tick = Tick(first.0 + offset as u32);
+            if tick >= next {
+                // The first copy of a repeated input is the one kept.
+                slot.inputs.entry(tick).or_insert(command);
+                current = true;
+            }
+        }
+        if !current {
+            self.drop_message(peer, Dropped::Stale);
+        }
+    }
+
+    /// The host's own player `player` (see [`HostConfig::local_players`]) gives its command for
+    /// `tick`.
+    pub fn local_input(&mut self, player: u16, tick: Tick, command: C) {
+        if tick < self.next_tick {
+            return;
+        }
+        if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(|s| s.local) {
+            slot.inputs.insert(tick, command);
+        }
+    }
+
+    /// Fixes the next tick: every player's command (a missing one replaced by the player's
+    /// held input, and the player told), the players who join before it; sends it to every
+    /// player and tells each how its inputs stand. Returns it for the host's game to run.
+    pub fn fix_tick(&mut self) -> TickRecord<C> {
+        let tick = self.next_tick;
+        let joins = core::mem::take(&mut self.pending_joins);
+        let mut commands = Vec::with_capacity(self.slots.len());
+        let mut acks = Vec::new();
+        for (number, slot) in self.slots.iter_mut().enumerate() {
+            let fresh = slot.inputs.remove(&tick);
+            let late = fresh.is_none() && slot.peer.is_some();
+            let command = fresh.unwrap_or_else(|| slot.last.held());
+            slot.last = command.clone();
+            commands.push(command);
+            slot.inputs.retain(|&t, _| t > tick);
+            if let Some(peer) = slot.peer {
+                // At most MAX_INPUT_LEAD_TICKS inputs are ever kept.
+                let queued = slot.inputs.len() as u32;
+                let mut missing = tick.next();
+                while slot.inputs.contains_key(&missing) {
+                    missing = missing.next();
+                }
+                acks.push((peer, number, queued, late, missing));
+            }
+        }
+        let record = TickRecord { tick, joins, commands };
+        self.next_tick = tick.next();
+        let tick_message = encode(&ToPeer::Tick(record.clone()));
+        for (&peer, p) in &self.peers {
+            if matches!(p.joined, Some(Joined::Player(_))) {
+                self.outgoing.push((peer, Delivery::Reliable, tick_message.clone()));
+            }
+        }
+        for (peer, number, queued, late, missing) in acks {
+            let ack = ToPeer::<C>::InputAck { tick, missing, queued, late };
+            self.send(peer, Delivery::Unreliable, &ack);
+            if late {
+                // At most max_players.
+                let player = u16::try_from(number).unwrap_or(u16::MAX);
+                self.events.push(HostEvent::InputLate { player, tick });
+            }
+        }
+        record
+    }
+
+    /// The host's own state hash after running `tick`: compared with the peers' reports.
+    pub fn local_hash(&mut self, tick: Tick, hash: HashReport) {
+        while self.hashes.len() >= HASH_MEMORY_TICKS as usize {
+            self.hashes.pop_front();
+        }
+        self.hashes.push_back((tick, hash));
+        let waiting: Vec<(Tick, PeerId)> = self
+            .reports
+            .range((tick, PeerId(0))..=(tick, PeerId(u64::MAX)))
+            .map(|(k, _)| *k)
+            .collect();
+        for key in waiting {
+            if let Some(theirs) = self.reports.remove(&key) {
+                self.compare(key.1, tick, theirs);
+            }
+        }
+        // Reports for ticks that fell out of memory can never be compared.
+        let oldest = self.hashes.front().map_or(tick, |(t, _)| *t);
+        self.reports.retain(|(t, _), _| *t >= oldest);
+    }
+
+    fn hash_report(&mut self, peer: PeerId, tick: Tick, theirs: HashReport) {
+        if !matches!(self.peers.get(&peer).and_then(|p| p.joined), Some(Joined::Player(_))) {
+            return self.drop_message(peer, Dropped::OutOfPlace);
+        }
+        if self.hashes.iter().any(|(t, _)| *t == tick) {
+            self.compare(peer, tick, theirs);
+        } else if tick < self.next_tick
+            && tick.0 >= self.next_tick.0.saturating_sub(HASH_MEMORY_TICKS)
+        {
+            // Fixed, but not run by the host's game yet.
+            self.reports.insert((tick, peer), theirs);
+        } else {
+            // A tick never fixed, or long forgotten: nothing to compare it with.
+            self.drop_message(peer, Dropped::Stale);
+        }
+    }
+
+    fn compare(&mut self, peer: PeerId, tick: Tick, theirs: HashReport) {
+        let Some((_, ours)) = self.hashes.iter().find(|(t, _)| *t == tick) else { return };
+        if *ours != theirs {
+            let ours = ours.clone();
+            self.events.push(HostEvent::Desync { peer, tick, ours, theirs });
+        }
+    }
+
+    /// Tells `peer` that its hash of `tick` differs, sending the host's hash and state of it.
+    pub fn send_desync(&mut self, peer: PeerId, tick: Tick, hash: HashReport, state: Vec<u8>) {
+        self.send(peer, Delivery::Reliable, &ToPeer::<C>::Desync { tick, hash, state });
+    }
+
+    /// Sends spectator `peer` the poses of a tick.
+    pub fn send_poses(&mut self, peer: PeerId, poses: PoseSnapshot) {
+        self.send(peer, Delivery::Reliable, &ToPeer::<C>::Poses(poses));
+    }
+
+    fn send(&mut self, peer: PeerId, delivery: Delivery, message: &ToPeer<C>) {
+        self.outgoing.push((peer, delivery, encode(message)));
+    }
+
+    /// The messages to send, each to its peer with its delivery, since the last call.
+    pub fn drain_outgoing(&mut self) -> std::vec::Drain<'_, (PeerId, Delivery, Vec<u8>)> {
+        self.outgoing.drain(..)
+    }
+
+    /// What happened since the last call.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, HostEvent> {
+        self.events.drain(..)
+    }
+}

@@ -1,0 +1,89 @@
+//! # The lockstep protocol, without sockets
+//!
+//! Fixstep's network play is host-sequenced lockstep: every peer simulates every tick, from
+//! the same commands, and the host says which commands those are. A peer sends its commands
+//! for ticks a little ahead; the host runs a 100 ms schedule and, at each tick, fixes every
+//! player's command (a player whose input has not come keeps its held input, and is told),
+//! sends the tick to every peer and tells each how many of its inputs were waiting, so the
+//! peer's clock can keep that queue short but never empty. Peers report their state hash of
+//! every tick and the host compares: a difference is a desync, reported with both states.
+//! Spectators simulate nothing: they are sent the poses of what moves, and draw them.
+//!
+//! The sessions here are the protocol and nothing else, in the manner of quinn-proto or
+//! str0m: a [`HostSession`] and a [`PeerSession`] take the bytes that arrived (with the
+//! delivery they came by) and the time, and give back the bytes to send and events. They
+//! never read a clock or touch a socket, so they run the same under a test's simulated link
+//! ([`link::SimulatedLink`]), a benchmark with a thousand peers, and the UDP transport of
+//! `fixstep-net`. Every message is a serde type encoded with postcard ([`wire`]); a message
+//! that does not decode, is too large for its delivery, or comes out of place is dropped and
+//! counted, never a panic.
+//!
+//! ```
+//! use fixstep_runtime::net::{
+//!     Delivery, HostConfig, HostSession, Identity, PeerConfig, PeerEvent, PeerId, PeerSession,
+//!     PROTOCOL_VERSION, Role,
+//! };
+//! use fixstep_runtime::{Command, ContentDigest, Tick};
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// A player's input: a step of some size.
+//! #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+//! struct Step(u8);
+//!
+//! impl Command for Step {
+//!     fn held(&self) -> Self { *self }
+//! }
+//!
+//! let identity = Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(7) };
+//! let mut host: HostSession<Step> =
+//!     HostSession::new(HostConfig { identity, max_players: 4, local_players: 0 }, Tick(0));
+//! let mut peer: PeerSession<Step> =
+//!     PeerSession::new(PeerConfig { identity, name: "ada".into(), role: Role::Player });
+//! // A transport would carry these; here they are handed over directly.
+//! let me = PeerId(1);
+//! host.connect(me, 0);
+//! peer.connect();
+//! let to_host: Vec<_> = peer.drain_outgoing().collect();
+//! for (delivery, bytes) in to_host {
+//!     host.receive(me, delivery, &bytes, 0);
+//! }
+//! host.welcome(me, b"the state", 42); // asked for by HostEvent::StateWanted
+//! peer.submit_input(Tick(0), Step(5));
+//! for (delivery, bytes) in peer.drain_outgoing().collect::<Vec<_>>() {
+//!     host.receive(me, delivery, &bytes, 1_000);
+//! }
+//! let tick = host.fix_tick();
+//! assert_eq!(tick.commands, vec![Step(5)]);
+//! for (_, delivery, bytes) in host.drain_outgoing().collect::<Vec<_>>() {
+//!     peer.receive(delivery, &bytes);
+//! }
+//! let events: Vec<_> = peer.drain_events().collect();
+//! assert!(matches!(events[1], PeerEvent::Tick(ref t) if t.commands == vec![Step(5)]));
+//! ```
+
+mod host;
+mod lead;
+pub mod link;
+mod peer;
+pub mod wire;
+
+pub use host::{
+    DropCounts, Dropped, HASH_MEMORY_TICKS, HostConfig, HostEvent, HostSession, PEER_TIMEOUT_MICROS,
+};
+pub use lead::{
+    EXCESS_QUEUE_TICKS, EXCESS_RUN_TO_HOLD, InputTicks, LATE_RUN_TO_STEP, LATE_STEP_TICKS,
+};
+pub use peer::{PeerConfig, PeerEvent, PeerSession};
+pub use wire::{
+    Delivery, HashReport, Identity, PROTOCOL_VERSION, Pose, PoseSnapshot, Refusal, Role,
+    TickRecord, ToHost, ToPeer,
+};
+
+/// How far ahead of the host's next tick a peer's inputs may be, ticks: three seconds. A peer
+/// keeps its inputs a round trip and a short queue ahead; beyond this it is not playing the
+/// same game, and its inputs are refused and counted.
+pub const MAX_INPUT_LEAD_TICKS: u32 = 30;
+
+/// A peer as the transport names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PeerId(pub u64);

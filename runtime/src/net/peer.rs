@@ -1,0 +1,255 @@
+//! A peer's side of the lockstep protocol, as a state machine without sockets or clocks.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::wire::{
+    Delivery, HashReport, Identity, MAX_INPUTS_PER_MESSAGE, PoseSnapshot, Refusal, Role,
+    TickRecord, ToHost, ToPeer, decode, encode,
+};
+use crate::command::Command;
+use crate::hash::StateHash;
+use crate::tick::Tick;
+
+/// What a peer is set up with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PeerConfig {
+    /// What it runs: the host must run the same.
+    pub identity: Identity,
+    /// Its player's name.
+    pub name: String,
+    /// Player or spectator.
+    pub role: Role,
+}
+
+/// What happened, for the peer's game to act on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PeerEvent<C> {
+    /// The host let the peer in: a player restores `state` (postcard bytes, whose hash total
+    /// must be `hash`) as the game at `tick`, and plays `player` from there.
+    Welcomed {
+        /// Its player number (`None` for a spectator).
+        player: Option<u16>,
+        /// The tick the state is at: the next tick to run.
+        tick: Tick,
+        /// The state.
+        state: Vec<u8>,
+        /// Its hash total.
+        hash: u64,
+    },
+    /// The host refused the peer, and said why.
+    Refused {
+        /// Why.
+        reason: String,
+    },
+    /// The next tick to run, in order: ticks come out contiguous, whatever the link did.
+    Tick(TickRecord<C>),
+    /// How the host found this peer's inputs when it fixed a tick (for the network clock's
+    /// nudge, and the HUD).
+    InputAck {
+        /// The tick fixed.
+        tick: Tick,
+        /// How many of the peer's inputs were waiting there.
+        queued: u32,
+        /// Whether the peer's input for the tick was missing.
+        late: bool,
+    },
+    /// The host says the peer's state of `tick` differs from its own, and sent its hash and
+    /// state; send the peer's own with [`PeerSession::send_desync_state`].
+    Desync {
+        /// The tick.
+        tick: Tick,
+        /// The host's hash.
+        hash: HashReport,
+        /// The host's state (postcard bytes).
+        state: Vec<u8>,
+    },
+    /// Poses of a tick, for a spectator.
+    Poses(PoseSnapshot),
+    /// A message was dropped: not a message, or a tick seen already.
+    Dropped(Refusal),
+}
+
+/// A peer's side of the lockstep protocol; see the [module documentation](super).
+#[derive(Debug)]
+pub struct PeerSession<C> {
+    config: PeerConfig,
+    player: Option<u16>,
+    welcomed: bool,
+    /// The next tick to hand out.
+    next_tick: Option<Tick>,
+    /// Ticks that came ahead of one missing (a transport that reorders).
+    early: BTreeMap<Tick, TickRecord<C>>,
+    /// Inputs sent and not yet acknowledged, from `unacked_from` on.
+    unacked: Vec<C>,
+    unacked_from: Tick,
+    outgoing: Vec<(Delivery, Vec<u8>)>,
+    events: Vec<PeerEvent<C>>,
+    dropped: u64,
+}
+
+impl<C> PeerSession<C>
+where
+    C: Command + Serialize + DeserializeOwned,
+{
+    /// A peer that has not said hello yet.
+    #[must_use]
+    pub fn new(config: PeerConfig) -> Self {
+        Self {
+            config,
+            player: None,
+            welcomed: false,
+            next_tick: None,
+            early: BTreeMap::new(),
+            unacked: Vec::new(),
+            unacked_from: Tick::ZERO,
+            outgoing: Vec::new(),
+            events: Vec::new(),
+            dropped: 0,
+        }
+    }
+
+    /// Its player number, once welcomed as a player.
+    #[must_use]
+    pub const fn player(&self) -> Option<u16> {
+        self.player
+    }
+
+    /// Whether the host has let it in.
+    #[must_use]
+    pub const fn is_welcomed(&self) -> bool {
+        self.welcomed
+    }
+
+    /// Messages dropped so far.
+    #[must_use]
+    pub const fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Inputs sent and not yet acknowledged.
+    #[must_use]
+    pub fn unacknowledged(&self) -> usize {
+        self.unacked.len()
+    }
+
+    /// The transport connected: says hello.
+    pub fn connect(&mut self) {
+        let hello = ToHost::<C>::Hello {
+            identity: self.config.identity,
+            name: self.config.name.clone(),
+            role: self.config.role,
+        };
+        self.send(Delivery::Reliable, &hello);
+    }
+
+    /// `bytes` arrived from the host with `delivery`.
+    pub fn receive(&mut self, delivery: Delivery, bytes: &[u8]) {
+        let message: ToPeer<C> = match decode(bytes, delivery) {
+            Ok(m) => m,
+            Err(refusal) => return self.drop_message(refusal),
+        };
+        match message {
+            ToPeer::Welcome { player, tick, state, hash } => {
+                if self.welcomed {
+                    return self.drop_message(Refusal::Malformed);
+                }
+                self.welcomed = true;
+                self.player = player;
+                self.next_tick = Some(tick);
+                self.unacked_from = tick;
+                self.events.push(PeerEvent::Welcomed { player, tick, state, hash });
+            }
+            ToPeer::Refused { reason } => self.events.push(PeerEvent::Refused { reason }),
+            ToPeer::Tick(record) => self.tick(record),
+            ToPeer::InputAck { tick, missing, queued, late } => {
+                self.acknowledged(missing);
+                self.events.push(PeerEvent::InputAck { tick, queued, late });
+            }
+            ToPeer::Desync { tick, hash, state } => {
+                self.events.push(PeerEvent::Desync { tick, hash, state });
+            }
+            ToPeer::Poses(poses) => self.events.push(PeerEvent::Poses(poses)),
+        }
+    }
+
+    fn drop_message(&mut self, why: Refusal) {
+        self.dropped += 1;
+        self.events.push(PeerEvent::Dropped(why));
+    }
+
+    fn tick(&mut self, record: TickRecord<C>) {
+        let Some(next) = self.next_tick else {
+            return self.drop_message(Refusal::Malformed);
+        };
+        if record.tick < next || self.early.contains_key(&record.tick) {
+            return self.drop_message(Refusal::Malformed);
+        }
+        self.early.insert(record.tick, record);
+        let mut next = next;
+        while let Some(ready) = self.early.remove(&next) {
+            self.events.push(PeerEvent::Tick(ready));
+            next = next.next();
+        }
+        self.next_tick = Some(next);
+    }
+
+    fn acknowledged(&mut self, missing: Tick) {
+        let done = missing.since(self.unacked_from).clamp(0, self.unacked.len() as i64);
+        // Within the unacknowledged inputs' count.
+        self.unacked.drain(..done as usize);
+        self.unacked_from = Tick(self.unacked_from.0 + done as u32);
+    }
+
+    /// The peer's command for `tick` (the next after the last one given, or the first): sent
+    /// with every input the host has not acknowledged.
+    pub fn submit_input(&mut self, tick: Tick, command: C) {
+        if self.unacked.is_empty() {
+            self.unacked_from = tick;
+        }
+        let expected = Tick(self.unacked_from.0 + self.unacked.len() as u32);
+        if tick != expected {
+            // A skipped stretch (the input clock stepped): the old inputs are moot.
+            self.unacked.clear();
+            self.unacked_from = tick;
+        }
+        self.unacked.push(command);
+        // The newest only, if the host has fallen that far behind acknowledging.
+        let keep = self.unacked.len().min(MAX_INPUTS_PER_MESSAGE);
+        let skip = self.unacked.len() - keep;
+        let first = Tick(self.unacked_from.0 + skip as u32);
+        let inputs = ToHost::Inputs { first, commands: self.unacked[skip..].to_vec() };
+        self.send(Delivery::Unreliable, &inputs);
+    }
+
+    /// The peer ran `tick` and its state hash is `hash`.
+    pub fn report_hash(&mut self, tick: Tick, hash: &StateHash) {
+        self.send(Delivery::Reliable, &ToHost::<C>::Hash { tick, hash: HashReport::of(hash) });
+    }
+
+    /// A spectator's camera looks at `at_mm` (millimetres on the ground).
+    pub fn report_camera(&mut self, at_mm: [i32; 2]) {
+        self.send(Delivery::Unreliable, &ToHost::<C>::Camera { at_mm });
+    }
+
+    /// The peer's state of a desync tick (postcard bytes), for the host's report.
+    pub fn send_desync_state(&mut self, tick: Tick, state: Vec<u8>) {
+        self.send(Delivery::Reliable, &ToHost::<C>::DesyncState { tick, state });
+    }
+
+    fn send(&mut self, delivery: Delivery, message: &ToHost<C>) {
+        self.outgoing.push((delivery, encode(message)));
+    }
+
+    /// The messages to send since the last call, each with its delivery.
+    pub fn drain_outgoing(&mut self) -> std::vec::Drain<'_, (Delivery, Vec<u8>)> {
+        self.outgoing.drain(..)
+    }
+
+    /// What happened since the last call.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, PeerEvent<C>> {
+        self.events.drain(..)
+    }
+}

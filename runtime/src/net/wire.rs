@@ -1,0 +1,290 @@
+//! The protocol's messages as they cross the wire: serde types encoded with postcard, each
+//! with the delivery it needs from the transport.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::hash::{ContentDigest, StateHash};
+use crate::tick::Tick;
+
+/// The protocol's version: a peer and a host that differ in it cannot talk.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
+/// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
+pub const MAX_UNRELIABLE_BYTES: usize = 1_200;
+
+/// The largest message sent reliably, bytes: 16 MiB, room for the full state of a crowded
+/// level (the stress level's is about 2 MB), far below what would exhaust a host's memory.
+pub const MAX_RELIABLE_BYTES: usize = 16 << 20;
+
+/// The most commands one input message may carry: three seconds of ticks. A peer repeats the
+/// inputs the host has not acknowledged, and a lead of more than this is no longer an input
+/// delay but a fault; such a message is refused and counted.
+pub const MAX_INPUTS_PER_MESSAGE: usize = 30;
+
+/// The longest player name, bytes.
+pub const MAX_NAME_BYTES: usize = 32;
+
+/// How a message must be delivered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Delivery {
+    /// Every message, once, in the order sent (the tick stream, the handshake, states,
+    /// hashes). The transport resends what is lost.
+    Reliable,
+    /// Perhaps, perhaps more than once, in any order (inputs, which are repeated until
+    /// acknowledged, and their acknowledgements).
+    Unreliable,
+}
+
+/// What a peer and a host must share to play together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// [`PROTOCOL_VERSION`].
+    pub protocol: u32,
+    /// The simulation's `VERSION`: the rules' bits.
+    pub sim_version: u32,
+    /// The level's content digest: what the rules run on.
+    pub level: ContentDigest,
+}
+
+impl Identity {
+    /// What differs between `self` (the host's) and `theirs`, in words, or `None`.
+    #[must_use]
+    pub fn mismatch(&self, theirs: &Self) -> Option<String> {
+        let mut differences = Vec::new();
+        if self.protocol != theirs.protocol {
+            differences.push(format!(
+                "protocol version {} (the host speaks {})",
+                theirs.protocol, self.protocol
+            ));
+        }
+        if self.sim_version != theirs.sim_version {
+            differences.push(format!(
+                "simulation version {} (the host runs {})",
+                theirs.sim_version, self.sim_version
+            ));
+        }
+        if self.level != theirs.level {
+            differences.push(format!(
+                "level digest {} (the host's level is {})",
+                theirs.level, self.level
+            ));
+        }
+        (!differences.is_empty()).then(|| differences.join("; "))
+    }
+}
+
+/// Whether a peer plays or only watches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Role {
+    /// It has a character, sends inputs and simulates every tick.
+    Player,
+    /// It receives pose snapshots and draws them; it simulates nothing.
+    Spectator,
+}
+
+/// A state hash as a peer reports it: the total and every partial hash, in the order the
+/// simulation names its subsystems (both sides run the same simulation version).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HashReport {
+    /// The total.
+    pub total: u64,
+    /// The partial hashes, in order.
+    pub parts: Vec<u64>,
+}
+
+impl HashReport {
+    /// The report of `hash`.
+    #[must_use]
+    pub fn of(hash: &StateHash) -> Self {
+        Self { total: hash.total(), parts: hash.parts().iter().map(|p| p.hash).collect() }
+    }
+}
+
+/// One tick as the host fixed it: the players who join before it runs, and one command per
+/// player (after the joins).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TickRecord<C> {
+    /// The tick.
+    pub tick: Tick,
+    /// Players added before the tick runs.
+    pub joins: u16,
+    /// Every player's command, by player.
+    pub commands: Vec<C>,
+}
+
+/// What moves of one entity, as a spectator is told it: integers only (millimetres,
+/// millimetres a second, binary angle units), the presentation turns them into floats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pose {
+    /// The entity's id, stable for its life.
+    pub id: u64,
+    /// Whether it moves as a vehicle (a cubic curve through measured velocities) or a walker.
+    pub vehicle: bool,
+    /// Position on the ground, millimetres (x east, y north).
+    pub pos_mm: [i32; 2],
+    /// Velocity, millimetres a second.
+    pub vel_mm_s: [i32; 2],
+    /// Heading, 2^32 a turn, counter-clockwise from east.
+    pub yaw: u32,
+    /// The host's rule: the entity stands still.
+    pub at_rest: bool,
+    /// Its snapshot period, ticks: 1, 2 or 4.
+    pub tier: u8,
+    /// Counts the times the rules put it somewhere new.
+    pub jumps: u32,
+}
+
+/// The poses a spectator is sent for one tick: those whose turn it is, and any that started,
+/// stopped, jumped or changed tier; and the ids that left.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoseSnapshot {
+    /// The host tick measured.
+    pub tick: Tick,
+    /// The entities measured.
+    pub poses: Vec<Pose>,
+    /// Entities gone since the last snapshot.
+    pub gone: Vec<u64>,
+}
+
+/// What a peer sends the host.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToHost<C> {
+    /// The first message: who the peer is and what it runs. Reliable.
+    Hello {
+        /// Protocol, simulation and level.
+        identity: Identity,
+        /// The player's name: a player who comes back under the same name gets its
+        /// character back.
+        name: String,
+        /// Player or spectator.
+        role: Role,
+    },
+    /// Commands for the ticks from `first` on, one a tick: every input the host has not yet
+    /// acknowledged, repeated until it is. Unreliable.
+    Inputs {
+        /// The tick of the first command.
+        first: Tick,
+        /// The commands.
+        commands: Vec<C>,
+    },
+    /// The peer's state hash after running `tick`. Reliable.
+    Hash {
+        /// The tick run.
+        tick: Tick,
+        /// Its hash.
+        hash: HashReport,
+    },
+    /// Where a spectator's camera looks, millimetres on the ground: the host sends it the
+    /// entities near it every tick and the rest less often. Unreliable.
+    Camera {
+        /// The point looked at.
+        at_mm: [i32; 2],
+    },
+    /// The peer's state after the tick of a desync the host told it of (postcard bytes),
+    /// for the reports. Reliable.
+    DesyncState {
+        /// The tick.
+        tick: Tick,
+        /// The state.
+        state: Vec<u8>,
+    },
+}
+
+/// What the host sends a peer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToPeer<C> {
+    /// The peer may play (or watch) from `tick` on. Reliable.
+    Welcome {
+        /// Its player number, for a player.
+        player: Option<u16>,
+        /// The tick the state is at: the next tick to run.
+        tick: Tick,
+        /// The full state there (postcard bytes), for a player; empty for a spectator.
+        state: Vec<u8>,
+        /// The state's hash total, checked on arrival.
+        hash: u64,
+    },
+    /// The peer may not play, and why. Reliable.
+    Refused {
+        /// What differs, or why the host is full.
+        reason: String,
+    },
+    /// A tick as the host fixed it. Reliable, in tick order.
+    Tick(TickRecord<C>),
+    /// How the host found this peer's inputs when it fixed `tick`. Unreliable.
+    InputAck {
+        /// The tick fixed.
+        tick: Tick,
+        /// The first tick whose input of the peer the host still lacks: every input before
+        /// it has arrived (or its tick is fixed), so the peer need not send it again.
+        missing: Tick,
+        /// How many of its inputs, for ticks after `tick`, were waiting.
+        queued: u32,
+        /// Whether its input for `tick` was missing, so its held input stood in.
+        late: bool,
+    },
+    /// The peer's hash for `tick` differs from the host's: the host's state after it
+    /// (postcard bytes) and its partial hashes, for the reports. Reliable.
+    Desync {
+        /// The tick.
+        tick: Tick,
+        /// The host's hash.
+        hash: HashReport,
+        /// The host's state.
+        state: Vec<u8>,
+    },
+    /// Poses, for a spectator. Reliable, in tick order.
+    Poses(PoseSnapshot),
+}
+
+/// Why a message was not taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Larger than its delivery allows.
+    #[error("{size} bytes: more than the {limit} its delivery allows")]
+    Oversized {
+        /// Its size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Not a message of this protocol (garbled, truncated, of another version or kind).
+    #[error("not a message of this protocol")]
+    Malformed,
+}
+
+/// The limit of a delivery, bytes.
+#[must_use]
+pub const fn limit_of(delivery: Delivery) -> usize {
+    match delivery {
+        Delivery::Reliable => MAX_RELIABLE_BYTES,
+        Delivery::Unreliable => MAX_UNRELIABLE_BYTES,
+    }
+}
+
+/// Encodes a message.
+#[must_use]
+pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
+    // Every message type serializes: postcard fails only on a type it cannot represent.
+    postcard::to_allocvec(message).unwrap_or_default()
+}
+
+/// Decodes a message that came with `delivery`, refusing one that is too large for it or
+/// that is not a message at all.
+///
+/// # Errors
+///
+/// [`Refusal`] says which.
+pub fn decode<T: DeserializeOwned>(bytes: &[u8], delivery: Delivery) -> Result<T, Refusal> {
+    let limit = limit_of(delivery);
+    if bytes.len() > limit {
+        return Err(Refusal::Oversized { size: bytes.len(), limit });
+    }
+    // Whole messages only: trailing bytes (something glued on) are refused too.
+    match postcard::take_from_bytes(bytes) {
+        Ok((message, [])) => Ok(message),
+        _ => Err(Refusal::Malformed),
+    }
+}

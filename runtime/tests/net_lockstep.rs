@@ -1,0 +1,478 @@
+//! The lockstep protocol's sessions, end to end over simulated links: a host and peers that
+//! each run the test simulation, as the network mode's programs do, but on a test's clock.
+//! Every peer must compute every tick's hash as the host does, through delay, jitter and
+//! loss; late joiners must catch up from the state they are sent; a peer whose state is
+//! perturbed must be reported as a desync at once; and garbage must never stop the host.
+
+mod common;
+
+use common::{Drift, DriftCommand, scripted_commands};
+use fixstep_runtime::clock::NetworkClock;
+use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
+use fixstep_runtime::net::{
+    Delivery, HashReport, HostConfig, HostEvent, HostSession, Identity, InputTicks,
+    PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
+};
+use fixstep_runtime::rng::SimRng;
+use fixstep_runtime::tick::FrameScheduler;
+use fixstep_runtime::{ContentDigest, Simulation, StateHasher, Tick};
+
+/// The test's clock step, microseconds: 2 ms, finer than any delay or frame it simulates.
+const STEP_MICROS: u64 = 2_000;
+
+/// A peer's frames, microseconds: 60 Hz.
+const FRAME_MICROS: u64 = 16_667;
+
+/// 80 ms one way, 20 ms jitter, 5 % loss, resends after 100 ms: a bad but playable link.
+const BAD_LINK: LinkConditions = LinkConditions {
+    delay_micros: 80_000,
+    jitter_micros: 20_000,
+    loss_percent: 5,
+    duplicate_percent: 2,
+    resend_micros: 100_000,
+};
+
+fn identity() -> Identity {
+    Identity { protocol: PROTOCOL_VERSION, sim_version: 8, level: ContentDigest(0xd1f7) }
+}
+
+fn hash_of(sim: &Drift) -> fixstep_runtime::StateHash {
+    let mut hasher = StateHasher::new();
+    sim.hash_state(&mut hasher);
+    hasher.finish()
+}
+
+/// Runs a tick record on a simulation: the joins, then the tick.
+fn run(sim: &mut Drift, record: &fixstep_runtime::net::TickRecord<DriftCommand>) {
+    for _ in 0..record.joins {
+        sim.add_player().expect("room for a player");
+    }
+    sim.step(record.tick, &record.commands).expect("ticks in order, a command each");
+}
+
+struct Host {
+    session: HostSession<DriftCommand>,
+    sim: Drift,
+    schedule: FrameScheduler,
+    hashes: Vec<(Tick, u64)>,
+    desyncs: Vec<(PeerId, Tick, Vec<usize>)>,
+    late: u64,
+}
+
+impl Host {
+    fn new() -> Self {
+        let config = HostConfig { identity: identity(), max_players: 8, local_players: 0 };
+        Self {
+            session: HostSession::new(config, Tick::ZERO),
+            sim: Drift::new(11, 0),
+            schedule: FrameScheduler::new(),
+            hashes: Vec::new(),
+            desyncs: Vec::new(),
+            late: 0,
+        }
+    }
+
+    fn step(&mut self, dt: u64, now: u64) {
+        let due = self.schedule.advance(dt);
+        for _ in 0..due.run {
+            let record = self.session.fix_tick();
+            run(&mut self.sim, &record);
+            let hash = hash_of(&self.sim);
+            self.hashes.push((record.tick, hash.total()));
+            self.session.local_hash(record.tick, HashReport::of(&hash));
+        }
+        self.session.check_timeouts(now);
+        let events: Vec<HostEvent> = self.session.drain_events().collect();
+        for event in events {
+            match event {
+                HostEvent::StateWanted { peer } => {
+                    let state = postcard::to_allocvec(&self.sim.state).expect("a state encodes");
+                    let hash = hash_of(&self.sim).total();
+                    self.session.welcome(peer, &state, hash);
+                }
+                HostEvent::Desync { peer, tick, ours, theirs } => {
+                    let parts =
+                        (0..ours.parts.len()).filter(|&i| ours.parts.get(i) != theirs.parts.get(i));
+                    self.desyncs.push((peer, tick, parts.collect()));
+                }
+                HostEvent::InputLate { .. } => self.late += 1,
+                _ => {}
+            }
+        }
+    }
+}
+
+struct Peer {
+    id: PeerId,
+    session: PeerSession<DriftCommand>,
+    sim: Option<Drift>,
+    clock: NetworkClock,
+    input_schedule: FrameScheduler,
+    inputs: Option<InputTicks>,
+    hello_at: u64,
+    since_frame: u64,
+    hashes: Vec<(Tick, u64)>,
+    queued: Vec<u32>,
+    late: u64,
+    to_host: SimulatedLink<Vec<u8>>,
+    from_host: SimulatedLink<Vec<u8>>,
+    /// At this tick, perturb the state after running it (the desync test).
+    perturb_at: Option<Tick>,
+    desync_told: Option<Tick>,
+}
+
+impl Peer {
+    fn new(id: u64, name: &str, link: LinkConditions) -> Self {
+        let config = PeerConfig { identity: identity(), name: name.into(), role: Role::Player };
+        Self {
+            id: PeerId(id),
+            session: PeerSession::new(config),
+            sim: None,
+            clock: NetworkClock::new(),
+            input_schedule: FrameScheduler::new(),
+            inputs: None,
+            hello_at: 0,
+            since_frame: 0,
+            hashes: Vec::new(),
+            queued: Vec::new(),
+            late: 0,
+            to_host: SimulatedLink::new(link, id * 2),
+            from_host: SimulatedLink::new(link, id * 2 + 1),
+            perturb_at: None,
+            desync_told: None,
+        }
+    }
+
+    fn connect(&mut self, host: &mut Host, now: u64) {
+        host.session.connect(self.id, now);
+        self.session.connect();
+        self.hello_at = now;
+    }
+
+    /// One step of the test's clock: what arrived, then a frame if one is due.
+    fn step(&mut self, now: u64) {
+        self.since_frame += STEP_MICROS;
+        let frame = self.since_frame >= FRAME_MICROS;
+        if frame {
+            self.clock.advance(self.since_frame);
+        }
+        for (delivery, bytes) in self.from_host.deliver(now) {
+            self.session.receive(delivery, &bytes);
+        }
+        let events: Vec<PeerEvent<DriftCommand>> = self.session.drain_events().collect();
+        for event in events {
+            self.event(event, now);
+        }
+        if frame {
+            let nudged = self.clock.nudged_micros(self.since_frame);
+            self.since_frame = 0;
+            let due = self.input_schedule.advance(nudged);
+            let player = usize::from(self.session.player().unwrap_or(0));
+            for _ in 0..due.run {
+                if let Some(tick) = self.inputs.as_mut().and_then(InputTicks::take) {
+                    let command = scripted_commands(tick, player + 1)[player];
+                    self.session.submit_input(tick, command);
+                }
+            }
+        }
+        for (delivery, bytes) in self.session.drain_outgoing() {
+            self.to_host.send(now, delivery, bytes);
+        }
+    }
+
+    fn event(&mut self, event: PeerEvent<DriftCommand>, now: u64) {
+        match event {
+            PeerEvent::Welcomed { tick, state, hash, .. } => {
+                let mut sim = Drift::new(0, 0);
+                sim.restore(&postcard::from_bytes(&state).expect("the state decodes"));
+                assert_eq!(hash_of(&sim).total(), hash, "the state arrived whole");
+                assert_eq!(sim.next_tick(), tick);
+                self.sim = Some(sim);
+                self.inputs = Some(InputTicks::new(tick, now - self.hello_at));
+            }
+            PeerEvent::Tick(record) => {
+                self.clock.observe(record.tick);
+                let sim = self.sim.as_mut().expect("ticks come after the welcome");
+                run(sim, &record);
+                if self.perturb_at == Some(record.tick)
+                    && let Some((_, mover)) = sim.state.movers.iter_mut().next()
+                {
+                    mover.speed += fixstep_runtime::math::Fx::from_bits(1);
+                }
+                let hash = hash_of(sim);
+                self.hashes.push((record.tick, hash.total()));
+                self.session.report_hash(record.tick, &hash);
+            }
+            PeerEvent::InputAck { queued, late, .. } => {
+                self.clock.report_queue(queued);
+                if let Some(inputs) = self.inputs.as_mut() {
+                    inputs.acknowledged(queued, late);
+                }
+                self.queued.push(queued);
+                self.late += u64::from(late);
+            }
+            PeerEvent::Desync { tick, .. } => self.desync_told = Some(tick),
+            PeerEvent::Refused { reason } => panic!("refused: {reason}"),
+            PeerEvent::Poses(_) | PeerEvent::Dropped(_) => {}
+        }
+    }
+}
+
+/// Moves everything the host sent into the peers' links, and the peers' into the host.
+fn exchange(host: &mut Host, peers: &mut [Peer], now: u64) {
+    for (to, delivery, bytes) in host.session.drain_outgoing() {
+        if let Some(peer) = peers.iter_mut().find(|p| p.id == to) {
+            peer.from_host.send(now, delivery, bytes);
+        }
+    }
+    for peer in peers.iter_mut() {
+        for (delivery, bytes) in peer.to_host.deliver(now) {
+            host.session.receive(peer.id, delivery, &bytes, now);
+        }
+    }
+}
+
+/// Runs the host and `peers` for `seconds` of the test's clock, calling `each` every step.
+fn play(
+    host: &mut Host,
+    peers: &mut Vec<Peer>,
+    seconds: u64,
+    mut each: impl FnMut(u64, &mut Host, &mut Vec<Peer>),
+) {
+    let end = seconds * 1_000_000;
+    let mut now = 0;
+    while now < end {
+        now += STEP_MICROS;
+        each(now, host, peers);
+        host.step(STEP_MICROS, now);
+        exchange(host, peers, now);
+        for peer in peers.iter_mut() {
+            peer.step(now);
+        }
+        exchange(host, peers, now);
+    }
+}
+
+/// Every tick a peer ran, it ran to the host's hash.
+fn assert_agrees(host: &Host, peer: &Peer) {
+    assert!(peer.hashes.len() > 50, "peer {:?} ran only {} ticks", peer.id, peer.hashes.len());
+    for (tick, hash) in &peer.hashes {
+        let ours = host.hashes.iter().find(|(t, _)| t == tick).map(|(_, h)| *h);
+        assert_eq!(ours, Some(*hash), "peer {:?} at tick {tick}", peer.id);
+    }
+}
+
+#[test]
+fn three_peers_on_a_bad_link_compute_every_tick_as_the_host_does() {
+    let mut host = Host::new();
+    let mut peers: Vec<Peer> =
+        (1..=3).map(|i| Peer::new(i, &format!("peer {i}"), BAD_LINK)).collect();
+    for peer in &mut peers {
+        peer.connect(&mut host, 0);
+    }
+    play(&mut host, &mut peers, 120, |_, _, _| {});
+    assert!(host.hashes.len() >= 1_195, "{} ticks in two minutes", host.hashes.len());
+    for peer in &peers {
+        assert_agrees(&host, peer);
+        assert!(peer.hashes.len() >= 1_150, "peer {:?} kept up: {}", peer.id, peer.hashes.len());
+    }
+    assert!(host.desyncs.is_empty(), "desyncs: {:?}", host.desyncs);
+    for peer in &peers {
+        let steps = peer.inputs.as_ref().map_or(0, InputTicks::steps);
+        eprintln!(
+            "peer {:?}: {} ticks, {} acks, {} late, queue at the end {:?}, {steps} steps",
+            peer.id,
+            peer.hashes.len(),
+            peer.queued.len(),
+            peer.late,
+            &peer.queued[peer.queued.len() - 5..]
+        );
+    }
+    // The queue of each peer's inputs settled short but not empty, and inputs were late
+    // rarely: the loss of a packet that no repeat makes up for in time.
+    for peer in &peers {
+        let settled = &peer.queued[peer.queued.len() / 2..];
+        let tenths = settled.iter().map(|&q| u64::from(q)).sum::<u64>() * 10 / settled.len() as u64;
+        assert!((10..=40).contains(&tenths), "peer {:?}: mean queue {tenths} tenths", peer.id);
+        let late_permille = peer.late * 1000 / peer.queued.len() as u64;
+        assert!(late_permille < 30, "peer {:?}: {late_permille} per mille late", peer.id);
+    }
+}
+
+#[test]
+fn a_peer_that_joins_late_runs_on_from_the_state_it_is_sent() {
+    let mut host = Host::new();
+    let mut peers = vec![Peer::new(1, "first", BAD_LINK)];
+    peers[0].connect(&mut host, 0);
+    play(&mut host, &mut peers, 30, |now, host, peers| {
+        if now == 10_000_000 {
+            let mut late = Peer::new(2, "second", BAD_LINK);
+            late.connect(host, now);
+            peers.push(late);
+        }
+    });
+    assert_eq!(host.sim.players(), 2);
+    for peer in &peers {
+        assert_agrees(&host, peer);
+    }
+    let joined_at = peers[1].hashes[0].0;
+    assert!(joined_at.0 >= 100, "the second peer started at tick {joined_at}");
+}
+
+#[test]
+fn a_player_back_under_its_name_gets_its_character_back() {
+    let mut host = Host::new();
+    let mut peers = vec![Peer::new(1, "stays", BAD_LINK), Peer::new(2, "returns", BAD_LINK)];
+    for peer in &mut peers {
+        peer.connect(&mut host, 0);
+    }
+    play(&mut host, &mut peers, 20, |now, host, peers| {
+        if now == 6_000_000 {
+            host.session.disconnect(PeerId(2));
+            peers.remove(1);
+        }
+        if now == 9_000_000 {
+            let mut back = Peer::new(3, "returns", BAD_LINK);
+            back.connect(host, now);
+            peers.push(back);
+        }
+    });
+    assert_eq!(host.sim.players(), 2, "no new player: the old one's character came back");
+    assert_eq!(peers[1].session.player(), Some(1));
+    for peer in &peers {
+        assert_agrees(&host, peer);
+    }
+}
+
+#[test]
+fn a_perturbed_peer_is_reported_as_a_desync_at_the_tick_it_happened() {
+    let mut host = Host::new();
+    let mut peers = vec![Peer::new(1, "honest", BAD_LINK), Peer::new(2, "perturbed", BAD_LINK)];
+    for peer in &mut peers {
+        peer.connect(&mut host, 0);
+    }
+    peers[1].perturb_at = Some(Tick(150));
+    play(&mut host, &mut peers, 20, |_, _, _| {});
+    let first = host.desyncs.first().expect("the desync is reported");
+    assert_eq!(first.0, PeerId(2), "the perturbed peer, not the honest one");
+    assert!(first.1.0 >= 150 && first.1.0 <= 152, "reported at tick {}", first.1);
+    assert_eq!(first.2, vec![1], "the movers' part differs, and no other");
+    assert!(host.desyncs.iter().all(|d| d.0 == PeerId(2)));
+}
+
+#[test]
+fn a_peer_from_another_build_or_level_is_refused_naming_what_differs() {
+    let config = HostConfig { identity: identity(), max_players: 2, local_players: 1 };
+    let mut host: HostSession<DriftCommand> = HostSession::new(config, Tick::ZERO);
+    for (id, theirs, expected) in [
+        (1, Identity { sim_version: 9, ..identity() }, "simulation version 9"),
+        (2, Identity { level: ContentDigest(5), ..identity() }, "level digest"),
+        (3, Identity { protocol: 99, ..identity() }, "protocol version 99"),
+    ] {
+        let mut peer: PeerSession<DriftCommand> = PeerSession::new(PeerConfig {
+            identity: theirs,
+            name: format!("p{id}"),
+            role: Role::Player,
+        });
+        host.connect(PeerId(id), 0);
+        peer.connect();
+        for (delivery, bytes) in peer.drain_outgoing() {
+            host.receive(PeerId(id), delivery, &bytes, 0);
+        }
+        for (_, delivery, bytes) in host.drain_outgoing() {
+            peer.receive(delivery, &bytes);
+        }
+        let refused = peer.drain_events().find_map(|e| match e {
+            PeerEvent::Refused { reason } => Some(reason),
+            _ => None,
+        });
+        let reason = refused.expect("refused");
+        assert!(reason.contains(expected), "{reason}");
+    }
+    // A full host says so.
+    let mut fits: PeerSession<DriftCommand> = PeerSession::new(PeerConfig {
+        identity: identity(),
+        name: "fits".into(),
+        role: Role::Player,
+    });
+    let mut full: PeerSession<DriftCommand> = PeerSession::new(PeerConfig {
+        identity: identity(),
+        name: "full".into(),
+        role: Role::Player,
+    });
+    for (id, peer) in [(10, &mut fits), (11, &mut full)] {
+        host.connect(PeerId(id), 0);
+        peer.connect();
+        for (delivery, bytes) in peer.drain_outgoing() {
+            host.receive(PeerId(id), delivery, &bytes, 0);
+        }
+        if id == 10 {
+            host.welcome(PeerId(10), b"state", 1);
+        }
+    }
+    for (to, delivery, bytes) in host.drain_outgoing() {
+        if to == PeerId(11) {
+            full.receive(delivery, &bytes);
+        }
+    }
+    let reason = full.drain_events().find_map(|e| match e {
+        PeerEvent::Refused { reason } => Some(reason),
+        _ => None,
+    });
+    assert!(reason.is_some_and(|r| r.contains("full")), "the second player is refused");
+}
+
+#[test]
+fn garbage_never_stops_the_host_and_the_peers_still_agree() {
+    let mut host = Host::new();
+    let mut peers = vec![Peer::new(1, "a", BAD_LINK), Peer::new(2, "b", BAD_LINK)];
+    for peer in &mut peers {
+        peer.connect(&mut host, 0);
+    }
+    let attacker = PeerId(666);
+    host.session.connect(attacker, 0);
+    let mut rng = SimRng::new(99, 3);
+    // Genuine messages to mutate: a hello and some inputs.
+    let mut sample: PeerSession<DriftCommand> =
+        PeerSession::new(PeerConfig { identity: identity(), name: "x".into(), role: Role::Player });
+    sample.connect();
+    sample.submit_input(Tick(3), DriftCommand { thrust: 3, turn: 1, spawn: true });
+    let genuine: Vec<Vec<u8>> = sample.drain_outgoing().map(|(_, b)| b).collect();
+    let mut sent = 0u64;
+    play(&mut host, &mut peers, 20, |now, host, peers| {
+        // 100,000 datagrams over 20 s: about ten a step, half random, half mutated genuine
+        // ones, some sent as if from the players themselves.
+        for _ in 0..10 {
+            let mut bytes = if rng.chance(1, 2) {
+                let len = rng.below(1_400) as usize;
+                (0..len).map(|_| rng.next_u32() as u8).collect::<Vec<u8>>()
+            } else {
+                let mut b = genuine[rng.below(genuine.len() as u32) as usize].clone();
+                for _ in 0..=rng.below(4) {
+                    if b.is_empty() {
+                        break;
+                    }
+                    let at = rng.below(b.len() as u32) as usize;
+                    b[at] = rng.next_u32() as u8;
+                }
+                b
+            };
+            if rng.chance(1, 10) {
+                bytes.truncate(rng.below(bytes.len() as u32 + 1) as usize);
+            }
+            // A transport authenticates its connections, so garbage "from" a player is a
+            // player's own bug; it starts once the player is in.
+            let from = if now > 2_000_000 && rng.chance(1, 5) { peers[0].id } else { attacker };
+            let delivery = if rng.chance(1, 2) { Delivery::Reliable } else { Delivery::Unreliable };
+            host.session.receive(from, delivery, &bytes, now);
+            sent += 1;
+        }
+    });
+    assert_eq!(sent, 100_000);
+    assert!(host.hashes.len() >= 195, "the host kept ticking: {}", host.hashes.len());
+    for peer in &peers {
+        assert_agrees(&host, peer);
+    }
+    let drops = host.session.drops();
+    assert!(drops.refused > 10_000, "most garbage is refused as such: {drops:?}");
+}
