@@ -1,0 +1,90 @@
+//! # fixstep-net
+//!
+//! Where sockets and real time meet the lockstep sessions of
+//! [`fixstep_runtime::net`], which know neither:
+//!
+//! - [`HostTransport`] and [`PeerTransport`] carry a session's messages over UDP with renet
+//!   (reliable ordered and unreliable channels, fragmentation of large states, round-trip
+//!   measures) on netcode connections (encrypted, replay-protected packets, so a stranger's
+//!   datagrams never reach a session);
+//! - [`WallClock`] gives the sessions and the network clock their microseconds;
+//! - [`Netem`] is a link conditioner: a UDP proxy that delays, jitters, drops, duplicates and
+//!   reorders, for tests and for trying a bad link on loopback.
+//!
+//! A game's loop, each frame: [`HostTransport::receive`] (or the peer's) hands what arrived
+//! to the session, the game runs what the session says, and [`HostTransport::send`] sends
+//! what the session has to say.
+
+mod netem;
+mod transport;
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+pub use netem::{Netem, NetemConfig, NetemCounts};
+pub use transport::{HostTransport, LinkStats, MAX_CONNECTIONS, NETCODE_PROTOCOL_ID, PeerTransport};
+
+/// What went wrong with the network.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// A socket could not be bound.
+    #[error("cannot use the address {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The connection to the host failed or ended.
+    #[error("connection to {host}: {reason}")]
+    Connect {
+        /// The host's address.
+        host: SocketAddr,
+        /// Why.
+        reason: String,
+    },
+    /// The host's transport failed.
+    #[error("the host's transport: {0}")]
+    Transport(String),
+    /// A socket failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// Which socket.
+        what: &'static str,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+impl NetError {
+    fn transport(e: impl std::fmt::Display) -> Self {
+        Self::Transport(e.to_string())
+    }
+}
+
+/// Real time since the clock was made, in the integer microseconds the sessions and the
+/// network clock take.
+#[derive(Clone, Copy, Debug)]
+pub struct WallClock {
+    start: Instant,
+}
+
+impl Default for WallClock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl WallClock {
+    /// A clock at zero now.
+    #[must_use]
+    pub fn new() -> Self {
+        Self { start: Instant::now() }
+    }
+
+    /// Microseconds since it was made.
+    #[must_use]
+    pub fn now_micros(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_micros()).unwrap_or(u64::MAX)
+    }
+}

@@ -1,0 +1,341 @@
+//! The lockstep sessions carried over UDP by renet, on netcode connections.
+
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, SystemTime};
+
+use fixstep_runtime::Command;
+use fixstep_runtime::net::wire::{MAX_RELIABLE_BYTES, MAX_UNRELIABLE_BYTES};
+use fixstep_runtime::net::{Delivery, HostSession, PeerId, PeerSession};
+use renet::{ChannelConfig, ConnectionConfig, RenetClient, RenetServer, SendType, ServerEvent};
+use renet_netcode::{
+    ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
+    ServerConfig,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::NetError;
+
+/// netcode's protocol id for Fixstep: the same for every version, so that a peer of another
+/// version connects and is told by the host what differs, instead of timing out in silence.
+pub const NETCODE_PROTOCOL_ID: u64 = 0x0f1c_57e9;
+
+/// The reliable channel's id.
+const RELIABLE: u8 = 0;
+
+/// The unreliable channel's id.
+const UNRELIABLE: u8 = 1;
+
+/// How long a reliable message waits for its acknowledgement before it is sent again: 100 ms,
+/// a tick. Longer would hold the tick stream back by more than the input queue hides on a
+/// lossy link; shorter resends what is merely on its way on a slow one.
+const RESEND: Duration = Duration::from_millis(100);
+
+/// What the host may send in one update, bytes: enough for a late joiner's whole state in a
+/// few updates, while a steady game sends a few hundred bytes a tick to each peer.
+const BYTES_PER_UPDATE: u64 = 1 << 20;
+
+/// The most players (and spectators) a host takes: netcode's connections.
+pub const MAX_CONNECTIONS: usize = 64;
+
+/// The channels, both ways: reliable and ordered (with room for a state), and unreliable.
+fn channels() -> Vec<ChannelConfig> {
+    vec![
+        ChannelConfig {
+            channel_id: RELIABLE,
+            max_memory_usage_bytes: 2 * MAX_RELIABLE_BYTES,
+            send_type: SendType::ReliableOrdered { resend_time: RESEND },
+        },
+        ChannelConfig {
+            channel_id: UNRELIABLE,
+            max_memory_usage_bytes: 64 * MAX_UNRELIABLE_BYTES,
+            send_type: SendType::Unreliable,
+        },
+    ]
+}
+
+fn connection_config() -> ConnectionConfig {
+    ConnectionConfig {
+        available_bytes_per_tick: BYTES_PER_UPDATE,
+        server_channels_config: channels(),
+        client_channels_config: channels(),
+    }
+}
+
+const fn channel_of(delivery: Delivery) -> u8 {
+    match delivery {
+        Delivery::Reliable => RELIABLE,
+        Delivery::Unreliable => UNRELIABLE,
+    }
+}
+
+/// The time since the Unix epoch, which netcode's connect tokens are stamped with.
+fn epoch_time() -> Duration {
+    SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default()
+}
+
+/// What a peer's link looks like from its end of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LinkStats {
+    /// Round-trip time, microseconds.
+    pub rtt_micros: u64,
+    /// Share of packets lost, per mille.
+    pub loss_permille: u32,
+    /// Bytes sent a second.
+    pub sent_per_second: u64,
+    /// Bytes received a second.
+    pub received_per_second: u64,
+}
+
+fn stats(rtt_seconds: f64, loss: f64, sent: f64, received: f64) -> LinkStats {
+    // Measures of a live link: small, finite, non-negative.
+    LinkStats {
+        rtt_micros: (rtt_seconds * 1e6).max(0.0) as u64,
+        loss_permille: (loss * 1e3).clamp(0.0, 1e3) as u32,
+        sent_per_second: sent.max(0.0) as u64,
+        received_per_second: received.max(0.0) as u64,
+    }
+}
+
+/// The host's socket: carries a [`HostSession`]'s messages to and from its peers.
+pub struct HostTransport {
+    server: RenetServer,
+    transport: NetcodeServerTransport,
+}
+
+impl std::fmt::Debug for HostTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostTransport").field("addresses", &self.transport.addresses()).finish()
+    }
+}
+
+impl HostTransport {
+    /// A host listening on `bind`, taking at most `max_connections` peers. Peers connect to
+    /// the address they were given: `bind`'s own, or one of `also_reachable_at` (a link
+    /// conditioner's, a public address in front of a NAT), which netcode must know.
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot be bound or set up.
+    pub fn bind(
+        bind: SocketAddr,
+        also_reachable_at: &[SocketAddr],
+        max_connections: usize,
+    ) -> Result<Self, NetError> {
+        let socket = UdpSocket::bind(bind).map_err(|e| NetError::Bind { addr: bind, source: e })?;
+        let local = socket.local_addr().map_err(|e| NetError::Bind { addr: bind, source: e })?;
+        let mut public_addresses = vec![local];
+        public_addresses.extend_from_slice(also_reachable_at);
+        let config = ServerConfig {
+            current_time: epoch_time(),
+            max_clients: max_connections.min(MAX_CONNECTIONS),
+            protocol_id: NETCODE_PROTOCOL_ID,
+            public_addresses,
+            authentication: ServerAuthentication::Unsecure,
+        };
+        let transport = NetcodeServerTransport::new(config, socket)
+            .map_err(|e| NetError::Bind { addr: bind, source: e })?;
+        Ok(Self { server: RenetServer::new(connection_config()), transport })
+    }
+
+    /// Where it listens.
+    #[must_use]
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.transport.addresses().first().copied()
+    }
+
+    /// Receives what came in the last `elapsed` and hands it to `session` (stamped
+    /// `now_micros`), with connections and disconnections.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails.
+    pub fn receive<C>(
+        &mut self,
+        elapsed: Duration,
+        now_micros: u64,
+        session: &mut HostSession<C>,
+    ) -> Result<(), NetError>
+    where
+        C: Command + Serialize + DeserializeOwned,
+    {
+        self.server.update(elapsed);
+        self.transport.update(elapsed, &mut self.server).map_err(NetError::transport)?;
+        while let Some(event) = self.server.get_event() {
+            match event {
+                ServerEvent::ClientConnected { client_id } => {
+                    session.connect(PeerId(client_id), now_micros);
+                }
+                ServerEvent::ClientDisconnected { client_id, .. } => {
+                    session.disconnect(PeerId(client_id));
+                }
+            }
+        }
+        for client in self.server.clients_id() {
+            for (channel, delivery) in
+                [(RELIABLE, Delivery::Reliable), (UNRELIABLE, Delivery::Unreliable)]
+            {
+                while let Some(bytes) = self.server.receive_message(client, channel) {
+                    session.receive(PeerId(client), delivery, &bytes, now_micros);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends what `session` has to send.
+    pub fn send<C>(&mut self, session: &mut HostSession<C>)
+    where
+        C: Command + Serialize + DeserializeOwned,
+    {
+        for (peer, delivery, bytes) in session.drain_outgoing() {
+            if self.server.is_connected(peer.0) {
+                self.server.send_message(peer.0, channel_of(delivery), bytes);
+            }
+        }
+        self.transport.send_packets(&mut self.server);
+    }
+
+    /// Drops `peer`'s connection (the session found it silent).
+    pub fn disconnect(&mut self, peer: PeerId) {
+        self.server.disconnect(peer.0);
+    }
+
+    /// The link to `peer`, as the host sees it.
+    #[must_use]
+    pub fn stats(&self, peer: PeerId) -> Option<LinkStats> {
+        let info = self.server.network_info(peer.0).ok()?;
+        Some(stats(info.rtt, info.packet_loss, info.bytes_sent_per_second, info.bytes_received_per_second))
+    }
+
+    /// Tells every peer the host is going, and sends it.
+    pub fn shut_down(&mut self) {
+        self.transport.disconnect_all(&mut self.server);
+    }
+}
+
+/// A peer's socket: carries a [`PeerSession`]'s messages to and from the host.
+pub struct PeerTransport {
+    client: RenetClient,
+    transport: NetcodeClientTransport,
+    said_hello: bool,
+    host: SocketAddr,
+}
+
+impl std::fmt::Debug for PeerTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PeerTransport").field("host", &self.host).finish_non_exhaustive()
+    }
+}
+
+impl PeerTransport {
+    /// A connection to the host at `host`.
+    ///
+    /// # Errors
+    ///
+    /// If no local socket can be bound, or netcode refuses the setup.
+    pub fn connect(host: SocketAddr) -> Result<Self, NetError> {
+        let local: SocketAddr = if host.is_ipv4() {
+            SocketAddr::from(([0, 0, 0, 0], 0))
+        } else {
+            SocketAddr::from(([0u16; 8], 0))
+        };
+        let socket =
+            UdpSocket::bind(local).map_err(|e| NetError::Bind { addr: local, source: e })?;
+        let now = epoch_time();
+        // Unique enough among a host's peers: the clock's nanoseconds and this process.
+        let client_id = (now.as_nanos() as u64) ^ (u64::from(std::process::id()) << 40);
+        let authentication = ClientAuthentication::Unsecure {
+            protocol_id: NETCODE_PROTOCOL_ID,
+            client_id,
+            server_addr: host,
+            user_data: None,
+        };
+        let transport = NetcodeClientTransport::new(now, authentication, socket)
+            .map_err(|e| NetError::Connect { host, reason: e.to_string() })?;
+        Ok(Self { client: RenetClient::new(connection_config()), transport, said_hello: false, host })
+    }
+
+    /// Whether the connection is up.
+    #[must_use]
+    pub fn is_connected(&self) -> bool {
+        self.client.is_connected()
+    }
+
+    /// Why the connection ended, if it did.
+    #[must_use]
+    pub fn disconnected(&self) -> Option<String> {
+        if let Some(reason) = self.transport.disconnect_reason() {
+            return Some(reason.to_string());
+        }
+        self.client.disconnect_reason().map(|r| r.to_string())
+    }
+
+    /// Receives what came in the last `elapsed` and hands it to `session`; says hello once the
+    /// connection is up.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails or the connection is refused or lost.
+    pub fn receive<C>(
+        &mut self,
+        elapsed: Duration,
+        session: &mut PeerSession<C>,
+    ) -> Result<(), NetError>
+    where
+        C: Command + Serialize + DeserializeOwned,
+    {
+        self.client.update(elapsed);
+        self.transport
+            .update(elapsed, &mut self.client)
+            .map_err(|e| NetError::Connect { host: self.host, reason: e.to_string() })?;
+        if let Some(reason) = self.disconnected() {
+            return Err(NetError::Connect { host: self.host, reason });
+        }
+        if self.client.is_connected() {
+            if !self.said_hello {
+                session.connect();
+                self.said_hello = true;
+            }
+            for (channel, delivery) in
+                [(RELIABLE, Delivery::Reliable), (UNRELIABLE, Delivery::Unreliable)]
+            {
+                while let Some(bytes) = self.client.receive_message(channel) {
+                    session.receive(delivery, &bytes);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends what `session` has to send (kept until the connection is up).
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails.
+    pub fn send<C>(&mut self, session: &mut PeerSession<C>) -> Result<(), NetError>
+    where
+        C: Command + Serialize + DeserializeOwned,
+    {
+        if self.client.is_connected() {
+            for (delivery, bytes) in session.drain_outgoing() {
+                self.client.send_message(channel_of(delivery), bytes);
+            }
+        }
+        self.transport
+            .send_packets(&mut self.client)
+            .map_err(|e| NetError::Connect { host: self.host, reason: e.to_string() })
+    }
+
+    /// The link to the host, as this peer sees it.
+    #[must_use]
+    pub fn stats(&self) -> LinkStats {
+        let info = self.client.network_info();
+        stats(info.rtt, info.packet_loss, info.bytes_sent_per_second, info.bytes_received_per_second)
+    }
+
+    /// Says goodbye to the host.
+    pub fn disconnect(&mut self) {
+        self.transport.disconnect();
+    }
+}
