@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::headless::{FramePacing, SimRun, Verified, default_assets_root, run_sim, verify_replay};
+use crate::assets::default_assets_root;
+use crate::commands::replay::{Verified, verify_replay};
+use crate::commands::sim::{FramePacing, SimRun, run_sim};
 
 /// Exit code of a usage or input error (a bad flag, a malformed file): 2, as clap and most
 /// Unix tools use, so scripts can tell it from a failure of the program itself (1).

@@ -6,9 +6,10 @@
 //! simulation state, and this is the only crate where fixed-point numbers become floats.
 
 pub mod app;
+pub mod assets;
 pub mod cli;
+pub mod commands;
 pub mod gpu;
-pub mod headless;
 pub mod judder;
 pub mod local_game;
 pub mod present;

@@ -2,63 +2,15 @@
 //! stepped one tick at a time. The window, `fixstep screenshot`, the image tests and the
 //! frame benchmark all run the game through this.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+pub use crate::assets::{GameAssets, load_game_assets};
+use crate::present::LocalPresentation;
+use anyhow::Result;
 use fixstep_game::level::Level;
 use fixstep_game::predict::{OwnRules, PartialInput};
 use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::{Simulation, StateHasher};
-use serde::Deserialize;
-
-use crate::headless::load;
-use crate::present::LocalPresentation;
-use crate::present::skinning::Rig;
-
-/// What a game needs from the assets: the level, the rig its clips come from, and where the
-/// assets are (for the font and the cutscenes' images).
-#[derive(Clone, Debug)]
-pub struct GameAssets {
-    /// The level.
-    pub level: Arc<Level>,
-    /// The characters' skeleton and clips.
-    pub rig: Arc<Rig>,
-    /// The assets root.
-    pub assets: PathBuf,
-}
-
-/// The one field of a level file the renderer needs beyond [`Level`]: its clip file.
-#[derive(Deserialize)]
-struct ClipsField {
-    clips: String,
-}
-
-/// Loads the level `level_file` and the rig of its clip file.
-///
-/// # Errors
-///
-/// A level that does not load (every problem named), a rig that does not, or a rig whose
-/// clips are not the level's.
-pub fn load_game_assets(assets: &Path, level_file: &Path) -> Result<GameAssets> {
-    let level = load(assets, level_file)?;
-    let text = std::fs::read_to_string(level_file)
-        .with_context(|| format!("cannot read the level {}", level_file.display()))?;
-    let field: ClipsField = ron::Options::default()
-        .from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", level_file.display()))?;
-    let rig = Rig::load(&assets.join(&field.clips))?;
-    if rig.clips.len() != level.clips.defs.len()
-        || rig
-            .clips
-            .iter()
-            .zip(&level.clips.defs)
-            .any(|(r, l)| r.name != l.name || r.frames != l.frames)
-    {
-        bail!("{}: the rig's clips are not the level's clips", field.clips);
-    }
-    Ok(GameAssets { level: Arc::new(level), rig: Arc::new(rig), assets: assets.to_path_buf() })
-}
 
 /// A game being played locally.
 #[derive(Debug)]

@@ -45,7 +45,7 @@ pub use plot::{CHART_HEIGHT_PX, FONT_PATH, MAX_CHARTS, WIDTH_PX, plot_speeds};
 pub use report::{JudderReport, KindRow};
 pub use truth::{EDGE_TOLERANCE_MS, Truth, TruthSample, wrap_angle};
 
-use crate::headless::default_assets_root;
+use crate::assets::default_assets_root;
 
 /// How many of the worst entities `fixstep judder` plots unless told: enough to compare a
 /// few, few enough that each chart stays readable in one picture.

@@ -22,7 +22,9 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 pub use netem::{Netem, NetemConfig, NetemCounts};
-pub use transport::{HostTransport, LinkStats, MAX_CONNECTIONS, NETCODE_PROTOCOL_ID, PeerTransport};
+pub use transport::{
+    HostTransport, LinkStats, MAX_CONNECTIONS, NETCODE_PROTOCOL_ID, PeerTransport,
+};
 
 /// What went wrong with the network.
 #[derive(Debug, thiserror::Error)]

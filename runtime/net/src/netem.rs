@@ -102,8 +102,13 @@ impl Netem {
     /// # Errors
     ///
     /// If the socket cannot be bound.
-    pub fn bind(listen: SocketAddr, forward: SocketAddr, config: NetemConfig) -> Result<Self, NetError> {
-        let socket = UdpSocket::bind(listen).map_err(|e| NetError::Bind { addr: listen, source: e })?;
+    pub fn bind(
+        listen: SocketAddr,
+        forward: SocketAddr,
+        config: NetemConfig,
+    ) -> Result<Self, NetError> {
+        let socket =
+            UdpSocket::bind(listen).map_err(|e| NetError::Bind { addr: listen, source: e })?;
         socket.set_nonblocking(true).map_err(|e| NetError::Bind { addr: listen, source: e })?;
         Ok(Self {
             config,
@@ -138,7 +143,8 @@ impl Netem {
     }
 
     fn delay(&mut self) -> Duration {
-        let jitter = if self.config.jitter_ms == 0 { 0 } else { self.rng.below(self.config.jitter_ms + 1) };
+        let jitter =
+            if self.config.jitter_ms == 0 { 0 } else { self.rng.below(self.config.jitter_ms + 1) };
         Duration::from_millis(u64::from(self.config.delay_ms + jitter))
     }
 
@@ -160,7 +166,8 @@ impl Netem {
                 due += self.delay().max(Duration::from_millis(1));
             }
             self.order += 1;
-            self.pending.insert((due, self.order), Pending { bytes: bytes.to_vec(), to_upstream, client });
+            self.pending
+                .insert((due, self.order), Pending { bytes: bytes.to_vec(), to_upstream, client });
         }
     }
 
@@ -206,7 +213,9 @@ impl Netem {
                         self.schedule(now, &bytes, false, client);
                     }
                     Err(e) if would_block(&e) => break,
-                    Err(e) => return Err(NetError::Io { what: "netem's upstream socket", source: e }),
+                    Err(e) => {
+                        return Err(NetError::Io { what: "netem's upstream socket", source: e });
+                    }
                 }
             }
         }

@@ -205,7 +205,12 @@ impl HostTransport {
     #[must_use]
     pub fn stats(&self, peer: PeerId) -> Option<LinkStats> {
         let info = self.server.network_info(peer.0).ok()?;
-        Some(stats(info.rtt, info.packet_loss, info.bytes_sent_per_second, info.bytes_received_per_second))
+        Some(stats(
+            info.rtt,
+            info.packet_loss,
+            info.bytes_sent_per_second,
+            info.bytes_received_per_second,
+        ))
     }
 
     /// Tells every peer the host is going, and sends it.
@@ -253,7 +258,12 @@ impl PeerTransport {
         };
         let transport = NetcodeClientTransport::new(now, authentication, socket)
             .map_err(|e| NetError::Connect { host, reason: e.to_string() })?;
-        Ok(Self { client: RenetClient::new(connection_config()), transport, said_hello: false, host })
+        Ok(Self {
+            client: RenetClient::new(connection_config()),
+            transport,
+            said_hello: false,
+            host,
+        })
     }
 
     /// Whether the connection is up.
@@ -331,7 +341,12 @@ impl PeerTransport {
     #[must_use]
     pub fn stats(&self) -> LinkStats {
         let info = self.client.network_info();
-        stats(info.rtt, info.packet_loss, info.bytes_sent_per_second, info.bytes_received_per_second)
+        stats(
+            info.rtt,
+            info.packet_loss,
+            info.bytes_sent_per_second,
+            info.bytes_received_per_second,
+        )
     }
 
     /// Says goodbye to the host.

@@ -1,43 +1,24 @@
-//! The headless commands: `fixstep sim` runs the town without a window, `fixstep replay`
-//! checks a recording. No GPU and no floats are involved.
+//! `fixstep sim`: the town without a window, from bots, command scripts or an input script,
+//! writing hash logs, replays, drawn and truth logs. No GPU is involved.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use fixstep_game::bots::Bot;
-use fixstep_game::level::{Level, load_level};
+
 use fixstep_game::predict::{InputAccumulator, OwnRules};
 use fixstep_game::script::{CommandScript, InputScript};
 use fixstep_game::{PlayerCommand, TownSim};
-use fixstep_runtime::replay::{Replay, ReplayHeader, ReplayWriter, TickRecord, verify};
+use fixstep_runtime::replay::{ReplayHeader, ReplayWriter, TickRecord};
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
 
+use crate::assets::load;
 use crate::present::LocalPresentation;
 use crate::record::{DrawnLog, HeldMark, TruthLog};
-
-/// Where `assets/` is when no `--assets` is given: `./assets` if there is one, else the
-/// workspace's own (for `cargo run` from anywhere in it).
-#[must_use]
-pub fn default_assets_root() -> PathBuf {
-    let local = PathBuf::from("assets");
-    if local.is_dir() {
-        return local;
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("assets")
-}
-
-/// Loads a level file, with the file named in the error.
-///
-/// # Errors
-///
-/// Every problem of the level, one per line, each with file, line and column.
-pub fn load(assets: &Path, level: &Path) -> Result<Level> {
-    load_level(assets, level).map_err(|e| anyhow::anyhow!("{e}"))
-}
 
 /// The level's name in a replay header: its path under `assets/` (with `/`), so the replay
 /// verifies from any directory and on any machine with the same assets; a level from
@@ -49,13 +30,6 @@ fn replay_level_name(source: &str, level_file: &Path, assets: &Path) -> String {
         return source.to_owned();
     }
     file.map_or_else(|| level_file.display().to_string(), |f| f.display().to_string())
-}
-
-/// The level file a replay header names: under `assets` unless it is an absolute path.
-#[must_use]
-pub fn replay_level_path(name: &str, assets: &Path) -> PathBuf {
-    let path = Path::new(name);
-    if path.is_absolute() { path.to_path_buf() } else { assets.join(path) }
 }
 
 /// Where each player's commands come from.
@@ -392,52 +366,4 @@ pub fn run_sim(run: &SimRun<'_>) -> Result<(Tick, StateHash)> {
         truth.finish().context("cannot write the truth log")?;
     }
     stepper.finish()
-}
-
-/// The outcome of `fixstep replay --verify`.
-#[derive(Debug)]
-pub enum Verified {
-    /// Every recorded hash was reproduced.
-    Ok {
-        /// Ticks re-simulated.
-        ticks: u32,
-        /// Hashes compared.
-        hashes: u32,
-        /// The final hash.
-        hash: Box<StateHash>,
-    },
-    /// A hash differed.
-    Mismatch(String),
-}
-
-/// Reads a replay, rebuilds its level and re-simulates it, comparing hashes.
-///
-/// # Errors
-///
-/// An unreadable, damaged or foreign replay, or a level that no longer loads.
-pub fn verify_replay(path: &Path, assets: &Path) -> Result<Verified> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read replay {}", path.display()))?;
-    let replay: Replay<PlayerCommand> =
-        Replay::from_bytes(&bytes).with_context(|| format!("replay {}", path.display()))?;
-    let level = Arc::new(load(assets, &replay_level_path(&replay.header.level, assets))?);
-    let mut sim = TownSim::new(level, replay.header.seed, usize::from(replay.header.players));
-    let report = verify(&mut sim, &replay).with_context(|| format!("replay {}", path.display()))?;
-    Ok(match report.first_mismatch {
-        None => Verified::Ok {
-            ticks: report.ticks,
-            hashes: report.hashes_checked,
-            hash: Box::new(report.final_hash),
-        },
-        Some(mismatch) => {
-            let parts = mismatch
-                .computed
-                .parts()
-                .iter()
-                .map(|p| format!("{} {:016x}", p.name, p.hash))
-                .collect::<Vec<_>>()
-                .join(", ");
-            Verified::Mismatch(format!("{mismatch} (computed parts: {parts})"))
-        }
-    })
 }
