@@ -12,6 +12,7 @@ pub mod commands;
 pub mod gpu;
 pub mod judder;
 pub mod local_game;
+pub mod net_game;
 pub mod present;
 pub mod record;
 pub mod shot;

@@ -53,7 +53,7 @@ impl LocalGame {
     ///
     /// If the simulation refuses the tick.
     pub fn step_own(&mut self, command: PlayerCommand, partial: &PartialInput) -> Result<()> {
-        self.presentation.own_command(command, partial);
+        self.presentation.own_command(self.sim.next_tick(), command, partial);
         self.step(&[command])?;
         self.presentation.observe_own(OwnRules::body(&self.sim, self.local_player));
         Ok(())

@@ -334,7 +334,7 @@ pub fn run_sim(run: &SimRun<'_>) -> Result<(Tick, StateHash)> {
             }
             let held = input.is_some().then_some(command);
             if held.is_some() {
-                presentation.own_command(command, partial);
+                presentation.own_command(stepper.sim.next_tick(), command, partial);
             }
             stepper.step(held)?;
             let snapshot = Arc::clone(stepper.sim.snapshot());

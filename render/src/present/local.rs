@@ -102,11 +102,16 @@ impl LocalPresentation {
         self.own.as_ref()
     }
 
-    /// The own command for the next tick not yet executed is fixed; `partial` is what was held
-    /// of that tick.
-    pub fn own_command(&mut self, command: fixstep_game::PlayerCommand, partial: &PartialInput) {
+    /// The own command for `tick` is fixed (about to run, or sent to the host); `partial` is
+    /// what was held of that tick.
+    pub fn own_command(
+        &mut self,
+        tick: Tick,
+        command: fixstep_game::PlayerCommand,
+        partial: &PartialInput,
+    ) {
         if let Some(own) = self.own.as_mut() {
-            own.command(command, partial);
+            own.command(tick, command, partial);
         }
         self.own_partial = PartialInput { held: partial.held, ..PartialInput::NONE };
     }

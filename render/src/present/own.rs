@@ -23,6 +23,7 @@ use std::sync::Arc;
 use fixstep_game::level::Level;
 use fixstep_game::predict::{OwnBody, OwnPose, OwnRules, PartialInput};
 use fixstep_game::{AnimState, PlayerCommand};
+use fixstep_runtime::Command as _;
 use fixstep_runtime::Tick;
 use glam::Vec3;
 
@@ -80,8 +81,9 @@ struct Basis {
     /// The tick the authoritative copy is at: the next tick the rules run.
     tick: Tick,
     body: OwnBody,
-    /// Commands for ticks `tick`, `tick + 1`, …
-    pending: VecDeque<PlayerCommand>,
+    /// Own commands for ticks from `tick` on, in tick order (a network peer's first ones start
+    /// a round trip ahead of the basis; the host holds the input of the ticks between).
+    pending: VecDeque<(Tick, PlayerCommand)>,
 }
 
 /// A predicted pose at an instant.
@@ -142,12 +144,20 @@ impl OwnPrediction {
 
     fn predict(&self, basis: &Basis, partial: &PartialInput) -> Predicted {
         let mut body = basis.body;
-        for command in &basis.pending {
-            self.rules.step(&mut body, command);
+        let mut tick = basis.tick;
+        // The ticks without an own command run on the held input, as the host runs them.
+        let mut held = PlayerCommand::default();
+        for &(at, command) in &basis.pending {
+            while tick < at {
+                self.rules.step(&mut body, &held);
+                tick = tick.next();
+            }
+            self.rules.step(&mut body, &command);
+            held = command.held();
+            tick = tick.next();
         }
         let pose = self.rules.partial(&body, partial);
-        let ahead = basis.pending.len() as f64 + f64::from(f(partial.share));
-        Predicted { pose, tick: f64::from(basis.tick.0) + ahead }
+        Predicted { pose, tick: f64::from(tick.0) + f64::from(f(partial.share)) }
     }
 
     /// The authoritative copy of the own character at `tick` (the next tick the rules run),
@@ -164,8 +174,7 @@ impl OwnPrediction {
             return;
         }
         let before = self.predict(&basis, partial);
-        let executed = (tick.0 - basis.tick.0) as usize;
-        basis.pending.drain(..executed.min(basis.pending.len()));
+        basis.pending.retain(|&(at, _)| at >= tick);
         let knocked = body.character.stagger > basis.body.character.stagger;
         basis.tick = tick;
         basis.body = body;
@@ -175,13 +184,18 @@ impl OwnPrediction {
         self.last_partial = None;
     }
 
-    /// The own command for the next tick not yet executed is fixed (the tick is about to run,
-    /// or the command was sent to the host); `partial` is what was held of that tick, which
-    /// the command now stands for.
-    pub fn command(&mut self, command: PlayerCommand, partial: &PartialInput) {
+    /// The own command for `tick` is fixed (the tick is about to run, or the command was sent
+    /// to the host); `partial` is what was held of it, which the command now stands for.
+    /// Ticks come in order; one at or before a pending one starts the pending afresh.
+    pub fn command(&mut self, tick: Tick, command: PlayerCommand, partial: &PartialInput) {
         let Some(mut basis) = self.basis.take() else { return };
         let before = self.predict(&basis, partial);
-        basis.pending.push_back(command);
+        if basis.pending.back().is_some_and(|&(at, _)| at >= tick) {
+            basis.pending.clear();
+        }
+        if tick >= basis.tick {
+            basis.pending.push_back((tick, command));
+        }
         let after =
             self.predict(&basis, &PartialInput { held: partial.held, ..PartialInput::NONE });
         self.basis = Some(basis);

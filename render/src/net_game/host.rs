@@ -1,0 +1,272 @@
+//! The host of a network game: the town, the host session and its UDP transport.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use fixstep_game::level::Level;
+use fixstep_game::{PlayerCommand, TownSim};
+use fixstep_net::{HostTransport, LinkStats};
+use fixstep_runtime::net::{
+    HashReport, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerId,
+    TickRecord,
+};
+use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
+
+use super::desync::{Side, write_report};
+use super::poses::{SpectatorFeed, poses_of};
+use super::{RECENT_STATES, apply, part_names};
+
+/// What a host is set up with.
+#[derive(Clone, Debug)]
+pub struct HostOptions {
+    /// Where to listen.
+    pub bind: SocketAddr,
+    /// Other addresses peers reach it at (a link conditioner's), which netcode must accept.
+    pub also_reachable_at: Vec<SocketAddr>,
+    /// The most players, the host's own included.
+    pub max_players: usize,
+    /// Whether the host plays a character of its own (player 0).
+    pub own_player: bool,
+    /// Seed of the town's random numbers.
+    pub seed: u64,
+    /// Where desync reports go.
+    pub reports: PathBuf,
+}
+
+/// What the host's HUD and logs say of the game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HostStats {
+    /// Peers connected (players and spectators).
+    pub peers: usize,
+    /// Inputs that were late (a held input stood in).
+    pub late_inputs: u64,
+    /// Desyncs found.
+    pub desyncs: u64,
+    /// The desync reports written.
+    pub reports: Vec<PathBuf>,
+    /// Messages refused.
+    pub refused: u64,
+}
+
+/// A desync waiting for the peer's state before its report is written.
+struct PendingReport {
+    player: Option<u16>,
+    state: Vec<u8>,
+    ours: HashReport,
+    theirs: HashReport,
+}
+
+/// The host of a network game; see the [module documentation](super).
+pub struct NetHost {
+    sim: TownSim,
+    session: HostSession<PlayerCommand>,
+    transport: HostTransport,
+    hasher: StateHasher,
+    hash: StateHash,
+    /// The state after each recent tick (postcard) and its hash, for desync reports.
+    recent: VecDeque<(Tick, Vec<u8>, HashReport)>,
+    feeds: BTreeMap<PeerId, SpectatorFeed>,
+    reported: BTreeMap<PeerId, ()>,
+    pending: BTreeMap<(PeerId, Tick), PendingReport>,
+    reports: PathBuf,
+    stats: HostStats,
+    events: Vec<String>,
+}
+
+impl std::fmt::Debug for NetHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetHost").field("transport", &self.transport).finish_non_exhaustive()
+    }
+}
+
+impl NetHost {
+    /// A host of `level`, listening as `options` say.
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot be bound.
+    pub fn bind(level: Arc<Level>, options: &HostOptions) -> Result<Self> {
+        let local_players = usize::from(options.own_player);
+        let sim = TownSim::new(level, options.seed, local_players);
+        let identity = Identity {
+            protocol: PROTOCOL_VERSION,
+            sim_version: TownSim::VERSION,
+            level: sim.content_digest(),
+        };
+        let config = HostConfig { identity, max_players: options.max_players, local_players };
+        let session = HostSession::new(config, sim.next_tick());
+        let transport =
+            HostTransport::bind(options.bind, &options.also_reachable_at, options.max_players)?;
+        let hash = sim.state_hash();
+        Ok(Self {
+            sim,
+            session,
+            transport,
+            hasher: StateHasher::new(),
+            hash,
+            recent: VecDeque::new(),
+            feeds: BTreeMap::new(),
+            reported: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            reports: options.reports.clone(),
+            stats: HostStats::default(),
+            events: Vec::new(),
+        })
+    }
+
+    /// Where it listens.
+    #[must_use]
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.transport.local_addr()
+    }
+
+    /// The town.
+    #[must_use]
+    pub const fn sim(&self) -> &TownSim {
+        &self.sim
+    }
+
+    /// The hash of the latest tick.
+    #[must_use]
+    pub const fn hash(&self) -> &StateHash {
+        &self.hash
+    }
+
+    /// What the HUD says.
+    #[must_use]
+    pub fn stats(&self) -> HostStats {
+        HostStats { peers: self.session.peers().count(), ..self.stats.clone() }
+    }
+
+    /// The link to each connected peer.
+    pub fn links(&self) -> Vec<(PeerId, Option<u16>, Option<LinkStats>)> {
+        self.session.peers().map(|(id, player)| (id, player, self.transport.stats(id))).collect()
+    }
+
+    /// What happened since the last call, in words (joins, departures, desyncs).
+    pub fn drain_news(&mut self) -> std::vec::Drain<'_, String> {
+        self.events.drain(..)
+    }
+
+    /// Receives what arrived in the last `elapsed_micros` (now `now_micros` on the host's
+    /// clock) and acts on it: welcomes, departures, desyncs.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails, or a report cannot be written.
+    pub fn receive(&mut self, elapsed_micros: u64, now_micros: u64) -> Result<()> {
+        let elapsed = std::time::Duration::from_micros(elapsed_micros);
+        self.transport.receive(elapsed, now_micros, &mut self.session)?;
+        self.session.check_timeouts(now_micros);
+        let events: Vec<HostEvent> = self.session.drain_events().collect();
+        for event in events {
+            self.event(event)?;
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, event: HostEvent) -> Result<()> {
+        match event {
+            HostEvent::StateWanted { peer } => {
+                let state = postcard::to_allocvec(self.sim.state())
+                    .context("the town's state does not encode")?;
+                self.session.welcome(peer, &state, self.hash.total());
+            }
+            HostEvent::PlayerJoined { player, name, rejoined, .. } => {
+                let how = if rejoined { "came back as" } else { "joined as" };
+                self.events.push(format!("{name} {how} player {player}"));
+            }
+            HostEvent::SpectatorJoined { peer, name } => {
+                self.feeds.insert(peer, SpectatorFeed::default());
+                self.events.push(format!("{name} is watching"));
+            }
+            HostEvent::PeerLeft { peer, player } => {
+                self.feeds.remove(&peer);
+                self.transport.disconnect(peer);
+                let who = player.map_or_else(|| "a spectator".to_owned(), |p| format!("player {p}"));
+                self.events.push(format!("{who} left"));
+            }
+            HostEvent::Refused { reason, .. } => self.events.push(format!("refused a peer: {reason}")),
+            HostEvent::InputLate { .. } => self.stats.late_inputs += 1,
+            HostEvent::Desync { peer, tick, ours, theirs } => {
+                self.stats.desyncs += 1;
+                if self.reported.insert(peer, ()).is_none()
+                    && let Some((_, state, _)) = self.recent.iter().find(|(t, _, _)| *t == tick)
+                {
+                    let state = state.clone();
+                    let player = self.session.peers().find(|(id, _)| *id == peer).and_then(|(_, p)| p);
+                    self.session.send_desync(peer, tick, ours.clone(), state.clone());
+                    self.pending.insert((peer, tick), PendingReport { player, state, ours, theirs });
+                    self.events.push(format!("desync at tick {}", tick.0));
+                }
+            }
+            HostEvent::DesyncState { peer, tick, state } => {
+                if let Some(p) = self.pending.remove(&(peer, tick)) {
+                    let dir = write_report(
+                        &self.reports,
+                        tick,
+                        p.player,
+                        (&p.state, &p.ours),
+                        (&state, &p.theirs),
+                        &part_names(&self.hash),
+                        Side::Host,
+                    )?;
+                    self.events.push(format!("desync report {}", dir.display()));
+                    self.stats.reports.push(dir);
+                }
+            }
+            HostEvent::Dropped { .. } => self.stats.refused += 1,
+        }
+        Ok(())
+    }
+
+    /// Fixes and runs the next tick, with `own` as the host's own player's command (if it has
+    /// one); sends it, and the spectators their poses. Returns the tick run.
+    ///
+    /// # Errors
+    ///
+    /// If the tick does not run (a wrong number of commands: a bug).
+    pub fn run_tick(&mut self, own: Option<PlayerCommand>) -> Result<TickRecord<PlayerCommand>> {
+        let tick = self.session.next_tick();
+        if let Some(command) = own {
+            self.session.local_input(0, tick, command);
+        }
+        let record = self.session.fix_tick();
+        apply(&mut self.sim, &record)?;
+        self.sim.hash_state(&mut self.hasher);
+        self.hash = self.hasher.finish_reuse();
+        let report = HashReport::of(&self.hash);
+        self.session.local_hash(record.tick, report.clone());
+        while self.recent.len() >= RECENT_STATES {
+            self.recent.pop_front();
+        }
+        let state = postcard::to_allocvec(self.sim.state()).context("the state does not encode")?;
+        self.recent.push_back((record.tick, state, report));
+        if !self.feeds.is_empty() {
+            let poses = poses_of(self.sim.snapshot());
+            let at = self.sim.next_tick();
+            let spectators: Vec<PeerId> = self.feeds.keys().copied().collect();
+            for peer in spectators {
+                let camera = self.session.spectator_camera(peer).unwrap_or([0, 0]);
+                if let Some(feed) = self.feeds.get_mut(&peer) {
+                    let snapshot = feed.snapshot(at, &poses, camera);
+                    self.session.send_poses(peer, snapshot);
+                }
+            }
+        }
+        Ok(record)
+    }
+
+    /// Sends what the session has to send.
+    pub fn send(&mut self) {
+        self.transport.send(&mut self.session);
+    }
+
+    /// Tells every peer the game is over.
+    pub fn shut_down(&mut self) {
+        self.transport.shut_down();
+    }
+}

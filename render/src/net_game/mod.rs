@@ -1,0 +1,55 @@
+//! # Network play
+//!
+//! The town played over the network, on the lockstep sessions of
+//! [`fixstep_runtime::net`] and the UDP transport of `fixstep-net`:
+//!
+//! - a [`NetHost`] runs the town on its 100 ms schedule, fixes every tick's commands, runs
+//!   them, compares the peers' hashes with its own, and feeds spectators their poses;
+//! - a [`NetPeer`] is a player: it sends its inputs a round trip ahead, runs every tick the
+//!   host fixed (when the drawn time reaches it, so a jittery link never judders the
+//!   picture), and reports its hashes;
+//! - a [`NetSpectator`] runs no town: it draws the poses it is sent through the remote view
+//!   (network clock, remote buffers, update-gap delay).
+//!
+//! When a peer's hash of a tick differs from the host's, both write a desync report
+//! ([`desync`]). The commands `fixstep host`, `join` and `spectate` drive these, headless or
+//! in a window.
+
+pub mod desync;
+mod host;
+mod peer;
+pub mod poses;
+mod spectator;
+
+use anyhow::{Context, Result};
+use fixstep_game::{PlayerCommand, TownSim};
+use fixstep_runtime::net::TickRecord;
+use fixstep_runtime::{Simulation, StateHash};
+
+pub use host::{HostOptions, HostStats, NetHost};
+pub use peer::{NetPeer, PeerStats, identity_of};
+pub use spectator::NetSpectator;
+
+/// States kept of the latest ticks, for desync reports: 64 (6.4 s), as long as the host keeps
+/// its own hashes to compare, so every desync it can find has both states to report.
+pub const RECENT_STATES: usize = fixstep_runtime::net::HASH_MEMORY_TICKS as usize;
+
+/// Runs a tick the host fixed: its joins, then the tick.
+///
+/// # Errors
+///
+/// If the tick is not the town's next, or has the wrong number of commands.
+pub fn apply(sim: &mut TownSim, record: &TickRecord<PlayerCommand>) -> Result<()> {
+    for _ in 0..record.joins {
+        sim.add_player().context("a player joins")?;
+    }
+    sim.step(record.tick, &record.commands)
+        .with_context(|| format!("tick {} does not run", record.tick.0))?;
+    Ok(())
+}
+
+/// The names of a hash's parts, in order.
+#[must_use]
+pub fn part_names(hash: &StateHash) -> Vec<&'static str> {
+    hash.parts().iter().map(|p| p.name).collect()
+}

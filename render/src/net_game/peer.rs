@@ -1,0 +1,279 @@
+//! A player's side of a network game: the town (simulated from the host's ticks), the peer
+//! session, its transport, the network clock and the numbering of its inputs.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use fixstep_game::level::Level;
+use fixstep_game::{PlayerCommand, TownSim};
+use fixstep_net::{LinkStats, PeerTransport};
+use fixstep_runtime::clock::NetworkClock;
+use fixstep_runtime::math::Fx;
+use fixstep_runtime::net::{
+    HashReport, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerSession, Role,
+    TickRecord,
+};
+use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
+
+use super::desync::{Side, write_report};
+use super::{RECENT_STATES, apply, part_names};
+
+/// What the peer's HUD says.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PeerStats {
+    /// The host's latest tick the peer has heard of.
+    pub host_tick: Option<Tick>,
+    /// How many of the peer's inputs the host had waiting at the latest tick.
+    pub queued: u32,
+    /// The peer's inputs that came too late (its held input stood in).
+    pub late_inputs: u64,
+    /// The latest tick whose hash the peer reported.
+    pub hashed: Option<(Tick, u64)>,
+    /// The tick of a desync the host found, if it did.
+    pub desync: Option<Tick>,
+    /// The desync report written.
+    pub report: Option<PathBuf>,
+    /// Times the input ticks stepped or held back to keep up with the path.
+    pub input_steps: u32,
+}
+
+/// A player in a network game; see the [module documentation](super).
+pub struct NetPeer {
+    session: PeerSession<PlayerCommand>,
+    transport: PeerTransport,
+    level: Arc<Level>,
+    sim: Option<TownSim>,
+    clock: NetworkClock,
+    inputs: Option<InputTicks>,
+    /// Our clock when the transport came up, for the round trip of the welcome.
+    hello_micros: Option<u64>,
+    /// Ticks arrived and not yet run (the playout buffer).
+    playout: VecDeque<TickRecord<PlayerCommand>>,
+    recent: VecDeque<(Tick, Vec<u8>, HashReport)>,
+    hasher: StateHasher,
+    hash: Option<StateHash>,
+    reports: PathBuf,
+    stats: PeerStats,
+}
+
+impl std::fmt::Debug for NetPeer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetPeer").field("transport", &self.transport).finish_non_exhaustive()
+    }
+}
+
+/// The identity of a town on `level`.
+#[must_use]
+pub fn identity_of(level: &Level) -> Identity {
+    Identity { protocol: PROTOCOL_VERSION, sim_version: TownSim::VERSION, level: level.digest() }
+}
+
+impl NetPeer {
+    /// A player named `name` connecting to the host at `host`, to play on `level`.
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn connect(level: Arc<Level>, host: SocketAddr, name: &str, reports: PathBuf) -> Result<Self> {
+        let config = PeerConfig { identity: identity_of(&level), name: name.to_owned(), role: Role::Player };
+        Ok(Self {
+            session: PeerSession::new(config),
+            transport: PeerTransport::connect(host)?,
+            level,
+            sim: None,
+            clock: NetworkClock::new(),
+            inputs: None,
+            hello_micros: None,
+            playout: VecDeque::new(),
+            recent: VecDeque::new(),
+            hasher: StateHasher::new(),
+            hash: None,
+            reports,
+            stats: PeerStats::default(),
+        })
+    }
+
+    /// The town, once welcomed.
+    #[must_use]
+    pub const fn sim(&self) -> Option<&TownSim> {
+        self.sim.as_ref()
+    }
+
+    /// The peer's player number, once welcomed.
+    #[must_use]
+    pub const fn player(&self) -> Option<u16> {
+        self.session.player()
+    }
+
+    /// The network clock.
+    #[must_use]
+    pub const fn clock(&self) -> &NetworkClock {
+        &self.clock
+    }
+
+    /// The hash of the latest tick run.
+    #[must_use]
+    pub const fn hash(&self) -> Option<&StateHash> {
+        self.hash.as_ref()
+    }
+
+    /// What the HUD says.
+    #[must_use]
+    pub fn stats(&self) -> PeerStats {
+        let steps = self.inputs.as_ref().map_or(0, InputTicks::steps);
+        PeerStats { input_steps: steps, ..self.stats.clone() }
+    }
+
+    /// The link to the host.
+    #[must_use]
+    pub fn link(&self) -> LinkStats {
+        self.transport.stats()
+    }
+
+    /// Advances the network clock by a frame's `elapsed_micros` (real time since the last
+    /// call), then receives what arrived and acts on it.
+    ///
+    /// # Errors
+    ///
+    /// If the connection fails or is refused, a state arrives damaged, or a tick does not run.
+    pub fn receive(&mut self, elapsed_micros: u64) -> Result<()> {
+        self.clock.advance(elapsed_micros);
+        let elapsed = std::time::Duration::from_micros(elapsed_micros);
+        self.transport.receive(elapsed, &mut self.session)?;
+        if self.transport.is_connected() && self.hello_micros.is_none() {
+            self.hello_micros = Some(self.clock.local_micros());
+        }
+        let events: Vec<PeerEvent<PlayerCommand>> = self.session.drain_events().collect();
+        for event in events {
+            self.event(event)?;
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, event: PeerEvent<PlayerCommand>) -> Result<()> {
+        match event {
+            PeerEvent::Welcomed { tick, state, hash, .. } => {
+                let state = postcard::from_bytes(&state).context("the host's state does not decode")?;
+                let mut sim = TownSim::new(Arc::clone(&self.level), 0, 0);
+                sim.restore(&state);
+                let ours = sim.state_hash().total();
+                if ours != hash || sim.next_tick() != tick {
+                    bail!(
+                        "the host's state arrived damaged: hash {ours:016x} at tick {} where the \
+                         host said {hash:016x} at tick {}",
+                        sim.next_tick().0,
+                        tick.0
+                    );
+                }
+                self.sim = Some(sim);
+                let round_trip = self.clock.local_micros() - self.hello_micros.unwrap_or(0);
+                self.inputs = Some(InputTicks::new(tick, round_trip));
+            }
+            PeerEvent::Refused { reason } => bail!("the host refused this player: {reason}"),
+            PeerEvent::Tick(record) => {
+                self.clock.observe(record.tick);
+                self.stats.host_tick = Some(record.tick);
+                self.playout.push_back(record);
+            }
+            PeerEvent::InputAck { queued, late, .. } => {
+                self.clock.report_queue(queued);
+                if let Some(inputs) = self.inputs.as_mut() {
+                    inputs.acknowledged(queued, late);
+                }
+                self.stats.queued = queued;
+                self.stats.late_inputs += u64::from(late);
+            }
+            PeerEvent::Desync { tick, hash, state } => {
+                self.stats.desync.get_or_insert(tick);
+                if let Some((_, ours, our_hash)) = self.recent.iter().find(|(t, _, _)| *t == tick) {
+                    let ours = ours.clone();
+                    let names = self.hash.as_ref().map(part_names).unwrap_or_default();
+                    let dir = write_report(
+                        &self.reports,
+                        tick,
+                        self.session.player(),
+                        (&state, &hash),
+                        (&ours, our_hash),
+                        &names,
+                        Side::Peer,
+                    )?;
+                    self.stats.report = Some(dir);
+                    self.session.send_desync_state(tick, ours);
+                }
+            }
+            PeerEvent::Poses(_) | PeerEvent::Dropped(_) => {}
+        }
+        Ok(())
+    }
+
+    /// The tick the next input is for, if one is due now (the input clock may hold back);
+    /// `None` before the welcome.
+    pub fn next_input_tick(&mut self) -> Option<Tick> {
+        self.inputs.as_mut().and_then(InputTicks::take)
+    }
+
+    /// Sends the peer's command for `tick`.
+    pub fn submit(&mut self, tick: Tick, command: PlayerCommand) {
+        self.session.submit_input(tick, command);
+    }
+
+    /// Runs the ticks that have arrived, in order, up to `render_tick` (all of them with
+    /// `None`): a tick is run when the drawn time reaches it, so a burst of late ticks plays
+    /// out at the pace of the clock instead of all at once. `on_tick` sees each tick run.
+    ///
+    /// # Errors
+    ///
+    /// If a tick does not run.
+    pub fn run_due(
+        &mut self,
+        render_tick: Option<Fx>,
+        mut on_tick: impl FnMut(&TownSim, &StateHash),
+    ) -> Result<u32> {
+        let Some(sim) = self.sim.as_mut() else { return Ok(0) };
+        let mut ran = 0;
+        while let Some(record) = self.playout.front() {
+            if record.tick < sim.next_tick() {
+                // Ticks from before the state the welcome brought: already in it.
+                self.playout.pop_front();
+                continue;
+            }
+            if render_tick.is_some_and(|r| Fx::from_num(record.tick.0) > r) {
+                break;
+            }
+            let Some(record) = self.playout.pop_front() else { break };
+            apply(sim, &record)?;
+            sim.hash_state(&mut self.hasher);
+            let hash = self.hasher.finish_reuse();
+            self.session.report_hash(record.tick, &hash);
+            let report = HashReport::of(&hash);
+            while self.recent.len() >= RECENT_STATES {
+                self.recent.pop_front();
+            }
+            let state = postcard::to_allocvec(sim.state()).context("the state does not encode")?;
+            self.recent.push_back((record.tick, state, report));
+            self.stats.hashed = Some((record.tick, hash.total()));
+            on_tick(sim, &hash);
+            self.hash = Some(hash);
+            ran += 1;
+        }
+        Ok(ran)
+    }
+
+    /// Sends what the session has to send.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails.
+    pub fn send(&mut self) -> Result<()> {
+        self.transport.send(&mut self.session)?;
+        Ok(())
+    }
+
+    /// Says goodbye.
+    pub fn disconnect(&mut self) {
+        self.transport.disconnect();
+    }
+}

@@ -1,0 +1,127 @@
+//! What a spectator is sent of a tick: the poses of what moves, near its camera every tick and
+//! further away every second or fourth, and at once for a start, a stop, a jump or a change
+//! of tier. Integers only, as the host measured them.
+
+use std::collections::BTreeMap;
+
+use fixstep_game::GameSnapshot;
+use fixstep_runtime::Tick;
+use fixstep_runtime::math::{Fx, Vec2};
+use fixstep_runtime::net::{Pose, PoseSnapshot};
+
+use crate::record::TAXI_ID_BASE;
+
+/// Entities nearer the camera than this are sent every tick, metres: what fills the screen.
+pub const NEAR_TIER_M: i32 = 40;
+
+/// Entities nearer than this (and beyond [`NEAR_TIER_M`]) are sent every second tick; the
+/// rest every fourth, metres: a quarter of the stress level's side, where a pose a fifth of a
+/// second old is a pixel or two.
+pub const MIDDLE_TIER_M: i32 = 120;
+
+/// Millimetres in a metre.
+const MM_PER_M: i32 = 1_000;
+
+/// Ticks in a second, to turn a displacement per tick into a velocity per second.
+const TICKS_PER_SECOND: i32 = 10;
+
+/// A metre-valued fixed-point number in millimetres (saturating far beyond any level).
+fn mm(x: Fx) -> i32 {
+    (x * Fx::from_num(MM_PER_M)).round().saturating_to_num::<i32>()
+}
+
+fn mm2(v: Vec2) -> [i32; 2] {
+    [mm(v.x), mm(v.y)]
+}
+
+/// Every enabled character and every taxi of `snapshot`, with the ids the logs use
+/// (characters by slot index, taxi `i` as [`TAXI_ID_BASE`] + `i`), in tier 1.
+#[must_use]
+pub fn poses_of(snapshot: &GameSnapshot) -> Vec<Pose> {
+    let mut poses = Vec::with_capacity(snapshot.characters.len() + snapshot.taxis.len());
+    for c in snapshot.characters.iter().filter(|c| c.enabled) {
+        let vel = mm2(c.velocity);
+        poses.push(Pose {
+            id: u64::from(c.id.index),
+            vehicle: false,
+            pos_mm: mm2(c.pos),
+            vel_mm_s: [vel[0] * TICKS_PER_SECOND, vel[1] * TICKS_PER_SECOND],
+            yaw: c.facing.0,
+            at_rest: c.velocity == Vec2::ZERO,
+            tier: 1,
+            jumps: c.jumps,
+        });
+    }
+    for (i, t) in snapshot.taxis.iter().enumerate() {
+        let forward = Vec2::from_angle(t.yaw) * t.speed;
+        let vel = mm2(forward);
+        poses.push(Pose {
+            id: TAXI_ID_BASE + i as u64,
+            vehicle: true,
+            pos_mm: mm2(t.pos),
+            vel_mm_s: [vel[0] * TICKS_PER_SECOND, vel[1] * TICKS_PER_SECOND],
+            yaw: t.yaw.0,
+            at_rest: t.at_rest,
+            tier: 1,
+            jumps: t.jumps,
+        });
+    }
+    poses
+}
+
+/// The tier of an entity at `pos_mm` seen from a camera at `camera_mm`.
+#[must_use]
+pub fn tier_at(pos_mm: [i32; 2], camera_mm: [i32; 2]) -> u8 {
+    let dx = i64::from(pos_mm[0]) - i64::from(camera_mm[0]);
+    let dy = i64::from(pos_mm[1]) - i64::from(camera_mm[1]);
+    let d2 = dx * dx + dy * dy;
+    let near = i64::from(NEAR_TIER_M * MM_PER_M);
+    let middle = i64::from(MIDDLE_TIER_M * MM_PER_M);
+    if d2 <= near * near {
+        1
+    } else if d2 <= middle * middle {
+        2
+    } else {
+        4
+    }
+}
+
+/// What one spectator was last sent of each entity, to send it only what is its due.
+#[derive(Clone, Debug, Default)]
+pub struct SpectatorFeed {
+    sent: BTreeMap<u64, Pose>,
+}
+
+impl SpectatorFeed {
+    /// The snapshot of `tick` for a spectator whose camera looks at `camera_mm`, from every
+    /// entity's pose: those whose tier's turn it is (unless at rest and sent at rest), and any
+    /// new, started, stopped, jumped or moved to another tier; and those gone.
+    pub fn snapshot(&mut self, tick: Tick, poses: &[Pose], camera_mm: [i32; 2]) -> PoseSnapshot {
+        let mut out = PoseSnapshot { tick, poses: Vec::new(), gone: Vec::new() };
+        let mut seen = BTreeMap::new();
+        for pose in poses {
+            let pose = Pose { tier: tier_at(pose.pos_mm, camera_mm), ..*pose };
+            seen.insert(pose.id, ());
+            let due = match self.sent.get(&pose.id) {
+                None => true,
+                Some(last) => {
+                    let changed = last.at_rest != pose.at_rest
+                        || last.jumps != pose.jumps
+                        || last.tier != pose.tier;
+                    let turn = tick.0.is_multiple_of(u32::from(pose.tier));
+                    changed || (turn && !(pose.at_rest && last.at_rest && last.pos_mm == pose.pos_mm))
+                }
+            };
+            if due {
+                self.sent.insert(pose.id, pose);
+                out.poses.push(pose);
+            }
+        }
+        let gone: Vec<u64> = self.sent.keys().filter(|id| !seen.contains_key(id)).copied().collect();
+        for id in gone {
+            self.sent.remove(&id);
+            out.gone.push(id);
+        }
+        out
+    }
+}

@@ -1,0 +1,159 @@
+//! A spectator of a network game: no town of its own, only the poses it is sent, drawn
+//! through the remote view.
+
+use std::net::SocketAddr;
+
+use anyhow::{Result, bail};
+use fixstep_game::level::Level;
+use fixstep_net::{LinkStats, PeerTransport};
+use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Pose, Role};
+use fixstep_runtime::Tick;
+use glam::Vec3;
+
+use super::peer::identity_of;
+use crate::present::remote::{Measurement, Motion, RemoteFrame, RemoteView};
+
+/// How often a spectator tells the host where its camera looks, microseconds: every tick,
+/// as the host chooses each tick what is near.
+const CAMERA_REPORT_MICROS: u64 = fixstep_runtime::tick::TICK_MICROS;
+
+/// Millimetres in a metre.
+const MM_PER_M: f32 = 1_000.0;
+
+/// A binary angle unit in radians.
+const RADIANS_PER_UNIT: f32 = std::f32::consts::TAU / 4_294_967_296.0;
+
+/// A pose as the remote view measures it: world metres (x east, y up, z south), radians.
+#[must_use]
+pub fn measurement_of(pose: &Pose, tick: Tick) -> (Motion, Measurement) {
+    let m = |v: i32| v as f32 / MM_PER_M;
+    let pos = Vec3::new(m(pose.pos_mm[0]), 0.0, -m(pose.pos_mm[1]));
+    let vel = Vec3::new(m(pose.vel_mm_s[0]), 0.0, -m(pose.vel_mm_s[1]));
+    // Signed, so the heading is in (−π, π].
+    let yaw = pose.yaw as i32 as f32 * RADIANS_PER_UNIT;
+    let measurement = Measurement {
+        tick: tick.0,
+        pos,
+        vel,
+        yaw,
+        at_rest: pose.at_rest,
+        tier: pose.tier,
+        jumps: pose.jumps,
+    };
+    (if pose.vehicle { Motion::Vehicle } else { Motion::Walker }, measurement)
+}
+
+/// A spectator; see the [module documentation](super).
+pub struct NetSpectator {
+    session: PeerSession<fixstep_game::PlayerCommand>,
+    transport: PeerTransport,
+    view: RemoteView,
+    /// Where the camera looks, millimetres on the ground.
+    camera_mm: [i32; 2],
+    since_camera: u64,
+    snapshots: u64,
+}
+
+impl std::fmt::Debug for NetSpectator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetSpectator").field("transport", &self.transport).finish_non_exhaustive()
+    }
+}
+
+impl NetSpectator {
+    /// A spectator named `name` of the game on `level` hosted at `host`.
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn connect(level: &Level, host: SocketAddr, name: &str) -> Result<Self> {
+        let config = PeerConfig { identity: identity_of(level), name: name.to_owned(), role: Role::Spectator };
+        Ok(Self {
+            session: PeerSession::new(config),
+            transport: PeerTransport::connect(host)?,
+            view: RemoteView::new(),
+            camera_mm: [0, 0],
+            since_camera: 0,
+            snapshots: 0,
+        })
+    }
+
+    /// The remote view.
+    #[must_use]
+    pub const fn view(&self) -> &RemoteView {
+        &self.view
+    }
+
+    /// Pose snapshots received.
+    #[must_use]
+    pub const fn snapshots(&self) -> u64 {
+        self.snapshots
+    }
+
+    /// The link to the host.
+    #[must_use]
+    pub fn link(&self) -> LinkStats {
+        self.transport.stats()
+    }
+
+    /// Points the camera at `at` (world metres): the host sends what is near it every tick.
+    pub fn look_at(&mut self, at: Vec3) {
+        // Metres to millimetres, well inside an i32 for any level.
+        self.camera_mm = [(at.x * MM_PER_M) as i32, (-at.z * MM_PER_M) as i32];
+    }
+
+    /// Advances the view's clock by a frame's `elapsed_micros`, then hands it what arrived.
+    ///
+    /// # Errors
+    ///
+    /// If the connection fails or the host refuses the spectator.
+    pub fn receive(&mut self, elapsed_micros: u64) -> Result<()> {
+        self.view.advance(elapsed_micros);
+        let elapsed = std::time::Duration::from_micros(elapsed_micros);
+        self.transport.receive(elapsed, &mut self.session)?;
+        let events: Vec<PeerEvent<fixstep_game::PlayerCommand>> = self.session.drain_events().collect();
+        for event in events {
+            match event {
+                PeerEvent::Refused { reason } => bail!("the host refused this spectator: {reason}"),
+                PeerEvent::Poses(snapshot) => {
+                    self.snapshots += 1;
+                    self.view.snapshot_arrived(snapshot.tick);
+                    for pose in &snapshot.poses {
+                        let (motion, measurement) = measurement_of(pose, snapshot.tick);
+                        self.view.measure(pose.id, motion, &measurement);
+                    }
+                    for &id in &snapshot.gone {
+                        self.view.gone(id, snapshot.tick);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.since_camera += elapsed_micros;
+        if self.session.is_welcomed() && self.since_camera >= CAMERA_REPORT_MICROS {
+            self.since_camera = 0;
+            self.session.report_camera(self.camera_mm);
+        }
+        Ok(())
+    }
+
+    /// Draws every remote entity at the clock's render tick.
+    pub fn draw(&mut self) -> &RemoteFrame {
+        self.view.draw()
+    }
+
+    /// Sends what the session has to send.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails.
+    pub fn send(&mut self) -> Result<()> {
+        self.transport.send(&mut self.session)?;
+        Ok(())
+    }
+
+    /// Says goodbye.
+    pub fn disconnect(&mut self) {
+        self.transport.disconnect();
+    }
+}
