@@ -102,6 +102,23 @@ pub enum Command {
         #[arg(long)]
         truth_log: Option<PathBuf>,
     },
+    /// Host a network game: play in a window, or run headless (`--headless`, for servers and
+    /// tests) with a bot or no character of its own.
+    Host(crate::commands::host::HostArgs),
+    /// Join a network game at HOST:PORT and play.
+    Join(crate::commands::join::JoinArgs),
+    /// Watch a network game at HOST:PORT without simulating it.
+    Spectate(crate::commands::spectate::SpectateArgs),
+    /// A link conditioner: a UDP proxy that delays, jitters, drops, duplicates and reorders.
+    Netem(crate::commands::netem::NetemArgs),
+    /// Print the differences of two state dumps (the RON files of a desync report); exits 1
+    /// if they differ.
+    DesyncDiff {
+        /// The first state.
+        a: PathBuf,
+        /// The second state.
+        b: PathBuf,
+    },
     /// Measure the smoothness of a drawn log against the truth: off-pace frames, position
     /// error, delay, pops, reversals, slides, frames misplaced around a jump, long-way turns
     /// and animation back-steps, per kind of entity.
@@ -319,6 +336,15 @@ where
                 Err(error) => input_error(&error),
             }
         }
+        Some(Command::Host(args)) => failed(crate::commands::host::run(&args, &assets)),
+        Some(Command::Join(args)) => failed(crate::commands::join::run(&args, &assets)),
+        Some(Command::Spectate(args)) => failed(crate::commands::spectate::run(&args, &assets)),
+        Some(Command::Netem(args)) => failed(crate::commands::netem::run(&args)),
+        Some(Command::DesyncDiff { a, b }) => match crate::commands::desync_diff::run(&a, &b) {
+            Ok(false) => ExitCode::SUCCESS,
+            Ok(true) => ExitCode::FAILURE,
+            Err(error) => input_error(&error),
+        },
         Some(Command::Judder { drawn, truth, trace, plot, worst }) => {
             match crate::judder::run_judder(&crate::judder::JudderArgs {
                 drawn,
@@ -420,6 +446,22 @@ fn trace(input: &std::path::Path, out: &std::path::Path) -> ExitCode {
 fn say(text: &str) {
     use std::io::Write as _;
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// A network command's outcome: a failure is one line, and [`EXIT_USAGE`] for a bad input (a
+/// level, a script, an address) or 1 for a failure of the game (a connection lost, a refusal).
+fn failed(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("fixstep: {error:#}");
+            let input = error.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
+            }) || format!("{error:#}").contains(" is not HOST:PORT");
+            ExitCode::from(if input { EXIT_USAGE } else { 1 })
+        }
+    }
 }
 
 /// Reports a bad input (file, level, script) and gives [`EXIT_USAGE`].

@@ -65,6 +65,7 @@ fn the_hud_shows_the_numbers_and_the_frame_time_graph() {
             .map(|i| if i % 60 == 59 { 41.0 } else { 14.0 + (i % 7) as f32 })
             .collect(),
         note: Some("F3: frame times".to_owned()),
+        ..fixstep_render::gpu::Hud::default()
     };
     let mut renderer = renderer(&ctx, &assets, (640, 360));
     let picture = common::draw_with_hud(&ctx, &mut renderer, &frame, &hud);

@@ -8,6 +8,7 @@
 //! display or a GPU, [`run_play`] returns an error that says so in one line.
 
 pub mod input;
+pub mod session;
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -18,8 +19,6 @@ use std::time::Instant;
 
 use anyhow::anyhow;
 use fixstep_game::PlayerCommand;
-use fixstep_game::predict::InputAccumulator;
-use fixstep_runtime::tick::FrameScheduler;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{DeviceEvent, DeviceId, ElementState, MouseScrollDelta, WindowEvent};
@@ -31,9 +30,11 @@ use crate::gpu::overlay::GRAPH_SAMPLES;
 use crate::gpu::{
     GpuContext, GpuError, Hud, OffscreenTarget, Renderer, RendererSetup, SkinningPath,
 };
-use crate::local_game::{GameAssets, LocalGame, load_game_assets};
+use crate::local_game::{GameAssets, load_game_assets};
+use crate::net_game::HostOptions;
 use crate::record::{DrawnLog, HeldMark};
 use input::{Input, KeyAction};
+use session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
 
 /// Longest real time one frame hands the scheduler, seconds: after a stall (a dragged window,
 /// a debugger) the game resumes instead of racing to catch up.
@@ -84,6 +85,45 @@ pub enum PlayError {
     Other(#[from] anyhow::Error),
 }
 
+/// A network game to play in a window.
+#[derive(Clone, Debug)]
+pub enum NetworkPlay {
+    /// Host it, and play in it.
+    Host {
+        /// How to host.
+        options: HostOptions,
+        /// The level file.
+        level_file: PathBuf,
+    },
+    /// Join the game at `host` and play in it.
+    Join {
+        /// The host.
+        host: std::net::SocketAddr,
+        /// The player's name.
+        name: String,
+        /// Where desync reports go.
+        reports: PathBuf,
+        /// The level file.
+        level_file: PathBuf,
+    },
+    /// Watch the game at `host`.
+    Spectate {
+        /// The host.
+        host: std::net::SocketAddr,
+        /// The spectator's name.
+        name: String,
+        /// The level file.
+        level_file: PathBuf,
+    },
+}
+
+/// What the window plays.
+#[derive(Clone, Debug)]
+enum Mode {
+    Local,
+    Network(NetworkPlay),
+}
+
 /// Plays the game in a window until it is closed, Esc is pressed, or `frames` are drawn.
 ///
 /// # Errors
@@ -91,6 +131,34 @@ pub enum PlayError {
 /// [`PlayError::NoDisplay`] without a display, [`PlayError::Gpu`] without a GPU, and any bad
 /// input or failure otherwise.
 pub fn run_play(options: &PlayOptions) -> Result<(), PlayError> {
+    run_window(options, Mode::Local)
+}
+
+/// Plays a network game in a window until it is closed or Esc is pressed.
+///
+/// # Errors
+///
+/// As [`run_play`], and if the network game cannot start.
+pub fn run_network_play(play: &NetworkPlay, assets: &std::path::Path) -> Result<(), PlayError> {
+    let level = match play {
+        NetworkPlay::Host { level_file, .. }
+        | NetworkPlay::Join { level_file, .. }
+        | NetworkPlay::Spectate { level_file, .. } => level_file.clone(),
+    };
+    let options = PlayOptions {
+        level,
+        assets: assets.to_path_buf(),
+        size: crate::shot::DEFAULT_SIZE,
+        frames: None,
+        screenshot: None,
+        seed: 1,
+        cpu_skinning: false,
+        drawn_log: None,
+    };
+    run_window(&options, Mode::Network(play.clone()))
+}
+
+fn run_window(options: &PlayOptions, mode: Mode) -> Result<(), PlayError> {
     let assets = load_game_assets(&options.assets, &options.level)?;
     if cfg!(all(unix, not(target_os = "macos"), not(target_os = "android")))
         && std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty())
@@ -100,7 +168,7 @@ pub fn run_play(options: &PlayOptions) -> Result<(), PlayError> {
     }
     let event_loop = EventLoop::new().map_err(|e| PlayError::NoDisplay(e.to_string()))?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let mut app = App { options: options.clone(), assets, running: None, error: None };
+    let mut app = App { options: options.clone(), mode, assets, running: None, error: None };
     event_loop
         .run_app(&mut app)
         .map_err(|e| PlayError::Other(anyhow!("the window system failed: {e}")))?;
@@ -126,6 +194,7 @@ fn hud_note(ctx: &GpuContext, mouse_captured: bool) -> String {
 
 struct App {
     options: PlayOptions,
+    mode: Mode,
     assets: GameAssets,
     running: Option<Running>,
     error: Option<PlayError>,
@@ -138,11 +207,9 @@ struct Running {
     view_format: wgpu::TextureFormat,
     ctx: GpuContext,
     renderer: Renderer,
-    game: LocalGame,
-    scheduler: FrameScheduler,
+    /// What is played: a local game, or a side of a network game.
+    game: Box<dyn PlaySession>,
     input: Input,
-    /// The player's held input, integrated over each tick into its command.
-    own_input: InputAccumulator,
     last: Instant,
     hud: Hud,
     frame_times: VecDeque<f32>,
@@ -223,7 +290,19 @@ impl App {
         if self.options.cpu_skinning {
             renderer.skinning = SkinningPath::Cpu;
         }
-        let game = LocalGame::held_by_player(Arc::clone(&self.assets.level), self.options.seed);
+        let level = Arc::clone(&self.assets.level);
+        let game: Box<dyn PlaySession> = match &self.mode {
+            Mode::Local => Box::new(LocalPlay::new(level, self.options.seed)),
+            Mode::Network(NetworkPlay::Host { options, .. }) => {
+                Box::new(HostPlay::new(level, options)?)
+            }
+            Mode::Network(NetworkPlay::Join { host, name, reports, .. }) => {
+                Box::new(JoinPlay::new(level, *host, name, reports.clone())?)
+            }
+            Mode::Network(NetworkPlay::Spectate { host, name, .. }) => {
+                Box::new(SpectatePlay::new(level, *host, name)?)
+            }
+        };
         let drawn_log = match &self.options.drawn_log {
             Some(path) => Some(DrawnRecord {
                 log: DrawnLog::new(BufWriter::new(File::create(path).map_err(|e| {
@@ -245,9 +324,7 @@ impl App {
             ctx,
             renderer,
             game,
-            scheduler: FrameScheduler::new(),
             input: Input::default(),
-            own_input: InputAccumulator::new(),
             last: Instant::now(),
             hud,
             frame_times: VecDeque::with_capacity(GRAPH_SAMPLES),
@@ -295,16 +372,7 @@ impl Running {
         let seconds = now.duration_since(self.last).as_secs_f64().min(MAX_FRAME_SECONDS);
         self.last = now;
         let held = self.input.held();
-        self.own_input.turn_by(self.input.take_mouse_turn());
-        let game = &mut self.game;
-        self.own_input.run_frame(
-            &mut self.scheduler,
-            (seconds * 1_000_000.0) as u64,
-            &held,
-            |command, partial| game.step_own(command, partial),
-        )?;
-        self.game.presentation.own_input(&self.own_input.partial());
-        let alpha = self.scheduler.alpha_millionths() as f32 / 1_000_000.0;
+        let mouse = self.input.take_mouse_turn();
         let ms = (seconds * 1000.0) as f32;
         if self.frame_times.len() == GRAPH_SAMPLES {
             self.frame_times.pop_front();
@@ -315,14 +383,14 @@ impl Running {
         let counted = self.frame_times.len().min(FPS_FRAMES) as f32;
         self.hud.fps = if recent > 0.0 { counted * 1000.0 / recent } else { 0.0 };
         self.hud.frame_ms = ms;
-        self.hud.tick = self.game.tick();
-        self.hud.hash = self.game.hash();
         if self.hud.show_graph {
             self.hud.frame_times.clear();
             self.hud.frame_times.extend(self.frame_times.iter().copied());
         }
-        let level = Arc::clone(self.game.presentation.level());
-        let frame = self.game.presentation.draw(alpha, seconds as f32);
+        let level = Arc::clone(self.game.level());
+        self.game.frame((seconds * 1_000_000.0) as u64, &held, mouse)?;
+        self.game.hud(&mut self.hud);
+        let frame = self.game.drawn();
         if let Some(record) = self.drawn_log.as_mut() {
             let at_ms = record.started.elapsed().as_secs_f64() * 1000.0;
             let keys = PlayerCommand { interact: false, ..held };
@@ -387,7 +455,7 @@ impl Running {
     fn screenshot(&mut self, path: &std::path::Path) -> Result<(), PlayError> {
         let (w, h) = self.renderer.size();
         let target = OffscreenTarget::new(&self.ctx.device, w, h, self.view_format);
-        let frame = self.game.presentation.frame().clone();
+        let frame = self.game.drawn().clone();
         self.renderer.render(&target.view, &frame, &self.hud);
         let image = target.read_image(&self.ctx.device, &self.ctx.queue).map_err(|e| anyhow!(e))?;
         crate::shot::save_png(&image, path)?;
@@ -436,7 +504,7 @@ impl ApplicationHandler for App {
                     MouseScrollDelta::LineDelta(_, y) => f64::from(y),
                     MouseScrollDelta::PixelDelta(p) => p.y / PIXELS_PER_LINE,
                 };
-                running.game.presentation.camera.zoom(steps as f32);
+                running.game.camera().zoom(steps as f32);
             }
             WindowEvent::RedrawRequested => {
                 let drawn = match running.frame() {
@@ -473,6 +541,9 @@ impl ApplicationHandler for App {
     }
 
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(running) = self.running.as_mut() {
+            running.game.close();
+        }
         if let Some(record) = self.running.as_mut().and_then(|r| r.drawn_log.take())
             && let Err(e) = record.log.finish()
         {

@@ -370,6 +370,10 @@ impl OverlayPipeline {
             minutes / 60,
             minutes % 60,
         );
+        if let Some(network) = &hud.network {
+            content.push('\n');
+            content.push_str(network);
+        }
         if let Some(note) = &hud.note {
             content.push('\n');
             content.push_str(note);
@@ -425,10 +429,35 @@ impl OverlayPipeline {
                 let y = base - ms / GRAPH_MAX_MS * gh;
                 self.rect(Batches::Under, None, (gx, y, gw, ui.max(1.0)), colour, 0.7);
             }
+            // The network clock's offset, a dot a sample, about the graph's middle (± half its
+            // height for ± GRAPH_MAX_MS / 2).
+            let start = hud.clock_offsets.len().saturating_sub(GRAPH_SAMPLES);
+            let offsets = &hud.clock_offsets[start..];
+            let skip = GRAPH_SAMPLES - offsets.len();
+            let middle = base - gh / 2.0;
+            for (i, &ms) in offsets.iter().enumerate() {
+                let y = middle - (ms / GRAPH_MAX_MS).clamp(-0.5, 0.5) * gh;
+                let x = gx + (skip + i) as f32 * bar;
+                let dot = (2.0 * ui).max(2.0);
+                self.rect(
+                    Batches::Under,
+                    None,
+                    (x, y - dot / 2.0, dot, dot),
+                    srgb(90, 200, 255),
+                    0.95,
+                );
+            }
             let worst = shown.iter().copied().fold(0.0, f32::max);
             let mean =
                 if shown.is_empty() { 0.0 } else { shown.iter().sum::<f32>() / shown.len() as f32 };
-            let label = format!("frame time  mean {mean:.1} ms  max {worst:.1} ms  (F3)");
+            let label = if hud.clock_offsets.is_empty() {
+                format!("frame time  mean {mean:.1} ms  max {worst:.1} ms  (F3)")
+            } else {
+                let last = hud.clock_offsets.last().copied().unwrap_or(0.0);
+                format!(
+                    "frame time  mean {mean:.1} ms  max {worst:.1} ms   clock offset {last:+.1} ms (blue)  (F3)"
+                )
+            };
             let slot = &mut self.slots[GRAPH];
             slot.set(text, &label, 12.0 * ui, None);
             slot.shown = Some((gx, gy + 4.0 * ui, Color::rgb(220, 225, 230)));

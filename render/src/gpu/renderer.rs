@@ -80,6 +80,12 @@ pub struct Hud {
     pub frame_times: Vec<f32>,
     /// A line of help or status under the numbers, if any.
     pub note: Option<String>,
+    /// In network play, a line of the link and the lockstep: host tick, round trip, input
+    /// queue, late inputs, the last hash compared.
+    pub network: Option<String>,
+    /// In network play, how the network clock's estimate of the host moved since it started,
+    /// milliseconds, oldest first, drawn over the frame-time graph.
+    pub clock_offsets: Vec<f32>,
 }
 
 /// What a renderer is built for.

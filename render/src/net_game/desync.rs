@@ -58,7 +58,9 @@ fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<Difference>, limit: usiz
                 let sub = if path.is_empty() { name } else { format!("{path}.{name}") };
                 match mb.get(key) {
                     Some(vb) => walk(&sub, va, vb, out, limit),
-                    None => out.push(Difference { path: sub, a: value_text(va), b: "(none)".into() }),
+                    None => {
+                        out.push(Difference { path: sub, a: value_text(va), b: "(none)".into() })
+                    }
                 }
             }
             for (key, vb) in mb.iter() {

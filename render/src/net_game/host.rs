@@ -10,8 +10,7 @@ use fixstep_game::level::Level;
 use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_net::{HostTransport, LinkStats};
 use fixstep_runtime::net::{
-    HashReport, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerId,
-    TickRecord,
+    HashReport, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerId, TickRecord,
 };
 use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
 
@@ -186,10 +185,13 @@ impl NetHost {
             HostEvent::PeerLeft { peer, player } => {
                 self.feeds.remove(&peer);
                 self.transport.disconnect(peer);
-                let who = player.map_or_else(|| "a spectator".to_owned(), |p| format!("player {p}"));
+                let who =
+                    player.map_or_else(|| "a spectator".to_owned(), |p| format!("player {p}"));
                 self.events.push(format!("{who} left"));
             }
-            HostEvent::Refused { reason, .. } => self.events.push(format!("refused a peer: {reason}")),
+            HostEvent::Refused { reason, .. } => {
+                self.events.push(format!("refused a peer: {reason}"))
+            }
             HostEvent::InputLate { .. } => self.stats.late_inputs += 1,
             HostEvent::Desync { peer, tick, ours, theirs } => {
                 self.stats.desyncs += 1;
@@ -197,9 +199,11 @@ impl NetHost {
                     && let Some((_, state, _)) = self.recent.iter().find(|(t, _, _)| *t == tick)
                 {
                     let state = state.clone();
-                    let player = self.session.peers().find(|(id, _)| *id == peer).and_then(|(_, p)| p);
+                    let player =
+                        self.session.peers().find(|(id, _)| *id == peer).and_then(|(_, p)| p);
                     self.session.send_desync(peer, tick, ours.clone(), state.clone());
-                    self.pending.insert((peer, tick), PendingReport { player, state, ours, theirs });
+                    self.pending
+                        .insert((peer, tick), PendingReport { player, state, ours, theirs });
                     self.events.push(format!("desync at tick {}", tick.0));
                 }
             }

@@ -77,8 +77,14 @@ impl NetPeer {
     /// # Errors
     ///
     /// If no socket can be bound.
-    pub fn connect(level: Arc<Level>, host: SocketAddr, name: &str, reports: PathBuf) -> Result<Self> {
-        let config = PeerConfig { identity: identity_of(&level), name: name.to_owned(), role: Role::Player };
+    pub fn connect(
+        level: Arc<Level>,
+        host: SocketAddr,
+        name: &str,
+        reports: PathBuf,
+    ) -> Result<Self> {
+        let config =
+            PeerConfig { identity: identity_of(&level), name: name.to_owned(), role: Role::Player };
         Ok(Self {
             session: PeerSession::new(config),
             transport: PeerTransport::connect(host)?,
@@ -156,7 +162,8 @@ impl NetPeer {
     fn event(&mut self, event: PeerEvent<PlayerCommand>) -> Result<()> {
         match event {
             PeerEvent::Welcomed { tick, state, hash, .. } => {
-                let state = postcard::from_bytes(&state).context("the host's state does not decode")?;
+                let state =
+                    postcard::from_bytes(&state).context("the host's state does not decode")?;
                 let mut sim = TownSim::new(Arc::clone(&self.level), 0, 0);
                 sim.restore(&state);
                 let ours = sim.state_hash().total();

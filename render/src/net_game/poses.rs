@@ -109,7 +109,8 @@ impl SpectatorFeed {
                         || last.jumps != pose.jumps
                         || last.tier != pose.tier;
                     let turn = tick.0.is_multiple_of(u32::from(pose.tier));
-                    changed || (turn && !(pose.at_rest && last.at_rest && last.pos_mm == pose.pos_mm))
+                    changed
+                        || (turn && !(pose.at_rest && last.at_rest && last.pos_mm == pose.pos_mm))
                 }
             };
             if due {
@@ -117,7 +118,8 @@ impl SpectatorFeed {
                 out.poses.push(pose);
             }
         }
-        let gone: Vec<u64> = self.sent.keys().filter(|id| !seen.contains_key(id)).copied().collect();
+        let gone: Vec<u64> =
+            self.sent.keys().filter(|id| !seen.contains_key(id)).copied().collect();
         for id in gone {
             self.sent.remove(&id);
             out.gone.push(id);

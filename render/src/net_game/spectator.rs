@@ -6,8 +6,8 @@ use std::net::SocketAddr;
 use anyhow::{Result, bail};
 use fixstep_game::level::Level;
 use fixstep_net::{LinkStats, PeerTransport};
-use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Pose, Role};
 use fixstep_runtime::Tick;
+use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Pose, Role};
 use glam::Vec3;
 
 use super::peer::identity_of;
@@ -67,7 +67,11 @@ impl NetSpectator {
     ///
     /// If no socket can be bound.
     pub fn connect(level: &Level, host: SocketAddr, name: &str) -> Result<Self> {
-        let config = PeerConfig { identity: identity_of(level), name: name.to_owned(), role: Role::Spectator };
+        let config = PeerConfig {
+            identity: identity_of(level),
+            name: name.to_owned(),
+            role: Role::Spectator,
+        };
         Ok(Self {
             session: PeerSession::new(config),
             transport: PeerTransport::connect(host)?,
@@ -111,7 +115,8 @@ impl NetSpectator {
         self.view.advance(elapsed_micros);
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
         self.transport.receive(elapsed, &mut self.session)?;
-        let events: Vec<PeerEvent<fixstep_game::PlayerCommand>> = self.session.drain_events().collect();
+        let events: Vec<PeerEvent<fixstep_game::PlayerCommand>> =
+            self.session.drain_events().collect();
         for event in events {
             match event {
                 PeerEvent::Refused { reason } => bail!("the host refused this spectator: {reason}"),

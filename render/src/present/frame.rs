@@ -150,4 +150,6 @@ pub struct DrawFrame {
     pub dialogue: Option<DialogueDraw>,
     /// The local player's cutscene, if watching one.
     pub cutscene: Option<CutsceneDraw>,
+    /// The characters are not known by name (a spectator's view): no labels.
+    pub nameless: bool,
 }

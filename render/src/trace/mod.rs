@@ -15,7 +15,7 @@ use serde::Serialize;
 
 pub use read::{TIERS, TRACE_FORMAT, TRACE_TICK_MS, TraceEntity, TraceEvent, TraceReader};
 
-use crate::present::remote::RemoteView;
+use crate::present::remote::{RemoteFrame, RemoteView};
 
 /// What can go wrong running a trace.
 #[derive(Debug, thiserror::Error)]
@@ -48,7 +48,7 @@ pub struct TraceSummary {
 }
 
 /// One entity in a drawn-log line, as the format has it.
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 struct DrawnEntityLine {
     id: u64,
     tick: f64,
@@ -65,6 +65,53 @@ struct DrawnFrameLine<'a> {
     entities: &'a [DrawnEntityLine],
 }
 
+/// Writes a drawn-log line (the format's, entities in id order) for each frame of a remote
+/// view: the trace tool's output, and a spectator's.
+#[derive(Debug)]
+pub struct RemoteFrameWriter<W: Write> {
+    out: W,
+    entities: Vec<DrawnEntityLine>,
+}
+
+impl<W: Write> RemoteFrameWriter<W> {
+    /// A writer to `out`.
+    pub const fn new(out: W) -> Self {
+        Self { out, entities: Vec::new() }
+    }
+
+    /// Writes the line of `frame`, drawn at `at_ms`. Before the first snapshot the render
+    /// tick is given as 0.
+    ///
+    /// # Errors
+    ///
+    /// If writing fails.
+    pub fn frame(&mut self, at_ms: f64, frame: &RemoteFrame) -> std::io::Result<()> {
+        self.entities.clear();
+        self.entities.extend(frame.entities.iter().map(|e| DrawnEntityLine {
+            id: e.id,
+            tick: e.sample.tick,
+            pos: e.sample.pos.to_array(),
+            yaw: e.sample.yaw,
+            speed: e.sample.speed,
+        }));
+        self.entities.sort_unstable_by_key(|e| e.id);
+        let render_tick = if frame.render_tick.is_finite() { frame.render_tick } else { 0.0 };
+        let line = DrawnFrameLine { at_ms, render_tick, entities: &self.entities };
+        serde_json::to_writer(&mut self.out, &line).map_err(std::io::Error::from)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Flushes and returns the destination.
+    ///
+    /// # Errors
+    ///
+    /// If flushing fails.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
 /// Runs the remote view over the trace read from `input` and writes a drawn-log line to
 /// `output` for every frame event. Frames before the first snapshot draw nothing and give the
 /// render tick as 0.
@@ -75,11 +122,10 @@ struct DrawnFrameLine<'a> {
 /// What was written before the bad line stays written.
 pub fn run_trace<R: BufRead, W: Write>(input: R, output: W) -> Result<TraceSummary, TraceError> {
     let mut reader = TraceReader::new(input)?;
-    let mut out = std::io::BufWriter::new(output);
+    let mut writer = RemoteFrameWriter::new(std::io::BufWriter::new(output));
     let mut view = RemoteView::new();
     let mut summary = TraceSummary::default();
     let mut last_micros: Option<i64> = None;
-    let mut entities: Vec<DrawnEntityLine> = Vec::new();
     while let Some(event) = reader.next_event()? {
         let at_micros = match &event {
             TraceEvent::Snapshot { at_micros, .. } | TraceEvent::Frame { at_micros, .. } => {
@@ -102,26 +148,12 @@ pub fn run_trace<R: BufRead, W: Write>(input: R, output: W) -> Result<TraceSumma
                 }
             }
             TraceEvent::Frame { at_ms, .. } => {
-                let frame = view.draw();
-                entities.clear();
-                entities.extend(frame.entities.iter().map(|e| DrawnEntityLine {
-                    id: e.id,
-                    tick: e.sample.tick,
-                    pos: e.sample.pos.to_array(),
-                    yaw: e.sample.yaw,
-                    speed: e.sample.speed,
-                }));
-                entities.sort_unstable_by_key(|e| e.id);
-                let render_tick =
-                    if frame.render_tick.is_finite() { frame.render_tick } else { 0.0 };
-                let line = DrawnFrameLine { at_ms, render_tick, entities: &entities };
-                serde_json::to_writer(&mut out, &line).map_err(std::io::Error::from)?;
-                out.write_all(b"\n")?;
+                writer.frame(at_ms, view.draw())?;
                 summary.frames += 1;
             }
         }
     }
-    out.flush()?;
+    writer.finish()?;
     summary.clock_snaps = view.clock().snaps();
     Ok(summary)
 }

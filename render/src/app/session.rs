@@ -1,0 +1,524 @@
+//! What the window plays: a local game, or one side of a network game. Each takes a frame's
+//! real time and what the player holds, runs what that time owes, and draws the frame.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Result;
+use fixstep_game::PlayerCommand;
+use fixstep_game::level::Level;
+use fixstep_game::predict::{InputAccumulator, OwnRules};
+use fixstep_game::state::Role;
+use fixstep_net::WallClock;
+use fixstep_runtime::math::Fx;
+use fixstep_runtime::tick::FrameScheduler;
+use fixstep_runtime::{Simulation, Tick};
+use glam::Vec3;
+
+use crate::gpu::Hud;
+use crate::local_game::LocalGame;
+use crate::net_game::{HostOptions, NetHost, NetPeer, NetSpectator};
+use crate::present::camera::CameraRig;
+use crate::present::frame::{CharacterDraw, TaxiDraw};
+use crate::present::remote::Motion;
+use crate::present::samples::{CharacterSample, TaxiSample};
+use crate::present::{DrawFrame, LocalPresentation};
+
+/// The clock offsets the F3 graph shows, newest last: as many as frame times.
+const OFFSET_SAMPLES: usize = crate::gpu::overlay::GRAPH_SAMPLES;
+
+/// A game the window plays.
+pub trait PlaySession {
+    /// Runs what `elapsed_micros` of real time owes with `held` held (and `mouse_turn` of a
+    /// command's turn units turned), and draws the frame.
+    ///
+    /// # Errors
+    ///
+    /// If the game cannot go on (a tick refused, the connection lost).
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        held: &PlayerCommand,
+        mouse_turn: i32,
+    ) -> Result<&DrawFrame>;
+
+    /// The frame drawn last.
+    fn drawn(&self) -> &DrawFrame;
+
+    /// The camera's zoom.
+    fn camera(&mut self) -> &mut CameraRig;
+
+    /// Fills in the HUD's numbers.
+    fn hud(&self, hud: &mut Hud);
+
+    /// The level played.
+    fn level(&self) -> &Arc<Level>;
+
+    /// The game is closing (say goodbye).
+    fn close(&mut self) {}
+}
+
+/// Real time as a tick's share, in millionths, from a scheduler.
+fn alpha_of(scheduler: &FrameScheduler) -> f32 {
+    scheduler.alpha_millionths() as f32 / 1_000_000.0
+}
+
+fn seconds(micros: u64) -> f32 {
+    micros as f32 / 1e6
+}
+
+/// A game played alone.
+pub struct LocalPlay {
+    game: LocalGame,
+    scheduler: FrameScheduler,
+    input: InputAccumulator,
+}
+
+impl LocalPlay {
+    /// The town of `level`, played alone.
+    #[must_use]
+    pub fn new(level: Arc<Level>, seed: u64) -> Self {
+        Self {
+            game: LocalGame::held_by_player(level, seed),
+            scheduler: FrameScheduler::new(),
+            input: InputAccumulator::new(),
+        }
+    }
+}
+
+impl PlaySession for LocalPlay {
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        held: &PlayerCommand,
+        mouse_turn: i32,
+    ) -> Result<&DrawFrame> {
+        self.input.turn_by(mouse_turn);
+        let game = &mut self.game;
+        self.input.run_frame(&mut self.scheduler, elapsed_micros, held, |command, partial| {
+            game.step_own(command, partial)
+        })?;
+        self.game.presentation.own_input(&self.input.partial());
+        Ok(self.game.presentation.draw(alpha_of(&self.scheduler), seconds(elapsed_micros)))
+    }
+
+    fn drawn(&self) -> &DrawFrame {
+        self.game.presentation.frame()
+    }
+
+    fn camera(&mut self) -> &mut CameraRig {
+        &mut self.game.presentation.camera
+    }
+
+    fn hud(&self, hud: &mut Hud) {
+        hud.tick = self.game.tick();
+        hud.hash = self.game.hash();
+        hud.network = None;
+    }
+
+    fn level(&self) -> &Arc<Level> {
+        self.game.presentation.level()
+    }
+}
+
+/// The host of a network game, playing player 0.
+pub struct HostPlay {
+    host: NetHost,
+    presentation: LocalPresentation,
+    scheduler: FrameScheduler,
+    input: InputAccumulator,
+    clock: WallClock,
+}
+
+impl HostPlay {
+    /// Hosts `level` as `options` say, playing a character of its own.
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot be bound.
+    pub fn new(level: Arc<Level>, options: &HostOptions) -> Result<Self> {
+        let options = HostOptions { own_player: true, ..options.clone() };
+        let host = NetHost::bind(Arc::clone(&level), &options)?;
+        let mut presentation = LocalPresentation::new(level, 0);
+        presentation.observe(host.sim().snapshot());
+        presentation.predict_own();
+        presentation.observe_own(OwnRules::body(host.sim(), 0));
+        Ok(Self {
+            host,
+            presentation,
+            scheduler: FrameScheduler::new(),
+            input: InputAccumulator::new(),
+            clock: WallClock::new(),
+        })
+    }
+}
+
+impl PlaySession for HostPlay {
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        held: &PlayerCommand,
+        mouse_turn: i32,
+    ) -> Result<&DrawFrame> {
+        self.host.receive(elapsed_micros, self.clock.now_micros())?;
+        for news in self.host.drain_news() {
+            eprintln!("fixstep: {news}");
+        }
+        self.input.turn_by(mouse_turn);
+        let (host, presentation) = (&mut self.host, &mut self.presentation);
+        self.input.run_frame(
+            &mut self.scheduler,
+            elapsed_micros,
+            held,
+            |command, partial| -> Result<()> {
+                presentation.own_command(host.sim().next_tick(), command, partial);
+                host.run_tick(Some(command))?;
+                presentation.observe(host.sim().snapshot());
+                presentation.observe_own(OwnRules::body(host.sim(), 0));
+                Ok(())
+            },
+        )?;
+        self.host.send();
+        self.presentation.own_input(&self.input.partial());
+        Ok(self.presentation.draw(alpha_of(&self.scheduler), seconds(elapsed_micros)))
+    }
+
+    fn drawn(&self) -> &DrawFrame {
+        self.presentation.frame()
+    }
+
+    fn camera(&mut self) -> &mut CameraRig {
+        &mut self.presentation.camera
+    }
+
+    fn hud(&self, hud: &mut Hud) {
+        hud.tick = self.host.sim().next_tick().0;
+        hud.hash = self.host.hash().total();
+        let stats = self.host.stats();
+        let worst_rtt =
+            self.host.links().iter().filter_map(|(_, _, l)| l.map(|l| l.rtt_micros)).max();
+        let mut line = format!(
+            "hosting: host tick {}   peers {}   rtt {}   late inputs {}",
+            self.host.sim().next_tick().0,
+            stats.peers,
+            worst_rtt.map_or_else(|| "-".to_owned(), |r| format!("{} ms", r / 1000)),
+            stats.late_inputs,
+        );
+        if stats.desyncs > 0 {
+            line.push_str(&format!("   DESYNC x{} (see desync-reports/)", stats.desyncs));
+        }
+        hud.network = Some(line);
+    }
+
+    fn level(&self) -> &Arc<Level> {
+        self.presentation.level()
+    }
+
+    fn close(&mut self) {
+        self.host.shut_down();
+    }
+}
+
+/// A player of a network game.
+pub struct JoinPlay {
+    peer: NetPeer,
+    level: Arc<Level>,
+    presentation: Option<LocalPresentation>,
+    input_schedule: FrameScheduler,
+    input: InputAccumulator,
+    offsets: std::collections::VecDeque<f32>,
+    first_offset: Option<Fx>,
+    empty: DrawFrame,
+    camera: CameraRig,
+}
+
+impl JoinPlay {
+    /// A player named `name` of the game hosted at `host`.
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn new(level: Arc<Level>, host: SocketAddr, name: &str, reports: PathBuf) -> Result<Self> {
+        Ok(Self {
+            peer: NetPeer::connect(Arc::clone(&level), host, name, reports)?,
+            level,
+            presentation: None,
+            input_schedule: FrameScheduler::new(),
+            input: InputAccumulator::new(),
+            offsets: std::collections::VecDeque::with_capacity(OFFSET_SAMPLES),
+            first_offset: None,
+            empty: DrawFrame::default(),
+            camera: CameraRig::default(),
+        })
+    }
+}
+
+impl PlaySession for JoinPlay {
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        held: &PlayerCommand,
+        mouse_turn: i32,
+    ) -> Result<&DrawFrame> {
+        self.peer.receive(elapsed_micros)?;
+        let Some(player) = self.peer.player() else {
+            self.peer.send()?;
+            return Ok(&self.empty);
+        };
+        if self.presentation.is_none()
+            && let Some(sim) = self.peer.sim()
+        {
+            let mut p = LocalPresentation::new(Arc::clone(&self.level), usize::from(player));
+            p.observe(sim.snapshot());
+            p.predict_own();
+            p.observe_own(OwnRules::body(sim, usize::from(player)));
+            p.camera = self.camera;
+            self.presentation = Some(p);
+        }
+        self.input.turn_by(mouse_turn);
+        let nudged = self.peer.clock().nudged_micros(elapsed_micros);
+        let mut inputs = Vec::new();
+        self.input.run_frame(
+            &mut self.input_schedule,
+            nudged,
+            held,
+            |command, partial| -> Result<()> {
+                inputs.push((command, *partial));
+                Ok(())
+            },
+        )?;
+        for (command, partial) in inputs {
+            let Some(tick) = self.peer.next_input_tick() else { continue };
+            self.peer.submit(tick, command);
+            if let Some(p) = self.presentation.as_mut() {
+                p.own_command(tick, command, &partial);
+            }
+        }
+        let render = self.peer.clock().render_tick();
+        let presentation = &mut self.presentation;
+        self.peer.run_due(Some(render.unwrap_or(Fx::MIN)), |sim, _| {
+            if let Some(p) = presentation.as_mut() {
+                p.observe(sim.snapshot());
+                p.observe_own(OwnRules::body(sim, usize::from(player)));
+            }
+        })?;
+        self.peer.send()?;
+        if let Some(offset) = self.peer.clock().estimate_offset() {
+            let first = *self.first_offset.get_or_insert(offset);
+            if self.offsets.len() == OFFSET_SAMPLES {
+                self.offsets.pop_front();
+            }
+            self.offsets.push_back(((offset - first).to_num::<f32>()) * 100.0);
+        }
+        let Some(p) = self.presentation.as_mut() else { return Ok(&self.empty) };
+        p.own_input(&self.input.partial());
+        let latest = p.latest().map_or(0, |s| s.tick.0);
+        let drawn = render.map_or(0.0, |r| r.to_num::<f64>());
+        let alpha = (drawn - f64::from(latest) + 1.0).clamp(0.0, 1.0) as f32;
+        Ok(p.draw(alpha, seconds(elapsed_micros)))
+    }
+
+    fn drawn(&self) -> &DrawFrame {
+        self.presentation.as_ref().map_or(&self.empty, LocalPresentation::frame)
+    }
+
+    fn camera(&mut self) -> &mut CameraRig {
+        match self.presentation.as_mut() {
+            Some(p) => &mut p.camera,
+            None => &mut self.camera,
+        }
+    }
+
+    fn hud(&self, hud: &mut Hud) {
+        hud.tick = self.peer.sim().map_or(0, |s| s.next_tick().0);
+        hud.hash = self.peer.hash().map_or(0, fixstep_runtime::StateHash::total);
+        let stats = self.peer.stats();
+        let link = self.peer.link();
+        let mut line = format!(
+            "host tick {}   rtt {} ms   input queue {}   late inputs {}   last hash {}",
+            stats.host_tick.map_or_else(|| "-".to_owned(), |t: Tick| t.0.to_string()),
+            link.rtt_micros / 1000,
+            stats.queued,
+            stats.late_inputs,
+            stats
+                .hashed
+                .map_or_else(|| "-".to_owned(), |(t, h)| format!("{} {:08x}", t.0, h >> 32)),
+        );
+        match stats.desync {
+            Some(tick) => line.push_str(&format!("   DESYNC at tick {}", tick.0)),
+            None if stats.hashed.is_some() => line.push_str(" (agrees)"),
+            None => {}
+        }
+        if self.peer.player().is_none() {
+            line = "connecting...".to_owned();
+        }
+        hud.network = Some(line);
+        hud.clock_offsets.clear();
+        hud.clock_offsets.extend(self.offsets.iter().copied());
+    }
+
+    fn level(&self) -> &Arc<Level> {
+        &self.level
+    }
+
+    fn close(&mut self) {
+        let _ = self.peer.send();
+        self.peer.disconnect();
+    }
+}
+
+/// A spectator of a network game: the remote view drawn as the town.
+pub struct SpectatePlay {
+    spectator: NetSpectator,
+    level: Arc<Level>,
+    frame: DrawFrame,
+    camera: CameraRig,
+    /// Where the camera looks, world metres; WASD move it, Q/E turn the view.
+    target: Vec3,
+    facing: f32,
+    /// Each walker's animation clock, seconds, by id.
+    phases: std::collections::BTreeMap<u64, f32>,
+}
+
+/// How fast the spectator's camera moves with the movement keys, metres a second.
+const SPECTATOR_PAN_M_S: f32 = 12.0;
+
+/// How fast it turns with Q and E, radians a second.
+const SPECTATOR_TURN_RAD_S: f32 = 1.5;
+
+/// Walkers faster than this are drawn running, metres a second.
+const RUN_DRAWN_M_S: f32 = 2.5;
+
+/// Walkers slower than this are drawn standing, metres a second.
+const WALK_DRAWN_M_S: f32 = 0.2;
+
+impl SpectatePlay {
+    /// A spectator named `name` of the game hosted at `host`.
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn new(level: Arc<Level>, host: SocketAddr, name: &str) -> Result<Self> {
+        Ok(Self {
+            spectator: NetSpectator::connect(&level, host, name)?,
+            level,
+            frame: DrawFrame::default(),
+            camera: CameraRig { distance: 30.0 },
+            target: Vec3::ZERO,
+            facing: std::f32::consts::FRAC_PI_2,
+            phases: std::collections::BTreeMap::new(),
+        })
+    }
+}
+
+impl PlaySession for SpectatePlay {
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        held: &PlayerCommand,
+        mouse_turn: i32,
+    ) -> Result<&DrawFrame> {
+        let dt = seconds(elapsed_micros);
+        // The keys move and turn the camera, not a character.
+        self.facing += (f32::from(held.turn.signum()) * SPECTATOR_TURN_RAD_S * dt)
+            + mouse_turn as f32 * std::f32::consts::TAU / 65_536.0;
+        let forward = Vec3::new(self.facing.cos(), 0.0, -self.facing.sin());
+        let right = Vec3::new(-forward.z, 0.0, forward.x);
+        let step = (forward * f32::from(held.forward) + right * f32::from(held.strafe)) / 100.0;
+        self.target += step * SPECTATOR_PAN_M_S * dt;
+        self.spectator.look_at(self.target);
+        self.spectator.receive(elapsed_micros)?;
+        let clips = &self.level.clips;
+        let remote = self.spectator.draw();
+        let frame = &mut self.frame;
+        frame.render_tick = if remote.render_tick.is_finite() { remote.render_tick } else { 0.0 };
+        frame.characters.clear();
+        frame.taxis.clear();
+        for e in &remote.entities {
+            let s = &e.sample;
+            match e.motion {
+                Motion::Walker => {
+                    let anim = if s.speed > RUN_DRAWN_M_S {
+                        fixstep_game::AnimState::Run
+                    } else if s.speed > WALK_DRAWN_M_S {
+                        fixstep_game::AnimState::Walk
+                    } else {
+                        fixstep_game::AnimState::Idle
+                    };
+                    let clip = clips.clip(anim);
+                    let rate = clip.frames_per_tick.to_num::<f32>() * 10.0;
+                    let phase = self.phases.entry(e.id).or_insert(0.0);
+                    *phase = (*phase + dt * rate).rem_euclid(clip.frames as f32);
+                    frame.characters.push(CharacterDraw {
+                        id: fixstep_runtime::EntityId { index: e.id as u32, generation: 0 },
+                        role: Role::Pedestrian(u32::MAX),
+                        sample: CharacterSample {
+                            pos: s.pos,
+                            facing: s.yaw,
+                            anim,
+                            clip: clips.by_state[anim.index()],
+                            frame: *phase,
+                            enabled: true,
+                            jumps: s.jumps,
+                            health: 100.0,
+                        },
+                        speed: s.speed,
+                        tick: s.tick,
+                        local: false,
+                    });
+                }
+                Motion::Vehicle => {
+                    let index = e.id.saturating_sub(crate::record::TAXI_ID_BASE) as usize;
+                    let wheel = self.phases.entry(e.id).or_insert(0.0);
+                    *wheel += s.speed * dt / 0.32;
+                    frame.taxis.push(TaxiDraw {
+                        index,
+                        sample: TaxiSample {
+                            pos: s.pos,
+                            yaw: s.yaw,
+                            steer: 0.0,
+                            wheel: *wheel,
+                            speed: s.speed,
+                            jumps: s.jumps,
+                        },
+                    });
+                }
+            }
+        }
+        frame.camera = self.camera.behind(self.target, self.facing);
+        frame.nameless = true;
+        let tick = Tick(frame.render_tick.max(0.0) as u32);
+        frame.time_of_day = fixstep_game::time_of_day(&self.level, tick) as f32 / 4_294_967_296.0;
+        self.spectator.send()?;
+        Ok(&self.frame)
+    }
+
+    fn drawn(&self) -> &DrawFrame {
+        &self.frame
+    }
+
+    fn camera(&mut self) -> &mut CameraRig {
+        &mut self.camera
+    }
+
+    fn hud(&self, hud: &mut Hud) {
+        hud.tick = self.frame.render_tick as u32;
+        let link = self.spectator.link();
+        hud.network = Some(format!(
+            "watching: {} entities   {} snapshots   rtt {} ms   WASD move the camera, Q/E turn it",
+            self.spectator.view().len(),
+            self.spectator.snapshots(),
+            link.rtt_micros / 1000
+        ));
+    }
+
+    fn level(&self) -> &Arc<Level> {
+        &self.level
+    }
+
+    fn close(&mut self) {
+        let _ = self.spectator.send();
+        self.spectator.disconnect();
+    }
+}

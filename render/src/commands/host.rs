@@ -1,0 +1,151 @@
+//! `fixstep host`: hosts a network game, headless (for servers and tests) or playing in a
+//! window.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use fixstep_game::PlayerCommand;
+use fixstep_game::bots::Bot;
+use fixstep_game::predict::InputAccumulator;
+use fixstep_net::WallClock;
+use fixstep_runtime::Simulation;
+use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
+
+use super::{Logs, NetLogArgs, held_at, open_input_script, sleep_until};
+use crate::assets::load;
+use crate::net_game::{HostOptions, NetHost};
+
+/// The port a host listens on unless told: unassigned by IANA, unlikely to be taken.
+pub const DEFAULT_PORT: u16 = 7465;
+
+/// How long the host sleeps at most between looks at its socket, microseconds: 2 ms, so an
+/// input that arrives just before a tick is fixed is not missed for want of a look.
+const POLL_MICROS: u64 = 2_000;
+
+/// Rounds of sending after the last tick, so the peers hear the last ticks and the goodbye.
+const FAREWELL_ROUNDS: u32 = 20;
+
+/// `fixstep host`'s arguments.
+#[derive(Clone, Debug, Args)]
+pub struct HostArgs {
+    /// The level file (default: the town, `levels/town.ron` under the assets).
+    #[arg(long)]
+    pub level: Option<PathBuf>,
+    /// The UDP port to listen on.
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on.
+    #[arg(long, default_value = "0.0.0.0")]
+    pub bind: std::net::IpAddr,
+    /// The most players, the host's own included.
+    #[arg(long, default_value_t = 8)]
+    pub max_players: usize,
+    /// Another address peers reach this host at (a link conditioner's, a public address in
+    /// front of a NAT); repeatable.
+    #[arg(long)]
+    pub also_reachable_at: Vec<SocketAddr>,
+    /// Seed of the town's random numbers.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where desync reports are written.
+    #[arg(long, default_value = "desync-reports")]
+    pub reports: PathBuf,
+    /// What the headless runs do and log.
+    #[command(flatten)]
+    pub logs: NetLogArgs,
+}
+
+/// Runs `fixstep host`.
+///
+/// # Errors
+///
+/// A bad level or script, a port that cannot be bound, a log that cannot be written.
+pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
+    let level_file = args.level.clone().unwrap_or_else(|| assets.join("levels").join("town.ron"));
+    let level = Arc::new(load(assets, &level_file)?);
+    let own_player = !args.logs.headless || args.logs.bot || args.logs.input_script.is_some();
+    let options = HostOptions {
+        bind: SocketAddr::new(args.bind, args.port),
+        also_reachable_at: args.also_reachable_at.clone(),
+        max_players: args.max_players,
+        own_player,
+        seed: args.seed,
+        reports: args.reports.clone(),
+    };
+    if !args.logs.headless {
+        return crate::app::run_network_play(
+            &crate::app::NetworkPlay::Host { options, level_file },
+            assets,
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"));
+    }
+    let mut host = NetHost::bind(Arc::clone(&level), &options)?;
+    let addr = host.local_addr().context("the host has no address")?;
+    eprintln!("fixstep: hosting {} on {addr}", level.name);
+    let script = open_input_script(args.logs.input_script.as_deref())?;
+    let mut bot = args.logs.bot.then(|| Bot::new(0, &level));
+    let mut logs = Logs::open(&args.logs, &level)?;
+    logs.truth(host.sim().snapshot())?;
+    let clock = WallClock::new();
+    let mut schedule = FrameScheduler::new();
+    let mut own = InputAccumulator::new();
+    let mut last = clock.now_micros();
+    loop {
+        let now = clock.now_micros();
+        let elapsed = now - last;
+        last = now;
+        host.receive(elapsed, now)?;
+        for news in host.drain_news() {
+            eprintln!("fixstep: {news}");
+        }
+        let held = held_at(script.as_ref(), now);
+        let mut done = false;
+        let mut failure = None;
+        own.run_frame(&mut schedule, elapsed, &held, |command, _| -> Result<()> {
+            if done {
+                return Ok(());
+            }
+            let command = match bot.as_mut() {
+                Some(bot) => Some(bot.command(host.sim().snapshot())),
+                None if own_player => Some(command),
+                None => None::<PlayerCommand>,
+            };
+            let record = host.run_tick(command)?;
+            if let Err(e) = logs.tick(record.tick, host.hash(), host.sim().snapshot()) {
+                failure = Some(e);
+            }
+            done = args.logs.ticks.is_some_and(|t| record.tick.0 + 1 >= t);
+            Ok(())
+        })?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        host.send();
+        if done {
+            break;
+        }
+        sleep_until(&clock, now + POLL_MICROS.min(TICK_MICROS));
+    }
+    for _ in 0..FAREWELL_ROUNDS {
+        let now = clock.now_micros();
+        host.receive(now - last, now)?;
+        last = now;
+        host.send();
+        std::thread::sleep(Duration::from_micros(POLL_MICROS));
+    }
+    host.shut_down();
+    logs.finish()?;
+    let stats = host.stats();
+    println!(
+        "tick {} hash {} late inputs {} desyncs {}",
+        host.sim().next_tick().0,
+        host.hash(),
+        stats.late_inputs,
+        stats.desyncs
+    );
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! `fixstep join`: plays in a network game, headless (for tests and bots) or in a window.
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use fixstep_game::PlayerCommand;
+use fixstep_game::bots::Bot;
+use fixstep_game::predict::{InputAccumulator, OwnRules};
+use fixstep_net::WallClock;
+use fixstep_runtime::Simulation;
+use fixstep_runtime::math::Fx;
+use fixstep_runtime::tick::FrameScheduler;
+
+use super::{HeldFrame, Logs, NetLogArgs, held_at, open_input_script, sleep_until};
+use crate::assets::load;
+use crate::net_game::NetPeer;
+use crate::present::LocalPresentation;
+
+/// How long a headless peer without a drawn log sleeps between looks at its socket,
+/// microseconds: 2 ms.
+const POLL_MICROS: u64 = 2_000;
+
+/// How long a peer waits for the host's welcome before it gives up, microseconds: ten
+/// seconds, far longer than a handshake over any link worth playing on.
+const WELCOME_TIMEOUT_MICROS: u64 = 10_000_000;
+
+/// `fixstep join`'s arguments.
+#[derive(Clone, Debug, Args)]
+pub struct JoinArgs {
+    /// The host, `HOST:PORT`.
+    pub host: String,
+    /// The player's name: a player coming back under the same name gets its character back.
+    #[arg(long, default_value = "player")]
+    pub name: String,
+    /// The level file (default: the town, `levels/town.ron` under the assets); it must be the
+    /// host's.
+    #[arg(long)]
+    pub level: Option<PathBuf>,
+    /// Where desync reports are written.
+    #[arg(long, default_value = "desync-reports")]
+    pub reports: PathBuf,
+    /// What the headless runs do and log.
+    #[command(flatten)]
+    pub logs: NetLogArgs,
+}
+
+/// The first address `text` names.
+///
+/// # Errors
+///
+/// If it names none.
+pub fn resolve(text: &str) -> Result<SocketAddr> {
+    text.to_socket_addrs()
+        .with_context(|| format!("`{text}` is not HOST:PORT"))?
+        .next()
+        .with_context(|| format!("`{text}` names no address"))
+}
+
+/// Runs `fixstep join`.
+///
+/// # Errors
+///
+/// A bad host address, level or script; a connection refused, lost or never made.
+pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
+    let host = resolve(&args.host)?;
+    let level_file = args.level.clone().unwrap_or_else(|| assets.join("levels").join("town.ron"));
+    if !args.logs.headless {
+        return crate::app::run_network_play(
+            &crate::app::NetworkPlay::Join {
+                host,
+                name: args.name.clone(),
+                reports: args.reports.clone(),
+                level_file,
+            },
+            assets,
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"));
+    }
+    let level = Arc::new(load(assets, &level_file)?);
+    let mut peer = NetPeer::connect(Arc::clone(&level), host, &args.name, args.reports.clone())?;
+    let script = open_input_script(args.logs.input_script.as_deref())?;
+    let mut bot: Option<Bot> = None;
+    let mut logs = Logs::open(&args.logs, &level)?;
+    // A drawn log means frames, drawn at their rate from the prediction and the playout.
+    let frames = logs.draws().then(|| args.logs.frame_micros());
+    let mut presentation: Option<LocalPresentation> = None;
+    let mut accumulator = InputAccumulator::new();
+    let mut input_schedule = FrameScheduler::new();
+    let clock = WallClock::new();
+    let mut last = clock.now_micros();
+    let held_frame = HeldFrame;
+    loop {
+        let now = clock.now_micros();
+        let elapsed = now - last;
+        last = now;
+        peer.receive(elapsed)?;
+        let Some(player) = peer.player() else {
+            if now > WELCOME_TIMEOUT_MICROS {
+                bail!(
+                    "no welcome from the host at {host} in {} s",
+                    WELCOME_TIMEOUT_MICROS / 1_000_000
+                );
+            }
+            peer.send()?;
+            sleep_until(&clock, now + POLL_MICROS);
+            continue;
+        };
+        if presentation.is_none()
+            && let Some(sim) = peer.sim()
+        {
+            let mut p = LocalPresentation::new(Arc::clone(&level), usize::from(player));
+            p.observe(sim.snapshot());
+            if script.is_some() {
+                p.predict_own();
+                p.observe_own(OwnRules::body(sim, usize::from(player)));
+            }
+            logs.truth(sim.snapshot())?;
+            presentation = Some(p);
+            bot = args.logs.bot.then(|| Bot::new(usize::from(player), &level));
+        }
+        // Inputs, on the input clock the host's reports nudge.
+        let held = held_at(script.as_ref(), now);
+        let nudged = peer.clock().nudged_micros(elapsed);
+        let mut inputs = Vec::new();
+        accumulator.run_frame(
+            &mut input_schedule,
+            nudged,
+            &held,
+            |command, partial| -> Result<()> {
+                inputs.push((command, *partial));
+                Ok(())
+            },
+        )?;
+        for (command, partial) in inputs {
+            let Some(tick) = peer.next_input_tick() else { continue };
+            let command = match bot.as_mut() {
+                Some(bot) => {
+                    peer.sim().map_or(PlayerCommand::default(), |s| bot.command(s.snapshot()))
+                }
+                None => command,
+            };
+            peer.submit(tick, command);
+            if let Some(p) = presentation.as_mut() {
+                p.own_command(tick, command, &partial);
+            }
+        }
+        // Ticks, when the drawn time reaches them (or as they come, drawing nothing).
+        let render = peer.clock().render_tick();
+        let limit = if frames.is_some() { Some(render.unwrap_or(Fx::MIN)) } else { None };
+        let mut failure = None;
+        let mut ran_to = None;
+        peer.run_due(limit, |sim, hash| {
+            let tick = fixstep_runtime::Tick(sim.next_tick().0 - 1);
+            if let Err(e) = logs.tick(tick, hash, sim.snapshot()) {
+                failure.get_or_insert(e);
+            }
+            if let Some(p) = presentation.as_mut() {
+                p.observe(sim.snapshot());
+                p.observe_own(OwnRules::body(sim, usize::from(player)));
+            }
+            ran_to = Some(sim.next_tick());
+        })?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        if let (Some(p), Some(frame_micros)) = (presentation.as_mut(), frames) {
+            p.own_input(&accumulator.partial());
+            let latest = p.latest().map_or(0, |s| s.tick.0);
+            let drawn = render.map_or(0.0, |r| r.to_num::<f64>());
+            // The world between the two latest ticks, at the clock's render tick.
+            let alpha = (drawn - f64::from(latest) + 1.0).clamp(0.0, 1.0) as f32;
+            let frame = p.draw(alpha, elapsed as f32 / 1e6);
+            let mark = held_frame.mark(script.as_ref(), now, held);
+            logs.frame(now as f64 / 1000.0, frame, mark.as_ref())?;
+            peer.send()?;
+            if args.logs.ticks.is_some_and(|t| ran_to.is_some_and(|r| r.0 >= t)) {
+                break;
+            }
+            sleep_until(&clock, now + frame_micros);
+        } else {
+            peer.send()?;
+            if args.logs.ticks.is_some_and(|t| ran_to.is_some_and(|r| r.0 >= t)) {
+                break;
+            }
+            sleep_until(&clock, now + POLL_MICROS);
+        }
+    }
+    peer.send()?;
+    peer.disconnect();
+    logs.finish()?;
+    let stats = peer.stats();
+    println!(
+        "tick {} hash {} late inputs {} desync {}",
+        peer.sim().map_or(0, |s| s.next_tick().0),
+        peer.hash().map_or_else(|| "-".to_owned(), ToString::to_string),
+        stats.late_inputs,
+        stats.desync.map_or_else(|| "none".to_owned(), |t| t.0.to_string())
+    );
+    Ok(())
+}

@@ -1,0 +1,67 @@
+//! `fixstep netem`: a link conditioner on loopback, between peers and a host.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use clap::Args;
+use fixstep_net::{Netem, NetemConfig};
+
+/// `fixstep netem`'s arguments.
+#[derive(Clone, Debug, Args)]
+pub struct NetemArgs {
+    /// Where peers connect (give the host `--also-reachable-at` this address).
+    #[arg(long)]
+    pub listen: SocketAddr,
+    /// Where datagrams go on: the host.
+    #[arg(long)]
+    pub forward: SocketAddr,
+    /// Delay each way, milliseconds.
+    #[arg(long, default_value_t = 0)]
+    pub delay: u32,
+    /// Extra delay drawn from 0 to this, milliseconds.
+    #[arg(long, default_value_t = 0)]
+    pub jitter: u32,
+    /// Datagrams lost, percent.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub loss: u32,
+    /// Datagrams sent twice, percent.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub duplicate: u32,
+    /// Datagrams held back to be overtaken, percent.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub reorder: u32,
+    /// Seed of its chances.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after this many seconds (default: run until killed).
+    #[arg(long)]
+    pub seconds: Option<u64>,
+}
+
+/// Runs `fixstep netem`.
+///
+/// # Errors
+///
+/// If a socket cannot be bound or fails.
+pub fn run(args: &NetemArgs) -> Result<()> {
+    let config = NetemConfig {
+        delay_ms: args.delay,
+        jitter_ms: args.jitter,
+        loss_percent: args.loss,
+        duplicate_percent: args.duplicate,
+        reorder_percent: args.reorder,
+        seed: args.seed,
+    };
+    let mut netem = Netem::bind(args.listen, args.forward, config)?;
+    eprintln!("fixstep: netem on {} to {}", netem.local_addr()?, args.forward);
+    let start = Instant::now();
+    let limit = args.seconds.map(Duration::from_secs);
+    netem.run(|| limit.is_some_and(|l| start.elapsed() >= l))?;
+    let c = netem.counts();
+    println!(
+        "forwarded {} lost {} duplicated {} reordered {}",
+        c.forwarded, c.lost, c.duplicated, c.reordered
+    );
+    Ok(())
+}
