@@ -59,7 +59,7 @@ fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<Difference>, limit: usiz
                 match mb.get(key) {
                     Some(vb) => walk(&sub, va, vb, out, limit),
                     None => {
-                        out.push(Difference { path: sub, a: value_text(va), b: "(none)".into() })
+                        out.push(Difference { path: sub, a: value_text(va), b: "(none)".into() });
                     }
                 }
             }

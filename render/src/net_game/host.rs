@@ -190,7 +190,7 @@ impl NetHost {
                 self.events.push(format!("{who} left"));
             }
             HostEvent::Refused { reason, .. } => {
-                self.events.push(format!("refused a peer: {reason}"))
+                self.events.push(format!("refused a peer: {reason}"));
             }
             HostEvent::InputLate { .. } => self.stats.late_inputs += 1,
             HostEvent::Desync { peer, tick, ours, theirs } => {
