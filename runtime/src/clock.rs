@@ -96,10 +96,11 @@ pub const CLOCK_SLEW: Fx = fx_ratio(5, 1000);
 
 /// How fast the estimate comes down to the top (and rises from more than
 /// [`CLOCK_CATCH_UP_TICKS`] below the band, and slews in the first window), in ticks per tick:
-/// 4 %. Above the top the render tick runs ahead of the snapshots, which is urgent; 4 % is the
-/// fastest change of pace that stays under the 5 % an eye notices, and it absorbs a tick of
-/// error in 2.5 s. The remote buffers slew their tier delays at the same rate.
-pub const RENDER_DRIFT: Fx = fx_ratio(4, 100);
+/// 3 %. Above the top the render tick runs ahead of the snapshots, which is urgent; 3 % is
+/// fast (it absorbs a tick of error in 3.3 s) and leaves two points under the 5 % an eye
+/// notices for what the remote buffers add on top (4 % left so little that a live spectator
+/// drew its taxis off pace in every slew). The remote buffers slew their tier delays at the same rate.
+pub const RENDER_DRIFT: Fx = fx_ratio(3, 100);
 
 /// How far below the band's floor the estimate may be before it rises at [`RENDER_DRIFT`]
 /// instead of [`CLOCK_SLEW`], in ticks: one tick. Within a tick the extra delay is harmless;

@@ -11,13 +11,15 @@ use fixstep_runtime::net::{Pose, PoseSnapshot};
 
 use crate::record::TAXI_ID_BASE;
 
-/// Entities nearer the camera than this are sent every tick, metres: what fills the screen.
-pub const NEAR_TIER_M: i32 = 40;
+/// Entities nearer the point a spectator looks at than this are sent every tick, metres: what
+/// a camera 40 m off (its farthest zoom) shows in detail, so that nothing on screen is drawn
+/// from a guess.
+pub const NEAR_TIER_M: i32 = 80;
 
 /// Entities nearer than this (and beyond [`NEAR_TIER_M`]) are sent every second tick; the
-/// rest every fourth, metres: a quarter of the stress level's side, where a pose a fifth of a
-/// second old is a pixel or two.
-pub const MIDDLE_TIER_M: i32 = 120;
+/// rest every fourth, metres: beyond it a figure is a few pixels tall, and a pose a fifth of a
+/// second old costs nothing to see.
+pub const MIDDLE_TIER_M: i32 = 200;
 
 /// Millimetres in a metre.
 const MM_PER_M: i32 = 1_000;
@@ -69,20 +71,47 @@ pub fn poses_of(snapshot: &GameSnapshot) -> Vec<Pose> {
     poses
 }
 
-/// The tier of an entity at `pos_mm` seen from a camera at `camera_mm`.
+/// How far past a tier's edge an entity must go to change tier, per mille of the edge's
+/// distance: a tenth, so an entity moving along an edge (a street at that distance from the
+/// camera) does not change tier back and forth, each change slewing its delay.
+pub const TIER_HYSTERESIS_PERMILLE: i64 = 100;
+
+/// The tier of an entity at `pos_mm` seen from a camera at `camera_mm`, which was in tier
+/// `was` (if it was sent before): it keeps that tier until it is a tenth past the edge.
 #[must_use]
-pub fn tier_at(pos_mm: [i32; 2], camera_mm: [i32; 2]) -> u8 {
+pub fn tier_at(pos_mm: [i32; 2], camera_mm: [i32; 2], was: Option<u8>) -> u8 {
     let dx = i64::from(pos_mm[0]) - i64::from(camera_mm[0]);
     let dy = i64::from(pos_mm[1]) - i64::from(camera_mm[1]);
     let d2 = dx * dx + dy * dy;
-    let near = i64::from(NEAR_TIER_M * MM_PER_M);
-    let middle = i64::from(MIDDLE_TIER_M * MM_PER_M);
-    if d2 <= near * near {
-        1
-    } else if d2 <= middle * middle {
-        2
-    } else {
-        4
+    // An edge's distance, squared, moved out (+1) or in (-1) by the hysteresis.
+    let edge = |metres: i32, shift: i64| {
+        let mm = i64::from(metres * MM_PER_M);
+        let at = mm + shift * mm * TIER_HYSTERESIS_PERMILLE / 1_000;
+        at * at
+    };
+    let tier_within = |shift: i64| {
+        if d2 <= edge(NEAR_TIER_M, shift) {
+            1
+        } else if d2 <= edge(MIDDLE_TIER_M, shift) {
+            2
+        } else {
+            4
+        }
+    };
+    match was {
+        None => tier_within(0),
+        Some(tier) => {
+            // Farther only once past the edges moved out, nearer only once within them moved
+            // in.
+            let (outward, inward) = (tier_within(1), tier_within(-1));
+            if outward > tier {
+                outward
+            } else if inward < tier {
+                inward
+            } else {
+                tier
+            }
+        }
     }
 }
 
@@ -100,7 +129,8 @@ impl SpectatorFeed {
         let mut out = PoseSnapshot { tick, poses: Vec::new(), gone: Vec::new() };
         let mut seen = BTreeMap::new();
         for pose in poses {
-            let pose = Pose { tier: tier_at(pose.pos_mm, camera_mm), ..*pose };
+            let was = self.sent.get(&pose.id).map(|p| p.tier);
+            let pose = Pose { tier: tier_at(pose.pos_mm, camera_mm, was), ..*pose };
             seen.insert(pose.id, ());
             let due = match self.sent.get(&pose.id) {
                 None => true,

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 pub use read::{TIERS, TRACE_FORMAT, TRACE_TICK_MS, TraceEntity, TraceEvent, TraceReader};
 
-use crate::present::remote::{RemoteFrame, RemoteView};
+use crate::present::remote::{Motion, RemoteFrame, RemoteView};
 
 /// What can go wrong running a trace.
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +55,9 @@ struct DrawnEntityLine {
     pos: [f32; 3],
     yaw: f32,
     speed: f32,
+    /// The drawn-log extension naming how it moves, so `fixstep judder` can tell vehicles
+    /// from walkers without the trace.
+    kind: &'static str,
 }
 
 /// One drawn-log line.
@@ -93,6 +96,10 @@ impl<W: Write> RemoteFrameWriter<W> {
             pos: e.sample.pos.to_array(),
             yaw: e.sample.yaw,
             speed: e.sample.speed,
+            kind: match e.motion {
+                Motion::Vehicle => "vehicle",
+                Motion::Walker => "walker",
+            },
         }));
         self.entities.sort_unstable_by_key(|e| e.id);
         let render_tick = if frame.render_tick.is_finite() { frame.render_tick } else { 0.0 };

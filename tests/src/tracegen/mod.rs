@@ -167,7 +167,7 @@ pub fn scenarios() -> Vec<Scenario> {
         },
         ordinary(
             "tier-changes",
-            "six entities move between tiers 1, 2 and 4 every 4 to 9 s",
+            "six entities move between tiers 1, 2 and 4 every 6 to 11 s",
             0x7134_0124,
             Happenings::TierChanges,
         ),

@@ -34,10 +34,10 @@ const VEHICLE_SPREAD_M: f64 = 150.0;
 /// How far from the centre walkers start, metres: a square and its streets.
 const WALKER_SPREAD_M: f64 = 40.0;
 
-/// Ticks between one entity's tier changes: 4 to 9 s, so each changes tier several times in a
-/// trace and every change has settled (a tier delay slews at 4 %, three ticks in 7.5 s) or
+/// Ticks between one entity's tier changes: 6 to 11 s, so each changes tier several times in a
+/// trace and every change has settled (a tier delay slews at 3 %, three ticks in 10 s) or
 /// nearly so before the next.
-const TIER_CHANGE_TICKS: (u32, u32) = (40, 90);
+const TIER_CHANGE_TICKS: (u32, u32) = (60, 110);
 
 /// The stream of a scenario's seed that its town draws from.
 const TOWN_STREAM: u64 = 1;

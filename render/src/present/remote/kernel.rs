@@ -136,15 +136,26 @@ pub fn between(a: &Stored, b: &Stored, motion: Motion, tick: f64) -> Pose {
     }
 }
 
+/// How near a measured velocity must be to the step a vehicle made over the tick before it to
+/// be that step (m²/s², a 5 mm/s difference): the rounding of velocities and positions sent
+/// in whole millimetres, far under any acceleration a tick shows (2.5 m/s² is 250 mm/s).
+const STEPPED_SLACK_M2_S2: f32 = 0.005 * 0.005;
+
 /// The pose at `tick` of an entity moving from `a` to `b` over `[a.tick, b.tick]`.
 fn moving(a: &Stored, b: &Stored, motion: Motion, tick: f64) -> Pose {
     let ticks = f64::from(b.tick - a.tick);
     let seconds = (ticks * TICK_SECONDS) as f32;
     let s = ((tick - f64::from(a.tick)) / ticks).clamp(0.0, 1.0) as f32;
     let d = b.pos - a.pos;
+    let chord = d / seconds;
+    // A vehicle measured a tick apart whose velocity is the very step it made since (a host
+    // that moves it in straight steps, a tick at a time, as the town's rules do) moved along
+    // that straight line at that speed: a curve through the velocities would draw it faster
+    // and slower than it went.
+    let stepped = b.tick - a.tick == 1 && (b.vel - chord).length_squared() < STEPPED_SLACK_M2_S2;
     let (offset, vel) = match motion {
-        Motion::Vehicle => hermite(d, a.vel * seconds, b.vel * seconds, s, seconds),
-        Motion::Walker => (d * s, d / seconds),
+        Motion::Vehicle if !stepped => hermite(d, a.vel * seconds, b.vel * seconds, s, seconds),
+        Motion::Vehicle | Motion::Walker => (d * s, chord),
     };
     Pose {
         pos: a.pos + offset,
