@@ -19,6 +19,7 @@ use crate::present::DrawFrame;
 use crate::present::convert::{
     TICKS_PER_SECOND_F32 as TICKS_PER_SECOND, f, ground, radians, world,
 };
+use crate::present::frame::ObjectDraw;
 
 /// First id of taxis in logs: above any character slot index a level of this size reaches.
 pub const TAXI_ID_BASE: u64 = 1_000_000;
@@ -50,6 +51,48 @@ fn push_vec(out: &mut String, v: Vec3) {
     let _ = write!(out, "[{:.4},{:.4},{:.4}]", v.x, v.y, v.z);
 }
 
+/// How each object is drawn in a log: where ([`object_position`]), its yaw about its pivot,
+/// and its speed, the change of its drawn position since the previous frame (objects have no
+/// velocity of their own: a door swings, a lift travels).
+#[derive(Clone, Debug, Default)]
+pub struct ObjectMotion {
+    /// Each object's drawn position at the previous frame, by its index.
+    last: Vec<Vec3>,
+    last_at_ms: Option<f64>,
+}
+
+impl ObjectMotion {
+    /// No frame drawn yet.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self { last: Vec::new(), last_at_ms: None }
+    }
+
+    /// Calls `each(id, position, yaw, speed)` for every object of a frame drawn at `at_ms`.
+    pub fn each(
+        &mut self,
+        at_ms: f64,
+        level: &Level,
+        objects: &[ObjectDraw],
+        mut each: impl FnMut(u64, Vec3, f32, f32),
+    ) {
+        let dt_s = self.last_at_ms.map_or(0.0, |last| (at_ms - last) / 1000.0) as f32;
+        for o in objects {
+            let pos = object_position(level, o.index, o.offset, o.rotation);
+            if self.last.len() <= o.index {
+                self.last.resize(o.index + 1, pos);
+            }
+            let last = &mut self.last[o.index];
+            let speed = if dt_s > 0.0 { (pos - *last).length() / dt_s } else { 0.0 };
+            *last = pos;
+            let (axis, angle) = o.rotation.to_axis_angle();
+            let yaw = if axis.y < 0.0 { -angle } else { angle };
+            each(OBJECT_ID_BASE + o.index as u64, pos, yaw, speed);
+        }
+        self.last_at_ms = Some(at_ms);
+    }
+}
+
 /// What the local player held at a frame, for a drawn log: the input and the time it last
 /// changed, from which `fixstep judder` measures the own character's input latency.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,15 +108,13 @@ pub struct HeldMark {
 pub struct DrawnLog<W: Write> {
     out: W,
     line: String,
-    /// Each object's drawn position and the time of the previous frame, for its speed.
-    last_objects: Vec<Vec3>,
-    last_at_ms: Option<f64>,
+    objects: ObjectMotion,
 }
 
 impl<W: Write> DrawnLog<W> {
     /// A drawn log writing to `out`.
     pub fn new(out: W) -> Self {
-        Self { out, line: String::new(), last_objects: Vec::new(), last_at_ms: None }
+        Self { out, line: String::new(), objects: ObjectMotion::new() }
     }
 
     /// Writes the line of a frame drawn at `at_ms` of real time.
@@ -150,20 +191,10 @@ impl<W: Write> DrawnLog<W> {
             );
             line.push('}');
         }
-        // An object's speed is its drawn position's change since the previous frame (objects
-        // have no velocity of their own: a door swings, a lift travels).
-        let dt_s = self.last_at_ms.map_or(0.0, |last| (at_ms - last) / 1000.0) as f32;
-        self.last_objects.resize(frame.objects.len(), Vec3::ZERO);
-        for (o, last) in frame.objects.iter().zip(&mut self.last_objects) {
-            let pos = object_position(level, o.index, o.offset, o.rotation);
-            let speed = if dt_s > 0.0 { (pos - *last).length() / dt_s } else { 0.0 };
-            *last = pos;
-            let (axis, angle) = o.rotation.to_axis_angle();
-            let yaw = if axis.y < 0.0 { -angle } else { angle };
-            entity(line, OBJECT_ID_BASE + o.index as u64, render_tick, pos, yaw, speed, "object");
+        self.objects.each(at_ms, level, &frame.objects, |id, pos, yaw, speed| {
+            entity(line, id, render_tick, pos, yaw, speed, "object");
             line.push('}');
-        }
-        self.last_at_ms = Some(at_ms);
+        });
         line.push_str("]}\n");
         self.out.write_all(line.as_bytes())
     }

@@ -20,6 +20,7 @@ use crate::gpu::Hud;
 use crate::local_game::LocalGame;
 use crate::net_game::{HostOptions, NetHost, NetPeer, NetSpectator};
 use crate::present::camera::CameraRig;
+use crate::present::convert::{TICKS_PER_SECOND_F32, f};
 use crate::present::frame::{CharacterDraw, TaxiDraw};
 use crate::present::remote::Motion;
 use crate::present::samples::{CharacterSample, TaxiSample};
@@ -393,6 +394,13 @@ const RUN_DRAWN_M_S: f32 = 2.5;
 /// Walkers slower than this are drawn standing, metres a second.
 const WALK_DRAWN_M_S: f32 = 0.2;
 
+/// A command's turn unit in radians: commands turn in 2^-16 of a turn, and so does the mouse.
+const RADIANS_PER_TURN_UNIT: f32 = std::f32::consts::TAU / 65_536.0;
+
+/// What a spectator draws a character's health as: full. Poses carry no health (a spectator
+/// is not shown health bars), and a full bar is the drawing of none.
+const SPECTATED_HEALTH: f32 = fixstep_game::tuning::MAX_HEALTH as f32;
+
 impl SpectatePlay {
     /// A spectator named `name` of the game hosted at `host`.
     ///
@@ -422,7 +430,7 @@ impl PlaySession for SpectatePlay {
         let dt = seconds(elapsed_micros);
         // The keys move and turn the camera, not a character.
         self.facing += (f32::from(held.turn.signum()) * SPECTATOR_TURN_RAD_S * dt)
-            + mouse_turn as f32 * std::f32::consts::TAU / 65_536.0;
+            + mouse_turn as f32 * RADIANS_PER_TURN_UNIT;
         let forward = Vec3::new(self.facing.cos(), 0.0, -self.facing.sin());
         let right = Vec3::new(-forward.z, 0.0, forward.x);
         let step = (forward * f32::from(held.forward) + right * f32::from(held.strafe)) / 100.0;
@@ -430,11 +438,13 @@ impl PlaySession for SpectatePlay {
         self.spectator.look_at(self.target);
         self.spectator.receive(elapsed_micros)?;
         let clips = &self.level.clips;
-        let remote = self.spectator.draw();
+        let (remote, objects) = self.spectator.draw();
         let frame = &mut self.frame;
         frame.render_tick = if remote.render_tick.is_finite() { remote.render_tick } else { 0.0 };
         frame.characters.clear();
         frame.taxis.clear();
+        frame.objects.clear();
+        frame.objects.extend_from_slice(objects);
         for e in &remote.entities {
             let s = &e.sample;
             match e.motion {
@@ -447,7 +457,7 @@ impl PlaySession for SpectatePlay {
                         fixstep_game::AnimState::Idle
                     };
                     let clip = clips.clip(anim);
-                    let rate = clip.frames_per_tick.to_num::<f32>() * 10.0;
+                    let rate = clip.frames_per_tick.to_num::<f32>() * TICKS_PER_SECOND_F32;
                     let phase = self.phases.entry(e.id).or_insert(0.0);
                     *phase = (*phase + dt * rate).rem_euclid(clip.frames as f32);
                     frame.characters.push(CharacterDraw {
@@ -461,7 +471,7 @@ impl PlaySession for SpectatePlay {
                             frame: *phase,
                             enabled: true,
                             jumps: s.jumps,
-                            health: 100.0,
+                            health: SPECTATED_HEALTH,
                         },
                         speed: s.speed,
                         tick: s.tick,
@@ -471,7 +481,8 @@ impl PlaySession for SpectatePlay {
                 Motion::Vehicle => {
                     let index = e.id.saturating_sub(crate::record::TAXI_ID_BASE) as usize;
                     let wheel = self.phases.entry(e.id).or_insert(0.0);
-                    *wheel += s.speed * dt / 0.32;
+                    // Rolling, at the rules' wheel size.
+                    *wheel += s.speed * dt / f(fixstep_game::tuning::TAXI_WHEEL_RADIUS);
                     frame.taxis.push(TaxiDraw {
                         index,
                         sample: TaxiSample {

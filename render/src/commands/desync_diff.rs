@@ -4,10 +4,13 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::net_game::desync::{MAX_LISTED_DIFFERENCES, differences};
+use fixstep_game::state::GameState;
+
+use crate::net_game::desync::{MAX_LISTED_DIFFERENCES, differences, entity_at};
 
 /// Runs `fixstep desync-diff`: prints each difference as `PATH: A -> B`, and how many more
-/// there are beyond the first [`MAX_LISTED_DIFFERENCES`]. Returns whether they differ.
+/// there are beyond the first [`MAX_LISTED_DIFFERENCES`], naming the entity of each where the
+/// first dump reads as a town's state. Returns whether they differ.
 ///
 /// # Errors
 ///
@@ -19,8 +22,12 @@ pub fn run(a: &Path, b: &Path) -> Result<bool> {
     let (ta, tb) = (read(a)?, read(b)?);
     let all = differences(&ta, &tb, usize::MAX)
         .with_context(|| format!("{} and {}", a.display(), b.display()))?;
+    let state: Option<GameState> = ron::from_str(&ta).ok();
     for d in all.iter().take(MAX_LISTED_DIFFERENCES) {
-        println!("{}: {} -> {}", d.path, d.a, d.b);
+        match state.as_ref().and_then(|s| entity_at(&d.path, s)) {
+            Some(entity) => println!("{}: {} -> {}  ({entity})", d.path, d.a, d.b),
+            None => println!("{}: {} -> {}", d.path, d.a, d.b),
+        }
     }
     if all.len() > MAX_LISTED_DIFFERENCES {
         println!("... and {} more", all.len() - MAX_LISTED_DIFFERENCES);

@@ -26,8 +26,10 @@ pub const DEFAULT_PORT: u16 = 7465;
 /// input that arrives just before a tick is fixed is not missed for want of a look.
 const POLL_MICROS: u64 = 2_000;
 
-/// Rounds of sending after the last tick, so the peers hear the last ticks and the goodbye.
-const FAREWELL_ROUNDS: u32 = 20;
+/// How long a headless host goes on serving after its last tick, microseconds: two seconds,
+/// so peers behind a slow, lossy link still get the last ticks (and their resends) before the
+/// goodbye.
+const FAREWELL_MICROS: u64 = 2_000_000;
 
 /// `fixstep host`'s arguments.
 #[derive(Clone, Debug, Args)]
@@ -130,7 +132,8 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
         }
         sleep_until(&clock, now + POLL_MICROS.min(TICK_MICROS));
     }
-    for _ in 0..FAREWELL_ROUNDS {
+    let farewell_until = clock.now_micros() + FAREWELL_MICROS;
+    while clock.now_micros() < farewell_until {
         let now = clock.now_micros();
         host.receive(now - last, now)?;
         last = now;
@@ -141,11 +144,13 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
     logs.finish()?;
     let stats = host.stats();
     println!(
-        "tick {} hash {} late inputs {} desyncs {}",
+        "tick {} hash {} late inputs {} desyncs {} refused messages {} malformed datagrams {}",
         host.sim().next_tick().0,
         host.hash(),
         stats.late_inputs,
-        stats.desyncs
+        stats.desyncs,
+        stats.refused,
+        stats.malformed_datagrams,
     );
     Ok(())
 }

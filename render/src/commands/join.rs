@@ -45,6 +45,10 @@ pub struct JoinArgs {
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
+    /// Tests only: differ from the host on purpose after this tick (a point of the own
+    /// character's health), to see the desync reported.
+    #[arg(long, hide = true)]
+    pub perturb_at: Option<u32>,
 }
 
 /// The first address `text` names.
@@ -81,6 +85,9 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
     }
     let level = Arc::new(load(assets, &level_file)?);
     let mut peer = NetPeer::connect(Arc::clone(&level), host, &args.name, args.reports.clone())?;
+    if let Some(tick) = args.perturb_at {
+        peer.perturb_at(fixstep_runtime::Tick(tick));
+    }
     let script = open_input_script(args.logs.input_script.as_deref())?;
     let mut bot: Option<Bot> = None;
     let mut logs = Logs::open(&args.logs, &level)?;
@@ -193,7 +200,8 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
     logs.finish()?;
     let stats = peer.stats();
     println!(
-        "tick {} hash {} late inputs {} desync {}",
+        "player {} tick {} hash {} late inputs {} desync {}",
+        peer.player().map_or_else(|| "-".to_owned(), |p| p.to_string()),
         peer.sim().map_or(0, |s| s.next_tick().0),
         peer.hash().map_or_else(|| "-".to_owned(), ToString::to_string),
         stats.late_inputs,

@@ -83,10 +83,11 @@ pub fn run(args: &SpectateArgs, assets: &Path) -> Result<()> {
                 FIRST_SNAPSHOT_TIMEOUT_MICROS / 1_000_000
             );
         }
-        let frame = spectator.draw();
+        let (frame, objects) = spectator.draw();
         let render_tick = frame.render_tick;
         if let Some(log) = log.as_mut() {
-            log.frame(now as f64 / 1000.0, frame).context("cannot write the drawn log")?;
+            log.frame_with_objects(now as f64 / 1000.0, frame, objects, &level)
+                .context("cannot write the drawn log")?;
         }
         spectator.send()?;
         if render_tick.is_finite() {

@@ -1,6 +1,6 @@
 //! Desync reports: when a peer's state hash of a tick differs from the host's, both write a
 //! folder with the tick, both states in readable RON, the partial hashes, and the first entity
-//! and field where the states differ. `fixstep desync-diff` compares two such states.
+//! and field where the states differ ([`entity_at`] names the entity). `fixstep desync-diff` compares two such states.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -102,6 +102,30 @@ pub fn differences(a: &str, b: &str, limit: usize) -> Result<Vec<Difference>> {
     Ok(out)
 }
 
+/// The entity a difference's `path` lies in, named as a reader of the report looks for it:
+/// `character 12v0 (player 1)`, `taxi 3`, `object 2`; `None` for state outside any entity
+/// (the clock, the random numbers).
+#[must_use]
+pub fn entity_at(path: &str, state: &GameState) -> Option<String> {
+    let index_after = |prefix: &str| -> Option<usize> {
+        let rest = path.strip_prefix(prefix)?;
+        rest[..rest.find(']')?].parse().ok()
+    };
+    if let Some(slot) = index_after("characters.values[") {
+        let id = state.characters.ids().find(|id| id.index as usize == slot)?;
+        let role = state
+            .players
+            .iter()
+            .position(|p| *p == id)
+            .map_or_else(|| "an NPC".to_owned(), |player| format!("player {player}"));
+        return Some(format!("character {id} ({role})"));
+    }
+    if let Some(index) = index_after("taxis[") {
+        return Some(format!("taxi {index}"));
+    }
+    index_after("objects[").map(|index| format!("object {index}"))
+}
+
 /// Who wrote a report, and of whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -131,7 +155,8 @@ pub fn write_report(
     let decode = |bytes: &[u8], whose: &str| -> Result<GameState> {
         postcard::from_bytes(bytes).with_context(|| format!("the {whose}'s state does not decode"))
     };
-    let host_ron = state_ron(&decode(host.0, "host")?)?;
+    let host_state = decode(host.0, "host")?;
+    let host_ron = state_ron(&host_state)?;
     let peer_ron = state_ron(&decode(peer.0, "peer")?)?;
     let who = player.map_or_else(|| "spectator".to_owned(), |p| format!("player-{p}"));
     let dir = root.join(format!("desync-tick-{}-{who}", tick.0));
@@ -158,6 +183,10 @@ pub fn write_report(
     match first.first() {
         Some(d) => {
             let _ = writeln!(summary, "first difference: {}: host {} peer {}", d.path, d.a, d.b);
+            if let Some(entity) = entity_at(&d.path, &host_state) {
+                let field = d.path.split_once("].").map_or("", |(_, f)| f);
+                let _ = writeln!(summary, "in {entity}, field {field}");
+            }
         }
         None => {
             let _ = writeln!(summary, "the states are equal: the hashes differ over equal states");

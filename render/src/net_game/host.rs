@@ -15,7 +15,7 @@ use fixstep_runtime::net::{
 use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
 
 use super::desync::{Side, write_report};
-use super::poses::{SpectatorFeed, poses_of};
+use super::poses::{SpectatorFeed, object_poses_of, poses_of};
 use super::{RECENT_STATES, apply, part_names};
 
 /// What a host is set up with.
@@ -46,8 +46,11 @@ pub struct HostStats {
     pub desyncs: u64,
     /// The desync reports written.
     pub reports: Vec<PathBuf>,
-    /// Messages refused.
+    /// Messages the session refused: malformed, oversized, unknown or replayed messages,
+    /// commands for another player's character or too many of them.
     pub refused: u64,
+    /// Datagrams dropped before netcode read them, shaped as no netcode packet can be.
+    pub malformed_datagrams: u64,
 }
 
 /// A desync waiting for the peer's state before its report is written.
@@ -137,7 +140,11 @@ impl NetHost {
     /// What the HUD says.
     #[must_use]
     pub fn stats(&self) -> HostStats {
-        HostStats { peers: self.session.peers().count(), ..self.stats.clone() }
+        HostStats {
+            peers: self.session.peers().count(),
+            malformed_datagrams: self.transport.malformed_datagrams(),
+            ..self.stats.clone()
+        }
     }
 
     /// The link to each connected peer.
@@ -251,12 +258,13 @@ impl NetHost {
         self.recent.push_back((record.tick, state, report));
         if !self.feeds.is_empty() {
             let poses = poses_of(self.sim.snapshot());
+            let objects = object_poses_of(self.sim.snapshot());
             let at = self.sim.next_tick();
             let spectators: Vec<PeerId> = self.feeds.keys().copied().collect();
             for peer in spectators {
                 let camera = self.session.spectator_camera(peer).unwrap_or([0, 0]);
                 if let Some(feed) = self.feeds.get_mut(&peer) {
-                    let snapshot = feed.snapshot(at, &poses, camera);
+                    let snapshot = feed.snapshot(at, &poses, &objects, camera);
                     self.session.send_poses(peer, snapshot);
                 }
             }

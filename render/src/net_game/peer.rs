@@ -57,6 +57,8 @@ pub struct NetPeer {
     hash: Option<StateHash>,
     reports: PathBuf,
     stats: PeerStats,
+    /// A tick after which the own character's health is changed (tests of desync reports).
+    perturb_at: Option<Tick>,
 }
 
 impl std::fmt::Debug for NetPeer {
@@ -69,6 +71,16 @@ impl std::fmt::Debug for NetPeer {
 #[must_use]
 pub fn identity_of(level: &Level) -> Identity {
     Identity { protocol: PROTOCOL_VERSION, sim_version: TownSim::VERSION, level: level.digest() }
+}
+
+/// Takes a point of health from `player`'s character (see [`NetPeer::perturb_at`]).
+fn perturb(sim: &mut TownSim, player: Option<u16>) {
+    let mut state = sim.state().clone();
+    let id = player.and_then(|p| state.players.get(usize::from(p)).copied());
+    if let Some(character) = id.and_then(|id| state.characters.get_mut(id)) {
+        character.health -= 1;
+        sim.restore(&state);
+    }
 }
 
 impl NetPeer {
@@ -99,7 +111,15 @@ impl NetPeer {
             hash: None,
             reports,
             stats: PeerStats::default(),
+            perturb_at: None,
         })
+    }
+
+    /// Makes this peer differ from the host on purpose: after running `tick` it takes a point
+    /// of health from its own character, as a bug in its copy of the rules would. Only tests
+    /// of desync detection and reports want this.
+    pub fn perturb_at(&mut self, tick: Tick) {
+        self.perturb_at = Some(tick);
     }
 
     /// The town, once welcomed.
@@ -252,6 +272,9 @@ impl NetPeer {
             }
             let Some(record) = self.playout.pop_front() else { break };
             apply(sim, &record)?;
+            if self.perturb_at == Some(record.tick) {
+                perturb(sim, self.session.player());
+            }
             sim.hash_state(&mut self.hasher);
             let hash = self.hasher.finish_reuse();
             self.session.report_hash(record.tick, &hash);

@@ -5,9 +5,10 @@
 use std::collections::BTreeMap;
 
 use fixstep_game::GameSnapshot;
+use fixstep_game::ObjectView;
 use fixstep_runtime::Tick;
-use fixstep_runtime::math::{Fx, Vec2};
-use fixstep_runtime::net::{Pose, PoseSnapshot};
+use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
+use fixstep_runtime::net::{ObjectPose, Pose, PoseSnapshot};
 
 use crate::record::TAXI_ID_BASE;
 
@@ -24,7 +25,8 @@ pub const MIDDLE_TIER_M: i32 = 200;
 /// Millimetres in a metre.
 const MM_PER_M: i32 = 1_000;
 
-/// Ticks in a second, to turn a displacement per tick into a velocity per second.
+/// Ticks in a second, to turn a displacement per tick into a velocity per second (before
+/// rounding, so a velocity is sent to the millimetre a second).
 const TICKS_PER_SECOND: i32 = 10;
 
 /// A metre-valued fixed-point number in millimetres (saturating far beyond any level).
@@ -42,12 +44,11 @@ fn mm2(v: Vec2) -> [i32; 2] {
 pub fn poses_of(snapshot: &GameSnapshot) -> Vec<Pose> {
     let mut poses = Vec::with_capacity(snapshot.characters.len() + snapshot.taxis.len());
     for c in snapshot.characters.iter().filter(|c| c.enabled) {
-        let vel = mm2(c.velocity);
         poses.push(Pose {
             id: u64::from(c.id.index),
             vehicle: false,
             pos_mm: mm2(c.pos),
-            vel_mm_s: [vel[0] * TICKS_PER_SECOND, vel[1] * TICKS_PER_SECOND],
+            vel_mm_s: mm2(c.velocity * Fx::from_num(TICKS_PER_SECOND)),
             yaw: c.facing.0,
             at_rest: c.velocity == Vec2::ZERO,
             tier: 1,
@@ -56,12 +57,11 @@ pub fn poses_of(snapshot: &GameSnapshot) -> Vec<Pose> {
     }
     for (i, t) in snapshot.taxis.iter().enumerate() {
         let forward = Vec2::from_angle(t.yaw) * t.speed;
-        let vel = mm2(forward);
         poses.push(Pose {
             id: TAXI_ID_BASE + i as u64,
             vehicle: true,
             pos_mm: mm2(t.pos),
-            vel_mm_s: [vel[0] * TICKS_PER_SECOND, vel[1] * TICKS_PER_SECOND],
+            vel_mm_s: mm2(forward * Fx::from_num(TICKS_PER_SECOND)),
             yaw: t.yaw.0,
             at_rest: t.at_rest,
             tier: 1,
@@ -69,6 +69,40 @@ pub fn poses_of(snapshot: &GameSnapshot) -> Vec<Pose> {
         });
     }
     poses
+}
+
+/// Every object of `snapshot`, by its index in the level.
+#[must_use]
+pub fn object_poses_of(snapshot: &GameSnapshot) -> Vec<ObjectPose> {
+    snapshot
+        .objects
+        .iter()
+        .enumerate()
+        .map(|(i, o)| ObjectPose {
+            index: u32::try_from(i).unwrap_or(u32::MAX),
+            offset: [o.offset.x.to_bits(), o.offset.y.to_bits(), o.offset.z.to_bits()],
+            rotation: o.rotation.0,
+            scale: o.scale.to_bits(),
+            opacity: o.opacity.to_bits(),
+            jumps: o.jumps,
+        })
+        .collect()
+}
+
+/// The object view an [`ObjectPose`] was made of, bit for bit.
+#[must_use]
+pub fn object_view_of(pose: &ObjectPose) -> ObjectView {
+    ObjectView {
+        offset: Vec3::new(
+            Fx::from_bits(pose.offset[0]),
+            Fx::from_bits(pose.offset[1]),
+            Fx::from_bits(pose.offset[2]),
+        ),
+        rotation: Angle(pose.rotation),
+        scale: Fx::from_bits(pose.scale),
+        opacity: Fx::from_bits(pose.opacity),
+        jumps: pose.jumps,
+    }
 }
 
 /// How far past a tier's edge an entity must go to change tier, per mille of the edge's
@@ -115,18 +149,35 @@ pub fn tier_at(pos_mm: [i32; 2], camera_mm: [i32; 2], was: Option<u8>) -> u8 {
     }
 }
 
-/// What one spectator was last sent of each entity, to send it only what is its due.
+/// What one spectator was last sent of each entity and object, to send it only what is its
+/// due.
 #[derive(Clone, Debug, Default)]
 pub struct SpectatorFeed {
     sent: BTreeMap<u64, Pose>,
+    objects: Vec<ObjectPose>,
 }
 
 impl SpectatorFeed {
     /// The snapshot of `tick` for a spectator whose camera looks at `camera_mm`, from every
     /// entity's pose: those whose tier's turn it is (unless at rest and sent at rest), and any
-    /// new, started, stopped, jumped or moved to another tier; and those gone.
-    pub fn snapshot(&mut self, tick: Tick, poses: &[Pose], camera_mm: [i32; 2]) -> PoseSnapshot {
-        let mut out = PoseSnapshot { tick, poses: Vec::new(), gone: Vec::new() };
+    /// new, started, stopped, jumped or moved to another tier; the objects that changed
+    /// since they were last sent (every object, near or far: there are few, they change
+    /// rarely, and a door seen swinging late looks broken); and those gone.
+    pub fn snapshot(
+        &mut self,
+        tick: Tick,
+        poses: &[Pose],
+        objects: &[ObjectPose],
+        camera_mm: [i32; 2],
+    ) -> PoseSnapshot {
+        let mut out = PoseSnapshot { tick, ..PoseSnapshot::default() };
+        for (i, object) in objects.iter().enumerate() {
+            if self.objects.get(i) != Some(object) {
+                out.objects.push(*object);
+            }
+        }
+        self.objects.clear();
+        self.objects.extend_from_slice(objects);
         let mut seen = BTreeMap::new();
         for pose in poses {
             let was = self.sent.get(&pose.id).map(|p| p.tier);

@@ -1,5 +1,5 @@
 //! A spectator of a network game: no town of its own, only the poses it is sent, drawn
-//! through the remote view.
+//! through the remote view, and the objects' transforms, drawn between their changes.
 
 use std::net::SocketAddr;
 
@@ -11,7 +11,10 @@ use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Pose, Role};
 use glam::Vec3;
 
 use super::peer::identity_of;
-use crate::present::remote::{Measurement, Motion, RemoteFrame, RemoteView};
+use super::poses::object_view_of;
+use crate::present::frame::ObjectDraw;
+use crate::present::remote::{Measurement, Motion, RemoteFrame, RemoteObjects, RemoteView};
+use crate::present::samples::ObjectSample;
 
 /// How often a spectator tells the host where its camera looks, microseconds: every tick,
 /// as the host chooses each tick what is near.
@@ -48,6 +51,7 @@ pub struct NetSpectator {
     session: PeerSession<fixstep_game::PlayerCommand>,
     transport: PeerTransport,
     view: RemoteView,
+    objects: RemoteObjects,
     /// Where the camera looks, millimetres on the ground.
     camera_mm: [i32; 2],
     since_camera: u64,
@@ -76,6 +80,7 @@ impl NetSpectator {
             session: PeerSession::new(config),
             transport: PeerTransport::connect(host)?,
             view: RemoteView::new(),
+            objects: RemoteObjects::new(),
             camera_mm: [0, 0],
             since_camera: 0,
             snapshots: 0,
@@ -127,6 +132,10 @@ impl NetSpectator {
                         let (motion, measurement) = measurement_of(pose, snapshot.tick);
                         self.view.measure(pose.id, motion, &measurement);
                     }
+                    for object in &snapshot.objects {
+                        let sample = ObjectSample::of(&object_view_of(object));
+                        self.objects.measure(object.index as usize, snapshot.tick.0, sample);
+                    }
                     for &id in &snapshot.gone {
                         self.view.gone(id, snapshot.tick);
                     }
@@ -142,9 +151,11 @@ impl NetSpectator {
         Ok(())
     }
 
-    /// Draws every remote entity at the clock's render tick.
-    pub fn draw(&mut self) -> &RemoteFrame {
-        self.view.draw()
+    /// Draws every remote entity and every object at the clock's render tick.
+    pub fn draw(&mut self) -> (&RemoteFrame, &[ObjectDraw]) {
+        let frame = self.view.draw();
+        let objects = self.objects.draw(frame.render_tick);
+        (frame, objects)
     }
 
     /// Sends what the session has to send.

@@ -6,7 +6,7 @@ use fixstep_game::state::Role;
 use fixstep_runtime::EntityId;
 use glam::{Quat, Vec3};
 
-use super::samples::{CharacterSample, TaxiSample};
+use super::samples::{CharacterSample, ObjectSample, TaxiSample};
 
 /// One character as this frame draws it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,6 +49,20 @@ pub struct ObjectDraw {
     pub scale: f32,
     /// Opacity, 0 to 1.
     pub opacity: f32,
+}
+
+impl ObjectDraw {
+    /// Object `index` drawn as `sample` says.
+    #[must_use]
+    pub const fn of(index: usize, sample: &ObjectSample) -> Self {
+        Self {
+            index,
+            offset: sample.offset,
+            rotation: sample.rotation,
+            scale: sample.scale,
+            opacity: sample.opacity,
+        }
+    }
 }
 
 /// Where the camera is.

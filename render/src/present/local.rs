@@ -280,13 +280,7 @@ impl LocalPresentation {
             }
             let mut s = *track.current();
             track.sample_into(alpha, &(), &mut s);
-            frame.objects.push(ObjectDraw {
-                index,
-                offset: s.offset,
-                rotation: s.rotation,
-                scale: s.scale,
-                opacity: s.opacity,
-            });
+            frame.objects.push(ObjectDraw::of(index, &s));
         }
 
         // The camera and the shadow centre follow the player as drawn; while the player is

@@ -15,7 +15,11 @@ use serde::Serialize;
 
 pub use read::{TIERS, TRACE_FORMAT, TRACE_TICK_MS, TraceEntity, TraceEvent, TraceReader};
 
+use fixstep_game::level::Level;
+
+use crate::present::frame::ObjectDraw;
 use crate::present::remote::{Motion, RemoteFrame, RemoteView};
+use crate::record::ObjectMotion;
 
 /// What can go wrong running a trace.
 #[derive(Debug, thiserror::Error)]
@@ -74,12 +78,13 @@ struct DrawnFrameLine<'a> {
 pub struct RemoteFrameWriter<W: Write> {
     out: W,
     entities: Vec<DrawnEntityLine>,
+    objects: ObjectMotion,
 }
 
 impl<W: Write> RemoteFrameWriter<W> {
     /// A writer to `out`.
     pub const fn new(out: W) -> Self {
-        Self { out, entities: Vec::new() }
+        Self { out, entities: Vec::new(), objects: ObjectMotion::new() }
     }
 
     /// Writes the line of `frame`, drawn at `at_ms`. Before the first snapshot the render
@@ -90,6 +95,39 @@ impl<W: Write> RemoteFrameWriter<W> {
     /// If writing fails.
     pub fn frame(&mut self, at_ms: f64, frame: &RemoteFrame) -> std::io::Result<()> {
         self.entities.clear();
+        self.write(at_ms, frame)
+    }
+
+    /// Writes the line of `frame` and of the `objects` of `level` drawn with it (as a local
+    /// drawn log has them: kind "object", at the render tick), drawn at `at_ms`.
+    ///
+    /// # Errors
+    ///
+    /// If writing fails.
+    pub fn frame_with_objects(
+        &mut self,
+        at_ms: f64,
+        frame: &RemoteFrame,
+        objects: &[ObjectDraw],
+        level: &Level,
+    ) -> std::io::Result<()> {
+        self.entities.clear();
+        let tick = if frame.render_tick.is_finite() { frame.render_tick } else { 0.0 };
+        let entities = &mut self.entities;
+        self.objects.each(at_ms, level, objects, |id, pos, yaw, speed| {
+            entities.push(DrawnEntityLine {
+                id,
+                tick,
+                pos: pos.to_array(),
+                yaw,
+                speed,
+                kind: "object",
+            });
+        });
+        self.write(at_ms, frame)
+    }
+
+    fn write(&mut self, at_ms: f64, frame: &RemoteFrame) -> std::io::Result<()> {
         self.entities.extend(frame.entities.iter().map(|e| DrawnEntityLine {
             id: e.id,
             tick: e.sample.tick,

@@ -6,7 +6,8 @@
 //! - [`HostTransport`] and [`PeerTransport`] carry a session's messages over UDP with renet
 //!   (reliable ordered and unreliable channels, fragmentation of large states, round-trip
 //!   measures) on netcode connections (encrypted, replay-protected packets, so a stranger's
-//!   datagrams never reach a session);
+//!   datagrams never reach a session), every datagram checked before netcode reads it
+//!   ([`netcode`]);
 //! - [`WallClock`] gives the sessions and the network clock their microseconds;
 //! - [`Netem`] is a link conditioner: a UDP proxy that delays, jitters, drops, duplicates and
 //!   reorders, for tests and for trying a bad link on loopback.
@@ -15,6 +16,7 @@
 //! to the session, the game runs what the session says, and [`HostTransport::send`] sends
 //! what the session has to say.
 
+pub mod netcode;
 mod netem;
 mod transport;
 

@@ -7,14 +7,12 @@ use fixstep_runtime::Command;
 use fixstep_runtime::net::wire::{MAX_RELIABLE_BYTES, MAX_UNRELIABLE_BYTES};
 use fixstep_runtime::net::{Delivery, HostSession, PeerId, PeerSession};
 use renet::{ChannelConfig, ConnectionConfig, RenetClient, RenetServer, SendType, ServerEvent};
-use renet_netcode::{
-    ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
-    ServerConfig,
-};
+use renetcode::{ClientAuthentication, ServerAuthentication, ServerConfig};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::NetError;
+use crate::netcode::{ClientLink, ServerLink};
 
 /// netcode's protocol id for Fixstep: the same for every version, so that a peer of another
 /// version connects and is told by the host what differs, instead of timing out in silence.
@@ -100,7 +98,7 @@ fn stats(rtt_seconds: f64, loss: f64, sent: f64, received: f64) -> LinkStats {
 /// The host's socket: carries a [`HostSession`]'s messages to and from its peers.
 pub struct HostTransport {
     server: RenetServer,
-    transport: NetcodeServerTransport,
+    transport: ServerLink,
 }
 
 impl std::fmt::Debug for HostTransport {
@@ -133,7 +131,7 @@ impl HostTransport {
             public_addresses,
             authentication: ServerAuthentication::Unsecure,
         };
-        let transport = NetcodeServerTransport::new(config, socket)
+        let transport = ServerLink::new(config, socket)
             .map_err(|e| NetError::Bind { addr: bind, source: e })?;
         Ok(Self { server: RenetServer::new(connection_config()), transport })
     }
@@ -213,6 +211,13 @@ impl HostTransport {
         ))
     }
 
+    /// Datagrams dropped before netcode read them: shaped as no netcode packet can be
+    /// ([`crate::netcode::well_formed`]).
+    #[must_use]
+    pub const fn malformed_datagrams(&self) -> u64 {
+        self.transport.malformed()
+    }
+
     /// Tells every peer the host is going, and sends it.
     pub fn shut_down(&mut self) {
         self.transport.disconnect_all(&mut self.server);
@@ -222,7 +227,7 @@ impl HostTransport {
 /// A peer's socket: carries a [`PeerSession`]'s messages to and from the host.
 pub struct PeerTransport {
     client: RenetClient,
-    transport: NetcodeClientTransport,
+    transport: ClientLink,
     said_hello: bool,
     host: SocketAddr,
 }
@@ -256,7 +261,7 @@ impl PeerTransport {
             server_addr: host,
             user_data: None,
         };
-        let transport = NetcodeClientTransport::new(now, authentication, socket)
+        let transport = ClientLink::new(now, authentication, socket)
             .map_err(|e| NetError::Connect { host, reason: e.to_string() })?;
         Ok(Self {
             client: RenetClient::new(connection_config()),
@@ -298,7 +303,7 @@ impl PeerTransport {
         self.client.update(elapsed);
         self.transport
             .update(elapsed, &mut self.client)
-            .map_err(|e| NetError::Connect { host: self.host, reason: e.to_string() })?;
+            .map_err(|reason| NetError::Connect { host: self.host, reason })?;
         if let Some(reason) = self.disconnected() {
             return Err(NetError::Connect { host: self.host, reason });
         }
@@ -334,7 +339,7 @@ impl PeerTransport {
         }
         self.transport
             .send_packets(&mut self.client)
-            .map_err(|e| NetError::Connect { host: self.host, reason: e.to_string() })
+            .map_err(|reason| NetError::Connect { host: self.host, reason })
     }
 
     /// The link to the host, as this peer sees it.
@@ -347,6 +352,13 @@ impl PeerTransport {
             info.bytes_sent_per_second,
             info.bytes_received_per_second,
         )
+    }
+
+    /// Datagrams from the host's address dropped before netcode read them
+    /// ([`crate::netcode::well_formed`]).
+    #[must_use]
+    pub const fn malformed_datagrams(&self) -> u64 {
+        self.transport.malformed()
     }
 
     /// Says goodbye to the host.

@@ -8,7 +8,7 @@ use crate::hash::{ContentDigest, StateHash};
 use crate::tick::Tick;
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -136,14 +136,37 @@ pub struct Pose {
     pub jumps: u32,
 }
 
+/// A placed object's transform (a door's swing, a lift's travel, a sign's fade), as a
+/// spectator is told it: the host's fixed-point numbers as their raw bits, so the spectator
+/// draws exactly what a player's own town would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObjectPose {
+    /// Its index among the level's objects.
+    pub index: u32,
+    /// Offset from its place in the level, metres as [`crate::math::Fx`] bits (x east, y up,
+    /// z south).
+    pub offset: [i64; 3],
+    /// Rotation about the vertical axis through its pivot, 2^32 a turn.
+    pub rotation: u32,
+    /// Uniform scale, [`crate::math::Fx`] bits.
+    pub scale: i64,
+    /// Opacity from 0 to 1, [`crate::math::Fx`] bits.
+    pub opacity: i64,
+    /// Counts the times the rules put it somewhere new.
+    pub jumps: u32,
+}
+
 /// The poses a spectator is sent for one tick: those whose turn it is, and any that started,
-/// stopped, jumped or changed tier; and the ids that left.
+/// stopped, jumped or changed tier; the objects that changed; and the ids that left.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PoseSnapshot {
     /// The host tick measured.
     pub tick: Tick,
     /// The entities measured.
     pub poses: Vec<Pose>,
+    /// The objects whose transform differs from the one last sent (all of them in the first
+    /// snapshot). Poses are reliable, so an object not sent is as it was.
+    pub objects: Vec<ObjectPose>,
     /// Entities gone since the last snapshot.
     pub gone: Vec<u64>,
 }

@@ -137,9 +137,11 @@ pub fn between(a: &Stored, b: &Stored, motion: Motion, tick: f64) -> Pose {
 }
 
 /// How near a measured velocity must be to the step a vehicle made over the tick before it to
-/// be that step (m²/s², a 5 mm/s difference): the rounding of velocities and positions sent
-/// in whole millimetres, far under any acceleration a tick shows (2.5 m/s² is 250 mm/s).
-const STEPPED_SLACK_M2_S2: f32 = 0.005 * 0.005;
+/// be that step (m²/s², a 20 mm/s difference): the rounding of what a spectator is sent (two
+/// positions in whole millimetres make a tick's step up to 10 mm/s off, a velocity in whole
+/// millimetres a second half of one), far under any acceleration a tick shows (2.5 m/s² is
+/// 250 mm/s).
+const STEPPED_SLACK_M2_S2: f32 = 0.02 * 0.02;
 
 /// The pose at `tick` of an entity moving from `a` to `b` over `[a.tick, b.tick]`.
 fn moving(a: &Stored, b: &Stored, motion: Motion, tick: f64) -> Pose {

@@ -17,6 +17,9 @@
 //! - the **update-gap delay** ([`UpdateGapDelay`]) measures how far apart an entity's states
 //!   really arrive, for entities whose period no tier tells, and delays them just enough.
 //!
+//! Placed objects (doors, lifts, signs) are sent only when they change, and
+//! [`RemoteObjects`] draws them between those changes at the same render tick.
+//!
 //! A [`RemoteView`] holds all three for every remote entity, found by id through a hash map,
 //! and draws them each frame into a list it keeps, without allocating:
 //!
@@ -47,6 +50,7 @@ mod correction;
 mod gap_delay;
 mod kernel;
 mod measurement;
+mod objects;
 mod view;
 
 pub use buffer::{MAX_EXTRAPOLATION_TICKS, REMOTE_HISTORY, RemoteBuffer, RemoteSample, tier_delay};
@@ -55,6 +59,7 @@ pub use correction::{
 };
 pub use gap_delay::{GAP_SLEW_TICKS_PER_SECOND, MAX_GAP_TICKS, UpdateGapDelay};
 pub use measurement::{Measurement, Motion};
+pub use objects::{OBJECT_HISTORY, RemoteObjects};
 pub use view::{RemoteDraw, RemoteFrame, RemoteView};
 
 pub use super::convert::TICK_SECONDS;

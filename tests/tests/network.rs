@@ -1,0 +1,702 @@
+//! Network play end to end: `fixstep host`, `join`, `spectate` and `netem` as processes of
+//! their own on loopback, the way players and servers run them, judged by their hash logs,
+//! drawn logs and desync reports.
+//!
+//! The sessions' logic is unit-tested without a network in `runtime/tests/net_lockstep.rs`;
+//! these tests prove that the binary puts it on real sockets, real time and a real bad link
+//! (the link conditioner, `fixstep netem`) without losing a bit.
+//!
+//! Each test holds [`ONE_GAME_AT_A_TIME`]: the smoothness tests judge frame timing, which
+//! another game's processes competing for this machine's two cores would disturb.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::{self, File};
+use std::net::{SocketAddr, UdpSocket};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use fixstep_render::judder::{DrawnFrame, read_drawn_log, read_truth};
+use fixstep_runtime::rng::SimRng;
+use fixstep_tests::{Scratch, arg, fixstep_binary, judge, workspace_root};
+
+/// Held by every test while its game runs; see the module documentation.
+static ONE_GAME_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn one_game() -> MutexGuard<'static, ()> {
+    ONE_GAME_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The bad link of the lockstep tests: 80 ms one way, up to 20 ms of jitter, 5 % loss.
+const BAD_LINK: [&str; 6] = ["--delay", "80", "--jitter", "20", "--loss", "5"];
+
+/// How long any one process of a test may run before it is taken as hung, seconds: well
+/// over the longest game (1,200 ticks, two minutes), so only a hang reaches it.
+const HANG_S: u64 = 300;
+
+/// A `fixstep` process, killed when dropped (a failing test leaves nothing running); its
+/// standard output and error go to files in the test's scratch directory.
+struct Running {
+    name: String,
+    child: Child,
+    stdout: PathBuf,
+    stderr: PathBuf,
+}
+
+/// What a finished process printed.
+struct Finished {
+    stdout: String,
+    stderr: String,
+}
+
+impl Running {
+    fn start(dir: &Scratch, name: &str, args: &[&str]) -> Self {
+        let stdout = dir.path(&format!("{name}.out"));
+        let stderr = dir.path(&format!("{name}.err"));
+        let child = Command::new(fixstep_binary())
+            .args(args)
+            .current_dir(workspace_root())
+            .stdin(Stdio::null())
+            .stdout(File::create(&stdout).expect("a scratch file can be created"))
+            .stderr(File::create(&stderr).expect("a scratch file can be created"))
+            .spawn()
+            .expect("the fixstep binary starts");
+        Self { name: name.to_owned(), child, stdout, stderr }
+    }
+
+    fn stderr(&self) -> String {
+        fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    /// Waits until the process prints `text` on its standard error.
+    fn wait_for(&self, text: &str, limit: Duration) {
+        let start = Instant::now();
+        while !self.stderr().contains(text) {
+            assert!(
+                start.elapsed() < limit,
+                "{} did not say {text:?} in {limit:?}; it said:\n{}",
+                self.name,
+                self.stderr()
+            );
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits for the process to end on its own and to have succeeded.
+    fn finish(mut self) -> Finished {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("the process can be waited for") {
+                break status;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(HANG_S),
+                "{} hung; it said:\n{}",
+                self.name,
+                self.stderr()
+            );
+            thread::sleep(Duration::from_millis(50));
+        };
+        let stdout = fs::read_to_string(&self.stdout).unwrap_or_default();
+        let stderr = self.stderr();
+        assert!(status.success(), "{} failed ({status}):\n{stdout}\n{stderr}", self.name);
+        Finished { stdout, stderr }
+    }
+
+    /// Kills the process, as a crash or a pulled cable would end it: no goodbye.
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// A UDP port on loopback that nothing listens on now (the host and the link conditioner
+/// need each other's ports before either starts, so neither can be given port 0).
+fn free_port() -> u16 {
+    UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("loopback binds").port()
+}
+
+/// A host, and where its peers connect: straight to it, or to a link conditioner in front.
+struct Game {
+    host_port: u16,
+    /// Where peers connect.
+    entry: String,
+}
+
+impl Game {
+    /// A game whose peers connect straight to the host.
+    fn direct() -> Self {
+        let host_port = free_port();
+        Self { host_port, entry: format!("127.0.0.1:{host_port}") }
+    }
+
+    /// A game whose peers connect through a link conditioner.
+    fn through_netem() -> (Self, u16) {
+        let (host_port, netem_port) = (free_port(), free_port());
+        (Self { host_port, entry: format!("127.0.0.1:{netem_port}") }, netem_port)
+    }
+
+    /// The arguments that put a host on this game's port, reachable at its entry.
+    fn host_args(&self) -> Vec<String> {
+        let mut args: Vec<String> =
+            ["host", "--headless", "--bind", "127.0.0.1", "--port"].map(str::to_owned).into();
+        args.push(self.host_port.to_string());
+        if self.entry != format!("127.0.0.1:{}", self.host_port) {
+            args.extend(["--also-reachable-at".to_owned(), self.entry.clone()]);
+        }
+        args
+    }
+
+    /// Starts the link conditioner in front of the host with `link`.
+    fn netem(&self, dir: &Scratch, netem_port: u16, link: &[&str], seed: u64) -> Running {
+        let listen = format!("127.0.0.1:{netem_port}");
+        let forward = format!("127.0.0.1:{}", self.host_port);
+        let seed = seed.to_string();
+        let mut args = vec!["netem", "--listen", &listen, "--forward", &forward, "--seed", &seed];
+        args.extend_from_slice(link);
+        Running::start(dir, "netem", &args)
+    }
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+/// A hash log (`TICK HASH` lines) by tick.
+fn hash_log(path: &Path) -> BTreeMap<u32, String> {
+    let text = fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read the hash log {}: {e}", path.display()));
+    text.lines()
+        .map(|line| {
+            let (tick, hash) = line.split_once(' ').expect("a hash log line is `TICK HASH`");
+            (tick.parse().expect("a tick"), hash.to_owned())
+        })
+        .collect()
+}
+
+/// Asserts that `peer`'s log covers ticks `from..=to` without a gap and agrees with the
+/// host's log on every one.
+fn assert_agrees(name: &str, peer: &BTreeMap<u32, String>, host: &BTreeMap<u32, String>) {
+    let (Some(&first), Some(&last)) = (peer.keys().next(), peer.keys().next_back()) else {
+        panic!("{name} ran no tick");
+    };
+    assert_eq!(
+        peer.len() as u32,
+        last - first + 1,
+        "{name}'s ticks {first}..={last} have gaps: a peer completes ticks contiguously"
+    );
+    for (tick, hash) in peer {
+        assert_eq!(host.get(tick), Some(hash), "{name} differs from the host at tick {tick}");
+    }
+}
+
+/// The players' number in a `fixstep join` summary line (`player 1 tick ...`).
+fn player_of(summary: &str) -> u32 {
+    summary
+        .lines()
+        .find_map(|l| l.strip_prefix("player "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no player number in {summary:?}"))
+}
+
+fn reports_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map(|entries| {
+            entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into()).collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Three players on a bad link and a host, 1,200 ticks (two minutes) of bots playing: every
+/// peer computes every tick's state to the host's bit, and nobody reports a desync.
+#[test]
+fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
+    let _game = one_game();
+    let dir = Scratch::new("network", "three-peers");
+    let (game, netem_port) = Game::through_netem();
+    let _netem = game.netem(&dir, netem_port, &BAD_LINK, 11);
+    let host_log = dir.path("host.hashes");
+    let reports = dir.path("reports");
+    let mut host_args = game.host_args();
+    host_args.extend(
+        ["--bot", "--ticks", "1200", "--hash-log", arg(&host_log), "--reports", arg(&reports)]
+            .map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let peers: Vec<(String, PathBuf, Running)> = (1..=3)
+        .map(|i| {
+            let name = format!("peer-{i}");
+            let log = dir.path(&format!("{name}.hashes"));
+            let args = [
+                "join",
+                &game.entry,
+                "--headless",
+                "--bot",
+                "--ticks",
+                "1200",
+                "--name",
+                &name,
+                "--hash-log",
+                arg(&log),
+                "--reports",
+                arg(&reports),
+            ];
+            let running = Running::start(&dir, &name, &args);
+            (name, log, running)
+        })
+        .collect();
+    let finished: Vec<(String, PathBuf, Finished)> =
+        peers.into_iter().map(|(name, log, running)| (name, log, running.finish())).collect();
+    let host = host.finish();
+    assert!(host.stdout.contains("desyncs 0"), "the host found a desync: {}", host.stdout);
+    let host_hashes = hash_log(&host_log);
+    assert_eq!(host_hashes.len(), 1200, "the host runs every tick");
+    for (name, log, done) in &finished {
+        assert!(done.stdout.contains("desync none"), "{name}: {}", done.stdout);
+        let hashes = hash_log(log);
+        assert_agrees(name, &hashes, &host_hashes);
+        // A peer joins a few ticks in (the handshake over the bad link) and plays to the end.
+        assert!(hashes.len() >= 1100, "{name} ran {} ticks", hashes.len());
+        assert_eq!(hashes.keys().next_back(), Some(&1199), "{name} plays to the end");
+    }
+    let players: BTreeSet<u32> = finished.iter().map(|(_, _, f)| player_of(&f.stdout)).collect();
+    assert_eq!(players.len(), 3, "three players, three characters: {players:?}");
+    assert!(reports_in(&reports).is_empty(), "desync reports: {:?}", reports_in(&reports));
+}
+
+/// A player whose process dies mid-game: the host drops it after its timeout and the game
+/// goes on for the others without a gap; started again under the same name, it gets its
+/// own character back and computes the host's every tick from its return on.
+#[test]
+fn a_killed_peer_rejoins_by_name_and_agrees_from_then_on() {
+    let _game = one_game();
+    let dir = Scratch::new("network", "rejoin");
+    let game = Game::direct();
+    let host_log = dir.path("host.hashes");
+    let mut host_args = game.host_args();
+    host_args.extend(
+        ["--bot", "--ticks", "450", "--hash-log", arg(&host_log), "--reports", arg(dir.dir())]
+            .map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let join = |name: &str, log: &Path, run: &str| {
+        let args = [
+            "join",
+            &game.entry,
+            "--headless",
+            "--bot",
+            "--ticks",
+            "450",
+            "--name",
+            name,
+            "--hash-log",
+            arg(log),
+            "--reports",
+            arg(dir.dir()),
+        ];
+        Running::start(&dir, run, &args)
+    };
+    let (bob_log, alice_log) = (dir.path("bob.hashes"), dir.path("alice-again.hashes"));
+    let bob = join("bob", &bob_log, "bob");
+    let alice = join("alice", &dir.path("alice.hashes"), "alice");
+    host.wait_for("alice joined as player", Duration::from_secs(20));
+    host.wait_for("bob joined as player", Duration::from_secs(20));
+    thread::sleep(Duration::from_secs(5));
+    alice.kill();
+    let joined = host.stderr();
+    let number = joined
+        .lines()
+        .find_map(|l| l.strip_prefix("fixstep: alice joined as player "))
+        .expect("the host said which player alice is")
+        .to_owned();
+    host.wait_for(&format!("player {number} left"), Duration::from_secs(15));
+    let alice = join("alice", &alice_log, "alice-again");
+    host.wait_for(&format!("alice came back as player {number}"), Duration::from_secs(20));
+    let alice = alice.finish();
+    let bob = bob.finish();
+    host.finish();
+    let host_hashes = hash_log(&host_log);
+    assert_eq!(host_hashes.len(), 450, "the host's game went on through the departure");
+    assert_eq!(player_of(&alice.stdout).to_string(), number, "alice's own character back");
+    let (bob_hashes, alice_hashes) = (hash_log(&bob_log), hash_log(&alice_log));
+    assert_agrees("bob", &bob_hashes, &host_hashes);
+    assert_agrees("alice, back", &alice_hashes, &host_hashes);
+    assert_eq!(bob_hashes.keys().next_back(), Some(&449), "bob played on to the end");
+    assert_eq!(alice_hashes.keys().next_back(), Some(&449), "alice played on to the end");
+    assert!(bob.stdout.contains("desync none"), "bob: {}", bob.stdout);
+    assert!(alice.stdout.contains("desync none"), "alice: {}", alice.stdout);
+}
+
+/// A spectator runs no town: it draws the poses the host sends through the remote view. Over
+/// the bad link for 600 ticks it draws every entity of the host's truth, its taxis at most
+/// 1 % of their frames off pace, and nothing pops.
+#[test]
+fn a_spectator_draws_every_entity_smoothly_over_a_bad_link() {
+    let _game = one_game();
+    let dir = Scratch::new("network", "spectator");
+    let (game, netem_port) = Game::through_netem();
+    let _netem = game.netem(&dir, netem_port, &BAD_LINK, 23);
+    let (truth, drawn) = (dir.path("truth.jsonl"), dir.path("drawn.jsonl"));
+    let mut host_args = game.host_args();
+    host_args.extend(
+        ["--bot", "--ticks", "700", "--truth-log", arg(&truth), "--reports", arg(dir.dir())]
+            .map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let spectator = Running::start(
+        &dir,
+        "spectator",
+        &["spectate", &game.entry, "--headless", "--ticks", "600", "--drawn-log", arg(&drawn)],
+    );
+    spectator.finish();
+    host.finish();
+    let report = judge(&drawn, &truth);
+    println!("{report}");
+    let truth_ids: BTreeSet<u64> = truth_entities(&truth);
+    let drawn_ids: BTreeSet<u64> = report.entities.iter().map(|e| e.id).collect();
+    let missing: Vec<&u64> = truth_ids.difference(&drawn_ids).collect();
+    assert!(missing.is_empty(), "entities never drawn: {missing:?}");
+    let vehicles = report.kinds.iter().find(|k| k.kind == "vehicle").expect("taxis are drawn");
+    assert!(vehicles.tally.paced >= 10_000, "{} paced taxi frames", vehicles.tally.paced);
+    let off = vehicles.tally.off_pace_percent().unwrap_or(f64::NAN);
+    assert!(off <= 1.0, "taxis {off:.2} % off pace\n{report}");
+    assert_eq!(report.all.tally.pops, 0, "pops\n{report}");
+}
+
+/// The ids of every entity a truth log has a line for.
+fn truth_entities(path: &Path) -> BTreeSet<u64> {
+    read_truth(path)
+        .expect("the truth log reads")
+        .iter()
+        .flat_map(|line| line.entities.iter().map(|e| e.id))
+        .collect()
+}
+
+/// A peer that differs from the host on purpose (the hidden `--perturb-at`, a point of its
+/// character's health after a tick) is caught at that tick: both sides write a desync report
+/// naming the tick, the character and the field, and the peer says so.
+#[test]
+fn a_perturbed_peer_is_reported_with_the_entity_and_field_that_differ() {
+    const PERTURBED_TICK: u32 = 120;
+    /// How many ticks after the perturbation the report's tick may be.
+    const REPORT_WITHIN_TICKS: u32 = 2;
+    let _game = one_game();
+    let dir = Scratch::new("network", "perturbed");
+    let game = Game::direct();
+    let (host_reports, peer_reports) = (dir.path("host-reports"), dir.path("peer-reports"));
+    let mut host_args = game.host_args();
+    host_args
+        .extend(["--bot", "--ticks", "220", "--reports", arg(&host_reports)].map(str::to_owned));
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let tick = PERTURBED_TICK.to_string();
+    let peer = Running::start(
+        &dir,
+        "peer",
+        &[
+            "join",
+            &game.entry,
+            "--headless",
+            "--bot",
+            "--ticks",
+            "200",
+            "--perturb-at",
+            &tick,
+            "--reports",
+            arg(&peer_reports),
+        ],
+    );
+    let peer = peer.finish();
+    let host = host.finish();
+    let player = player_of(&peer.stdout);
+    let reported: u32 = peer
+        .stdout
+        .split("desync ")
+        .nth(1)
+        .and_then(|rest| rest.trim().parse().ok())
+        .unwrap_or_else(|| panic!("the peer names the desync's tick: {}", peer.stdout));
+    assert!(
+        (PERTURBED_TICK..=PERTURBED_TICK + REPORT_WITHIN_TICKS).contains(&reported),
+        "perturbed after tick {PERTURBED_TICK}, reported at {reported}"
+    );
+    let folder = format!("desync-tick-{reported}-player-{player}");
+    for (side, reports) in [("host", &host_reports), ("peer", &peer_reports)] {
+        assert_eq!(reports_in(reports), std::slice::from_ref(&folder), "the {side}'s reports");
+        let summary = fs::read_to_string(reports.join(&folder).join("summary.txt"))
+            .expect("a report has a summary");
+        assert!(
+            summary.contains(&format!("(player {player}), field health")),
+            "the {side}'s summary names the character and the field:\n{summary}"
+        );
+        for state in ["host.ron", "peer.ron"] {
+            assert!(reports.join(&folder).join(state).exists(), "the {side}'s {state}");
+        }
+    }
+    assert!(host.stderr.contains(&format!("desync at tick {reported}")), "{}", host.stderr);
+}
+
+/// How many datagrams the flood sends.
+const FLOOD_DATAGRAMS: usize = 100_000;
+
+/// The largest datagram the flood sends, bytes: over the transport's largest packet.
+const FLOOD_MAX_BYTES: usize = 1_400;
+
+/// A running host flooded with 100,000 datagrams while it plays with a peer: random bytes
+/// from a stranger, and real packets of the peer's (caught on their way) mutated, truncated,
+/// extended and replayed, sent from the peer's own address. The host keeps ticking, nothing
+/// panics, and the peer still computes the host's every tick.
+#[test]
+fn a_flood_of_random_and_mutated_datagrams_does_not_stop_the_host() {
+    let _game = one_game();
+    let dir = Scratch::new("network", "flood");
+    let host_port = free_port();
+    let front = UdpSocket::bind("127.0.0.1:0").expect("loopback binds");
+    let front_addr = front.local_addr().expect("an address");
+    let host_addr: SocketAddr = format!("127.0.0.1:{host_port}").parse().expect("an address");
+    let game = Game { host_port, entry: front_addr.to_string() };
+    let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
+    let mut host_args = game.host_args();
+    host_args.extend(
+        ["--bot", "--ticks", "400", "--hash-log", arg(&host_log), "--reports", arg(dir.dir())]
+            .map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let relay = Relay::start(front, host_addr);
+    let peer = Running::start(
+        &dir,
+        "peer",
+        &[
+            "join",
+            &game.entry,
+            "--headless",
+            "--bot",
+            "--ticks",
+            "380",
+            "--hash-log",
+            arg(&peer_log),
+            "--reports",
+            arg(dir.dir()),
+        ],
+    );
+    host.wait_for("joined as player", Duration::from_secs(20));
+    let sent = relay.flood(host_addr, FLOOD_DATAGRAMS);
+    let peer = peer.finish();
+    let host = host.finish();
+    relay.stop();
+    assert_eq!(sent, FLOOD_DATAGRAMS);
+    let host_hashes = hash_log(&host_log);
+    assert_eq!(host_hashes.len(), 400, "the host kept ticking");
+    let peer_hashes = hash_log(&peer_log);
+    assert_agrees("the peer", &peer_hashes, &host_hashes);
+    assert_eq!(peer_hashes.keys().next_back(), Some(&379), "the peer played on to the end");
+    assert!(peer.stdout.contains("desync none"), "{}", peer.stdout);
+    assert!(host.stdout.contains("desyncs 0"), "{}", host.stdout);
+    let malformed: u64 = host
+        .stdout
+        .split("malformed datagrams ")
+        .nth(1)
+        .and_then(|rest| rest.trim().parse().ok())
+        .unwrap_or_else(|| panic!("the host counts what it dropped: {}", host.stdout));
+    assert!(malformed > 0, "some of the flood is shaped as no netcode packet: {}", host.stdout);
+}
+
+/// A relay between a peer and the host that keeps a copy of the peer's packets, so the
+/// flood can send them on mutated, from the peer's address.
+struct Relay {
+    /// The socket the relay sends to the host from: the peer's address as the host sees it.
+    back: UdpSocket,
+    caught: Arc<Mutex<Vec<Vec<u8>>>>,
+    stop: Arc<AtomicBool>,
+    thread: thread::JoinHandle<()>,
+}
+
+/// Packets of the peer's the relay keeps to mutate.
+const RELAY_KEEPS: usize = 256;
+
+impl Relay {
+    fn start(front: UdpSocket, host: SocketAddr) -> Self {
+        let back = UdpSocket::bind("127.0.0.1:0").expect("loopback binds");
+        back.connect(host).expect("the host's address");
+        let poll = Some(Duration::from_millis(1));
+        front.set_read_timeout(poll).expect("a timeout");
+        back.set_read_timeout(poll).expect("a timeout");
+        let caught = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (to_host, keep, done) =
+            (back.try_clone().expect("a clone"), caught.clone(), stop.clone());
+        let thread = thread::spawn(move || {
+            let mut buf = [0u8; 2048];
+            let mut peer: Option<SocketAddr> = None;
+            while !done.load(Ordering::Relaxed) {
+                if let Ok((n, from)) = front.recv_from(&mut buf) {
+                    peer = Some(from);
+                    let _ = to_host.send(&buf[..n]);
+                    let mut kept = keep.lock().expect("the relay's copies");
+                    if kept.len() < RELAY_KEEPS {
+                        kept.push(buf[..n].to_vec());
+                    }
+                }
+                if let (Ok(n), Some(peer)) = (to_host.recv(&mut buf), peer) {
+                    let _ = front.send_to(&buf[..n], peer);
+                }
+            }
+        });
+        Self { back, caught, stop, thread }
+    }
+
+    /// Sends `count` datagrams to `host`: half random from a stranger's socket, half the
+    /// peer's own packets mutated (bits flipped, cut short, lengthened, or replayed as they
+    /// were) from the peer's address. Returns how many went out.
+    fn flood(&self, host: SocketAddr, count: usize) -> usize {
+        let stranger = UdpSocket::bind("127.0.0.1:0").expect("loopback binds");
+        let mut rng = SimRng::new(0xF100D, 0);
+        let mut pick = |low: usize, high: usize| low + rng.below((high - low + 1) as u32) as usize;
+        let mut sent = 0;
+        let start = Instant::now();
+        for i in 0..count {
+            let caught: Vec<Vec<u8>> = self.caught.lock().expect("the relay's copies").clone();
+            let datagram = if i % 2 == 0 || caught.is_empty() {
+                let len = pick(0, FLOOD_MAX_BYTES);
+                (0..len).map(|_| pick(0, 255) as u8).collect::<Vec<u8>>()
+            } else {
+                let mut packet = caught[pick(0, caught.len() - 1)].clone();
+                match pick(0, 3) {
+                    0 => {
+                        for _ in 0..=pick(0, 7) {
+                            if !packet.is_empty() {
+                                let at = pick(0, packet.len() - 1);
+                                packet[at] ^= 1 << pick(0, 7);
+                            }
+                        }
+                    }
+                    1 => packet.truncate(pick(0, packet.len())),
+                    2 => {
+                        let more = pick(1, 64);
+                        packet.extend((0..more).map(|_| pick(0, 255) as u8));
+                    }
+                    // Replayed as it was.
+                    _ => {}
+                }
+                packet
+            };
+            let out = if i % 2 == 0 {
+                stranger.send_to(&datagram, host)
+            } else {
+                self.back.send(&datagram)
+            };
+            if out.is_ok() {
+                sent += 1;
+            }
+            // About 5,000 a second: a flood, spread over most of the game.
+            if i % 500 == 499 {
+                let due = Duration::from_millis((i as u64 + 1) / 5);
+                if let Some(wait) = due.checked_sub(start.elapsed()) {
+                    thread::sleep(wait);
+                }
+            }
+        }
+        sent
+    }
+
+    fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.thread.join();
+    }
+}
+
+/// How long after the key the own character must start moving, ms: one frame at 60 Hz.
+const FIRST_FRAME_MS: f64 = 1000.0 / 60.0;
+
+/// Network play as a player sees it, over 80 ms one way with 30 ms of jitter: the other
+/// player, walking east at constant speed, is drawn with no frame off its pace at 60 Hz
+/// (the peer runs each tick when its drawn time reaches it, so the jitter never shows), and
+/// the own character starts moving on the first frame after its key.
+#[test]
+fn over_a_jittery_link_a_walker_keeps_its_pace_and_the_own_character_answers_at_once() {
+    let _game = one_game();
+    let dir = Scratch::new("network", "walk");
+    let (game, netem_port) = Game::through_netem();
+    let _netem = game.netem(&dir, netem_port, &["--delay", "80", "--jitter", "30"], 31);
+    // The host's player walks east from its first tick; the peer's waits four seconds (it
+    // has joined by then), then walks east beside it.
+    let host_walk = dir.write("host-walk.txt", "0 0 100 0 0\n");
+    let peer_walk = dir.write("peer-walk.txt", "0 0 0 0 0\n4000 0 100 0 0\n");
+    let (truth, drawn) = (dir.path("truth.jsonl"), dir.path("drawn.jsonl"));
+    let mut host_args = game.host_args();
+    host_args.extend(
+        [
+            "--level",
+            "tests/levels/two_lanes.ron",
+            "--ticks",
+            "320",
+            "--input-script",
+            arg(&host_walk),
+            "--reports",
+            arg(dir.dir()),
+        ]
+        .map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let peer = Running::start(
+        &dir,
+        "peer",
+        &[
+            "join",
+            &game.entry,
+            "--level",
+            "tests/levels/two_lanes.ron",
+            "--headless",
+            "--ticks",
+            "300",
+            "--input-script",
+            arg(&peer_walk),
+            "--drawn-log",
+            arg(&drawn),
+            "--truth-log",
+            arg(&truth),
+            "--fps",
+            "60",
+            "--reports",
+            arg(dir.dir()),
+        ],
+    );
+    peer.finish();
+    host.finish();
+    let report = judge(&drawn, &truth);
+    println!("{report}");
+    let frames = read_drawn_log(&drawn).expect("the drawn log reads");
+    let walker = walker_id(&frames);
+    let stats = report.entities.iter().find(|e| e.id == walker).expect("the walker is drawn");
+    assert!(stats.tally.paced >= 1_000, "{} paced frames of the walker", stats.tally.paced);
+    assert_eq!(stats.tally.off_pace, 0, "the walker's frames off pace\n{report}");
+    assert_eq!(stats.tally.pops, 0, "the walker's pops\n{report}");
+    let latency = report.local.latency().map(|s| s.max);
+    assert!(
+        latency.is_some_and(|ms| ms <= FIRST_FRAME_MS + 0.5),
+        "the own character starts {latency:?} ms after the key\n{report}"
+    );
+}
+
+/// The id of the character the drawn log draws that is not the local player's.
+fn walker_id(frames: &[DrawnFrame]) -> u64 {
+    frames
+        .iter()
+        .flat_map(|f| &f.entities)
+        .find(|e| !e.local && e.kind.as_deref() == Some("character"))
+        .map(|e| e.id)
+        .expect("the other player is drawn")
+}
