@@ -212,7 +212,7 @@ pub fn run_screenshot(args: &ScreenshotArgs) -> Result<String> {
     let hud = Hud {
         visible: args.hud,
         tick: frame.latest_tick,
-        hash,
+        hash: Some(hash),
         note: Some(format!("{} (offscreen)", ctx.describe())),
         ..Hud::default()
     };

@@ -59,7 +59,7 @@ fn the_hud_shows_the_numbers_and_the_frame_time_graph() {
         tick: frame.latest_tick,
         fps: 60.0,
         frame_ms: 16.7,
-        hash: 0x1234_5678_9abc_def0,
+        hash: Some(0x1234_5678_9abc_def0),
         show_graph: true,
         frame_times: (0..240)
             .map(|i| if i % 60 == 59 { 41.0 } else { 14.0 + (i % 7) as f32 })

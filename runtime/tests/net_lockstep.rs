@@ -476,3 +476,56 @@ fn garbage_never_stops_the_host_and_the_peers_still_agree() {
     let drops = host.session.drops();
     assert!(drops.refused > 10_000, "most garbage is refused as such: {drops:?}");
 }
+
+/// Caught a host that counted a welcomed player twice (its slot and its pending join) and
+/// refused a burst of joiners while seats were free, and let two askers past the check for
+/// one seat.
+#[test]
+fn a_burst_of_joiners_fills_every_seat_and_no_more() {
+    let config = HostConfig { identity: identity(), max_players: 4, local_players: 1 };
+    let mut host: HostSession<DriftCommand> = HostSession::new(config, Tick::ZERO);
+    let mut peers: Vec<PeerSession<DriftCommand>> = (0..6)
+        .map(|i| {
+            PeerSession::new(PeerConfig {
+                identity: identity(),
+                name: format!("p{i}"),
+                role: Role::Player,
+            })
+        })
+        .collect();
+    // All six say hello before the host welcomes anyone, then it welcomes whom it may.
+    for (i, peer) in peers.iter_mut().enumerate() {
+        host.connect(PeerId(i as u64), 0);
+        peer.connect();
+        for (delivery, bytes) in peer.drain_outgoing() {
+            host.receive(PeerId(i as u64), delivery, &bytes, 0);
+        }
+    }
+    let wanted: Vec<PeerId> = host
+        .drain_events()
+        .filter_map(|e| match e {
+            HostEvent::StateWanted { peer } => Some(peer),
+            _ => None,
+        })
+        .collect();
+    for peer in &wanted {
+        host.welcome(*peer, b"state", 1);
+    }
+    for (to, delivery, bytes) in host.drain_outgoing() {
+        peers[to.0 as usize].receive(delivery, &bytes);
+    }
+    let mut welcomed = 0;
+    let mut refused = Vec::new();
+    for peer in &mut peers {
+        for event in peer.drain_events() {
+            match event {
+                PeerEvent::Welcomed { .. } => welcomed += 1,
+                PeerEvent::Refused { reason } => refused.push(reason),
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(welcomed, 3, "three seats beside the host's own");
+    assert_eq!(refused.len(), 3, "{refused:?}");
+    assert!(refused.iter().all(|r| r.contains("full: 4 players of 4")), "{refused:?}");
+}

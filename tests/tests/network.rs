@@ -427,7 +427,8 @@ fn a_perturbed_peer_is_reported_with_the_entity_and_field_that_differ() {
         .stdout
         .split("desync ")
         .nth(1)
-        .and_then(|rest| rest.trim().parse().ok())
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|tick| tick.parse().ok())
         .unwrap_or_else(|| panic!("the peer names the desync's tick: {}", peer.stdout));
     assert!(
         (PERTURBED_TICK..=PERTURBED_TICK + REPORT_WITHIN_TICKS).contains(&reported),
@@ -509,7 +510,8 @@ fn a_flood_of_random_and_mutated_datagrams_does_not_stop_the_host() {
         .stdout
         .split("malformed datagrams ")
         .nth(1)
-        .and_then(|rest| rest.trim().parse().ok())
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|count| count.parse().ok())
         .unwrap_or_else(|| panic!("the host counts what it dropped: {}", host.stdout));
     assert!(malformed > 0, "some of the flood is shaped as no netcode packet: {}", host.stdout);
 }

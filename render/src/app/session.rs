@@ -114,7 +114,7 @@ impl PlaySession for LocalPlay {
 
     fn hud(&self, hud: &mut Hud) {
         hud.tick = self.game.tick();
-        hud.hash = self.game.hash();
+        hud.hash = Some(self.game.hash());
         hud.network = None;
     }
 
@@ -195,7 +195,7 @@ impl PlaySession for HostPlay {
 
     fn hud(&self, hud: &mut Hud) {
         hud.tick = self.host.sim().next_tick().0;
-        hud.hash = self.host.hash().total();
+        hud.hash = Some(self.host.hash().total());
         let stats = self.host.stats();
         let worst_rtt =
             self.host.links().iter().filter_map(|(_, _, l)| l.map(|l| l.rtt_micros)).max();
@@ -333,7 +333,7 @@ impl PlaySession for JoinPlay {
 
     fn hud(&self, hud: &mut Hud) {
         hud.tick = self.peer.sim().map_or(0, |s| s.next_tick().0);
-        hud.hash = self.peer.hash().map_or(0, fixstep_runtime::StateHash::total);
+        hud.hash = self.peer.hash().map(fixstep_runtime::StateHash::total);
         let stats = self.peer.stats();
         let link = self.peer.link();
         let mut line = format!(

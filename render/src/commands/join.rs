@@ -16,7 +16,7 @@ use fixstep_runtime::tick::FrameScheduler;
 
 use super::{HeldFrame, Logs, NetLogArgs, held_at, open_input_script, sleep_until};
 use crate::assets::load;
-use crate::net_game::NetPeer;
+use crate::net_game::{InputLatency, NetPeer};
 use crate::present::LocalPresentation;
 
 /// How long a headless peer without a drawn log sleeps between looks at its socket,
@@ -206,6 +206,19 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
         peer.hash().map_or_else(|| "-".to_owned(), ToString::to_string),
         stats.late_inputs,
         stats.desync.map_or_else(|| "none".to_owned(), |t| t.0.to_string())
+    );
+    let link = peer.link();
+    let ms = |samples: &[u64]| {
+        InputLatency::median_ms(samples).map_or_else(|| "-".to_owned(), |m| format!("{m:.0} ms"))
+    };
+    println!(
+        "link rtt {} ms, sent {} B/s, received {} B/s; input to the host's tick p50 {}, to this \
+         peer's p50 {}",
+        link.rtt_micros / 1000,
+        link.sent_per_second,
+        link.received_per_second,
+        ms(&stats.latency.to_host),
+        ms(&stats.latency.to_own_tick),
     );
     Ok(())
 }

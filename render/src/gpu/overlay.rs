@@ -361,12 +361,12 @@ impl OverlayPipeline {
         let day = frame.time_of_day.rem_euclid(1.0);
         let minutes = (day * 24.0 * 60.0) as u32;
         let phase = lighting_at(day).phase;
+        let hash = hud.hash.map_or_else(|| "-       ".to_owned(), |h| format!("{:08x}", h >> 32));
         let mut content = format!(
-            "tick {}   {:.0} fps   {:.1} ms\nhash {:08x}   {:02}:{:02} {phase}",
+            "tick {}   {:.0} fps   {:.1} ms\nhash {hash}   {:02}:{:02} {phase}",
             hud.tick,
             hud.fps,
             hud.frame_ms,
-            hud.hash >> 32,
             minutes / 60,
             minutes % 60,
         );

@@ -72,8 +72,9 @@ pub struct Hud {
     pub fps: f32,
     /// The latest frame's time, milliseconds.
     pub frame_ms: f32,
-    /// The state hash of the latest tick.
-    pub hash: u64,
+    /// The state hash of the latest tick; `None` where no town is run (a spectator, a peer
+    /// before its welcome).
+    pub hash: Option<u64>,
     /// Whether the frame-time graph (F3) shows.
     pub show_graph: bool,
     /// Recent frame times, milliseconds, oldest first, for the graph.

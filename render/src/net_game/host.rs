@@ -61,11 +61,13 @@ struct PendingReport {
     theirs: HashReport,
 }
 
-/// The host of a network game; see the [module documentation](super).
-pub struct NetHost {
+/// A host's game without its socket: the town, the host session, the spectators' feeds and
+/// the desync reports. It takes what arrived and the time, and gives what to send (through
+/// its session), so it runs the same on a socket ([`NetHost`]) and in memory (the benchmark
+/// of a host with many peers).
+pub struct HostGame {
     sim: TownSim,
     session: HostSession<PlayerCommand>,
-    transport: HostTransport,
     hasher: StateHasher,
     hash: StateHash,
     /// The state after each recent tick (postcard) and its hash, for desync reports.
@@ -76,21 +78,19 @@ pub struct NetHost {
     reports: PathBuf,
     stats: HostStats,
     events: Vec<String>,
+    departed: Vec<PeerId>,
 }
 
-impl std::fmt::Debug for NetHost {
+impl std::fmt::Debug for HostGame {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NetHost").field("transport", &self.transport).finish_non_exhaustive()
+        f.debug_struct("HostGame").field("next_tick", &self.sim.next_tick()).finish_non_exhaustive()
     }
 }
 
-impl NetHost {
-    /// A host of `level`, listening as `options` say.
-    ///
-    /// # Errors
-    ///
-    /// If the socket cannot be bound.
-    pub fn bind(level: Arc<Level>, options: &HostOptions) -> Result<Self> {
+impl HostGame {
+    /// A host's game of `level` as `options` say (its addresses aside).
+    #[must_use]
+    pub fn new(level: Arc<Level>, options: &HostOptions) -> Self {
         let local_players = usize::from(options.own_player);
         let sim = TownSim::new(level, options.seed, local_players);
         let identity = Identity {
@@ -100,13 +100,10 @@ impl NetHost {
         };
         let config = HostConfig { identity, max_players: options.max_players, local_players };
         let session = HostSession::new(config, sim.next_tick());
-        let transport =
-            HostTransport::bind(options.bind, &options.also_reachable_at, options.max_players)?;
         let hash = sim.state_hash();
-        Ok(Self {
+        Self {
             sim,
             session,
-            transport,
             hasher: StateHasher::new(),
             hash,
             recent: VecDeque::new(),
@@ -116,13 +113,18 @@ impl NetHost {
             reports: options.reports.clone(),
             stats: HostStats::default(),
             events: Vec::new(),
-        })
+            departed: Vec::new(),
+        }
     }
 
-    /// Where it listens.
-    #[must_use]
-    pub fn local_addr(&self) -> Option<SocketAddr> {
-        self.transport.local_addr()
+    /// The host session, for a transport to hand what arrives and take what to send.
+    pub const fn session_mut(&mut self) -> &mut HostSession<PlayerCommand> {
+        &mut self.session
+    }
+
+    /// The peers that left since the last call, whose connections a transport should close.
+    pub fn drain_departed(&mut self) -> std::vec::Drain<'_, PeerId> {
+        self.departed.drain(..)
     }
 
     /// The town.
@@ -137,19 +139,10 @@ impl NetHost {
         &self.hash
     }
 
-    /// What the HUD says.
+    /// What the HUD says (of the game; the socket's counts are [`NetHost::stats`]').
     #[must_use]
     pub fn stats(&self) -> HostStats {
-        HostStats {
-            peers: self.session.peers().count(),
-            malformed_datagrams: self.transport.malformed_datagrams(),
-            ..self.stats.clone()
-        }
-    }
-
-    /// The link to each connected peer.
-    pub fn links(&self) -> Vec<(PeerId, Option<u16>, Option<LinkStats>)> {
-        self.session.peers().map(|(id, player)| (id, player, self.transport.stats(id))).collect()
+        HostStats { peers: self.session.peers().count(), ..self.stats.clone() }
     }
 
     /// What happened since the last call, in words (joins, departures, desyncs).
@@ -157,15 +150,13 @@ impl NetHost {
         self.events.drain(..)
     }
 
-    /// Receives what arrived in the last `elapsed_micros` (now `now_micros` on the host's
-    /// clock) and acts on it: welcomes, departures, desyncs.
+    /// Acts on what the session was handed (now `now_micros` on the host's clock):
+    /// welcomes, departures (and peers silent too long), desyncs.
     ///
     /// # Errors
     ///
-    /// If the socket fails, or a report cannot be written.
-    pub fn receive(&mut self, elapsed_micros: u64, now_micros: u64) -> Result<()> {
-        let elapsed = std::time::Duration::from_micros(elapsed_micros);
-        self.transport.receive(elapsed, now_micros, &mut self.session)?;
+    /// If a report cannot be written.
+    pub fn after_receive(&mut self, now_micros: u64) -> Result<()> {
         self.session.check_timeouts(now_micros);
         let events: Vec<HostEvent> = self.session.drain_events().collect();
         for event in events {
@@ -191,7 +182,7 @@ impl NetHost {
             }
             HostEvent::PeerLeft { peer, player } => {
                 self.feeds.remove(&peer);
-                self.transport.disconnect(peer);
+                self.departed.push(peer);
                 let who =
                     player.map_or_else(|| "a spectator".to_owned(), |p| format!("player {p}"));
                 self.events.push(format!("{who} left"));
@@ -271,10 +262,104 @@ impl NetHost {
         }
         Ok(record)
     }
+}
+
+/// The host of a network game on a UDP socket; see the [module documentation](super).
+pub struct NetHost {
+    game: HostGame,
+    transport: HostTransport,
+}
+
+impl std::fmt::Debug for NetHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetHost").field("transport", &self.transport).finish_non_exhaustive()
+    }
+}
+
+impl NetHost {
+    /// A host of `level`, listening as `options` say.
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot be bound.
+    pub fn bind(level: Arc<Level>, options: &HostOptions) -> Result<Self> {
+        let transport =
+            HostTransport::bind(options.bind, &options.also_reachable_at, options.max_players)?;
+        Ok(Self { game: HostGame::new(level, options), transport })
+    }
+
+    /// Where it listens.
+    #[must_use]
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.transport.local_addr()
+    }
+
+    /// The game.
+    #[must_use]
+    pub const fn game(&self) -> &HostGame {
+        &self.game
+    }
+
+    /// The town.
+    #[must_use]
+    pub const fn sim(&self) -> &TownSim {
+        self.game.sim()
+    }
+
+    /// The hash of the latest tick.
+    #[must_use]
+    pub const fn hash(&self) -> &StateHash {
+        self.game.hash()
+    }
+
+    /// What happened since the last call, in words (joins, departures, desyncs).
+    pub fn drain_news(&mut self) -> std::vec::Drain<'_, String> {
+        self.game.drain_news()
+    }
+
+    /// Fixes and runs the next tick; see [`HostGame::run_tick`].
+    ///
+    /// # Errors
+    ///
+    /// If the tick does not run (a bug).
+    pub fn run_tick(&mut self, own: Option<PlayerCommand>) -> Result<TickRecord<PlayerCommand>> {
+        self.game.run_tick(own)
+    }
+
+    /// What the HUD says, with the socket's counts.
+    #[must_use]
+    pub fn stats(&self) -> HostStats {
+        HostStats {
+            malformed_datagrams: self.transport.malformed_datagrams(),
+            ..self.game.stats()
+        }
+    }
+
+    /// The link to each connected peer.
+    pub fn links(&self) -> Vec<(PeerId, Option<u16>, Option<LinkStats>)> {
+        let session = &self.game.session;
+        session.peers().map(|(id, player)| (id, player, self.transport.stats(id))).collect()
+    }
+
+    /// Receives what arrived in the last `elapsed_micros` (now `now_micros` on the host's
+    /// clock) and acts on it: welcomes, departures, desyncs.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails, or a report cannot be written.
+    pub fn receive(&mut self, elapsed_micros: u64, now_micros: u64) -> Result<()> {
+        let elapsed = std::time::Duration::from_micros(elapsed_micros);
+        self.transport.receive(elapsed, now_micros, &mut self.game.session)?;
+        self.game.after_receive(now_micros)?;
+        for peer in self.game.departed.drain(..) {
+            self.transport.disconnect(peer);
+        }
+        Ok(())
+    }
 
     /// Sends what the session has to send.
     pub fn send(&mut self) {
-        self.transport.send(&mut self.session);
+        self.transport.send(&mut self.game.session);
     }
 
     /// Tells every peer the game is over.

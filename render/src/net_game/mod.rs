@@ -26,8 +26,8 @@ use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::net::TickRecord;
 use fixstep_runtime::{Simulation, StateHash};
 
-pub use host::{HostOptions, HostStats, NetHost};
-pub use peer::{NetPeer, PeerStats, identity_of};
+pub use host::{HostGame, HostOptions, HostStats, NetHost};
+pub use peer::{InputLatency, NetPeer, PeerStats, identity_of};
 pub use spectator::NetSpectator;
 
 /// States kept of the latest ticks, for desync reports: 64 (6.4 s), as long as the host keeps

@@ -38,6 +38,38 @@ pub struct PeerStats {
     pub report: Option<PathBuf>,
     /// Times the input ticks stepped or held back to keep up with the path.
     pub input_steps: u32,
+    /// How long the peer's inputs took, from being sent to being run.
+    pub latency: InputLatency,
+}
+
+/// The most latency samples kept: a quarter of an hour of inputs, enough for any summary.
+const MAX_LATENCY_SAMPLES: usize = 9_000;
+
+/// How long the peer's inputs take to be executed, microseconds, one sample per input.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputLatency {
+    /// From sending an input to the host running its tick: the tick's arrival less half the
+    /// round trip.
+    pub to_host: Vec<u64>,
+    /// From sending an input to this peer running its tick (what a player would wait for
+    /// without the own character's prediction).
+    pub to_own_tick: Vec<u64>,
+}
+
+impl InputLatency {
+    fn push(samples: &mut Vec<u64>, micros: u64) {
+        if samples.len() < MAX_LATENCY_SAMPLES {
+            samples.push(micros);
+        }
+    }
+
+    /// The median of `samples`, milliseconds, if there are any.
+    #[must_use]
+    pub fn median_ms(samples: &[u64]) -> Option<f64> {
+        let mut sorted = samples.to_vec();
+        sorted.sort_unstable();
+        sorted.get(sorted.len() / 2).map(|&m| m as f64 / 1000.0)
+    }
 }
 
 /// A player in a network game; see the [module documentation](super).
@@ -59,6 +91,8 @@ pub struct NetPeer {
     stats: PeerStats,
     /// A tick after which the own character's health is changed (tests of desync reports).
     perturb_at: Option<Tick>,
+    /// When each input not yet run was sent, on the clock's local time, in tick order.
+    sent_at: VecDeque<(Tick, u64)>,
 }
 
 impl std::fmt::Debug for NetPeer {
@@ -112,6 +146,7 @@ impl NetPeer {
             reports,
             stats: PeerStats::default(),
             perturb_at: None,
+            sent_at: VecDeque::new(),
         })
     }
 
@@ -202,6 +237,14 @@ impl NetPeer {
             PeerEvent::Refused { reason } => bail!("the host refused this player: {reason}"),
             PeerEvent::Tick(record) => {
                 self.clock.observe(record.tick);
+                if let Some(&(_, sent)) = self.sent_at.iter().find(|(t, _)| *t == record.tick) {
+                    let half_trip = self.transport.stats().rtt_micros / 2;
+                    let waited = self.clock.local_micros().saturating_sub(sent);
+                    InputLatency::push(
+                        &mut self.stats.latency.to_host,
+                        waited.saturating_sub(half_trip),
+                    );
+                }
                 self.stats.host_tick = Some(record.tick);
                 self.playout.push_back(record);
             }
@@ -245,6 +288,10 @@ impl NetPeer {
     /// Sends the peer's command for `tick`.
     pub fn submit(&mut self, tick: Tick, command: PlayerCommand) {
         self.session.submit_input(tick, command);
+        while self.sent_at.len() >= RECENT_STATES {
+            self.sent_at.pop_front();
+        }
+        self.sent_at.push_back((tick, self.clock.local_micros()));
     }
 
     /// Runs the ticks that have arrived, in order, up to `render_tick` (all of them with
@@ -271,6 +318,15 @@ impl NetPeer {
                 break;
             }
             let Some(record) = self.playout.pop_front() else { break };
+            while let Some(&(tick, sent)) = self.sent_at.front()
+                && tick <= record.tick
+            {
+                self.sent_at.pop_front();
+                if tick == record.tick {
+                    let waited = self.clock.local_micros().saturating_sub(sent);
+                    InputLatency::push(&mut self.stats.latency.to_own_tick, waited);
+                }
+            }
             apply(sim, &record)?;
             if self.perturb_at == Some(record.tick) {
                 perturb(sim, self.session.player());

@@ -358,7 +358,18 @@ where
                 return self.refuse(peer, format!("a player named {name:?} is playing already"));
             }
             let returning = self.slots.iter().any(|s| s.name == name);
-            let joined = self.slots.len() + usize::from(self.pending_joins);
+            // The players there are (a welcomed one has its slot already) and those asking
+            // to be, not yet welcomed, who are not coming back to a slot of their own.
+            let asking = self
+                .peers
+                .values()
+                .filter_map(|p| match &p.waiting {
+                    Some((Role::Player, waiting)) => Some(waiting),
+                    _ => None,
+                })
+                .filter(|waiting| !self.slots.iter().any(|s| &s.name == *waiting))
+                .count();
+            let joined = self.slots.len() + asking;
             if !returning && joined >= self.config.max_players {
                 return self.refuse(
                     peer,
