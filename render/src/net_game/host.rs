@@ -329,10 +329,7 @@ impl NetHost {
     /// What the HUD says, with the socket's counts.
     #[must_use]
     pub fn stats(&self) -> HostStats {
-        HostStats {
-            malformed_datagrams: self.transport.malformed_datagrams(),
-            ..self.game.stats()
-        }
+        HostStats { malformed_datagrams: self.transport.malformed_datagrams(), ..self.game.stats() }
     }
 
     /// The link to each connected peer.
