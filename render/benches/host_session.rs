@@ -65,6 +65,7 @@ impl Room {
             max_players: peers + 1,
             own_player: true,
             seed: 1,
+            name: "host".to_owned(),
             reports: PathBuf::from("desync-reports"),
         };
         let mut host = HostGame::new(Arc::clone(&level), &options);

@@ -213,7 +213,7 @@ impl Peer {
             }
             PeerEvent::Desync { tick, .. } => self.desync_told = Some(tick),
             PeerEvent::Refused { reason } => panic!("refused: {reason}"),
-            PeerEvent::Poses(_) | PeerEvent::Dropped(_) => {}
+            PeerEvent::Poses(_) | PeerEvent::Roster(_) | PeerEvent::Dropped(_) => {}
         }
     }
 }
@@ -528,4 +528,43 @@ fn a_burst_of_joiners_fills_every_seat_and_no_more() {
     assert_eq!(welcomed, 3, "three seats beside the host's own");
     assert_eq!(refused.len(), 3, "{refused:?}");
     assert!(refused.iter().all(|r| r.contains("full: 4 players of 4")), "{refused:?}");
+}
+
+#[test]
+fn every_peer_learns_every_players_name_as_they_join() {
+    let config = HostConfig { identity: identity(), max_players: 4, local_players: 1 };
+    let mut host: HostSession<DriftCommand> = HostSession::new(config, Tick::ZERO);
+    host.name_local(0, "ada");
+    let mut peers: Vec<PeerSession<DriftCommand>> = ["bob", "cy"]
+        .into_iter()
+        .map(|name| {
+            PeerSession::new(PeerConfig {
+                identity: identity(),
+                name: name.into(),
+                role: Role::Player,
+            })
+        })
+        .collect();
+    let mut rosters: Vec<Vec<Vec<String>>> = vec![Vec::new(); peers.len()];
+    for i in 0..peers.len() {
+        host.connect(PeerId(i as u64), 0);
+        peers[i].connect();
+        for (delivery, bytes) in peers[i].drain_outgoing() {
+            host.receive(PeerId(i as u64), delivery, &bytes, 0);
+        }
+        host.welcome(PeerId(i as u64), b"state", 1);
+        for (to, delivery, bytes) in host.drain_outgoing() {
+            peers[to.0 as usize].receive(delivery, &bytes);
+        }
+        for (peer, seen) in peers.iter_mut().zip(&mut rosters) {
+            seen.extend(peer.drain_events().filter_map(|e| match e {
+                PeerEvent::Roster(names) => Some(names),
+                _ => None,
+            }));
+        }
+    }
+    let names = |list: &[&str]| list.iter().map(|n| (*n).to_owned()).collect::<Vec<String>>();
+    assert_eq!(rosters[0], [names(&["ada", "bob"]), names(&["ada", "bob", "cy"])], "bob");
+    assert_eq!(rosters[1], [names(&["ada", "bob", "cy"])], "cy, told on its welcome");
+    assert_eq!(host.names().collect::<Vec<_>>(), ["ada", "bob", "cy"]);
 }

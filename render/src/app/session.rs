@@ -20,7 +20,7 @@ use crate::gpu::Hud;
 use crate::local_game::LocalGame;
 use crate::net_game::{HostOptions, NetHost, NetPeer, NetSpectator};
 use crate::present::camera::CameraRig;
-use crate::present::convert::{TICKS_PER_SECOND_F32, f};
+use crate::present::convert::{TICK_SECONDS_F32, TICKS_PER_SECOND_F32, f};
 use crate::present::frame::{CharacterDraw, TaxiDraw};
 use crate::present::remote::Motion;
 use crate::present::samples::{CharacterSample, TaxiSample};
@@ -182,6 +182,7 @@ impl PlaySession for HostPlay {
         )?;
         self.host.send();
         self.presentation.own_input(&self.input.partial());
+        self.presentation.set_player_names(self.host.names());
         Ok(self.presentation.draw(alpha_of(&self.scheduler), seconds(elapsed_micros)))
     }
 
@@ -310,10 +311,12 @@ impl PlaySession for JoinPlay {
             if self.offsets.len() == OFFSET_SAMPLES {
                 self.offsets.pop_front();
             }
-            self.offsets.push_back(((offset - first).to_num::<f32>()) * 100.0);
+            let ticks = (offset - first).to_num::<f32>();
+            self.offsets.push_back(ticks * TICK_SECONDS_F32 * MS_PER_S);
         }
         let Some(p) = self.presentation.as_mut() else { return Ok(&self.empty) };
         p.own_input(&self.input.partial());
+        p.set_player_names(self.peer.names().iter().map(String::as_str));
         let latest = p.latest().map_or(0, |s| s.tick.0);
         let drawn = render.map_or(0.0, |r| r.to_num::<f64>());
         let alpha = (drawn - f64::from(latest) + 1.0).clamp(0.0, 1.0) as f32;
@@ -381,6 +384,9 @@ pub struct SpectatePlay {
     /// Each walker's animation clock, seconds, by id.
     phases: std::collections::BTreeMap<u64, f32>,
 }
+
+/// Milliseconds in a second: the HUD graphs the clock's offset in milliseconds.
+const MS_PER_S: f32 = 1_000.0;
 
 /// How fast the spectator's camera moves with the movement keys, metres a second.
 const SPECTATOR_PAN_M_S: f32 = 12.0;

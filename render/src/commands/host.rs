@@ -53,6 +53,9 @@ pub struct HostArgs {
     /// Seed of the town's random numbers.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The host's own player's name, shown to everyone.
+    #[arg(long, default_value = "host")]
+    pub name: String,
     /// Where desync reports are written.
     #[arg(long, default_value = "desync-reports")]
     pub reports: PathBuf,
@@ -76,6 +79,7 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
         max_players: args.max_players,
         own_player,
         seed: args.seed,
+        name: args.name.clone(),
         reports: args.reports.clone(),
     };
     if !args.logs.headless {

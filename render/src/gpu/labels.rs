@@ -46,6 +46,8 @@ pub struct LabelsPipeline {
     renderer: TextRenderer,
     /// Each character's name laid out, by who it is: laid out once, never per frame.
     names: HashMap<Role, (Buffer, f32)>,
+    /// The frames' [`DrawFrame::names_version`] the players' names were laid out for.
+    names_version: u32,
     level: Arc<Level>,
     /// The signs' texts laid out, in the layout's order of signs.
     signs: Vec<Buffer>,
@@ -180,6 +182,7 @@ impl LabelsPipeline {
             rect_count: 0,
             renderer,
             names: HashMap::new(),
+            names_version: 0,
             level: Arc::clone(level),
             signs,
             layout,
@@ -201,7 +204,12 @@ impl LabelsPipeline {
             0,
             bytemuck::cast_slice(&[camera.width, camera.height, 0.0, 0.0]),
         );
-        // Names are laid out the first time their character is near: never again after.
+        // Names are laid out the first time their character is near: never again after,
+        // but for players' when the game tells new names.
+        if frame.names_version != self.names_version {
+            self.names_version = frame.names_version;
+            self.names.retain(|role, _| !matches!(role, Role::Player(_)));
+        }
         for c in &frame.characters {
             if self.names.contains_key(&c.role)
                 || c.sample.pos.distance(camera.eye) > LABEL_MAX_DISTANCE
@@ -211,7 +219,11 @@ impl LabelsPipeline {
             let mut buffer =
                 Buffer::new(&mut text.fonts, Metrics::new(NAME_SIZE, NAME_SIZE * 1.25));
             buffer.set_size(None, None);
-            let name = self.level.character_name(c.role);
+            let name = match c.role {
+                Role::Player(p) => frame.player_names.get(usize::from(p)).cloned(),
+                _ => None,
+            }
+            .unwrap_or_else(|| self.level.character_name(c.role));
             buffer.set_text(&name, &TextSystem::attrs(), Shaping::Advanced, None);
             buffer.shape_until_scroll(&mut text.fonts, false);
             let width = text_width(&buffer);

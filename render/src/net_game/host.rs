@@ -31,6 +31,8 @@ pub struct HostOptions {
     pub own_player: bool,
     /// Seed of the town's random numbers.
     pub seed: u64,
+    /// The name of the host's own player, shown to everyone.
+    pub name: String,
     /// Where desync reports go.
     pub reports: PathBuf,
 }
@@ -99,7 +101,10 @@ impl HostGame {
             level: sim.content_digest(),
         };
         let config = HostConfig { identity, max_players: options.max_players, local_players };
-        let session = HostSession::new(config, sim.next_tick());
+        let mut session = HostSession::new(config, sim.next_tick());
+        if options.own_player {
+            session.name_local(0, &options.name);
+        }
         let hash = sim.state_hash();
         Self {
             sim,
@@ -315,6 +320,11 @@ impl NetHost {
     /// What happened since the last call, in words (joins, departures, desyncs).
     pub fn drain_news(&mut self) -> std::vec::Drain<'_, String> {
         self.game.drain_news()
+    }
+
+    /// Every player's name, by player number.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
+        self.game.session.names()
     }
 
     /// Fixes and runs the next tick; see [`HostGame::run_tick`].

@@ -93,6 +93,8 @@ pub struct NetPeer {
     perturb_at: Option<Tick>,
     /// When each input not yet run was sent, on the clock's local time, in tick order.
     sent_at: VecDeque<(Tick, u64)>,
+    /// Every player's name, by player number, as the host last said.
+    names: Vec<String>,
 }
 
 impl std::fmt::Debug for NetPeer {
@@ -147,6 +149,7 @@ impl NetPeer {
             stats: PeerStats::default(),
             perturb_at: None,
             sent_at: VecDeque::new(),
+            names: Vec::new(),
         })
     }
 
@@ -167,6 +170,12 @@ impl NetPeer {
     #[must_use]
     pub const fn player(&self) -> Option<u16> {
         self.session.player()
+    }
+
+    /// Every player's name, by player number, as the host last said (empty before it has).
+    #[must_use]
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     /// The network clock.
@@ -274,6 +283,7 @@ impl NetPeer {
                     self.session.send_desync_state(tick, ours);
                 }
             }
+            PeerEvent::Roster(names) => self.names = names,
             PeerEvent::Poses(_) | PeerEvent::Dropped(_) => {}
         }
         Ok(())

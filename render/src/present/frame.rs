@@ -166,4 +166,10 @@ pub struct DrawFrame {
     pub cutscene: Option<CutsceneDraw>,
     /// The characters are not known by name (a spectator's view): no labels.
     pub nameless: bool,
+    /// Players' names by player number, where the game knows them (network play); a player
+    /// beyond the list is named by its number.
+    pub player_names: Arc<[Arc<str>]>,
+    /// Changes whenever `player_names` does, so a renderer that keeps laid-out names knows
+    /// to lay them out again.
+    pub names_version: u32,
 }

@@ -228,6 +228,29 @@ where
         self.next_tick
     }
 
+    /// Every player's name, by player number: the host's own are `host 0`, `host 1`... until
+    /// [`name_local`](Self::name_local) names them.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
+        self.slots.iter().map(|s| s.name.as_str())
+    }
+
+    /// Names the host's own player `player` (before anyone joins: peers learn names as they
+    /// join). A name that is empty, too long or taken leaves it as it was.
+    pub fn name_local(&mut self, player: u16, name: &str) {
+        let fits = !name.is_empty()
+            && name.len() <= MAX_NAME_BYTES
+            && !name.contains(char::is_control)
+            && !self.slots.iter().any(|s| s.name == name);
+        if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(|s| s.local && fits) {
+            slot.name = name.to_owned();
+        }
+    }
+
+    fn send_roster(&mut self, peer: PeerId) {
+        let names = self.slots.iter().map(|s| s.name.clone()).collect();
+        self.send(peer, Delivery::Reliable, &ToPeer::<C>::Roster { names });
+    }
+
     /// Players in the game (connected or not).
     #[must_use]
     pub fn players(&self) -> usize {
@@ -424,6 +447,16 @@ where
         let state = if player.is_some() { state.to_vec() } else { Vec::new() };
         let welcome = ToPeer::<C>::Welcome { player, tick: self.next_tick, state, hash };
         self.send(peer, Delivery::Reliable, &welcome);
+        if player.is_some() {
+            // Everyone learns the newcomer's name (a spectator only needs the roster once).
+            let everyone: Vec<PeerId> =
+                self.peers.iter().filter(|(_, p)| p.joined.is_some()).map(|(id, _)| *id).collect();
+            for to in everyone {
+                self.send_roster(to);
+            }
+        } else {
+            self.send_roster(peer);
+        }
         self.events.push(match player {
             Some(player) => HostEvent::PlayerJoined { peer, player, name, rejoined },
             None => HostEvent::SpectatorJoined { peer, name },

@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::wire::{
-    Delivery, HashReport, Identity, MAX_INPUTS_PER_MESSAGE, PoseSnapshot, Refusal, Role,
-    TickRecord, ToHost, ToPeer, decode, encode,
+    Delivery, HashReport, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, MAX_ROSTER,
+    PoseSnapshot, Refusal, Role, TickRecord, ToHost, ToPeer, decode, encode,
 };
 use crate::command::Command;
 use crate::hash::StateHash;
@@ -66,6 +66,8 @@ pub enum PeerEvent<C> {
         /// The host's state (postcard bytes).
         state: Vec<u8>,
     },
+    /// Every player's name, by player number (the host's latest word on it).
+    Roster(Vec<String>),
     /// Poses of a tick, for a spectator.
     Poses(PoseSnapshot),
     /// A message was dropped: not a message, or a tick seen already.
@@ -172,6 +174,16 @@ where
                 self.events.push(PeerEvent::Desync { tick, hash, state });
             }
             ToPeer::Poses(poses) => self.events.push(PeerEvent::Poses(poses)),
+            ToPeer::Roster { names } => {
+                let sane = names.len() <= MAX_ROSTER
+                    && names
+                        .iter()
+                        .all(|n| n.len() <= MAX_NAME_BYTES && !n.contains(char::is_control));
+                if !sane {
+                    return self.drop_message(Refusal::Malformed);
+                }
+                self.events.push(PeerEvent::Roster(names));
+            }
         }
     }
 

@@ -26,6 +26,10 @@ pub const MAX_INPUTS_PER_MESSAGE: usize = 30;
 /// The longest player name, bytes.
 pub const MAX_NAME_BYTES: usize = 32;
 
+/// The most names a roster may list: more players than any host takes (a transport's
+/// connections are far fewer), so a roster longer than this is garbage.
+pub const MAX_ROSTER: usize = 1_024;
+
 /// How a message must be delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Delivery {
@@ -260,6 +264,12 @@ pub enum ToPeer<C> {
     },
     /// Poses, for a spectator. Reliable, in tick order.
     Poses(PoseSnapshot),
+    /// Every player's name, by player number: sent to every peer when a player joins or
+    /// comes back, so each can show who is who. Reliable.
+    Roster {
+        /// The names.
+        names: Vec<String>,
+    },
 }
 
 /// Why a message was not taken.
