@@ -38,10 +38,11 @@
 //!
 //! # The tick-rate nudge
 //!
-//! In lockstep play the host also tells each peer how many of its inputs were still queued
-//! when it fixed a tick ([`NetworkClock::report_queue`]). The peer runs its own input ticks a
-//! little faster or slower ([`NetworkClock::nudged_micros`], at most [`MAX_TICK_NUDGE_PPM`])
-//! so that queue stays short but never empty. The nudge bends only the peer's input ticks,
+//! In lockstep play the host also tells each peer how long before each tick its input for
+//! it arrived ([`NetworkClock::report_margin`]): how long the host's queue of its inputs is, in
+//! time. The peer runs its own input ticks a little faster or slower
+//! ([`NetworkClock::nudged_micros`], at most [`MAX_TICK_NUDGE_PPM`]) so that margin stays
+//! short (every millisecond of it is input delay) but never runs out. The nudge bends only the peer's input ticks,
 //! which a [`FrameScheduler`](crate::tick::FrameScheduler) still caps and drops as in local
 //! play; the estimate above never bends with it.
 //!
@@ -119,16 +120,17 @@ pub const RENDER_SNAP_TICKS: Fx = fx(5);
 /// queue in a few seconds, small enough that the own character's pace does not visibly change.
 pub const MAX_TICK_NUDGE_PPM: i32 = 30_000;
 
-/// How many of this peer's inputs the host should hold queued when it fixes a tick: two. One
-/// would run empty on every arrival later than average; two absorb the jitter of an ordinary
-/// link at 100 ms of extra input delay each.
-pub const TARGET_QUEUED_INPUTS: u32 = 2;
+/// The nudge per millisecond between the margin this peer's inputs arrive with and its
+/// target, in parts per million: 300, so 100 ms of difference asks for the most, 3 %, and 10
+/// ms for 0.3 %, which closes it in a few seconds without a visible change of pace.
+pub const NUDGE_PPM_PER_MS: i64 = 300;
 
-/// The nudge per input of difference between the reported queue and [`TARGET_QUEUED_INPUTS`],
-/// in parts per million: 1 %. An empty queue (two short) asks for 2 %, so the queue refills a
-/// tick in five seconds without a visible change of pace; the nudge is capped at
-/// [`MAX_TICK_NUDGE_PPM`].
-pub const TICK_NUDGE_PER_INPUT_PPM: i32 = 10_000;
+/// How fast the nudge learns a lasting difference of pace (a host clock a little fast or
+/// slow, which a nudge in proportion to the difference alone would answer with a margin
+/// standing off its target), in parts per million per millisecond of difference per report:
+/// one. A host 1 % slow holds the margin 33 ms long at first and is learned in half a
+/// minute; slow enough that the jitter of single reports never rocks it.
+pub const NUDGE_LEARN_PPM_PER_MS: i64 = 1;
 
 /// Observations the window is made to hold without growing: a window of one snapshot a tick
 /// holds [`CLOCK_WINDOW_TICKS`]; the rest is room for bursts, so a steady game never allocates.
@@ -181,6 +183,8 @@ pub struct NetworkClock {
     outside: Option<OutsideRun>,
     /// The tick-rate nudge, parts per million (positive: run faster).
     nudge_ppm: i32,
+    /// The part of the nudge learned from a lasting difference of pace, parts per million.
+    nudge_learned_ppm: i64,
     /// Discontinuities taken since the clock was made.
     snaps: u32,
 }
@@ -202,6 +206,7 @@ impl NetworkClock {
             first_micros: None,
             outside: None,
             nudge_ppm: 0,
+            nudge_learned_ppm: 0,
             snaps: 0,
         }
     }
@@ -341,13 +346,21 @@ impl NetworkClock {
         self.snaps
     }
 
-    /// The host reports that `queued_inputs` of this peer's inputs were waiting when it fixed
-    /// a tick: sets the nudge, [`TICK_NUDGE_PER_INPUT_PPM`] per input short of (faster) or
-    /// beyond (slower) [`TARGET_QUEUED_INPUTS`], at most [`MAX_TICK_NUDGE_PPM`] either way.
-    pub fn report_queue(&mut self, queued_inputs: u32) {
-        let difference = i64::from(TARGET_QUEUED_INPUTS) - i64::from(queued_inputs);
-        let ppm = difference.saturating_mul(i64::from(TICK_NUDGE_PER_INPUT_PPM));
+    /// This peer's inputs arrive at the host `margin_micros` before their ticks are fixed
+    /// (as [`InputTicks`](crate::net::InputTicks) sums up the host's reports), where
+    /// `target_micros` would do: sets the nudge, [`NUDGE_PPM_PER_MS`] for each millisecond
+    /// short of the target (faster) or beyond it (slower), plus what it has learned of a
+    /// lasting difference ([`NUDGE_LEARN_PPM_PER_MS`]), at most [`MAX_TICK_NUDGE_PPM`] either
+    /// way.
+    pub fn report_margin(&mut self, margin_micros: i64, target_micros: i64) {
+        let difference = target_micros.saturating_sub(margin_micros);
         let limit = i64::from(MAX_TICK_NUDGE_PPM);
+        self.nudge_learned_ppm = self
+            .nudge_learned_ppm
+            .saturating_add(difference.saturating_mul(NUDGE_LEARN_PPM_PER_MS) / 1_000)
+            .clamp(-limit, limit);
+        let ppm = (difference.saturating_mul(NUDGE_PPM_PER_MS) / 1_000)
+            .saturating_add(self.nudge_learned_ppm);
         // Clamped to ±MAX_TICK_NUDGE_PPM, which fits an i32.
         self.nudge_ppm = ppm.clamp(-limit, limit) as i32;
     }

@@ -10,8 +10,9 @@ use common::{Drift, DriftCommand, scripted_commands};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
 use fixstep_runtime::net::{
-    Delivery, HashReport, HostConfig, HostEvent, HostSession, Identity, InputTicks,
-    PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
+    Delivery, HashReport, HostConfig, HostEvent, HostSession, INPUT_REPEAT_MICROS, Identity,
+    InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, PROTOCOL_VERSION, PeerConfig, PeerEvent,
+    PeerId, PeerSession, Role,
 };
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::tick::FrameScheduler;
@@ -113,6 +114,10 @@ struct Peer {
     since_frame: u64,
     hashes: Vec<(Tick, u64)>,
     queued: Vec<u32>,
+    /// The margin its inputs arrived with and its target, microseconds, after each report.
+    margins: Vec<(u32, u32)>,
+    /// Microseconds since its inputs were last sent, new or repeated.
+    since_inputs: u64,
     late: u64,
     to_host: SimulatedLink<Vec<u8>>,
     from_host: SimulatedLink<Vec<u8>>,
@@ -135,6 +140,8 @@ impl Peer {
             since_frame: 0,
             hashes: Vec::new(),
             queued: Vec::new(),
+            margins: Vec::new(),
+            since_inputs: 0,
             late: 0,
             to_host: SimulatedLink::new(link, id * 2),
             from_host: SimulatedLink::new(link, id * 2 + 1),
@@ -172,8 +179,14 @@ impl Peer {
                 if let Some(tick) = self.inputs.as_mut().and_then(InputTicks::take) {
                     let command = scripted_commands(tick, player + 1)[player];
                     self.session.submit_input(tick, command);
+                    self.since_inputs = 0;
                 }
             }
+        }
+        self.since_inputs += STEP_MICROS;
+        if self.since_inputs >= INPUT_REPEAT_MICROS {
+            self.session.repeat_inputs();
+            self.since_inputs = 0;
         }
         for (delivery, bytes) in self.session.drain_outgoing() {
             self.to_host.send(now, delivery, bytes);
@@ -203,10 +216,14 @@ impl Peer {
                 self.hashes.push((record.tick, hash.total()));
                 self.session.report_hash(record.tick, &hash);
             }
-            PeerEvent::InputAck { queued, late, .. } => {
-                self.clock.report_queue(queued);
+            PeerEvent::InputAck { tick, queued, late, early_micros } => {
                 if let Some(inputs) = self.inputs.as_mut() {
-                    inputs.acknowledged(queued, late);
+                    inputs.acknowledged(tick, early_micros);
+                    if let Some(margin) = inputs.margin_micros() {
+                        let target = inputs.margin_target_micros();
+                        self.clock.report_margin(i64::from(margin), i64::from(target));
+                        self.margins.push((margin, target));
+                    }
                 }
                 self.queued.push(queued);
                 self.late += u64::from(late);
@@ -288,12 +305,38 @@ fn three_peers_on_a_bad_link_compute_every_tick_as_the_host_does() {
             &peer.queued[peer.queued.len() - 5..]
         );
     }
-    // The queue of each peer's inputs settled short but not empty, and inputs were late
+    // The margin of each peer's inputs settled on its target (within a few milliseconds: the
+    // nudge closes what the jitter opens), short but never run out, and inputs were late
     // rarely: the loss of a packet that no repeat makes up for in time.
     for peer in &peers {
-        let settled = &peer.queued[peer.queued.len() / 2..];
-        let tenths = settled.iter().map(|&q| u64::from(q)).sum::<u64>() * 10 / settled.len() as u64;
-        assert!((10..=40).contains(&tenths), "peer {:?}: mean queue {tenths} tenths", peer.id);
+        let settled = &peer.margins[peer.margins.len() / 2..];
+        let off: Vec<i64> =
+            settled.iter().map(|&(m, target)| i64::from(m) - i64::from(target)).collect();
+        let mean_off = off.iter().sum::<i64>() / off.len() as i64;
+        assert!(
+            mean_off.abs() < 15_000,
+            "peer {:?}: margin off its target by {mean_off} µs",
+            peer.id
+        );
+        let worst = off.iter().copied().max().unwrap_or(0);
+        // At most the loss allowance over (the moment it lapses, before the nudge takes it
+        // back) and the link's jitter twice over.
+        assert!(
+            worst < i64::from(LOSS_MARGIN_MICROS) + 50_000,
+            "peer {:?}: a margin {worst} µs over its target",
+            peer.id
+        );
+        let mut targets: Vec<u32> = settled.iter().map(|&(_, target)| target).collect();
+        targets.sort_unstable();
+        let target = targets[targets.len() / 2];
+        // The floor, the spread of the link's arrivals (its jitter, and inputs that came
+        // with a later message than their own), and a tick for its losses: under two ticks,
+        // where a queue of two whole inputs held each for 200 to 300 ms.
+        assert!(
+            target <= MARGIN_FLOOR_MICROS + 60_000 + LOSS_MARGIN_MICROS,
+            "peer {:?}: a target of {target} µs is input delay for nothing",
+            peer.id
+        );
         let late_permille = peer.late * 1000 / peer.queued.len() as u64;
         assert!(late_permille < 30, "peer {:?}: {late_permille} per mille late", peer.id);
     }

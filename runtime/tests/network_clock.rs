@@ -6,10 +6,10 @@
 use fixstep_runtime::Tick;
 use fixstep_runtime::clock::{
     CLOCK_CATCH_UP_TICKS, CLOCK_SLACK, CLOCK_SLEW, CLOCK_WINDOW_TICKS, INTERP_DELAY_TICKS,
-    MAX_TICK_NUDGE_PPM, NetworkClock, RENDER_DRIFT, RENDER_SNAP_TICKS, TARGET_QUEUED_INPUTS,
-    ticks_of_micros,
+    MAX_TICK_NUDGE_PPM, NetworkClock, RENDER_DRIFT, RENDER_SNAP_TICKS, ticks_of_micros,
 };
 use fixstep_runtime::math::{Fx, fx, fx_ratio};
+use fixstep_runtime::net::{InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS};
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
 
 /// One frame at 60 Hz, microseconds.
@@ -407,75 +407,93 @@ fn in_the_first_window_the_rest_is_slewed_at_render_drift_either_way() {
 }
 
 #[test]
-fn a_short_queue_speeds_the_input_ticks_up_and_a_long_one_slows_them_down() {
+fn a_short_margin_speeds_the_input_ticks_up_and_a_long_one_slows_them_down() {
     let mut clock = NetworkClock::new();
-    clock.report_queue(TARGET_QUEUED_INPUTS);
+    clock.report_margin(40_000, 40_000);
     assert_eq!(clock.nudge_ppm(), 0);
     assert_eq!(clock.nudged_micros(100_000), 100_000);
-    clock.report_queue(0);
-    assert!(clock.nudge_ppm() > 0);
-    assert!(clock.nudged_micros(100_000) > 100_000);
-    clock.report_queue(TARGET_QUEUED_INPUTS + 1);
-    assert!(clock.nudge_ppm() < 0);
-    assert!(clock.nudged_micros(100_000) < 100_000);
+    let mut short = NetworkClock::new();
+    short.report_margin(30_000, 40_000);
+    assert_eq!(short.nudge_ppm(), 3_000 + 10, "10 ms short: 0.3 % faster, and 10 ppm learned");
+    assert!(short.nudged_micros(100_000) > 100_000);
+    let mut long = NetworkClock::new();
+    long.report_margin(60_000, 40_000);
+    assert_eq!(long.nudge_ppm(), -6_000 - 20, "20 ms long: 0.6 % slower, and 20 ppm learned");
+    assert!(long.nudged_micros(100_000) < 100_000);
+    // A difference that lasts is learned: the same report asks for more each time.
+    long.report_margin(60_000, 40_000);
+    assert_eq!(long.nudge_ppm(), -6_000 - 40);
 }
 
 #[test]
 fn the_nudge_is_at_most_three_per_cent() {
     let mut clock = NetworkClock::new();
-    clock.report_queue(1_000);
+    clock.report_margin(10_000_000, 0);
     assert_eq!(clock.nudge_ppm(), -MAX_TICK_NUDGE_PPM);
     assert_eq!(clock.nudged_micros(1_000_000), 970_000);
-    clock.report_queue(0);
-    clock.report_queue(0);
-    assert!(clock.nudge_ppm() <= MAX_TICK_NUDGE_PPM);
+    clock.report_margin(i64::MIN, i64::MAX);
+    assert_eq!(clock.nudge_ppm(), MAX_TICK_NUDGE_PPM);
     assert_eq!(MAX_TICK_NUDGE_PPM, 30_000);
 }
 
-#[test]
-fn the_queue_stays_short_but_never_empty() {
-    // A peer whose inputs reach the host 0 to 60 ms late (one way 80 ms, jitter) and whose
-    // host's clock runs 1 % slow: the host fixes a tick every 101 ms of our time and reports
-    // the queue. After it settles the queue never runs empty and stays within two of target.
+/// A peer's inputs over a link 80 ms one way with 0 to 60 ms of jitter, to a host whose
+/// clock runs 1 % slow (a tick every 101 ms of our time), played for `seconds`: the margins
+/// each input arrived with after the first minute (`None`: late) and their target then.
+fn margins_over_a_jittery_link(seconds: u64) -> (Vec<Option<u64>>, u32) {
     let mut clock = NetworkClock::new();
     let mut scheduler = FrameScheduler::new();
-    let mut sent: u32 = 5; // inputs for ticks 0..5 already sent at the start
-    let mut arrivals: Vec<u64> = Vec::new(); // our time at which each input reaches the host
-    for tick in 0..sent {
-        arrivals.push(80_000 + u64::from(tick) * 1_000);
-    }
+    // Welcomed at host tick 0, 500 ms into our time, after a round trip of 160 ms.
+    let mut inputs = InputTicks::new(Tick(0), 160_000);
+    let mut arrivals: std::collections::BTreeMap<u32, u64> = std::collections::BTreeMap::new();
     let mut host_next: u32 = 0;
-    let mut host_due: u64 = 500_000;
-    let (mut empty, mut longest) = (0, 0);
-    for frame in 0..(60 * 300u64) {
+    let mut host_due: u64 = 600_000;
+    let mut margins = Vec::new();
+    for frame in 0..(60 * seconds) {
         clock.advance(FRAME_MICROS);
         let now = clock.local_micros();
+        if now < 500_000 {
+            continue;
+        }
         let run = scheduler.advance(clock.nudged_micros(FRAME_MICROS)).run;
         for _ in 0..run {
-            let jitter = u64::from(sent * 37 % 61) * 1_000;
-            arrivals.push(now + 80_000 + jitter);
-            sent += 1;
+            if let Some(tick) = inputs.take() {
+                let jitter = u64::from(tick.0 * 37 % 61) * 1_000;
+                arrivals.insert(tick.0, now + 80_000 + jitter);
+            }
         }
         while now >= host_due {
-            let queued = arrivals
-                .iter()
-                .enumerate()
-                .filter(|&(tick, &at)| tick as u32 > host_next && at <= host_due)
-                .count() as u32;
-            let fixed_in_time = arrivals.get(host_next as usize).is_some_and(|&at| at <= host_due);
+            let early =
+                arrivals.get(&host_next).filter(|&&at| at <= host_due).map(|&at| host_due - at);
             if frame > 60 * 60 {
-                if !fixed_in_time {
-                    empty += 1;
-                }
-                longest = longest.max(queued);
+                margins.push(early);
             }
-            clock.report_queue(queued);
+            inputs.acknowledged(Tick(host_next), early.map(|e| e as u32));
+            if let Some(margin) = inputs.margin_micros() {
+                clock.report_margin(i64::from(margin), i64::from(inputs.margin_target_micros()));
+            }
             host_next += 1;
             host_due += 101_000;
         }
     }
-    assert_eq!(empty, 0, "the host never had to guess an input");
-    assert!(longest <= TARGET_QUEUED_INPUTS + 2, "queue grew to {longest}");
+    (margins, inputs.margin_target_micros())
+}
+
+#[test]
+fn the_margin_stays_short_but_never_runs_out() {
+    let (margins, target) = margins_over_a_jittery_link(300);
+    let late = margins.iter().filter(|m| m.is_none()).count();
+    assert_eq!(late, 0, "the host never had to guess an input");
+    let mut arrived: Vec<u64> = margins.iter().flatten().copied().collect();
+    arrived.sort_unstable();
+    let median = arrived[arrived.len() / 2];
+    // On target: the floor and the jitter's spread, no loss allowance (nothing came late).
+    assert!((MARGIN_FLOOR_MICROS..MARGIN_FLOOR_MICROS + LOSS_MARGIN_MICROS).contains(&target));
+    assert!(
+        median.abs_diff(u64::from(target)) < 10_000,
+        "median margin {median} µs, target {target} µs"
+    );
+    // Short: a queue of whole ticks would hold each input 100 ms or more.
+    assert!(median < 100_000, "median margin {median} µs is input delay for nothing");
 }
 
 #[test]
@@ -483,7 +501,7 @@ fn the_estimate_never_bends_with_the_tick_rate_nudge() {
     let mut nudged = Link::new();
     let mut plain = Link::new();
     for step in 0..200 {
-        nudged.clock.report_queue(if step % 2 == 0 { 0 } else { 50 });
+        nudged.clock.report_margin(if step % 2 == 0 { 0 } else { 500_000 }, 40_000);
         nudged.run(micros_of_ticks(step), |_| 0);
         plain.run(micros_of_ticks(step), |_| 0);
     }

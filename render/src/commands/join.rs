@@ -213,12 +213,14 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
     };
     println!(
         "link rtt {} ms, sent {} B/s, received {} B/s; input to the host's tick p50 {}, to this \
-         peer's p50 {}",
+         peer's p50 {}; inputs arrive {} early (aim {})",
         link.rtt_micros / 1000,
         link.sent_per_second,
         link.received_per_second,
         ms(&stats.latency.to_host),
         ms(&stats.latency.to_own_tick),
+        stats.margin_micros.map_or_else(|| "-".to_owned(), |(m, _)| format!("{} ms", m / 1000)),
+        stats.margin_micros.map_or_else(|| "-".to_owned(), |(_, t)| format!("{} ms", t / 1000)),
     );
     Ok(())
 }

@@ -13,8 +13,8 @@ use fixstep_net::{LinkStats, PeerTransport};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::net::{
-    HashReport, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerSession, Role,
-    TickRecord,
+    HashReport, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig, PeerEvent,
+    PeerSession, Role, TickRecord,
 };
 use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
 
@@ -40,6 +40,9 @@ pub struct PeerStats {
     pub input_steps: u32,
     /// How long the peer's inputs took, from being sent to being run.
     pub latency: InputLatency,
+    /// How long before their ticks its inputs reach the host, and how long they should,
+    /// microseconds (see [`fixstep_runtime::net::InputTicks`]).
+    pub margin_micros: Option<(u32, u32)>,
 }
 
 /// The most latency samples kept: a quarter of an hour of inputs, enough for any summary.
@@ -48,8 +51,8 @@ const MAX_LATENCY_SAMPLES: usize = 9_000;
 /// How long the peer's inputs take to be executed, microseconds, one sample per input.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InputLatency {
-    /// From sending an input to the host running its tick: the tick's arrival less half the
-    /// round trip.
+    /// From sending an input to the host running its tick: half the round trip on its way,
+    /// then the margin the host says it waited.
     pub to_host: Vec<u64>,
     /// From sending an input to this peer running its tick (what a player would wait for
     /// without the own character's prediction).
@@ -95,6 +98,8 @@ pub struct NetPeer {
     sent_at: VecDeque<(Tick, u64)>,
     /// Every player's name, by player number, as the host last said.
     names: Vec<String>,
+    /// Microseconds since the inputs were last sent, new or repeated.
+    since_inputs_micros: u64,
 }
 
 impl std::fmt::Debug for NetPeer {
@@ -150,6 +155,7 @@ impl NetPeer {
             perturb_at: None,
             sent_at: VecDeque::new(),
             names: Vec::new(),
+            since_inputs_micros: 0,
         })
     }
 
@@ -220,6 +226,11 @@ impl NetPeer {
         for event in events {
             self.event(event)?;
         }
+        self.since_inputs_micros = self.since_inputs_micros.saturating_add(elapsed_micros);
+        if self.since_inputs_micros >= INPUT_REPEAT_MICROS {
+            self.session.repeat_inputs();
+            self.since_inputs_micros = 0;
+        }
         Ok(())
     }
 
@@ -246,21 +257,27 @@ impl NetPeer {
             PeerEvent::Refused { reason } => bail!("the host refused this player: {reason}"),
             PeerEvent::Tick(record) => {
                 self.clock.observe(record.tick);
-                if let Some(&(_, sent)) = self.sent_at.iter().find(|(t, _)| *t == record.tick) {
-                    let half_trip = self.transport.stats().rtt_micros / 2;
-                    let waited = self.clock.local_micros().saturating_sub(sent);
-                    InputLatency::push(
-                        &mut self.stats.latency.to_host,
-                        waited.saturating_sub(half_trip),
-                    );
-                }
                 self.stats.host_tick = Some(record.tick);
                 self.playout.push_back(record);
             }
-            PeerEvent::InputAck { queued, late, .. } => {
-                self.clock.report_queue(queued);
+            PeerEvent::InputAck { tick, queued, late, early_micros } => {
+                if let Some(early) = early_micros
+                    && self.sent_at.iter().any(|(t, _)| *t == tick)
+                {
+                    // On its way for half the round trip, then waiting its margin.
+                    let half_trip = self.transport.stats().rtt_micros / 2;
+                    InputLatency::push(
+                        &mut self.stats.latency.to_host,
+                        half_trip + u64::from(early),
+                    );
+                }
                 if let Some(inputs) = self.inputs.as_mut() {
-                    inputs.acknowledged(queued, late);
+                    inputs.acknowledged(tick, early_micros);
+                    if let Some(margin) = inputs.margin_micros() {
+                        let target = inputs.margin_target_micros();
+                        self.clock.report_margin(i64::from(margin), i64::from(target));
+                        self.stats.margin_micros = Some((margin, target));
+                    }
                 }
                 self.stats.queued = queued;
                 self.stats.late_inputs += u64::from(late);
@@ -298,6 +315,7 @@ impl NetPeer {
     /// Sends the peer's command for `tick`.
     pub fn submit(&mut self, tick: Tick, command: PlayerCommand) {
         self.session.submit_input(tick, command);
+        self.since_inputs_micros = 0;
         while self.sent_at.len() >= RECENT_STATES {
             self.sent_at.pop_front();
         }

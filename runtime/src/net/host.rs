@@ -167,8 +167,8 @@ struct Slot<C> {
     name: String,
     /// The peer playing it; `None` for the host's own and for a player who left.
     peer: Option<PeerId>,
-    /// Inputs for ticks not yet fixed.
-    inputs: BTreeMap<Tick, C>,
+    /// Inputs for ticks not yet fixed, with the host's time each arrived (microseconds).
+    inputs: BTreeMap<Tick, (C, u64)>,
     /// The command fixed last, whose held input stands in for a missing one.
     last: C,
     /// Whether it is fed locally (the host's own player or bot).
@@ -190,6 +190,10 @@ pub struct HostSession<C> {
     outgoing: Vec<(PeerId, Delivery, Vec<u8>)>,
     events: Vec<HostEvent>,
     drops: DropCounts,
+    /// The latest time the session was told (by [`connect`](Self::connect),
+    /// [`receive`](Self::receive) or [`check_timeouts`](Self::check_timeouts)): when inputs
+    /// arrive and ticks are fixed, for the peers' margins.
+    now_micros: u64,
 }
 
 impl<C> HostSession<C>
@@ -219,6 +223,7 @@ where
             outgoing: Vec::new(),
             events: Vec::new(),
             drops: DropCounts::default(),
+            now_micros: 0,
         }
     }
 
@@ -288,6 +293,7 @@ where
 
     /// The transport connected `peer` at `now_micros`.
     pub fn connect(&mut self, peer: PeerId, now_micros: u64) {
+        self.now_micros = self.now_micros.max(now_micros);
         let fresh =
             Peer { last_heard_micros: now_micros, joined: None, waiting: None, camera: None };
         self.peers.insert(peer, fresh);
@@ -313,6 +319,7 @@ where
 
     /// Drops peers that have been silent for [`PEER_TIMEOUT_MICROS`].
     pub fn check_timeouts(&mut self, now_micros: u64) {
+        self.now_micros = self.now_micros.max(now_micros);
         let silent: Vec<PeerId> = self
             .peers
             .iter()
@@ -336,6 +343,7 @@ where
 
     /// `bytes` arrived from `peer` with `delivery` at `now_micros`.
     pub fn receive(&mut self, peer: PeerId, delivery: Delivery, bytes: &[u8], now_micros: u64) {
+        self.now_micros = self.now_micros.max(now_micros);
         let Some(known) = self.peers.get_mut(&peer) else { return };
         known.last_heard_micros = now_micros;
         let message: ToHost<C> = match decode(bytes, delivery) {
@@ -480,7 +488,7 @@ where
             let tick = Tick(first.0 + offset as u32);
             if tick >= next {
                 // The first copy of a repeated input is the one kept.
-                slot.inputs.entry(tick).or_insert(command);
+                slot.inputs.entry(tick).or_insert((command, self.now_micros));
                 current = true;
             }
         }
@@ -496,7 +504,7 @@ where
             return;
         }
         if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(|s| s.local) {
-            slot.inputs.insert(tick, command);
+            slot.inputs.insert(tick, (command, self.now_micros));
         }
     }
 
@@ -511,7 +519,11 @@ where
         for (number, slot) in self.slots.iter_mut().enumerate() {
             let fresh = slot.inputs.remove(&tick);
             let late = fresh.is_none() && slot.peer.is_some();
-            let command = fresh.unwrap_or_else(|| slot.last.held());
+            // Microseconds well under an hour: a u32 holds them.
+            let early_micros = fresh.as_ref().map(|(_, at)| {
+                u32::try_from(self.now_micros.saturating_sub(*at)).unwrap_or(u32::MAX)
+            });
+            let command = fresh.map_or_else(|| slot.last.held(), |(command, _)| command);
             slot.last = command.clone();
             commands.push(command);
             slot.inputs.retain(|&t, _| t > tick);
@@ -522,7 +534,7 @@ where
                 while slot.inputs.contains_key(&missing) {
                     missing = missing.next();
                 }
-                acks.push((peer, number, queued, late, missing));
+                acks.push((peer, number, queued, late, missing, early_micros));
             }
         }
         let record = TickRecord { tick, joins, commands };
@@ -533,8 +545,8 @@ where
                 self.outgoing.push((peer, Delivery::Reliable, tick_message.clone()));
             }
         }
-        for (peer, number, queued, late, missing) in acks {
-            let ack = ToPeer::<C>::InputAck { tick, missing, queued, late };
+        for (peer, number, queued, late, missing, early_micros) in acks {
+            let ack = ToPeer::<C>::InputAck { tick, missing, queued, late, early_micros };
             self.send(peer, Delivery::Unreliable, &ack);
             if late {
                 // At most max_players.

@@ -1,37 +1,79 @@
-//! Which tick a peer's next input is for: a round trip and a short queue ahead of the host.
+//! Which tick a peer's next input is for, and how early its inputs should reach the host.
 //!
-//! A peer's input for tick `T` must reach the host before it fixes `T`, so the peer runs its
-//! input ticks ahead of the host by the round trip and [`TARGET_QUEUED_INPUTS`]. It starts
-//! there, from the round trip its welcome took; from then on the host's report of how many
-//! of its inputs were waiting drives the network clock's nudge (a few per cent faster or
-//! slower, which keeps the queue where it should be without a visible change of pace). Only
-//! when the path changes by more than a nudge can follow (a late input five ticks running, a
-//! queue far too long for a second) does [`InputTicks`] step: forward past the ticks it is
-//! late for, or holding back input ticks until the host catches up.
+//! A peer's input for tick `T` must reach the host before it fixes `T`, and every
+//! millisecond it waits there is input delay. So the peer runs its input ticks ahead of the
+//! host by the round trip and a small margin. It starts there, from the round trip its
+//! welcome took; from then on the host says of every tick how long before it was fixed the
+//! peer's input arrived, and [`InputTicks`] sums those up: the margin they arrive with (the
+//! median of the last few seconds) and the margin they should arrive with
+//! ([`margin_target_micros`](InputTicks::margin_target_micros): a floor, the spread of the
+//! arrivals, and two of the peer's input repeats more for a while after an input came late,
+//! so that one lost to the link still arrives in time with a repeat). The network clock's nudge (a few per
+//! cent faster or slower, invisible) holds the one at the other.
+//!
+//! Only when the path changes by more than a nudge can follow (a late input five ticks
+//! running, a margin far too long for a second) does [`InputTicks`] step: forward past the
+//! ticks it is late for, or holding back input ticks until the host catches up.
 
-use crate::clock::TARGET_QUEUED_INPUTS;
+use std::collections::VecDeque;
+
 use crate::tick::{TICK_MICROS, Tick};
 
 /// Late inputs in a row that make the peer step its input ticks forward: five (half a
-/// second). One late input is jitter the queue absorbs; five are a path that got slower
-/// than the nudge can make up.
+/// second). One late input is jitter the margin absorbs next time; five are a path that got
+/// slower than the nudge can make up.
 pub const LATE_RUN_TO_STEP: u32 = 5;
 
-/// Ticks the input ticks step forward after [`LATE_RUN_TO_STEP`] late inputs: two, the
-/// queue's target, so the queue refills at once.
-pub const LATE_STEP_TICKS: u32 = TARGET_QUEUED_INPUTS;
+/// Ticks the input ticks step forward after [`LATE_RUN_TO_STEP`] late inputs: two, so the
+/// inputs are early again at once and the nudge takes the excess back.
+pub const LATE_STEP_TICKS: u32 = 2;
 
-/// A queue this much longer than its target is too long: three ticks (300 ms of input delay
-/// more than needed).
+/// A margin this many ticks over its target is too long: three (300 ms of input delay more
+/// than needed, which the nudge would take ten seconds to take back).
 pub const EXCESS_QUEUE_TICKS: u32 = 3;
 
-/// Reports of a queue too long in a row that make the peer hold back: ten (a second).
+/// Reports of a margin too long in a row that make the peer hold back: ten (a second).
 pub const EXCESS_RUN_TO_HOLD: u32 = 10;
+
+/// The least margin an input should reach the host with, microseconds: 20 ms, for the
+/// host's and the peer's loops (each looks at its socket every few milliseconds) and a
+/// scheduling hiccup of either.
+pub const MARGIN_FLOOR_MICROS: u32 = 20_000;
+
+/// The margin added for a while after an input came late, microseconds: two of the peer's
+/// repeats ([`INPUT_REPEAT_MICROS`](crate::net::INPUT_REPEAT_MICROS), 50 ms), so that an input
+/// lost to the link, and its first repeat too, still arrives in time.
+pub const LOSS_MARGIN_MICROS: u32 = 2 * crate::net::INPUT_REPEAT_MICROS as u32;
+
+/// How long a late input keeps the margin's target [`LOSS_MARGIN_MICROS`] longer, ticks:
+/// 30 s. A lossy link loses an input every few seconds and keeps it longer for good; a link
+/// that lost one in a passing burst goes back to the short margin half a minute later, at the
+/// cost of one late input each time it finds the link still lossy.
+pub const LATE_MEMORY_TICKS: u32 = 300;
+
+/// The inputs in time the margin and its spread are taken over: 50, five seconds of ticks.
+pub const MARGIN_WINDOW: usize = 50;
+
+/// The share of the window's arrivals below the spread's lower end and above its upper end,
+/// in reports: five of fifty (the 10th and 90th percentiles), so one freak arrival does not
+/// widen the target.
+const SPREAD_TAIL: usize = MARGIN_WINDOW / 10;
 
 /// The numbering of a peer's input ticks; see the [module documentation](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputTicks {
     next: Tick,
+    /// The first tick this peer sent an input for: the host reports the ticks before it late,
+    /// and they say nothing about the link.
+    first: Tick,
+    /// The latest tick the host fixed with this peer's input late (from `first` on).
+    last_late: Option<Tick>,
+    /// The latest tick the host fixed.
+    acknowledged: Tick,
+    /// The margins of the latest inputs that arrived in time, oldest first.
+    margins: VecDeque<u32>,
+    /// The same, sorted, for the median and the spread.
+    sorted: Vec<u32>,
     late_run: u32,
     excess_run: u32,
     /// Input ticks to let pass without an input, so the host's queue shortens.
@@ -41,14 +83,27 @@ pub struct InputTicks {
 
 impl InputTicks {
     /// Input ticks for a peer welcomed at host tick `welcome_tick` after a round trip of
-    /// `round_trip_micros`: the first is that many ticks (rounded up) and the queue's target
-    /// ahead.
+    /// `round_trip_micros`: the first is the round trip and the floor of the margin ahead,
+    /// in whole ticks rounded up.
     #[must_use]
     pub fn new(welcome_tick: Tick, round_trip_micros: u64) -> Self {
-        let round_trip_ticks = u32::try_from(round_trip_micros.div_ceil(TICK_MICROS)).unwrap_or(0);
-        let lead =
-            round_trip_ticks.min(crate::net::MAX_INPUT_LEAD_TICKS / 2) + TARGET_QUEUED_INPUTS;
-        Self { next: Tick(welcome_tick.0 + lead), late_run: 0, excess_run: 0, holding: 0, steps: 0 }
+        let ahead = round_trip_micros.saturating_add(u64::from(MARGIN_FLOOR_MICROS));
+        let lead = u32::try_from(ahead.div_ceil(TICK_MICROS))
+            .unwrap_or(u32::MAX)
+            .min(crate::net::MAX_INPUT_LEAD_TICKS / 2);
+        let first = Tick(welcome_tick.0 + lead);
+        Self {
+            next: first,
+            first,
+            last_late: None,
+            acknowledged: welcome_tick,
+            margins: VecDeque::with_capacity(MARGIN_WINDOW),
+            sorted: Vec::with_capacity(MARGIN_WINDOW),
+            late_run: 0,
+            excess_run: 0,
+            holding: 0,
+            steps: 0,
+        }
     }
 
     /// The tick the next input is for.
@@ -63,6 +118,34 @@ impl InputTicks {
         self.steps
     }
 
+    /// The margin this peer's inputs reach the host with: the median of the latest
+    /// [`MARGIN_WINDOW`] that arrived in time, microseconds; `None` before the first. (Late
+    /// ones lengthen the target instead: counted as no margin, a lossy link's few late inputs
+    /// would pass for jitter a tick wide, and lengthen it twice.)
+    #[must_use]
+    pub fn margin_micros(&self) -> Option<u32> {
+        self.sorted.get(self.sorted.len() / 2).copied()
+    }
+
+    /// The margin they should reach it with: [`MARGIN_FLOOR_MICROS`], the spread of the
+    /// latest arrivals (their 10th to 90th percentile, so that nearly every one is in time
+    /// when the median is on target), and [`LOSS_MARGIN_MICROS`] within
+    /// [`LATE_MEMORY_TICKS`] of a late input.
+    #[must_use]
+    pub fn margin_target_micros(&self) -> u32 {
+        let spread = match (self.sorted.first(), self.sorted.last()) {
+            (Some(_), Some(_)) if self.sorted.len() > 2 * SPREAD_TAIL => {
+                self.sorted[self.sorted.len() - 1 - SPREAD_TAIL] - self.sorted[SPREAD_TAIL]
+            }
+            _ => 0,
+        };
+        let recent_late = self
+            .last_late
+            .is_some_and(|late| self.acknowledged.since(late) < i64::from(LATE_MEMORY_TICKS));
+        let loss = if recent_late { LOSS_MARGIN_MICROS } else { 0 };
+        MARGIN_FLOOR_MICROS.saturating_add(spread).saturating_add(loss)
+    }
+
     /// An input tick is due: the tick its input is for, or `None` while holding back.
     pub fn take(&mut self) -> Option<Tick> {
         if self.holding > 0 {
@@ -74,22 +157,51 @@ impl InputTicks {
         Some(tick)
     }
 
-    /// The host fixed a tick with `queued` of this peer's inputs waiting, its own `late` or
-    /// not.
-    pub fn acknowledged(&mut self, queued: u32, late: bool) {
+    /// The host fixed `tick` with this peer's input for it `early_micros` before (`None`:
+    /// late, its held input stood in). A tick before the first input is no news of the link.
+    pub fn acknowledged(&mut self, tick: Tick, early_micros: Option<u32>) {
+        if tick < self.first {
+            return;
+        }
+        self.acknowledged = self.acknowledged.max(tick);
+        let late = early_micros.is_none();
+        if late {
+            self.last_late = Some(tick);
+        }
+        if let Some(early) = early_micros {
+            self.remember(early);
+        }
         self.late_run = if late { self.late_run + 1 } else { 0 };
         if self.late_run >= LATE_RUN_TO_STEP {
             self.next = Tick(self.next.0 + LATE_STEP_TICKS);
             self.late_run = 0;
             self.holding = 0;
             self.steps += 1;
+            // The margins before the step say nothing of the margins after it.
+            self.margins.clear();
+            self.sorted.clear();
         }
-        let excess = queued.saturating_sub(TARGET_QUEUED_INPUTS);
+        let over = early_micros.unwrap_or(0).saturating_sub(self.margin_target_micros());
+        let excess = over / TICK_MICROS as u32;
         self.excess_run = if excess >= EXCESS_QUEUE_TICKS { self.excess_run + 1 } else { 0 };
         if self.excess_run >= EXCESS_RUN_TO_HOLD && self.holding == 0 {
             self.holding = excess;
             self.excess_run = 0;
             self.steps += 1;
+            self.margins.clear();
+            self.sorted.clear();
         }
+    }
+
+    fn remember(&mut self, margin: u32) {
+        if self.margins.len() == MARGIN_WINDOW
+            && let Some(oldest) = self.margins.pop_front()
+            && let Ok(at) = self.sorted.binary_search(&oldest)
+        {
+            self.sorted.remove(at);
+        }
+        self.margins.push_back(margin);
+        let at = self.sorted.partition_point(|&m| m < margin);
+        self.sorted.insert(at, margin);
     }
 }

@@ -57,8 +57,11 @@
 //! for (_, delivery, bytes) in host.drain_outgoing().collect::<Vec<_>>() {
 //!     peer.receive(delivery, &bytes);
 //! }
+//! // The welcome, the roster of players' names, the tick, and how the host found its inputs.
 //! let events: Vec<_> = peer.drain_events().collect();
-//! assert!(matches!(events[1], PeerEvent::Tick(ref t) if t.commands == vec![Step(5)]));
+//! assert!(matches!(events[0], PeerEvent::Welcomed { player: Some(0), .. }));
+//! assert!(matches!(&events[1], PeerEvent::Roster(names) if names == &["ada"]));
+//! assert!(matches!(events[2], PeerEvent::Tick(ref t) if t.commands == vec![Step(5)]));
 //! ```
 
 mod host;
@@ -71,9 +74,10 @@ pub use host::{
     DropCounts, Dropped, HASH_MEMORY_TICKS, HostConfig, HostEvent, HostSession, PEER_TIMEOUT_MICROS,
 };
 pub use lead::{
-    EXCESS_QUEUE_TICKS, EXCESS_RUN_TO_HOLD, InputTicks, LATE_RUN_TO_STEP, LATE_STEP_TICKS,
+    EXCESS_QUEUE_TICKS, EXCESS_RUN_TO_HOLD, InputTicks, LATE_MEMORY_TICKS, LATE_RUN_TO_STEP,
+    LATE_STEP_TICKS, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, MARGIN_WINDOW,
 };
-pub use peer::{PeerConfig, PeerEvent, PeerSession};
+pub use peer::{INPUT_REPEAT_MICROS, PeerConfig, PeerEvent, PeerSession};
 pub use wire::{
     Delivery, HashReport, Identity, ObjectPose, PROTOCOL_VERSION, Pose, PoseSnapshot, Refusal,
     Role, TickRecord, ToHost, ToPeer,

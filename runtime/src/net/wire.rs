@@ -251,6 +251,9 @@ pub enum ToPeer<C> {
         queued: u32,
         /// Whether its input for `tick` was missing, so its held input stood in.
         late: bool,
+        /// How long before `tick` was fixed its input arrived, microseconds on the host's
+        /// clock (`None` when late): the margin the peer's tick-rate nudge holds steady.
+        early_micros: Option<u32>,
     },
     /// The peer's hash for `tick` differs from the host's: the host's state after it
     /// (postcard bytes) and its partial hashes, for the reports. Reliable.
