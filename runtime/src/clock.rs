@@ -116,8 +116,9 @@ pub const CLOCK_CATCH_UP_TICKS: Fx = fx(1);
 pub const RENDER_SNAP_TICKS: Fx = fx(5);
 
 /// The most the tick-rate nudge speeds up or slows down this peer's input ticks, in parts
-/// per million: 3 %. Enough to absorb a host clock a few per cent off and to refill an empty
-/// queue in a few seconds, small enough that the own character's pace does not visibly change.
+/// per million: 3 %. Enough to absorb a host clock a few per cent off and to close 100 ms of
+/// margin in a few seconds, small enough that the own character's pace does not visibly
+/// change.
 pub const MAX_TICK_NUDGE_PPM: i32 = 30_000;
 
 /// The nudge per millisecond between the margin this peer's inputs arrive with and its

@@ -4,8 +4,8 @@
 //! the same commands, and the host says which commands those are. A peer sends its commands
 //! for ticks a little ahead; the host runs a 100 ms schedule and, at each tick, fixes every
 //! player's command (a player whose input has not come keeps its held input, and is told),
-//! sends the tick to every peer and tells each how many of its inputs were waiting, so the
-//! peer's clock can keep that queue short but never empty. Peers report their state hash of
+//! sends the tick to every peer and tells each how early its input arrived, so the peer's
+//! clock can keep that margin (its queue at the host, in time) short but never run out. Peers report their state hash of
 //! every tick and the host compares: a difference is a desync, reported with both states.
 //! Spectators simulate nothing: they are sent the poses of what moves, and draw them.
 //!

@@ -78,7 +78,7 @@ impl RemoteView {
         &self.clock
     }
 
-    /// The network clock, to report the input queue to.
+    /// The network clock, to report the inputs' margin to.
     pub const fn clock_mut(&mut self) -> &mut NetworkClock {
         &mut self.clock
     }
