@@ -340,9 +340,10 @@ impl PlaySession for JoinPlay {
         let stats = self.peer.stats();
         let link = self.peer.link();
         let mut line = format!(
-            "host tick {}   rtt {} ms   input margin {}   late inputs {}   last hash {}",
+            "host tick {}   rtt {} ms   input queue {}, margin {}   late inputs {}   last hash {}",
             stats.host_tick.map_or_else(|| "-".to_owned(), |t: Tick| t.0.to_string()),
             link.rtt_micros / 1000,
+            stats.queued,
             stats.margin_micros.map_or_else(
                 || "-".to_owned(),
                 |(margin, target)| format!("{} ms (aim {})", margin / 1000, target / 1000)
