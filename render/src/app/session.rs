@@ -18,7 +18,7 @@ use glam::Vec3;
 
 use crate::gpu::Hud;
 use crate::local_game::LocalGame;
-use crate::net_game::{HostOptions, NetHost, NetPeer, NetSpectator};
+use crate::net_game::{HostOptions, HostThread, NetHost, NetPeer, NetSpectator};
 use crate::present::camera::CameraRig;
 use crate::present::convert::{TICK_SECONDS_F32, TICKS_PER_SECOND_F32, f};
 use crate::present::frame::{CharacterDraw, TaxiDraw};
@@ -123,13 +123,14 @@ impl PlaySession for LocalPlay {
     }
 }
 
-/// The host of a network game, playing player 0.
+/// The host of a network game, playing player 0. Its socket is served from a thread of its own
+/// ([`HostThread`]): the window runs the ticks on its frames while they come, and the thread
+/// stands in when they do not.
 pub struct HostPlay {
-    host: NetHost,
+    host: HostThread,
     presentation: LocalPresentation,
     scheduler: FrameScheduler,
     input: InputAccumulator,
-    clock: WallClock,
 }
 
 impl HostPlay {
@@ -137,7 +138,7 @@ impl HostPlay {
     ///
     /// # Errors
     ///
-    /// If the socket cannot be bound.
+    /// If the socket cannot be bound or the thread serving it started.
     pub fn new(level: Arc<Level>, options: &HostOptions) -> Result<Self> {
         let options = HostOptions { own_player: true, ..options.clone() };
         let host = NetHost::bind(Arc::clone(&level), &options)?;
@@ -146,11 +147,10 @@ impl HostPlay {
         presentation.predict_own();
         presentation.observe_own(OwnRules::body(host.sim(), 0));
         Ok(Self {
-            host,
+            host: HostThread::start(host, WallClock::new())?,
             presentation,
             scheduler: FrameScheduler::new(),
             input: InputAccumulator::new(),
-            clock: WallClock::new(),
         })
     }
 }
@@ -162,27 +162,39 @@ impl PlaySession for HostPlay {
         held: &PlayerCommand,
         mouse_turn: i32,
     ) -> Result<&DrawFrame> {
-        self.host.receive(elapsed_micros, self.clock.now_micros())?;
-        for news in self.host.drain_news() {
-            eprintln!("fixstep: {news}");
+        let now = self.host.clock().now_micros();
+        let mut served = self.host.lock();
+        if let Some(failure) = served.take_failure() {
+            return Err(failure.context("the host stopped"));
         }
         self.input.turn_by(mouse_turn);
-        let (host, presentation) = (&mut self.host, &mut self.presentation);
+        // The window's ticks are the host schedule's: what it owes is the time since the latest
+        // tick run was due, whoever ran it, so a stall leaves nothing to catch up twice.
+        self.scheduler = FrameScheduler::new();
+        let owed = served.schedule.window_owed_micros(now);
+        // What was held while the thread stood in is in the window's next command: a key
+        // pressed then is not lost, only late.
+        let presentation = &mut self.presentation;
         self.input.run_frame(
             &mut self.scheduler,
-            elapsed_micros,
+            owed,
             held,
             |command, partial| -> Result<()> {
-                presentation.own_command(host.sim().next_tick(), command, partial);
-                host.run_tick(Some(command))?;
-                presentation.observe(host.sim().snapshot());
-                presentation.observe_own(OwnRules::body(host.sim(), 0));
+                if served.schedule.window_runs(now) {
+                    presentation.own_command(served.host.sim().next_tick(), command, partial);
+                    served.run_tick(Some(command))?;
+                }
                 Ok(())
             },
         )?;
-        self.host.send();
+        served.host.send();
+        for tick in served.drain_completed() {
+            self.presentation.observe(&tick.snapshot);
+            self.presentation.observe_own(tick.own);
+        }
+        self.presentation.set_player_names(served.host.names());
+        drop(served);
         self.presentation.own_input(&self.input.partial());
-        self.presentation.set_player_names(self.host.names());
         Ok(self.presentation.draw(alpha_of(&self.scheduler), seconds(elapsed_micros)))
     }
 
@@ -195,18 +207,23 @@ impl PlaySession for HostPlay {
     }
 
     fn hud(&self, hud: &mut Hud) {
-        hud.tick = self.host.sim().next_tick().0;
-        hud.hash = Some(self.host.hash().total());
-        let stats = self.host.stats();
-        let worst_rtt =
-            self.host.links().iter().filter_map(|(_, _, l)| l.map(|l| l.rtt_micros)).max();
+        let served = self.host.lock();
+        let host = &served.host;
+        hud.tick = host.sim().next_tick().0;
+        hud.hash = Some(host.hash().total());
+        let stats = host.stats();
+        let worst_rtt = host.links().iter().filter_map(|(_, _, l)| l.map(|l| l.rtt_micros)).max();
         let mut line = format!(
             "hosting: host tick {}   peers {}   rtt {}   late inputs {}",
-            self.host.sim().next_tick().0,
+            host.sim().next_tick().0,
             stats.peers,
             worst_rtt.map_or_else(|| "-".to_owned(), |r| format!("{} ms", r / 1000)),
             stats.late_inputs,
         );
+        let stood_in = served.schedule.stood_in();
+        if stood_in > 0 {
+            line.push_str(&format!("   ticks run without the window {stood_in}"));
+        }
         if stats.desyncs > 0 {
             line.push_str(&format!("   DESYNC x{} (see desync-reports/)", stats.desyncs));
         }

@@ -17,6 +17,7 @@
 
 pub mod desync;
 mod host;
+pub mod host_thread;
 mod peer;
 pub mod poses;
 mod spectator;
@@ -27,6 +28,7 @@ use fixstep_runtime::net::TickRecord;
 use fixstep_runtime::{Simulation, StateHash};
 
 pub use host::{HostGame, HostOptions, HostStats, NetHost};
+pub use host_thread::HostThread;
 pub use peer::{InputLatency, NetPeer, PeerStats, identity_of};
 pub use spectator::NetSpectator;
 

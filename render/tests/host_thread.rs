@@ -1,0 +1,180 @@
+//! A host playing in a window keeps its game on the 100 ms schedule whatever its frames do: the
+//! window runs the ticks while its frames come, the serving thread stands in when they do not
+//! (a slow renderer, a hidden window), and every tick runs exactly once.
+
+use std::net::{SocketAddr, UdpSocket};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fixstep_game::PlayerCommand;
+use fixstep_game::predict::InputAccumulator;
+use fixstep_render::app::session::{HostPlay, JoinPlay, PlaySession};
+use fixstep_render::assets::{default_assets_root, load};
+use fixstep_render::gpu::Hud;
+use fixstep_render::net_game::HostOptions;
+use fixstep_render::net_game::host_thread::{HostSchedule, STAND_IN_MICROS};
+use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
+
+/// Ticks the window and the thread ran in all, simulated on a timeline of whole milliseconds
+/// as a [`HostPlay`] and its thread run them: the window's frames come at the times `frames`
+/// gives, and the thread looks every millisecond. Returns, for each millisecond, the ticks run
+/// by then, and the ticks the thread ran.
+fn timeline(end_ms: u64, frames: impl Fn(u64) -> bool) -> (Vec<u64>, u64) {
+    let mut schedule = HostSchedule::starting_at(0);
+    let mut input = InputAccumulator::new();
+    let mut by_ms = Vec::new();
+    for ms in 0..=end_ms {
+        let now = ms * 1_000;
+        while schedule.thread_due(now) {
+            schedule.thread_ran();
+        }
+        if ms > 0 && frames(ms) {
+            let mut scheduler = FrameScheduler::new();
+            let owed = schedule.window_owed_micros(now);
+            input
+                .run_frame(&mut scheduler, owed, &PlayerCommand::default(), |_, _| {
+                    schedule.window_runs(now);
+                    Ok::<(), ()>(())
+                })
+                .expect("nothing fails");
+        }
+        by_ms.push(schedule.ran());
+    }
+    (by_ms, schedule.stood_in())
+}
+
+/// The longest frame the window hands its game, microseconds, as the app cuts it.
+const MAX_FRAME_MICROS: u64 = 250_000;
+
+/// Ticks due by `ms` on the 100 ms schedule.
+fn due_by(ms: u64) -> u64 {
+    ms * 1_000 / TICK_MICROS
+}
+
+/// Checks that at every millisecond the ticks run are those due, none early and none more than
+/// `late` behind.
+fn assert_on_schedule(by_ms: &[u64], late: u64, what: &str) {
+    for (ms, &ran) in by_ms.iter().enumerate() {
+        let due = due_by(ms as u64);
+        assert!(ran <= due, "{what}: {ran} ticks run by {ms} ms, only {due} due (one ran twice)");
+        assert!(ran + late >= due, "{what}: {ran} ticks run by {ms} ms, {due} due");
+    }
+}
+
+#[test]
+fn a_window_drawing_at_sixty_hertz_runs_every_tick_itself() {
+    let (by_ms, stood_in) = timeline(10_000, |ms| ms % 17 == 0);
+    assert_eq!(stood_in, 0, "the thread stood in for a window on time");
+    assert_on_schedule(&by_ms, 1, "60 Hz");
+}
+
+#[test]
+fn a_window_that_stops_drawing_has_its_ticks_run_for_it_once_each() {
+    // Frames at 60 Hz, none from 2 s to 7 s (hidden), then 60 Hz again.
+    let hidden = 2_000..7_000;
+    let (by_ms, stood_in) = timeline(12_000, |ms| ms % 17 == 0 && !hidden.contains(&ms));
+    // No tick is ever later than the stand-in's wait, and none runs twice when the frames
+    // come back after five seconds.
+    let late_ticks = 1 + STAND_IN_MICROS / TICK_MICROS;
+    assert_on_schedule(&by_ms, late_ticks, "hidden from 2 s to 7 s");
+    assert!((49..=51).contains(&stood_in), "the thread ran {stood_in} of the 50 hidden ticks");
+    // Drawing again, the window is up to date on its first frame after each tick's time.
+    let frame = 17 * 705;
+    assert_eq!(by_ms[frame], due_by(frame as u64), "every due tick has run at {frame} ms");
+}
+
+#[test]
+fn a_window_drawing_four_frames_a_second_keeps_the_game_on_schedule() {
+    // Each 250 ms frame owes two or three ticks; the one due longest before it the thread has
+    // run already, so none is left more than the stand-in's wait behind.
+    let (by_ms, stood_in) = timeline(10_000, |ms| ms % 250 == 0);
+    assert!(stood_in >= 30, "the thread ran {stood_in} of the 100 ticks, a third is expected");
+    assert_on_schedule(&by_ms, 1, "4 fps");
+}
+
+fn free_addr() -> SocketAddr {
+    UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("loopback binds")
+}
+
+fn network_of(hud: &Hud) -> String {
+    hud.network.clone().unwrap_or_default()
+}
+
+/// Drives both sessions for `for_micros`: the peer draws at 60 Hz, and the host too when
+/// `host_draws`. Returns the host's and the peer's HUDs at the end.
+fn play(
+    host: &mut HostPlay,
+    peer: &mut JoinPlay,
+    for_micros: u64,
+    host_draws: bool,
+    last_host_frame: &mut Instant,
+) -> (Hud, Hud) {
+    let start = Instant::now();
+    let mut last_peer = Instant::now();
+    let held = PlayerCommand::default();
+    while start.elapsed() < Duration::from_micros(for_micros) {
+        std::thread::sleep(Duration::from_micros(16_667));
+        let now = Instant::now();
+        let elapsed = |since: Instant| (now - since).as_micros().min(u128::from(MAX_FRAME_MICROS));
+        peer.frame(elapsed(last_peer) as u64, &held, 0).expect("the peer plays on");
+        last_peer = now;
+        if host_draws {
+            host.frame(elapsed(*last_host_frame) as u64, &held, 0).expect("the host plays on");
+            *last_host_frame = now;
+        }
+    }
+    let (mut host_hud, mut peer_hud) = (Hud::default(), Hud::default());
+    host.hud(&mut host_hud);
+    peer.hud(&mut peer_hud);
+    (host_hud, peer_hud)
+}
+
+/// The host's window stops drawing for two seconds (hidden, or stalled in a present) while a
+/// peer plays: the peer's game goes on at the host's pace and still agrees with it, and when
+/// the window draws again the host has not run any tick twice.
+#[test]
+fn a_host_whose_window_stops_drawing_keeps_its_peers_playing() {
+    let assets = default_assets_root();
+    let level = Arc::new(load(&assets, &assets.join("levels").join("town.ron")).expect("loads"));
+    let reports = std::env::temp_dir().join(format!("fixstep-host-thread-{}", std::process::id()));
+    let addr = free_addr();
+    let options = HostOptions {
+        bind: addr,
+        also_reachable_at: Vec::new(),
+        max_players: 4,
+        own_player: true,
+        seed: 1,
+        name: "ada".to_owned(),
+        reports: reports.clone(),
+    };
+    let started = Instant::now();
+    let mut host = HostPlay::new(Arc::clone(&level), &options).expect("the host binds");
+    let mut peer = JoinPlay::new(level, addr, "bob", reports.clone()).expect("the peer binds");
+    let mut last_host_frame = Instant::now();
+    let (_, peer_hud) = play(&mut host, &mut peer, 1_500_000, true, &mut last_host_frame);
+    let before = peer_hud.tick;
+    assert!(before > 0, "the peer is playing: {}", network_of(&peer_hud));
+
+    let (host_hud, peer_hud) = play(&mut host, &mut peer, 2_000_000, false, &mut last_host_frame);
+    assert!(
+        peer_hud.tick >= before + 12,
+        "the peer ran {} ticks in the two seconds the host's window drew nothing",
+        peer_hud.tick - before
+    );
+    assert!(
+        network_of(&host_hud).contains("ticks run without the window"),
+        "the host says it stood in: {}",
+        network_of(&host_hud)
+    );
+
+    let (host_hud, peer_hud) = play(&mut host, &mut peer, 1_000_000, true, &mut last_host_frame);
+    let due = started.elapsed().as_micros() as u64 / TICK_MICROS;
+    let ran = u64::from(host_hud.tick);
+    assert!(ran <= due + 1, "the host ran {ran} ticks in {due} ticks' time: some ran twice");
+    assert!(ran + 3 >= due, "the host ran {ran} ticks in {due} ticks' time");
+    let said = network_of(&peer_hud);
+    assert!(said.contains("(agrees)") && !said.contains("DESYNC"), "the peer agrees: {said}");
+    host.close();
+    peer.close();
+    let _ = std::fs::remove_dir_all(reports);
+}
