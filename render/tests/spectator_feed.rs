@@ -5,14 +5,15 @@
 use std::sync::Arc;
 
 use fixstep_game::level::Level;
+use fixstep_game::state::Role;
 use fixstep_game::{TownSim, bots::Bot};
 use fixstep_render::net_game::poses::{
     MIDDLE_TIER_M, NEAR_TIER_M, SpectatorFeed, TIER_HYSTERESIS_PERMILLE, object_poses_of,
-    object_view_of, tier_at,
+    object_view_of, role_code, role_of_code, tier_at,
 };
 use fixstep_render::present::remote::RemoteObjects;
 use fixstep_render::present::samples::ObjectSample;
-use fixstep_runtime::net::Pose;
+use fixstep_runtime::net::{EntityRole, Pose};
 use fixstep_runtime::{Simulation, Tick};
 
 /// Millimetres in a metre.
@@ -59,28 +60,72 @@ fn a_pose_is_sent_when_its_tier_is_due_or_it_starts_stops_or_changes_tier() {
         at_rest: !moving,
         tier: 1,
         jumps: 0,
+        health: 100,
     };
     let mut feed = SpectatorFeed::default();
     let far = MIDDLE_TIER_M + 50;
     // First sight: sent whatever the tick.
-    let first = feed.snapshot(Tick(1), &[walker(far, true)], &[], [0, 0]);
+    let first = feed.snapshot(Tick(1), &[walker(far, true)], &[], &[], [0, 0]);
     assert_eq!(first.poses.len(), 1);
     assert_eq!(first.poses[0].tier, 4, "told its tier");
     // Tier 4: every fourth tick only.
     for tick in 2..8 {
-        let sent = feed.snapshot(Tick(tick), &[walker(far, true)], &[], [0, 0]);
+        let sent = feed.snapshot(Tick(tick), &[walker(far, true)], &[], &[], [0, 0]);
         assert_eq!(sent.poses.len(), usize::from(tick % 4 == 0), "tick {tick}");
     }
     // A stop goes at once, off its turn; standing, it is not sent again on its turns.
-    assert_eq!(feed.snapshot(Tick(9), &[walker(far, false)], &[], [0, 0]).poses.len(), 1);
-    assert!(feed.snapshot(Tick(12), &[walker(far, false)], &[], [0, 0]).poses.is_empty());
+    assert_eq!(feed.snapshot(Tick(9), &[walker(far, false)], &[], &[], [0, 0]).poses.len(), 1);
+    assert!(feed.snapshot(Tick(12), &[walker(far, false)], &[], &[], [0, 0]).poses.is_empty());
     // The camera comes near: a tier change goes at once.
-    let near = feed.snapshot(Tick(13), &[walker(far, false)], &[], [far * MM, 0]);
+    let near = feed.snapshot(Tick(13), &[walker(far, false)], &[], &[], [far * MM, 0]);
     assert_eq!(near.poses.len(), 1);
     assert_eq!(near.poses[0].tier, 1);
     // Gone from the town: said once.
-    assert_eq!(feed.snapshot(Tick(14), &[], &[], [0, 0]).gone, [3]);
-    assert!(feed.snapshot(Tick(15), &[], &[], [0, 0]).gone.is_empty());
+    assert_eq!(feed.snapshot(Tick(14), &[], &[], &[], [0, 0]).gone, [3]);
+    assert!(feed.snapshot(Tick(15), &[], &[], &[], [0, 0]).gone.is_empty());
+}
+
+/// A spectator labels everyone as a player does: each character's role goes with its first
+/// pose and again only if it changes (an id taken by someone new), and a change of health
+/// goes at once, off the entity's turn.
+#[test]
+fn roles_go_with_first_poses_and_health_changes_go_at_once() {
+    let walker = |health: i32| Pose {
+        id: 7,
+        vehicle: false,
+        pos_mm: [(MIDDLE_TIER_M + 50) * MM, 0],
+        vel_mm_s: [0, 0],
+        yaw: 0,
+        at_rest: true,
+        tier: 1,
+        jumps: 0,
+        health,
+    };
+    let ada = EntityRole { id: 7, role: role_code(Role::Player(0)) };
+    let mut feed = SpectatorFeed::default();
+    let first = feed.snapshot(Tick(1), &[walker(100)], &[ada], &[], [0, 0]);
+    assert_eq!(first.roles, [ada], "told who it is with its first pose");
+    let quiet = feed.snapshot(Tick(2), &[walker(100)], &[ada], &[], [0, 0]);
+    assert!(quiet.poses.is_empty() && quiet.roles.is_empty(), "nothing new: {quiet:?}");
+    let hurt = feed.snapshot(Tick(3), &[walker(60)], &[ada], &[], [0, 0]);
+    assert_eq!(hurt.poses.len(), 1, "a strike shows at once, not on the fourth tick");
+    assert_eq!(hurt.poses[0].health, 60);
+    let mayor = EntityRole { id: 7, role: role_code(Role::Talker(0)) };
+    assert_eq!(feed.snapshot(Tick(4), &[walker(60)], &[mayor], &[], [0, 0]).roles, [mayor]);
+    // Gone and back: told again.
+    assert!(feed.snapshot(Tick(5), &[], &[], &[], [0, 0]).roles.is_empty());
+    assert_eq!(feed.snapshot(Tick(6), &[walker(60)], &[ada], &[], [0, 0]).roles, [ada]);
+}
+
+/// A role's code is read back as the role it was made of, and a code no host of this game
+/// makes reads as no role at all rather than as some wrong one.
+#[test]
+fn role_codes_read_back_and_foreign_codes_read_as_none() {
+    for role in [Role::Player(0), Role::Player(u16::MAX), Role::Pedestrian(41), Role::Talker(3)] {
+        assert_eq!(role_of_code(role_code(role)), Some(role));
+    }
+    assert_eq!(role_of_code(3 << 32), None, "an unknown kind");
+    assert_eq!(role_of_code(u64::from(u16::MAX) + 1), None, "a player number beyond a u16");
 }
 
 #[test]
@@ -90,7 +135,7 @@ fn objects_are_sent_all_at_first_then_only_when_they_change_and_arrive_bit_for_b
     let mut feed = SpectatorFeed::default();
     let objects = object_poses_of(sim.snapshot());
     assert!(!objects.is_empty(), "the town has doors, a lift and a sign");
-    let first = feed.snapshot(Tick(0), &[], &objects, [0, 0]);
+    let first = feed.snapshot(Tick(0), &[], &[], &objects, [0, 0]);
     assert_eq!(first.objects, objects, "every object at first");
     for (pose, view) in objects.iter().zip(&sim.snapshot().objects) {
         assert_eq!(&object_view_of(pose), view, "an object pose is its view, bit for bit");
@@ -105,7 +150,7 @@ fn objects_are_sent_all_at_first_then_only_when_they_change_and_arrive_bit_for_b
         let next = sim.next_tick();
         sim.step(next, std::slice::from_ref(&command)).expect("a tick runs");
         let now = object_poses_of(sim.snapshot());
-        let snapshot = feed.snapshot(Tick(tick), &[], &now, [0, 0]);
+        let snapshot = feed.snapshot(Tick(tick), &[], &[], &now, [0, 0]);
         let changed: Vec<_> =
             now.iter().zip(&last).filter(|(a, b)| a != b).map(|(a, _)| *a).collect();
         assert_eq!(snapshot.objects, changed, "tick {tick}");
@@ -174,7 +219,7 @@ fn a_spectators_objects_are_the_hosts_drawn_at_the_same_ticks() {
             sim.step(next, std::slice::from_ref(&command)).expect("a tick runs");
         }
         let objects = object_poses_of(sim.snapshot());
-        for object in feed.snapshot(Tick(tick), &[], &objects, [0, 0]).objects {
+        for object in feed.snapshot(Tick(tick), &[], &[], &objects, [0, 0]).objects {
             remote.measure(object.index as usize, tick, ObjectSample::of(&object_view_of(&object)));
         }
         history.push(sim.snapshot().objects.iter().map(ObjectSample::of).collect());

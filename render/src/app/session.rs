@@ -424,9 +424,13 @@ const WALK_DRAWN_M_S: f32 = 0.2;
 /// A command's turn unit in radians: commands turn in 2^-16 of a turn, and so does the mouse.
 const RADIANS_PER_TURN_UNIT: f32 = std::f32::consts::TAU / 65_536.0;
 
-/// What a spectator draws a character's health as: full. Poses carry no health (a spectator
-/// is not shown health bars), and a full bar is the drawing of none.
-const SPECTATED_HEALTH: f32 = fixstep_game::tuning::MAX_HEALTH as f32;
+/// What a spectator draws a character's health as until the host has said: full, the health
+/// every character starts with.
+const UNTOLD_HEALTH: f32 = fixstep_game::tuning::MAX_HEALTH as f32;
+
+/// The role a spectator draws a character it has not been told of under: a pedestrian no
+/// level has, labelled as unknown.
+const UNTOLD_ROLE: Role = Role::Pedestrian(u32::MAX);
 
 impl SpectatePlay {
     /// A spectator named `name` of the game hosted at `host`.
@@ -465,7 +469,7 @@ impl PlaySession for SpectatePlay {
         self.spectator.look_at(self.target);
         self.spectator.receive(elapsed_micros)?;
         let clips = &self.level.clips;
-        let (remote, objects) = self.spectator.draw();
+        let (remote, objects, people) = self.spectator.draw();
         let frame = &mut self.frame;
         frame.render_tick = if remote.render_tick.is_finite() { remote.render_tick } else { 0.0 };
         frame.characters.clear();
@@ -487,9 +491,10 @@ impl PlaySession for SpectatePlay {
                     let rate = clip.frames_per_tick.to_num::<f32>() * TICKS_PER_SECOND_F32;
                     let phase = self.phases.entry(e.id).or_insert(0.0);
                     *phase = (*phase + dt * rate).rem_euclid(clip.frames as f32);
+                    let health = people.health_at(e.id, frame.render_tick);
                     frame.characters.push(CharacterDraw {
                         id: fixstep_runtime::EntityId { index: e.id as u32, generation: 0 },
-                        role: Role::Pedestrian(u32::MAX),
+                        role: people.role(e.id).unwrap_or(UNTOLD_ROLE),
                         sample: CharacterSample {
                             pos: s.pos,
                             facing: s.yaw,
@@ -498,7 +503,7 @@ impl PlaySession for SpectatePlay {
                             frame: *phase,
                             enabled: true,
                             jumps: s.jumps,
-                            health: SPECTATED_HEALTH,
+                            health: health.map_or(UNTOLD_HEALTH, |h| h as f32),
                         },
                         speed: s.speed,
                         tick: s.tick,
@@ -525,7 +530,13 @@ impl PlaySession for SpectatePlay {
             }
         }
         frame.camera = self.camera.behind(self.target, self.facing);
-        frame.nameless = true;
+        let names = self.spectator.names();
+        if frame.player_names.len() != names.len()
+            || frame.player_names.iter().zip(names).any(|(a, b)| **a != **b)
+        {
+            frame.player_names = names.iter().map(|n| Arc::from(n.as_str())).collect();
+            frame.names_version = frame.names_version.wrapping_add(1);
+        }
         let tick = Tick(frame.render_tick.max(0.0) as u32);
         frame.time_of_day = fixstep_game::time_of_day(&self.level, tick) as f32 / 4_294_967_296.0;
         self.spectator.send()?;

@@ -83,7 +83,7 @@ pub fn run(args: &SpectateArgs, assets: &Path) -> Result<()> {
                 FIRST_SNAPSHOT_TIMEOUT_MICROS / 1_000_000
             );
         }
-        let (frame, objects) = spectator.draw();
+        let (frame, objects, _) = spectator.draw();
         let render_tick = frame.render_tick;
         if let Some(log) = log.as_mut() {
             log.frame_with_objects(now as f64 / 1000.0, frame, objects, &level)

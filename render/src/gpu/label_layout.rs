@@ -178,9 +178,7 @@ impl LabelLayout {
         }
         let ui = ui_scale(camera.height);
         self.place_signs(frame, camera);
-        if !frame.nameless {
-            self.place_characters(frame, camera, local_player, ui, width_of);
-        }
+        self.place_characters(frame, camera, local_player, ui, width_of);
     }
 
     fn place_signs(&mut self, frame: &DrawFrame, camera: &CameraView) {

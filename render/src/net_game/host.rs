@@ -15,7 +15,7 @@ use fixstep_runtime::net::{
 use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
 
 use super::desync::{Side, write_report};
-use super::poses::{SpectatorFeed, object_poses_of, poses_of};
+use super::poses::{SpectatorFeed, object_poses_of, poses_of, roles_of};
 use super::{RECENT_STATES, apply, part_names};
 
 /// What a host is set up with.
@@ -254,13 +254,14 @@ impl HostGame {
         self.recent.push_back((record.tick, state, report));
         if !self.feeds.is_empty() {
             let poses = poses_of(self.sim.snapshot());
+            let roles = roles_of(self.sim.snapshot());
             let objects = object_poses_of(self.sim.snapshot());
             let at = self.sim.next_tick();
             let spectators: Vec<PeerId> = self.feeds.keys().copied().collect();
             for peer in spectators {
                 let camera = self.session.spectator_camera(peer).unwrap_or([0, 0]);
                 if let Some(feed) = self.feeds.get_mut(&peer) {
-                    let snapshot = feed.snapshot(at, &poses, &objects, camera);
+                    let snapshot = feed.snapshot(at, &poses, &roles, &objects, camera);
                     self.session.send_poses(peer, snapshot);
                 }
             }

@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 
 use fixstep_game::GameSnapshot;
 use fixstep_game::ObjectView;
+use fixstep_game::state::Role;
 use fixstep_runtime::Tick;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
-use fixstep_runtime::net::{ObjectPose, Pose, PoseSnapshot};
+use fixstep_runtime::net::{EntityRole, ObjectPose, Pose, PoseSnapshot};
 
 use crate::record::TAXI_ID_BASE;
 
@@ -53,6 +54,7 @@ pub fn poses_of(snapshot: &GameSnapshot) -> Vec<Pose> {
             at_rest: c.velocity == Vec2::ZERO,
             tier: 1,
             jumps: c.jumps,
+            health: c.health,
         });
     }
     for (i, t) in snapshot.taxis.iter().enumerate() {
@@ -66,9 +68,46 @@ pub fn poses_of(snapshot: &GameSnapshot) -> Vec<Pose> {
             at_rest: t.at_rest,
             tier: 1,
             jumps: t.jumps,
+            health: 0,
         });
     }
     poses
+}
+
+/// The role of every enabled character of `snapshot` (by the ids of [`poses_of`]), coded by
+/// [`role_code`].
+#[must_use]
+pub fn roles_of(snapshot: &GameSnapshot) -> Vec<EntityRole> {
+    let enabled = snapshot.characters.iter().filter(|c| c.enabled);
+    enabled.map(|c| EntityRole { id: u64::from(c.id.index), role: role_code(c.role) }).collect()
+}
+
+/// Where a role's kind sits in its code: above the 32 bits of its index.
+const ROLE_KIND_SHIFT: u32 = 32;
+
+/// A character's role as the wire codes it: its kind (0 a player, 1 a pedestrian, 2 a
+/// talker) above its index.
+#[must_use]
+pub fn role_code(role: Role) -> u64 {
+    let (kind, index) = match role {
+        Role::Player(p) => (0, u32::from(p)),
+        Role::Pedestrian(i) => (1, i),
+        Role::Talker(i) => (2, i),
+    };
+    (kind << ROLE_KIND_SHIFT) | u64::from(index)
+}
+
+/// The role a code stands for, if it stands for one (a host's code is checked, never trusted:
+/// one of another kind, or a player number beyond a `u16`, is none).
+#[must_use]
+pub fn role_of_code(code: u64) -> Option<Role> {
+    let index = (code & u64::from(u32::MAX)) as u32;
+    match code >> ROLE_KIND_SHIFT {
+        0 => u16::try_from(index).ok().map(Role::Player),
+        1 => Some(Role::Pedestrian(index)),
+        2 => Some(Role::Talker(index)),
+        _ => None,
+    }
 }
 
 /// Every object of `snapshot`, by its index in the level.
@@ -154,19 +193,22 @@ pub fn tier_at(pos_mm: [i32; 2], camera_mm: [i32; 2], was: Option<u8>) -> u8 {
 #[derive(Clone, Debug, Default)]
 pub struct SpectatorFeed {
     sent: BTreeMap<u64, Pose>,
+    roles: BTreeMap<u64, u64>,
     objects: Vec<ObjectPose>,
 }
 
 impl SpectatorFeed {
     /// The snapshot of `tick` for a spectator whose camera looks at `camera_mm`, from every
     /// entity's pose: those whose tier's turn it is (unless at rest and sent at rest), and any
-    /// new, started, stopped, jumped or moved to another tier; the objects that changed
-    /// since they were last sent (every object, near or far: there are few, they change
-    /// rarely, and a door seen swinging late looks broken); and those gone.
+    /// new, started, stopped, jumped, hurt or healed, or moved to another tier; the roles of
+    /// entities new or changed in role; the objects that changed since they were last sent
+    /// (every object, near or far: there are few, they change rarely, and a door seen swinging
+    /// late looks broken); and those gone.
     pub fn snapshot(
         &mut self,
         tick: Tick,
         poses: &[Pose],
+        roles: &[EntityRole],
         objects: &[ObjectPose],
         camera_mm: [i32; 2],
     ) -> PoseSnapshot {
@@ -188,6 +230,7 @@ impl SpectatorFeed {
                 Some(last) => {
                     let changed = last.at_rest != pose.at_rest
                         || last.jumps != pose.jumps
+                        || last.health != pose.health
                         || last.tier != pose.tier;
                     let turn = tick.0.is_multiple_of(u32::from(pose.tier));
                     changed
@@ -203,7 +246,14 @@ impl SpectatorFeed {
             self.sent.keys().filter(|id| !seen.contains_key(id)).copied().collect();
         for id in gone {
             self.sent.remove(&id);
+            self.roles.remove(&id);
             out.gone.push(id);
+        }
+        for role in roles {
+            if self.sent.contains_key(&role.id) && self.roles.get(&role.id) != Some(&role.role) {
+                self.roles.insert(role.id, role.role);
+                out.roles.push(*role);
+            }
         }
         out
     }

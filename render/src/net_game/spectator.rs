@@ -1,17 +1,19 @@
 //! A spectator of a network game: no town of its own, only the poses it is sent, drawn
 //! through the remote view, and the objects' transforms, drawn between their changes.
 
+use std::collections::{BTreeMap, VecDeque};
 use std::net::SocketAddr;
 
 use anyhow::{Result, bail};
 use fixstep_game::level::Level;
+use fixstep_game::state::Role as CharacterRole;
 use fixstep_net::{LinkStats, PeerTransport};
 use fixstep_runtime::Tick;
 use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Pose, Role};
 use glam::Vec3;
 
 use super::peer::identity_of;
-use super::poses::object_view_of;
+use super::poses::{object_view_of, role_of_code};
 use crate::present::frame::ObjectDraw;
 use crate::present::remote::{Measurement, Motion, RemoteFrame, RemoteObjects, RemoteView};
 use crate::present::samples::ObjectSample;
@@ -46,6 +48,65 @@ pub fn measurement_of(pose: &Pose, tick: Tick) -> (Motion, Measurement) {
     (if pose.vehicle { Motion::Vehicle } else { Motion::Walker }, measurement)
 }
 
+/// What a spectator knows of a character besides its motion: who it is, and its health at the
+/// ticks it changed (drawn at the view's render tick, as its motion is, not ahead of it).
+#[derive(Clone, Debug, Default)]
+struct Person {
+    role: Option<CharacterRole>,
+    health: VecDeque<(u32, i32)>,
+    /// The tick it left the town, once told.
+    gone_at: Option<u32>,
+}
+
+/// Who the characters a spectator draws are, and their health; see [`NetSpectator::draw`].
+#[derive(Clone, Debug, Default)]
+pub struct People {
+    by_id: BTreeMap<u64, Person>,
+}
+
+impl People {
+    /// Who entity `id` is, if the host said (and said it in a code this game knows).
+    #[must_use]
+    pub fn role(&self, id: u64) -> Option<CharacterRole> {
+        self.by_id.get(&id).and_then(|p| p.role)
+    }
+
+    /// Entity `id`'s health at `render_tick`: the latest change at or before it (the first one
+    /// known, before that), if it has any.
+    #[must_use]
+    pub fn health_at(&self, id: u64, render_tick: f64) -> Option<i32> {
+        let changes = &self.by_id.get(&id)?.health;
+        let reached = changes.iter().rev().find(|(tick, _)| f64::from(*tick) <= render_tick);
+        reached.or_else(|| changes.front()).map(|&(_, health)| health)
+    }
+
+    fn measured(&mut self, pose: &Pose, tick: Tick) {
+        let person = self.by_id.entry(pose.id).or_default();
+        person.gone_at = None;
+        if person.health.back().is_none_or(|&(_, h)| h != pose.health) {
+            if person.health.len() >= HEALTH_CHANGES_KEPT {
+                person.health.pop_front();
+            }
+            person.health.push_back((tick.0, pose.health));
+        }
+    }
+
+    /// Forgets what the drawing at `render_tick` has passed: the departed, and changes of
+    /// health before the latest one reached.
+    fn drawn_to(&mut self, render_tick: f64) {
+        self.by_id.retain(|_, p| p.gone_at.is_none_or(|gone| f64::from(gone) > render_tick));
+        for person in self.by_id.values_mut() {
+            while person.health.get(1).is_some_and(|&(tick, _)| f64::from(tick) <= render_tick) {
+                person.health.pop_front();
+            }
+        }
+    }
+}
+
+/// The most changes of health kept for one character: a second and a half of changes every
+/// tick, more than a view ever draws behind the newest.
+const HEALTH_CHANGES_KEPT: usize = 16;
+
 /// A spectator; see the [module documentation](super).
 pub struct NetSpectator {
     session: PeerSession<fixstep_game::PlayerCommand>,
@@ -56,6 +117,8 @@ pub struct NetSpectator {
     camera_mm: [i32; 2],
     since_camera: u64,
     snapshots: u64,
+    people: People,
+    names: Vec<String>,
 }
 
 impl std::fmt::Debug for NetSpectator {
@@ -84,6 +147,8 @@ impl NetSpectator {
             camera_mm: [0, 0],
             since_camera: 0,
             snapshots: 0,
+            people: People::default(),
+            names: Vec::new(),
         })
     }
 
@@ -97,6 +162,12 @@ impl NetSpectator {
     #[must_use]
     pub const fn snapshots(&self) -> u64 {
         self.snapshots
+    }
+
+    /// Every player's name, by player number, as the host last said.
+    #[must_use]
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     /// The link to the host.
@@ -131,6 +202,13 @@ impl NetSpectator {
                     for pose in &snapshot.poses {
                         let (motion, measurement) = measurement_of(pose, snapshot.tick);
                         self.view.measure(pose.id, motion, &measurement);
+                        if !pose.vehicle {
+                            self.people.measured(pose, snapshot.tick);
+                        }
+                    }
+                    for role in &snapshot.roles {
+                        self.people.by_id.entry(role.id).or_default().role =
+                            role_of_code(role.role);
                     }
                     for object in &snapshot.objects {
                         let sample = ObjectSample::of(&object_view_of(object));
@@ -138,8 +216,12 @@ impl NetSpectator {
                     }
                     for &id in &snapshot.gone {
                         self.view.gone(id, snapshot.tick);
+                        if let Some(person) = self.people.by_id.get_mut(&id) {
+                            person.gone_at = Some(snapshot.tick.0);
+                        }
                     }
                 }
+                PeerEvent::Roster(names) => self.names = names,
                 _ => {}
             }
         }
@@ -151,11 +233,13 @@ impl NetSpectator {
         Ok(())
     }
 
-    /// Draws every remote entity and every object at the clock's render tick.
-    pub fn draw(&mut self) -> (&RemoteFrame, &[ObjectDraw]) {
+    /// Draws every remote entity and every object at the clock's render tick, with who the
+    /// characters are.
+    pub fn draw(&mut self) -> (&RemoteFrame, &[ObjectDraw], &People) {
         let frame = self.view.draw();
+        self.people.drawn_to(frame.render_tick);
         let objects = self.objects.draw(frame.render_tick);
-        (frame, objects)
+        (frame, objects, &self.people)
     }
 
     /// Sends what the session has to send.

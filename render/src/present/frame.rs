@@ -164,8 +164,6 @@ pub struct DrawFrame {
     pub dialogue: Option<DialogueDraw>,
     /// The local player's cutscene, if watching one.
     pub cutscene: Option<CutsceneDraw>,
-    /// The characters are not known by name (a spectator's view): no labels.
-    pub nameless: bool,
     /// Players' names by player number, where the game knows them (network play); a player
     /// beyond the list is named by its number.
     pub player_names: Arc<[Arc<str>]>,

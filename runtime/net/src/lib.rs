@@ -26,6 +26,7 @@ use std::time::Instant;
 pub use netem::{Netem, NetemConfig, NetemCounts};
 pub use transport::{
     HostTransport, LinkStats, MAX_CONNECTIONS, NETCODE_PROTOCOL_ID, PeerTransport,
+    connection_config,
 };
 
 /// What went wrong with the network.

@@ -52,7 +52,11 @@ fn channels() -> Vec<ChannelConfig> {
     ]
 }
 
-fn connection_config() -> ConnectionConfig {
+/// renet's configuration of a connection, the same at both ends: the channels and what the
+/// host may send in an update. Public so that tests can build renet endpoints exactly like
+/// the transport's.
+#[must_use]
+pub fn connection_config() -> ConnectionConfig {
     ConnectionConfig {
         available_bytes_per_tick: BYTES_PER_UPDATE,
         server_channels_config: channels(),

@@ -8,7 +8,7 @@ use crate::hash::{ContentDigest, StateHash};
 use crate::tick::Tick;
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -138,6 +138,20 @@ pub struct Pose {
     pub tier: u8,
     /// Counts the times the rules put it somewhere new.
     pub jumps: u32,
+    /// What the game shows over it, in its own units (a character's health; 0 for a vehicle):
+    /// a change is sent at once.
+    pub health: i32,
+}
+
+/// Who an entity is, as a spectator is told it: the game's own code for the entity's role
+/// (a player's number, a named townsperson), opaque to the runtime. Sent with an entity's
+/// first pose and whenever its role changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntityRole {
+    /// The entity, as its poses name it.
+    pub id: u64,
+    /// The game's code for its role.
+    pub role: u64,
 }
 
 /// A placed object's transform (a door's swing, a lift's travel, a sign's fade), as a
@@ -173,6 +187,8 @@ pub struct PoseSnapshot {
     pub objects: Vec<ObjectPose>,
     /// Entities gone since the last snapshot.
     pub gone: Vec<u64>,
+    /// The roles of the entities that are new or whose role changed since the last snapshot.
+    pub roles: Vec<EntityRole>,
 }
 
 /// What a peer sends the host.
