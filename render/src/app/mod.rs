@@ -40,6 +40,12 @@ use session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
 /// a debugger) the game resumes instead of racing to catch up.
 const MAX_FRAME_SECONDS: f64 = 0.25;
 
+/// How long the window system may send no frame before a network game steps without drawing,
+/// seconds: 50 ms, half a tick. Some systems send a hidden or minimised window no frames; a
+/// network game must go on meanwhile (its inputs, hash reports and connection: a peer silent
+/// for 5 s is dropped), so it steps this often unseen.
+const UNSEEN_STEP_SECONDS: f64 = 0.05;
+
 /// Frames the frame rate is averaged over: steady to read, yet quick to show a change.
 const FPS_FRAMES: usize = 30;
 
@@ -210,7 +216,13 @@ struct Running {
     /// What is played: a local game, or a side of a network game.
     game: Box<dyn PlaySession>,
     input: Input,
+    /// When the game last stepped (drawn or unseen).
     last: Instant,
+    /// When a frame was last drawn, for the frame times shown.
+    last_drawn: Instant,
+    /// When the last frame ended or the game last stepped unseen: the window system has sent
+    /// no frame since.
+    quiet_since: Instant,
     hud: Hud,
     frame_times: VecDeque<f32>,
     frames_drawn: u64,
@@ -326,6 +338,8 @@ impl App {
             game,
             input: Input::default(),
             last: Instant::now(),
+            last_drawn: Instant::now(),
+            quiet_since: Instant::now(),
             hud,
             frame_times: VecDeque::with_capacity(GRAPH_SAMPLES),
             frames_drawn: 0,
@@ -366,14 +380,38 @@ impl Running {
         self.renderer.resize(size.width, size.height);
     }
 
-    /// Runs the ticks this frame owes, then draws it. Returns whether the frame was drawn.
-    fn frame(&mut self) -> Result<bool, PlayError> {
+    /// Runs what the real time since the last step owes, drawing nothing: the game part of a
+    /// frame. Returns what was held.
+    fn step(&mut self) -> Result<PlayerCommand, PlayError> {
         let now = Instant::now();
         let seconds = now.duration_since(self.last).as_secs_f64().min(MAX_FRAME_SECONDS);
         self.last = now;
         let held = self.input.held();
         let mouse = self.input.take_mouse_turn();
+        self.game.frame((seconds * 1_000_000.0) as u64, &held, mouse)?;
+        Ok(held)
+    }
+
+    /// Steps the game unseen if the window system has sent no frame for so long that a
+    /// network game must go on without ([`UNSEEN_STEP_SECONDS`]).
+    fn step_if_unseen(&mut self) -> Result<(), PlayError> {
+        if self.game.plays_on_unseen()
+            && self.quiet_since.elapsed().as_secs_f64() > UNSEEN_STEP_SECONDS
+        {
+            self.step()?;
+            self.quiet_since = Instant::now();
+        }
+        Ok(())
+    }
+
+    /// Runs the ticks this frame owes, then draws it. Returns whether the frame was drawn.
+    fn frame(&mut self) -> Result<bool, PlayError> {
+        let level = Arc::clone(self.game.level());
+        let held = self.step()?;
+        // The frame's time is since the last frame drawn, whatever stepped unseen between.
+        let seconds = self.last_drawn.elapsed().as_secs_f64().min(MAX_FRAME_SECONDS);
         let ms = (seconds * 1000.0) as f32;
+        self.last_drawn = Instant::now();
         if self.frame_times.len() == GRAPH_SAMPLES {
             self.frame_times.pop_front();
         }
@@ -387,8 +425,6 @@ impl Running {
             self.hud.frame_times.clear();
             self.hud.frame_times.extend(self.frame_times.iter().copied());
         }
-        let level = Arc::clone(self.game.level());
-        self.game.frame((seconds * 1_000_000.0) as u64, &held, mouse)?;
         self.game.hud(&mut self.hud);
         let frame = self.game.drawn();
         if let Some(record) = self.drawn_log.as_mut() {
@@ -511,6 +547,7 @@ impl ApplicationHandler for App {
                     Ok(drawn) => drawn,
                     Err(error) => return self.fail(event_loop, error),
                 };
+                running.quiet_since = Instant::now();
                 if drawn {
                     running.frames_drawn += 1;
                 }
@@ -534,10 +571,12 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
-        if let Some(running) = &self.running {
-            running.window.request_redraw();
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(running) = self.running.as_mut() else { return };
+        if let Err(error) = running.step_if_unseen() {
+            return self.fail(event_loop, error);
         }
+        running.window.request_redraw();
     }
 
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {

@@ -58,6 +58,12 @@ pub trait PlaySession {
 
     /// The game is closing (say goodbye).
     fn close(&mut self) {}
+
+    /// Whether the game goes on while the window is not drawn (a network game, which others
+    /// play too); a game played alone waits.
+    fn plays_on_unseen(&self) -> bool {
+        true
+    }
 }
 
 /// Real time as a tick's share, in millionths, from a scheduler.
@@ -116,6 +122,10 @@ impl PlaySession for LocalPlay {
         hud.tick = self.game.tick();
         hud.hash = Some(self.game.hash());
         hud.network = None;
+    }
+
+    fn plays_on_unseen(&self) -> bool {
+        false
     }
 
     fn level(&self) -> &Arc<Level> {
