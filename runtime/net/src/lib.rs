@@ -7,7 +7,7 @@
 //!   (reliable ordered and unreliable channels, fragmentation of large states, round-trip
 //!   measures) on netcode connections (encrypted, replay-protected packets, so a stranger's
 //!   datagrams never reach a session), every datagram checked before netcode reads it
-//!   ([`netcode`]);
+//!   ([`netcode`]) and every payload before renet does ([`renet_guard`]);
 //! - [`WallClock`] gives the sessions and the network clock their microseconds;
 //! - [`Netem`] is a link conditioner: a UDP proxy that delays, jitters, drops, duplicates and
 //!   reorders, for tests and for trying a bad link on loopback.
@@ -18,6 +18,7 @@
 
 pub mod netcode;
 mod netem;
+pub mod renet_guard;
 mod transport;
 
 use std::net::SocketAddr;

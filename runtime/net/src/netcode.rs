@@ -10,15 +10,18 @@
 //! renet_netcode's transports do, with that check) so that no datagram reaches netcode
 //! unchecked.
 
+use std::collections::HashMap;
 use std::io;
 use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;
 
-use renet::{RenetClient, RenetServer};
+use renet::{ClientId, RenetClient, RenetServer};
 use renetcode::{
     ClientAuthentication, DisconnectReason, NETCODE_MAX_PACKET_BYTES, NetcodeClient, NetcodeError,
     NetcodeServer, ServerConfig, ServerResult,
 };
+
+use crate::renet_guard::{PayloadGuard, Verdict};
 
 /// netcode's packet types are 0 (connection request) to 6 (disconnect), in a first byte's
 /// low four bits.
@@ -56,7 +59,10 @@ pub struct ServerLink {
     socket: UdpSocket,
     netcode: NetcodeServer,
     buffer: Box<[u8; NETCODE_MAX_PACKET_BYTES]>,
+    /// Datagrams and payloads dropped unread, and connections ended for what they sent.
     malformed: u64,
+    /// Each connected client's checks of what renet reads.
+    guards: HashMap<ClientId, PayloadGuard>,
 }
 
 impl ServerLink {
@@ -72,7 +78,15 @@ impl ServerLink {
             netcode: NetcodeServer::new(config),
             buffer: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
             malformed: 0,
+            guards: HashMap::new(),
         })
+    }
+
+    /// `client`'s reliable channel handed a message on.
+    pub fn took_reliable(&mut self, client: ClientId) {
+        if let Some(guard) = self.guards.get_mut(&client) {
+            guard.took_reliable();
+        }
     }
 
     /// The addresses peers may connect to.
@@ -81,7 +95,8 @@ impl ServerLink {
         self.netcode.addresses()
     }
 
-    /// Datagrams dropped unread by [`well_formed`] so far.
+    /// Datagrams dropped unread by [`well_formed`] so far, and payloads a
+    /// [`PayloadGuard`] kept from renet.
     #[must_use]
     pub const fn malformed(&self) -> u64 {
         self.malformed
@@ -100,7 +115,9 @@ impl ServerLink {
                 Ok((len, from)) => {
                     if well_formed(&self.buffer[..len]) {
                         let result = self.netcode.process_packet(from, &mut self.buffer[..len]);
-                        handle(result, &self.socket, server);
+                        if handle(result, &self.socket, server, &mut self.guards) {
+                            self.malformed += 1;
+                        }
                     } else {
                         self.malformed += 1;
                     }
@@ -114,11 +131,15 @@ impl ServerLink {
         }
         for client in self.netcode.clients_id() {
             let result = self.netcode.update_client(client);
-            handle(result, &self.socket, server);
+            if handle(result, &self.socket, server, &mut self.guards) {
+                self.malformed += 1;
+            }
         }
         for client in server.disconnections_id() {
             let result = self.netcode.disconnect(client);
-            handle(result, &self.socket, server);
+            if handle(result, &self.socket, server, &mut self.guards) {
+                self.malformed += 1;
+            }
         }
         Ok(())
     }
@@ -144,34 +165,52 @@ impl ServerLink {
     pub fn disconnect_all(&mut self, server: &mut RenetServer) {
         for client in self.netcode.clients_id() {
             let result = self.netcode.disconnect(client);
-            handle(result, &self.socket, server);
+            if handle(result, &self.socket, server, &mut self.guards) {
+                self.malformed += 1;
+            }
         }
     }
 }
 
-/// Acts on what netcode made of a packet or an update. A reply that cannot be sent is lost
-/// like any datagram; netcode and renet resend what matters.
-fn handle(result: ServerResult<'_, '_>, socket: &UdpSocket, server: &mut RenetServer) {
+/// Acts on what netcode made of a packet or an update, a payload only if its client's guard
+/// lets renet read it. Returns whether a payload was kept from renet. A reply that cannot be
+/// sent is lost like any datagram; netcode and renet resend what matters.
+fn handle(
+    result: ServerResult<'_, '_>,
+    socket: &UdpSocket,
+    server: &mut RenetServer,
+    guards: &mut HashMap<ClientId, PayloadGuard>,
+) -> bool {
     match result {
         ServerResult::None => {}
         ServerResult::PacketToSend { payload, addr } => {
             let _ = socket.send_to(payload, addr);
         }
         ServerResult::Payload { client_id, payload } => {
-            // A payload renet cannot read (from a peer that speaks it wrong) is dropped.
-            let _ = server.process_packet_from(payload, client_id);
+            match guards.entry(client_id).or_default().check(payload) {
+                // A payload renet cannot read (from a peer that speaks it wrong) is dropped.
+                Verdict::Read => drop(server.process_packet_from(payload, client_id)),
+                Verdict::Drop => return true,
+                Verdict::Disconnect => {
+                    server.disconnect(client_id);
+                    return true;
+                }
+            }
         }
         ServerResult::ClientConnected { client_id, addr, payload, .. } => {
+            guards.insert(client_id, PayloadGuard::new());
             server.add_connection(client_id);
             let _ = socket.send_to(payload, addr);
         }
         ServerResult::ClientDisconnected { client_id, addr, payload } => {
+            guards.remove(&client_id);
             server.remove_connection(client_id);
             if let Some(payload) = payload {
                 let _ = socket.send_to(payload, addr);
             }
         }
     }
+    false
 }
 
 /// A peer's end: netcode's client on a non-blocking socket, feeding a renet client.
@@ -180,7 +219,10 @@ pub struct ClientLink {
     socket: UdpSocket,
     netcode: NetcodeClient,
     buffer: Box<[u8; NETCODE_MAX_PACKET_BYTES]>,
+    /// Datagrams and payloads dropped unread.
     malformed: u64,
+    /// The checks of what renet reads from the host.
+    guard: PayloadGuard,
 }
 
 impl ClientLink {
@@ -201,13 +243,20 @@ impl ClientLink {
             socket,
             buffer: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
             malformed: 0,
+            guard: PayloadGuard::new(),
         })
     }
 
-    /// Datagrams dropped unread by [`well_formed`] so far.
+    /// Datagrams dropped unread by [`well_formed`] so far, and payloads the guard kept from
+    /// renet.
     #[must_use]
     pub const fn malformed(&self) -> u64 {
         self.malformed
+    }
+
+    /// The reliable channel handed a message on.
+    pub fn took_reliable(&mut self) {
+        self.guard.took_reliable();
     }
 
     /// Why netcode ended the connection, if it did.
@@ -249,7 +298,15 @@ impl ClientLink {
                         continue;
                     }
                     if let Some(payload) = self.netcode.process_packet(&mut self.buffer[..len]) {
-                        client.process_packet(payload);
+                        match self.guard.check(payload) {
+                            Verdict::Read => client.process_packet(payload),
+                            Verdict::Drop => self.malformed += 1,
+                            Verdict::Disconnect => {
+                                // A host that sends what would bring renet down means harm.
+                                self.malformed += 1;
+                                client.disconnect_due_to_transport();
+                            }
+                        }
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,

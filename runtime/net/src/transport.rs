@@ -178,6 +178,9 @@ impl HostTransport {
                 [(RELIABLE, Delivery::Reliable), (UNRELIABLE, Delivery::Unreliable)]
             {
                 while let Some(bytes) = self.server.receive_message(client, channel) {
+                    if channel == RELIABLE {
+                        self.transport.took_reliable(client);
+                    }
                     session.receive(PeerId(client), delivery, &bytes, now_micros);
                 }
             }
@@ -320,6 +323,9 @@ impl PeerTransport {
                 [(RELIABLE, Delivery::Reliable), (UNRELIABLE, Delivery::Unreliable)]
             {
                 while let Some(bytes) = self.client.receive_message(channel) {
+                    if channel == RELIABLE {
+                        self.transport.took_reliable();
+                    }
                     session.receive(delivery, &bytes);
                 }
             }
