@@ -106,6 +106,13 @@ impl Running {
         Finished { stdout, stderr }
     }
 
+    /// Asks the process to stop, as an orchestrator stops a game server: SIGTERM.
+    fn terminate(&self) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status();
+        assert!(sent.is_ok_and(|s| s.success()), "SIGTERM could not be sent to {}", self.name);
+    }
+
     /// Kills the process, as a crash or a pulled cable would end it: no goodbye.
     fn kill(mut self) {
         let _ = self.child.kill();
@@ -340,6 +347,59 @@ fn a_killed_peer_rejoins_by_name_and_agrees_from_then_on() {
     assert_eq!(alice_hashes.keys().next_back(), Some(&449), "alice played on to the end");
     assert!(bob.stdout.contains("desync none"), "bob: {}", bob.stdout);
     assert!(alice.stdout.contains("desync none"), "alice: {}", alice.stdout);
+}
+
+/// An orchestrator stops a game server with SIGTERM: the host ends the match as its last tick
+/// would (its peers told, its hash log whole, its summary printed, success), and a peer takes
+/// the goodbye as the end of the game, not a failure: it writes its logs and its summary.
+#[test]
+fn a_host_told_to_stop_ends_the_match_for_everyone_cleanly() {
+    let _game = one_game();
+    let dir = Scratch::new("network", "stop");
+    let game = Game::direct();
+    let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
+    let mut host_args = game.host_args();
+    host_args.extend(["--hash-log", arg(&host_log)].map(str::to_owned));
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let peer_args =
+        ["join", &game.entry, "--headless", "--bot", "--name", "bob", "--hash-log", arg(&peer_log)];
+    let peer = Running::start(&dir, "peer", &peer_args);
+    host.wait_for("bob joined as player", Duration::from_secs(20));
+    thread::sleep(Duration::from_secs(3));
+    host.terminate();
+    let host = host.finish();
+    assert!(host.stderr.contains("told to stop"), "the host says why it ends:\n{}", host.stderr);
+    assert!(host.stdout.starts_with("tick "), "the host's summary: {}", host.stdout);
+    let peer = peer.finish();
+    assert!(peer.stderr.contains("ended the game"), "the peer says why:\n{}", peer.stderr);
+    assert!(peer.stdout.contains("desync none"), "the peer's summary: {}", peer.stdout);
+    let host_hashes = hash_log(&host_log);
+    assert!(host_hashes.len() >= 20, "the host ran its three seconds: {}", host_hashes.len());
+    assert_agrees("bob", &hash_log(&peer_log), &host_hashes);
+}
+
+/// A game server with `--end-when-empty` hands its slot back once its match is over: when
+/// its last player has been gone that long, it ends by itself, with its summary.
+#[test]
+fn a_host_ends_its_match_once_its_players_are_gone() {
+    let _game = one_game();
+    let dir = Scratch::new("network", "empty");
+    let game = Game::direct();
+    let mut host_args = game.host_args();
+    host_args.extend(["--end-when-empty", "2"].map(str::to_owned));
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    // Nobody yet: a server waits for its first player however long that takes.
+    thread::sleep(Duration::from_secs(3));
+    let peer_args = ["join", &game.entry, "--headless", "--bot", "--name", "bob", "--ticks", "30"];
+    let peer = Running::start(&dir, "peer", &peer_args);
+    host.wait_for("bob joined as player", Duration::from_secs(20));
+    let started = Instant::now();
+    peer.finish();
+    let host = host.finish();
+    let waited = started.elapsed();
+    assert!(host.stderr.contains("no player for 2 s"), "the host says why:\n{}", host.stderr);
+    assert!(host.stdout.starts_with("tick "), "the host's summary: {}", host.stdout);
+    assert!(waited < Duration::from_secs(20), "the host ended {waited:?} after its player came");
 }
 
 /// A spectator runs no town: it draws the poses the host sends through the remote view. Over

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -59,6 +60,11 @@ pub struct HostArgs {
     /// Where desync reports are written.
     #[arg(long, default_value = "desync-reports")]
     pub reports: PathBuf,
+    /// End the match once no player has been connected for this many seconds, after the first
+    /// one joined (headless): a game server that hands its slot back when its match is over.
+    /// A player who drops out and comes back within them finds the game going on.
+    #[arg(long, value_name = "SECONDS")]
+    pub end_when_empty: Option<u64>,
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
@@ -96,6 +102,15 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
     let mut bot = args.logs.bot.then(|| Bot::new(0, &level));
     let mut logs = Logs::open(&args.logs, &level)?;
     logs.truth(host.sim().snapshot())?;
+    // SIGTERM (an orchestrator stopping the server), SIGINT or SIGHUP end the match as its
+    // last tick would: peers told, logs written, the summary printed.
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopping = Arc::clone(&stop);
+    ctrlc::set_handler(move || stopping.store(true, Ordering::Relaxed))
+        .context("cannot take the termination signals")?;
+    let end_when_empty = args.end_when_empty.map(|s| s.saturating_mul(1_000_000));
+    let mut empty_since: Option<u64> = None;
+    let mut ever_joined = false;
     let clock = WallClock::new();
     let mut schedule = FrameScheduler::new();
     let mut own = InputAccumulator::new();
@@ -131,6 +146,19 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
             return Err(e);
         }
         host.send();
+        let players = host.connected_players();
+        ever_joined |= players > 0;
+        empty_since = if players == 0 && ever_joined { empty_since.or(Some(now)) } else { None };
+        if let (Some(wait), Some(since)) = (end_when_empty, empty_since)
+            && now - since >= wait
+        {
+            eprintln!("fixstep: no player for {} s: the match is over", wait / 1_000_000);
+            break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            eprintln!("fixstep: told to stop: ending the match");
+            break;
+        }
         if done {
             break;
         }

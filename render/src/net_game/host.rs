@@ -343,6 +343,12 @@ impl NetHost {
         HostStats { malformed_datagrams: self.transport.malformed_datagrams(), ..self.game.stats() }
     }
 
+    /// Players connected now (not counting spectators or the host's own).
+    #[must_use]
+    pub fn connected_players(&self) -> usize {
+        self.game.session.peers().filter(|(_, player)| player.is_some()).count()
+    }
+
     /// The link to each connected peer.
     pub fn links(&self) -> Vec<(PeerId, Option<u16>, Option<LinkStats>)> {
         let session = &self.game.session;

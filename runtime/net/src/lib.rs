@@ -49,6 +49,12 @@ pub enum NetError {
         /// Why.
         reason: String,
     },
+    /// The host ended the game (its match is over, or it was stopped) and said goodbye.
+    #[error("the host at {host} ended the game")]
+    HostEnded {
+        /// The host's address.
+        host: SocketAddr,
+    },
     /// The host's transport failed.
     #[error("the host's transport: {0}")]
     Transport(String),

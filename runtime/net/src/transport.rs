@@ -7,7 +7,7 @@ use fixstep_runtime::Command;
 use fixstep_runtime::net::wire::{MAX_RELIABLE_BYTES, MAX_UNRELIABLE_BYTES};
 use fixstep_runtime::net::{Delivery, HostSession, PeerId, PeerSession};
 use renet::{ChannelConfig, ConnectionConfig, RenetClient, RenetServer, SendType, ServerEvent};
-use renetcode::{ClientAuthentication, ServerAuthentication, ServerConfig};
+use renetcode::{ClientAuthentication, DisconnectReason, ServerAuthentication, ServerConfig};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -308,11 +308,9 @@ impl PeerTransport {
         C: Command + Serialize + DeserializeOwned,
     {
         self.client.update(elapsed);
-        self.transport
-            .update(elapsed, &mut self.client)
-            .map_err(|reason| NetError::Connect { host: self.host, reason })?;
+        self.transport.update(elapsed, &mut self.client).map_err(|reason| self.ended(reason))?;
         if let Some(reason) = self.disconnected() {
-            return Err(NetError::Connect { host: self.host, reason });
+            return Err(self.ended(reason));
         }
         if self.client.is_connected() {
             if !self.said_hello {
@@ -347,9 +345,18 @@ impl PeerTransport {
                 self.client.send_message(channel_of(delivery), bytes);
             }
         }
-        self.transport
-            .send_packets(&mut self.client)
-            .map_err(|reason| NetError::Connect { host: self.host, reason })
+        let sent = self.transport.send_packets(&mut self.client);
+        sent.map_err(|reason| self.ended(reason))
+    }
+
+    /// The connection's end as an error: the host's goodbye is [`NetError::HostEnded`], the
+    /// rest [`NetError::Connect`] with `reason`.
+    fn ended(&self, reason: String) -> NetError {
+        if self.transport.disconnect_reason() == Some(DisconnectReason::DisconnectedByServer) {
+            NetError::HostEnded { host: self.host }
+        } else {
+            NetError::Connect { host: self.host, reason }
+        }
     }
 
     /// The link to the host, as this peer sees it.
