@@ -350,8 +350,9 @@ fn a_killed_peer_rejoins_by_name_and_agrees_from_then_on() {
 }
 
 /// An orchestrator stops a game server with SIGTERM: the host ends the match as its last tick
-/// would (its peers told, its hash log whole, its summary printed, success), and a peer takes
-/// the goodbye as the end of the game, not a failure: it writes its logs and its summary.
+/// would (its peers told, its hash log whole, its summary printed, success), and its peer and
+/// spectator take the goodbye as the end of the game, not a failure: each writes its logs and
+/// its summary.
 #[test]
 fn a_host_told_to_stop_ends_the_match_for_everyone_cleanly() {
     let _game = one_game();
@@ -364,7 +365,9 @@ fn a_host_told_to_stop_ends_the_match_for_everyone_cleanly() {
     let peer_args =
         ["join", &game.entry, "--headless", "--bot", "--name", "bob", "--hash-log", arg(&peer_log)];
     let peer = Running::start(&dir, "peer", &peer_args);
+    let spectator = Running::start(&dir, "spectator", &["spectate", &game.entry, "--headless"]);
     host.wait_for("bob joined as player", Duration::from_secs(20));
+    host.wait_for("is watching", Duration::from_secs(20));
     thread::sleep(Duration::from_secs(3));
     host.terminate();
     let host = host.finish();
@@ -373,6 +376,9 @@ fn a_host_told_to_stop_ends_the_match_for_everyone_cleanly() {
     let peer = peer.finish();
     assert!(peer.stderr.contains("ended the game"), "the peer says why:\n{}", peer.stderr);
     assert!(peer.stdout.contains("desync none"), "the peer's summary: {}", peer.stdout);
+    let spectator = spectator.finish();
+    assert!(spectator.stderr.contains("ended the game"), "and so is the spectator");
+    assert!(spectator.stdout.starts_with("watched "), "its summary: {}", spectator.stdout);
     let host_hashes = hash_log(&host_log);
     assert!(host_hashes.len() >= 20, "the host ran its three seconds: {}", host_hashes.len());
     assert_agrees("bob", &hash_log(&peer_log), &host_hashes);

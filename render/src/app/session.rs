@@ -18,7 +18,7 @@ use glam::Vec3;
 
 use crate::gpu::Hud;
 use crate::local_game::LocalGame;
-use crate::net_game::{HostOptions, HostThread, NetHost, NetPeer, NetSpectator};
+use crate::net_game::{HostOptions, HostThread, NetHost, NetPeer, NetSpectator, host_ended};
 use crate::present::camera::CameraRig;
 use crate::present::convert::{TICK_SECONDS_F32, TICKS_PER_SECOND_F32, f};
 use crate::present::frame::{CharacterDraw, TaxiDraw};
@@ -260,9 +260,22 @@ pub struct JoinPlay {
     first_offset: Option<Fx>,
     empty: DrawFrame,
     camera: CameraRig,
+    /// The host ended the game: the last frame stays drawn, with this said.
+    ended: Option<String>,
 }
 
 impl JoinPlay {
+    /// Sends what the peer has to send; the host's goodbye ends the game, not the program.
+    fn send(&mut self) -> Result<()> {
+        match self.peer.send() {
+            Err(e) if host_ended(&e) => {
+                self.ended = Some(format!("{e}: Esc quits"));
+                Ok(())
+            }
+            sent => sent,
+        }
+    }
+
     /// A player named `name` of the game hosted at `host`.
     ///
     /// # Errors
@@ -279,6 +292,7 @@ impl JoinPlay {
             first_offset: None,
             empty: DrawFrame::default(),
             camera: CameraRig::default(),
+            ended: None,
         })
     }
 }
@@ -290,9 +304,19 @@ impl PlaySession for JoinPlay {
         held: &PlayerCommand,
         mouse_turn: i32,
     ) -> Result<&DrawFrame> {
-        self.peer.receive(elapsed_micros)?;
+        if self.ended.is_some() {
+            return Ok(self.drawn());
+        }
+        if let Err(e) = self.peer.receive(elapsed_micros) {
+            return if host_ended(&e) {
+                self.ended = Some(format!("{e}: Esc quits"));
+                Ok(self.drawn())
+            } else {
+                Err(e)
+            };
+        }
         let Some(player) = self.peer.player() else {
-            self.peer.send()?;
+            self.send()?;
             return Ok(&self.empty);
         };
         if self.presentation.is_none()
@@ -332,7 +356,7 @@ impl PlaySession for JoinPlay {
                 p.observe_own(OwnRules::body(sim, usize::from(player)));
             }
         })?;
-        self.peer.send()?;
+        self.send()?;
         if let Some(offset) = self.peer.clock().estimate_offset() {
             let first = *self.first_offset.get_or_insert(offset);
             if self.offsets.len() == OFFSET_SAMPLES {
@@ -388,6 +412,9 @@ impl PlaySession for JoinPlay {
         if self.peer.player().is_none() {
             line = "connecting...".to_owned();
         }
+        if let Some(ended) = &self.ended {
+            line.clone_from(ended);
+        }
         hud.network = Some(line);
         hud.clock_offsets.clear();
         hud.clock_offsets.extend(self.offsets.iter().copied());
@@ -414,6 +441,8 @@ pub struct SpectatePlay {
     facing: f32,
     /// Each walker's animation clock, seconds, by id.
     phases: std::collections::BTreeMap<u64, f32>,
+    /// The host ended the game: the last frame stays drawn, with this said.
+    ended: Option<String>,
 }
 
 /// Milliseconds in a second: the HUD graphs the clock's offset in milliseconds.
@@ -457,6 +486,7 @@ impl SpectatePlay {
             target: Vec3::ZERO,
             facing: std::f32::consts::FRAC_PI_2,
             phases: std::collections::BTreeMap::new(),
+            ended: None,
         })
     }
 }
@@ -477,7 +507,17 @@ impl PlaySession for SpectatePlay {
         let step = (forward * f32::from(held.forward) + right * f32::from(held.strafe)) / 100.0;
         self.target += step * SPECTATOR_PAN_M_S * dt;
         self.spectator.look_at(self.target);
-        self.spectator.receive(elapsed_micros)?;
+        if self.ended.is_some() {
+            return Ok(&self.frame);
+        }
+        if let Err(e) = self.spectator.receive(elapsed_micros) {
+            return if host_ended(&e) {
+                self.ended = Some(format!("{e}: Esc quits"));
+                Ok(&self.frame)
+            } else {
+                Err(e)
+            };
+        }
         let clips = &self.level.clips;
         let (remote, objects, people) = self.spectator.draw();
         let frame = &mut self.frame;
@@ -549,7 +589,10 @@ impl PlaySession for SpectatePlay {
         }
         let tick = Tick(frame.render_tick.max(0.0) as u32);
         frame.time_of_day = fixstep_game::time_of_day(&self.level, tick) as f32 / 4_294_967_296.0;
-        self.spectator.send()?;
+        match self.spectator.send() {
+            Err(e) if host_ended(&e) => self.ended = Some(format!("{e}: Esc quits")),
+            sent => sent?,
+        }
         Ok(&self.frame)
     }
 
@@ -564,12 +607,15 @@ impl PlaySession for SpectatePlay {
     fn hud(&self, hud: &mut Hud) {
         hud.tick = self.frame.render_tick as u32;
         let link = self.spectator.link();
-        hud.network = Some(format!(
-            "watching: {} entities   {} snapshots   rtt {} ms   WASD move the camera, Q/E turn it",
-            self.spectator.view().len(),
-            self.spectator.snapshots(),
-            link.rtt_micros / 1000
-        ));
+        hud.network = Some(self.ended.clone().unwrap_or_else(|| {
+            format!(
+                "watching: {} entities   {} snapshots   rtt {} ms   WASD move the camera, Q/E \
+                 turn it",
+                self.spectator.view().len(),
+                self.spectator.snapshots(),
+                link.rtt_micros / 1000
+            )
+        }));
     }
 
     fn level(&self) -> &Arc<Level> {

@@ -9,14 +9,14 @@ use clap::Args;
 use fixstep_game::PlayerCommand;
 use fixstep_game::bots::Bot;
 use fixstep_game::predict::{InputAccumulator, OwnRules};
-use fixstep_net::{NetError, WallClock};
+use fixstep_net::WallClock;
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::tick::FrameScheduler;
 
 use super::{HeldFrame, Logs, NetLogArgs, held_at, open_input_script, sleep_until};
 use crate::assets::load;
-use crate::net_game::{InputLatency, NetPeer};
+use crate::net_game::{InputLatency, NetPeer, host_ended};
 use crate::present::LocalPresentation;
 
 /// How long a headless peer without a drawn log sleeps between looks at its socket,
@@ -26,11 +26,6 @@ const POLL_MICROS: u64 = 2_000;
 /// How long a peer waits for the host's welcome before it gives up, microseconds: ten
 /// seconds, far longer than a handshake over any link worth playing on.
 const WELCOME_TIMEOUT_MICROS: u64 = 10_000_000;
-
-/// Whether `error` is the host's goodbye: the game is over, not broken.
-fn host_ended(error: &anyhow::Error) -> bool {
-    matches!(error.downcast_ref::<NetError>(), Some(NetError::HostEnded { .. }))
-}
 
 /// `fixstep join`'s arguments.
 #[derive(Clone, Debug, Args)]

@@ -50,6 +50,16 @@ pub fn apply(sim: &mut TownSim, record: &TickRecord<PlayerCommand>) -> Result<()
     Ok(())
 }
 
+/// Whether `error` is the host's goodbye ([`fixstep_net::NetError::HostEnded`]): the game is
+/// over, not broken.
+#[must_use]
+pub fn host_ended(error: &anyhow::Error) -> bool {
+    matches!(
+        error.downcast_ref::<fixstep_net::NetError>(),
+        Some(fixstep_net::NetError::HostEnded { .. })
+    )
+}
+
 /// The names of a hash's parts, in order.
 #[must_use]
 pub fn part_names(hash: &StateHash) -> Vec<&'static str> {
