@@ -180,6 +180,13 @@ impl InputScript {
         PlayerCommand { interact: false, ..self.script.command(0, at) }
     }
 
+    /// What a frame from `before_ms` to `now_ms` holds: the keys held at its end, and an
+    /// interact if one was pressed during it.
+    #[must_use]
+    pub fn frame(&self, before_ms: u64, now_ms: u64) -> PlayerCommand {
+        PlayerCommand { interact: self.pressed(before_ms, now_ms), ..self.held(now_ms) }
+    }
+
     /// The time of the latest line at or before `ms` (the last change of the input).
     #[must_use]
     pub fn changed_at(&self, ms: u64) -> Option<u64> {

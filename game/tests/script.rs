@@ -1,7 +1,7 @@
 //! Command scripts: the text form of players' commands.
 
 use fixstep_game::PlayerCommand;
-use fixstep_game::script::CommandScript;
+use fixstep_game::script::{CommandScript, InputScript};
 use fixstep_runtime::Tick;
 
 #[test]
@@ -40,4 +40,15 @@ fn malformed_lines_name_their_line_and_problem() {
     for (text, message) in cases {
         assert_eq!(CommandScript::parse(text).unwrap_err().to_string(), message, "{text:?}");
     }
+}
+
+/// Caught the network commands reading only what was held at a frame's end: the interact of a
+/// line within the frame was lost, so a scripted peer or host never opened a door.
+#[test]
+fn a_frame_presses_the_interact_of_a_line_within_it_once() {
+    let script = InputScript::parse("0 0 100 0 0\n1050 0 100 0 0 interact\n").expect("valid");
+    let walking = PlayerCommand { forward: 100, ..Default::default() };
+    assert_eq!(script.frame(1_040, 1_056), PlayerCommand { interact: true, ..walking });
+    assert_eq!(script.frame(1_056, 1_072), walking, "pressed once, not held");
+    assert_eq!(script.frame(1_000, 1_049), walking, "not before its time");
 }

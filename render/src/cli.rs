@@ -222,16 +222,9 @@ where
     };
     let assets = cli.assets.clone().unwrap_or_else(default_assets_root);
     match cli.command {
-        None => play(&crate::app::PlayOptions {
-            level: assets.join("levels").join("town.ron"),
-            assets,
-            size: crate::shot::DEFAULT_SIZE,
-            frames: None,
-            screenshot: None,
-            seed: 1,
-            cpu_skinning: false,
-            drawn_log: None,
-        }),
+        None => {
+            play(&crate::app::PlayOptions::window(assets.join("levels").join("town.ron"), assets))
+        }
         Some(Command::Play { level, size, frames, screenshot, seed, cpu_skinning, drawn_log }) => {
             play(&crate::app::PlayOptions {
                 level: level.unwrap_or_else(|| assets.join("levels").join("town.ron")),

@@ -2,18 +2,17 @@
 //! window runs the ticks while its frames come, the serving thread stands in when they do not
 //! (a slow renderer, a hidden window), and every tick runs exactly once.
 
-use std::net::{SocketAddr, UdpSocket};
-use std::sync::Arc;
+mod loopback;
+
 use std::time::{Duration, Instant};
 
 use fixstep_game::PlayerCommand;
 use fixstep_game::predict::InputAccumulator;
 use fixstep_render::app::session::{HostPlay, JoinPlay, PlaySession};
-use fixstep_render::assets::{default_assets_root, load};
 use fixstep_render::gpu::Hud;
-use fixstep_render::net_game::HostOptions;
 use fixstep_render::net_game::host_thread::{HostSchedule, STAND_IN_MICROS};
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
+use loopback::{FRAME_MICROS, Loopback};
 
 /// Ticks the window and the thread ran in all, simulated on a timeline of whole milliseconds
 /// as a [`HostPlay`] and its thread run them: the window's frames come at the times `frames`
@@ -92,10 +91,6 @@ fn a_window_drawing_four_frames_a_second_keeps_the_game_on_schedule() {
     assert_on_schedule(&by_ms, 1, "4 fps");
 }
 
-fn free_addr() -> SocketAddr {
-    UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("loopback binds")
-}
-
 fn network_of(hud: &Hud) -> String {
     hud.network.clone().unwrap_or_default()
 }
@@ -113,7 +108,7 @@ fn play(
     let mut last_peer = Instant::now();
     let held = PlayerCommand::default();
     while start.elapsed() < Duration::from_micros(for_micros) {
-        std::thread::sleep(Duration::from_micros(16_667));
+        std::thread::sleep(Duration::from_micros(FRAME_MICROS));
         let now = Instant::now();
         let elapsed = |since: Instant| (now - since).as_micros().min(u128::from(MAX_FRAME_MICROS));
         peer.frame(elapsed(last_peer) as u64, &held, 0).expect("the peer plays on");
@@ -134,22 +129,11 @@ fn play(
 /// the window draws again the host has not run any tick twice.
 #[test]
 fn a_host_whose_window_stops_drawing_keeps_its_peers_playing() {
-    let assets = default_assets_root();
-    let level = Arc::new(load(&assets, &assets.join("levels").join("town.ron")).expect("loads"));
-    let reports = std::env::temp_dir().join(format!("fixstep-host-thread-{}", std::process::id()));
-    let addr = free_addr();
-    let options = HostOptions {
-        bind: addr,
-        also_reachable_at: Vec::new(),
-        max_players: 4,
-        own_player: true,
-        seed: 1,
-        name: "ada".to_owned(),
-        reports: reports.clone(),
-    };
+    let game = Loopback::new("host-thread");
     let started = Instant::now();
-    let mut host = HostPlay::new(Arc::clone(&level), &options).expect("the host binds");
-    let mut peer = JoinPlay::new(level, addr, "bob", reports.clone()).expect("the peer binds");
+    let mut host = HostPlay::new(game.level.clone(), &game.host_options()).expect("the host binds");
+    let mut peer = JoinPlay::new(game.level.clone(), game.addr, "bob", game.reports.clone())
+        .expect("the peer binds");
     let mut last_host_frame = Instant::now();
     let (_, peer_hud) = play(&mut host, &mut peer, 1_500_000, true, &mut last_host_frame);
     let before = peer_hud.tick;
@@ -176,5 +160,4 @@ fn a_host_whose_window_stops_drawing_keeps_its_peers_playing() {
     assert!(said.contains("(agrees)") && !said.contains("DESYNC"), "the peer agrees: {said}");
     host.close();
     peer.close();
-    let _ = std::fs::remove_dir_all(reports);
 }

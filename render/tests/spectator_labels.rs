@@ -2,54 +2,29 @@
 //! joined under, townspeople by their names in the level, never as unknown once the host has
 //! said who they are.
 
-use std::net::UdpSocket;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+mod loopback;
 
-use fixstep_game::PlayerCommand;
 use fixstep_game::state::Role;
 use fixstep_render::app::session::{HostPlay, PlaySession, SpectatePlay};
-use fixstep_render::assets::{default_assets_root, load};
-use fixstep_render::net_game::HostOptions;
+use loopback::{Loopback, frames};
 
-/// A 60 Hz frame, microseconds.
-const FRAME_MICROS: u64 = 16_667;
+/// The host tick the spectator is to have drawn up to: a second and a half of the game, long
+/// past the first poses and the roster.
+const WATCHED_TICK: u32 = 15;
 
 #[test]
 fn a_spectator_knows_every_character_it_draws_by_name() {
-    let assets = default_assets_root();
-    let level = Arc::new(load(&assets, &assets.join("levels").join("town.ron")).expect("loads"));
-    let addr = UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("binds");
-    let reports = std::env::temp_dir().join(format!("fixstep-labels-{}", std::process::id()));
-    let options = HostOptions {
-        bind: addr,
-        also_reachable_at: Vec::new(),
-        max_players: 4,
-        own_player: true,
-        seed: 1,
-        name: "ada".to_owned(),
-        reports: reports.clone(),
-    };
-    let mut host = HostPlay::new(Arc::clone(&level), &options).expect("the host binds");
-    let mut spectator = SpectatePlay::new(Arc::clone(&level), addr, "eve").expect("binds");
-    let held = PlayerCommand::default();
-    let start = Instant::now();
-    // Until the spectator draws the host's character, and a while after, for the view's delay.
-    let mut drawn_player_at = None;
-    while start.elapsed() < Duration::from_secs(10)
-        && drawn_player_at.is_none_or(|at: Instant| at.elapsed() < Duration::from_millis(500))
-    {
-        std::thread::sleep(Duration::from_micros(FRAME_MICROS));
-        host.frame(FRAME_MICROS, &held, 0).expect("the host plays");
-        let frame = spectator.frame(FRAME_MICROS, &held, 0).expect("the spectator watches");
-        if drawn_player_at.is_none() && frame.characters.iter().any(|c| c.role == Role::Player(0)) {
-            drawn_player_at = Some(Instant::now());
-        }
-    }
+    let game = Loopback::new("labels");
+    let level = &game.level;
+    let mut host = HostPlay::new(level.clone(), &game.host_options()).expect("the host binds");
+    let mut spectator = SpectatePlay::new(level.clone(), game.addr, "eve").expect("binds");
+    frames(&mut [&mut host, &mut spectator], |huds| huds[1].tick >= WATCHED_TICK);
     let frame = spectator.drawn();
-    assert!(drawn_player_at.is_some(), "the host's character is drawn as player 0");
+    assert!(
+        frame.characters.iter().any(|c| c.role == Role::Player(0)),
+        "the host's character is drawn as player 0"
+    );
     assert_eq!(frame.player_names.iter().map(|n| &**n).collect::<Vec<_>>(), ["ada"]);
-    assert!(!frame.characters.is_empty());
     for c in &frame.characters {
         match c.role {
             Role::Player(p) => {
@@ -63,5 +38,4 @@ fn a_spectator_knows_every_character_it_draws_by_name() {
     }
     host.close();
     spectator.close();
-    let _ = std::fs::remove_dir_all(reports);
 }

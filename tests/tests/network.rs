@@ -166,6 +166,14 @@ impl Game {
         args
     }
 
+    /// Starts a headless peer played by a bot (`fixstep join ENTRY --headless --bot`), with
+    /// `args` after, its output under `run` in `dir`.
+    fn bot_peer(&self, dir: &Scratch, run: &str, args: &[&str]) -> Running {
+        let mut all = vec!["join", self.entry.as_str(), "--headless", "--bot"];
+        all.extend_from_slice(args);
+        Running::start(dir, run, &all)
+    }
+
     /// Starts the link conditioner in front of the host with `link`.
     fn netem(&self, dir: &Scratch, netem_port: u16, link: &[&str], seed: u64) -> Running {
         let listen = format!("127.0.0.1:{netem_port}");
@@ -250,10 +258,6 @@ fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
             let name = format!("peer-{i}");
             let log = dir.path(&format!("{name}.hashes"));
             let args = [
-                "join",
-                &game.entry,
-                "--headless",
-                "--bot",
                 "--ticks",
                 "1200",
                 "--name",
@@ -263,7 +267,7 @@ fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
                 "--reports",
                 arg(&reports),
             ];
-            let running = Running::start(&dir, &name, &args);
+            let running = game.bot_peer(&dir, &name, &args);
             (name, log, running)
         })
         .collect();
@@ -302,21 +306,9 @@ fn a_killed_peer_rejoins_by_name_and_agrees_from_then_on() {
     );
     let host = Running::start(&dir, "host", &strs(&host_args));
     let join = |name: &str, log: &Path, run: &str| {
-        let args = [
-            "join",
-            &game.entry,
-            "--headless",
-            "--bot",
-            "--ticks",
-            "450",
-            "--name",
-            name,
-            "--hash-log",
-            arg(log),
-            "--reports",
-            arg(dir.dir()),
-        ];
-        Running::start(&dir, run, &args)
+        let args =
+            ["--ticks", "450", "--name", name, "--hash-log", arg(log), "--reports", arg(dir.dir())];
+        game.bot_peer(&dir, run, &args)
     };
     let (bob_log, alice_log) = (dir.path("bob.hashes"), dir.path("alice-again.hashes"));
     let bob = join("bob", &bob_log, "bob");
@@ -362,9 +354,7 @@ fn a_host_told_to_stop_ends_the_match_for_everyone_cleanly() {
     let mut host_args = game.host_args();
     host_args.extend(["--hash-log", arg(&host_log)].map(str::to_owned));
     let host = Running::start(&dir, "host", &strs(&host_args));
-    let peer_args =
-        ["join", &game.entry, "--headless", "--bot", "--name", "bob", "--hash-log", arg(&peer_log)];
-    let peer = Running::start(&dir, "peer", &peer_args);
+    let peer = game.bot_peer(&dir, "peer", &["--name", "bob", "--hash-log", arg(&peer_log)]);
     let spectator = Running::start(&dir, "spectator", &["spectate", &game.entry, "--headless"]);
     host.wait_for("bob joined as player", Duration::from_secs(20));
     host.wait_for("is watching", Duration::from_secs(20));
@@ -396,8 +386,7 @@ fn a_host_ends_its_match_once_its_players_are_gone() {
     let host = Running::start(&dir, "host", &strs(&host_args));
     // Nobody yet: a server waits for its first player however long that takes.
     thread::sleep(Duration::from_secs(3));
-    let peer_args = ["join", &game.entry, "--headless", "--bot", "--name", "bob", "--ticks", "30"];
-    let peer = Running::start(&dir, "peer", &peer_args);
+    let peer = game.bot_peer(&dir, "peer", &["--name", "bob", "--ticks", "30"]);
     host.wait_for("bob joined as player", Duration::from_secs(20));
     let started = Instant::now();
     peer.finish();
@@ -470,22 +459,8 @@ fn a_perturbed_peer_is_reported_with_the_entity_and_field_that_differ() {
         .extend(["--bot", "--ticks", "220", "--reports", arg(&host_reports)].map(str::to_owned));
     let host = Running::start(&dir, "host", &strs(&host_args));
     let tick = PERTURBED_TICK.to_string();
-    let peer = Running::start(
-        &dir,
-        "peer",
-        &[
-            "join",
-            &game.entry,
-            "--headless",
-            "--bot",
-            "--ticks",
-            "200",
-            "--perturb-at",
-            &tick,
-            "--reports",
-            arg(&peer_reports),
-        ],
-    );
+    let peer_args = ["--ticks", "200", "--perturb-at", &tick, "--reports", arg(&peer_reports)];
+    let peer = game.bot_peer(&dir, "peer", &peer_args);
     let peer = peer.finish();
     let host = host.finish();
     let player = player_of(&peer.stdout);
@@ -543,22 +518,8 @@ fn a_flood_of_random_and_mutated_datagrams_does_not_stop_the_host() {
     );
     let host = Running::start(&dir, "host", &strs(&host_args));
     let relay = Relay::start(front, host_addr);
-    let peer = Running::start(
-        &dir,
-        "peer",
-        &[
-            "join",
-            &game.entry,
-            "--headless",
-            "--bot",
-            "--ticks",
-            "380",
-            "--hash-log",
-            arg(&peer_log),
-            "--reports",
-            arg(dir.dir()),
-        ],
-    );
+    let peer_args = ["--ticks", "380", "--hash-log", arg(&peer_log), "--reports", arg(dir.dir())];
+    let peer = game.bot_peer(&dir, "peer", &peer_args);
     host.wait_for("joined as player", Duration::from_secs(20));
     let sent = relay.flood(host_addr, FLOOD_DATAGRAMS);
     let peer = peer.finish();

@@ -73,6 +73,24 @@ pub struct PlayOptions {
     pub drawn_log: Option<PathBuf>,
 }
 
+impl PlayOptions {
+    /// Playing `level` in a window at the default size until it is closed, with nothing
+    /// recorded: what `fixstep` with no command and a network game's window do.
+    #[must_use]
+    pub fn window(level: PathBuf, assets: PathBuf) -> Self {
+        Self {
+            level,
+            assets,
+            size: crate::shot::DEFAULT_SIZE,
+            frames: None,
+            screenshot: None,
+            seed: 1,
+            cpu_skinning: false,
+            drawn_log: None,
+        }
+    }
+}
+
 /// Why the game could not be played.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
@@ -151,16 +169,7 @@ pub fn run_network_play(play: &NetworkPlay, assets: &std::path::Path) -> Result<
         | NetworkPlay::Join { level_file, .. }
         | NetworkPlay::Spectate { level_file, .. } => level_file.clone(),
     };
-    let options = PlayOptions {
-        level,
-        assets: assets.to_path_buf(),
-        size: crate::shot::DEFAULT_SIZE,
-        frames: None,
-        screenshot: None,
-        seed: 1,
-        cpu_skinning: false,
-        drawn_log: None,
-    };
+    let options = PlayOptions::window(level, assets.to_path_buf());
     run_window(&options, Mode::Network(play.clone()))
 }
 

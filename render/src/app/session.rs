@@ -139,7 +139,6 @@ impl PlaySession for LocalPlay {
 pub struct HostPlay {
     host: HostThread,
     presentation: LocalPresentation,
-    scheduler: FrameScheduler,
     input: InputAccumulator,
 }
 
@@ -159,7 +158,6 @@ impl HostPlay {
         Ok(Self {
             host: HostThread::start(host, WallClock::new())?,
             presentation,
-            scheduler: FrameScheduler::new(),
             input: InputAccumulator::new(),
         })
     }
@@ -180,23 +178,18 @@ impl PlaySession for HostPlay {
         self.input.turn_by(mouse_turn);
         // The window's ticks are the host schedule's: what it owes is the time since the latest
         // tick run was due, whoever ran it, so a stall leaves nothing to catch up twice.
-        self.scheduler = FrameScheduler::new();
+        let mut scheduler = FrameScheduler::new();
         let owed = served.schedule.window_owed_micros(now);
         // What was held while the thread stood in is in the window's next command: a key
         // pressed then is not lost, only late.
         let presentation = &mut self.presentation;
-        self.input.run_frame(
-            &mut self.scheduler,
-            owed,
-            held,
-            |command, partial| -> Result<()> {
-                if served.schedule.window_runs(now) {
-                    presentation.own_command(served.host.sim().next_tick(), command, partial);
-                    served.run_tick(Some(command))?;
-                }
-                Ok(())
-            },
-        )?;
+        self.input.run_frame(&mut scheduler, owed, held, |command, partial| -> Result<()> {
+            if served.schedule.window_runs(now) {
+                presentation.own_command(served.host.sim().next_tick(), command, partial);
+                served.run_tick(Some(command))?;
+            }
+            Ok(())
+        })?;
         served.host.send();
         for tick in served.drain_completed() {
             self.presentation.observe(&tick.snapshot);
@@ -205,7 +198,7 @@ impl PlaySession for HostPlay {
         self.presentation.set_player_names(served.host.names());
         drop(served);
         self.presentation.own_input(&self.input.partial());
-        Ok(self.presentation.draw(alpha_of(&self.scheduler), seconds(elapsed_micros)))
+        Ok(self.presentation.draw(alpha_of(&scheduler), seconds(elapsed_micros)))
     }
 
     fn drawn(&self) -> &DrawFrame {
@@ -417,7 +410,9 @@ impl PlaySession for JoinPlay {
         }
         hud.network = Some(line);
         hud.clock_offsets.clear();
-        hud.clock_offsets.extend(self.offsets.iter().copied());
+        if hud.show_graph {
+            hud.clock_offsets.extend(self.offsets.iter().copied());
+        }
     }
 
     fn level(&self) -> &Arc<Level> {
@@ -439,8 +434,11 @@ pub struct SpectatePlay {
     /// Where the camera looks, world metres; WASD move it, Q/E turn the view.
     target: Vec3,
     facing: f32,
-    /// Each walker's animation clock, seconds, by id.
-    phases: std::collections::BTreeMap<u64, f32>,
+    /// Each walker's animation frame and each taxi's wheel turn, by id, with the count of
+    /// the frame that last drew it (those not drawn on a frame are forgotten).
+    phases: std::collections::BTreeMap<u64, (f32, u64)>,
+    /// Frames drawn.
+    frames: u64,
     /// The host ended the game: the last frame stays drawn, with this said.
     ended: Option<String>,
 }
@@ -486,6 +484,7 @@ impl SpectatePlay {
             target: Vec3::ZERO,
             facing: std::f32::consts::FRAC_PI_2,
             phases: std::collections::BTreeMap::new(),
+            frames: 0,
             ended: None,
         })
     }
@@ -539,7 +538,8 @@ impl PlaySession for SpectatePlay {
                     };
                     let clip = clips.clip(anim);
                     let rate = clip.frames_per_tick.to_num::<f32>() * TICKS_PER_SECOND_F32;
-                    let phase = self.phases.entry(e.id).or_insert(0.0);
+                    let (phase, drawn) = self.phases.entry(e.id).or_insert((0.0, 0));
+                    *drawn = self.frames;
                     *phase = (*phase + dt * rate).rem_euclid(clip.frames as f32);
                     let health = people.health_at(e.id, frame.render_tick);
                     frame.characters.push(CharacterDraw {
@@ -562,7 +562,8 @@ impl PlaySession for SpectatePlay {
                 }
                 Motion::Vehicle => {
                     let index = e.id.saturating_sub(crate::record::TAXI_ID_BASE) as usize;
-                    let wheel = self.phases.entry(e.id).or_insert(0.0);
+                    let (wheel, drawn) = self.phases.entry(e.id).or_insert((0.0, 0));
+                    *drawn = self.frames;
                     // Rolling, at the rules' wheel size.
                     *wheel += s.speed * dt / f(fixstep_game::tuning::TAXI_WHEEL_RADIUS);
                     frame.taxis.push(TaxiDraw {
@@ -579,14 +580,11 @@ impl PlaySession for SpectatePlay {
                 }
             }
         }
+        let this_frame = self.frames;
+        self.phases.retain(|_, &mut (_, drawn)| drawn == this_frame);
+        self.frames += 1;
         frame.camera = self.camera.behind(self.target, self.facing);
-        let names = self.spectator.names();
-        if frame.player_names.len() != names.len()
-            || frame.player_names.iter().zip(names).any(|(a, b)| **a != **b)
-        {
-            frame.player_names = names.iter().map(|n| Arc::from(n.as_str())).collect();
-            frame.names_version = frame.names_version.wrapping_add(1);
-        }
+        frame.set_player_names(self.spectator.names().iter().map(String::as_str));
         let tick = Tick(frame.render_tick.max(0.0) as u32);
         frame.time_of_day = fixstep_game::time_of_day(&self.level, tick) as f32 / 4_294_967_296.0;
         match self.spectator.send() {

@@ -123,7 +123,7 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
         for news in host.drain_news() {
             eprintln!("fixstep: {news}");
         }
-        let held = held_at(script.as_ref(), now);
+        let held = held_at(script.as_ref(), now, elapsed);
         let mut done = false;
         let mut failure = None;
         own.run_frame(&mut schedule, elapsed, &held, |command, _| -> Result<()> {

@@ -131,7 +131,7 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
                 bot = args.logs.bot.then(|| Bot::new(usize::from(player), &level));
             }
             // Inputs, on the input clock the host's reports nudge.
-            let held = held_at(script.as_ref(), now);
+            let held = held_at(script.as_ref(), now, elapsed);
             let nudged = peer.clock().nudged_micros(elapsed);
             let mut inputs = Vec::new();
             accumulator.run_frame(

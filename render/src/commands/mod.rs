@@ -166,10 +166,16 @@ pub fn open_input_script(path: Option<&Path>) -> Result<Option<InputScript>> {
     path.map(sim::read_input_script).transpose()
 }
 
-/// What `script` holds at `now_micros` (nothing without one).
+/// What `script` holds over a frame of `elapsed_micros` ending at `now_micros`, an interact
+/// pressed during it included (nothing without a script).
 #[must_use]
-pub fn held_at(script: Option<&InputScript>, now_micros: u64) -> PlayerCommand {
-    script.map_or_else(PlayerCommand::default, |s| s.held(now_micros / 1000))
+pub fn held_at(
+    script: Option<&InputScript>,
+    now_micros: u64,
+    elapsed_micros: u64,
+) -> PlayerCommand {
+    let before_ms = now_micros.saturating_sub(elapsed_micros) / 1000;
+    script.map_or_else(PlayerCommand::default, |s| s.frame(before_ms, now_micros / 1000))
 }
 
 /// The held input's latest change, for a drawn log.

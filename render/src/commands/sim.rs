@@ -326,8 +326,8 @@ pub fn run_sim(run: &SimRun<'_>) -> Result<(Tick, StateHash)> {
         let before_ms = now_micros / 1000;
         now_micros += dt;
         let now_ms = now_micros / 1000;
-        let mut held = input.as_ref().map_or_else(PlayerCommand::default, |i| i.held(now_ms));
-        held.interact = input.as_ref().is_some_and(|i| i.pressed(before_ms, now_ms));
+        let held =
+            input.as_ref().map_or_else(PlayerCommand::default, |i| i.frame(before_ms, now_ms));
         own_input.run_frame(&mut scheduler, dt, &held, |command, partial| -> Result<()> {
             if stepper.sim.next_tick().0 >= run.ticks {
                 return Ok(());

@@ -300,12 +300,6 @@ impl NetHost {
         self.transport.local_addr()
     }
 
-    /// The game.
-    #[must_use]
-    pub const fn game(&self) -> &HostGame {
-        &self.game
-    }
-
     /// The town.
     #[must_use]
     pub const fn sim(&self) -> &TownSim {
@@ -365,7 +359,7 @@ impl NetHost {
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
         self.transport.receive(elapsed, now_micros, &mut self.game.session)?;
         self.game.after_receive(now_micros)?;
-        for peer in self.game.departed.drain(..) {
+        for peer in self.game.drain_departed() {
             self.transport.disconnect(peer);
         }
         Ok(())

@@ -52,8 +52,6 @@ pub struct CompletedTick {
     pub snapshot: Arc<GameSnapshot>,
     /// The host player's character after it, for the own prediction.
     pub own: Option<OwnBody>,
-    /// Whether the thread ran it (the window was behind) rather than the window.
-    pub stood_in: bool,
 }
 
 /// The host's 100 ms schedule, and who runs each tick on it: the window, on its frame, or the
@@ -152,14 +150,13 @@ impl ServedHost {
     ///
     /// If the tick does not run (a bug).
     pub fn run_tick(&mut self, own: Option<PlayerCommand>) -> Result<()> {
-        let stood_in = own.is_none();
         self.host.run_tick(own)?;
         if self.completed.len() >= UNDRAWN_TICKS {
             self.completed.remove(0);
         }
         let sim = self.host.sim();
         let snapshot = Arc::clone(sim.snapshot());
-        self.completed.push(CompletedTick { snapshot, own: OwnRules::body(sim, 0), stood_in });
+        self.completed.push(CompletedTick { snapshot, own: OwnRules::body(sim, 0) });
         Ok(())
     }
 

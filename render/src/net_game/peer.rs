@@ -36,8 +36,6 @@ pub struct PeerStats {
     pub desync: Option<Tick>,
     /// The desync report written.
     pub report: Option<PathBuf>,
-    /// Times the input ticks stepped or held back to keep up with the path.
-    pub input_steps: u32,
     /// How long the peer's inputs took, from being sent to being run.
     pub latency: InputLatency,
     /// How long before their ticks its inputs reach the host, and how long they should,
@@ -198,9 +196,8 @@ impl NetPeer {
 
     /// What the HUD says.
     #[must_use]
-    pub fn stats(&self) -> PeerStats {
-        let steps = self.inputs.as_ref().map_or(0, InputTicks::steps);
-        PeerStats { input_steps: steps, ..self.stats.clone() }
+    pub const fn stats(&self) -> &PeerStats {
+        &self.stats
     }
 
     /// The link to the host.

@@ -171,3 +171,16 @@ pub struct DrawFrame {
     /// to lay them out again.
     pub names_version: u32,
 }
+
+impl DrawFrame {
+    /// Names the players by player number ([`Self::player_names`]); the version of the names
+    /// changes only when they do, so a renderer lays them out again only then.
+    pub fn set_player_names<'a>(&mut self, names: impl ExactSizeIterator<Item = &'a str> + Clone) {
+        let same = self.player_names.len() == names.len()
+            && self.player_names.iter().zip(names.clone()).all(|(a, b)| **a == *b);
+        if !same {
+            self.player_names = names.map(Arc::from).collect();
+            self.names_version = self.names_version.wrapping_add(1);
+        }
+    }
+}

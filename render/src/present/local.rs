@@ -93,12 +93,7 @@ impl LocalPresentation {
     /// Names the players by player number ([`DrawFrame::player_names`]), as a network game
     /// knows them; the frame's version of them changes only when they do.
     pub fn set_player_names<'a>(&mut self, names: impl ExactSizeIterator<Item = &'a str> + Clone) {
-        let same = self.frame.player_names.len() == names.len()
-            && self.frame.player_names.iter().zip(names.clone()).all(|(a, b)| **a == *b);
-        if !same {
-            self.frame.player_names = names.map(Arc::from).collect();
-            self.frame.names_version = self.frame.names_version.wrapping_add(1);
-        }
+        self.frame.set_player_names(names);
     }
 
     /// Marks the local player's character in each frame ([`CharacterDraw::local`]) without

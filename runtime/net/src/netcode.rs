@@ -115,9 +115,7 @@ impl ServerLink {
                 Ok((len, from)) => {
                     if well_formed(&self.buffer[..len]) {
                         let result = self.netcode.process_packet(from, &mut self.buffer[..len]);
-                        if handle(result, &self.socket, server, &mut self.guards) {
-                            self.malformed += 1;
-                        }
+                        handle(result, &self.socket, server, &mut self.guards, &mut self.malformed);
                     } else {
                         self.malformed += 1;
                     }
@@ -131,15 +129,11 @@ impl ServerLink {
         }
         for client in self.netcode.clients_id() {
             let result = self.netcode.update_client(client);
-            if handle(result, &self.socket, server, &mut self.guards) {
-                self.malformed += 1;
-            }
+            handle(result, &self.socket, server, &mut self.guards, &mut self.malformed);
         }
         for client in server.disconnections_id() {
             let result = self.netcode.disconnect(client);
-            if handle(result, &self.socket, server, &mut self.guards) {
-                self.malformed += 1;
-            }
+            handle(result, &self.socket, server, &mut self.guards, &mut self.malformed);
         }
         Ok(())
     }
@@ -165,22 +159,21 @@ impl ServerLink {
     pub fn disconnect_all(&mut self, server: &mut RenetServer) {
         for client in self.netcode.clients_id() {
             let result = self.netcode.disconnect(client);
-            if handle(result, &self.socket, server, &mut self.guards) {
-                self.malformed += 1;
-            }
+            handle(result, &self.socket, server, &mut self.guards, &mut self.malformed);
         }
     }
 }
 
 /// Acts on what netcode made of a packet or an update, a payload only if its client's guard
-/// lets renet read it. Returns whether a payload was kept from renet. A reply that cannot be
-/// sent is lost like any datagram; netcode and renet resend what matters.
+/// lets renet read it; a payload kept from renet is counted in `malformed`. A reply that cannot
+/// be sent is lost like any datagram; netcode and renet resend what matters.
 fn handle(
     result: ServerResult<'_, '_>,
     socket: &UdpSocket,
     server: &mut RenetServer,
     guards: &mut HashMap<ClientId, PayloadGuard>,
-) -> bool {
+    malformed: &mut u64,
+) {
     match result {
         ServerResult::None => {}
         ServerResult::PacketToSend { payload, addr } => {
@@ -190,10 +183,10 @@ fn handle(
             match guards.entry(client_id).or_default().check(payload) {
                 // A payload renet cannot read (from a peer that speaks it wrong) is dropped.
                 Verdict::Read => drop(server.process_packet_from(payload, client_id)),
-                Verdict::Drop => return true,
+                Verdict::Drop => *malformed += 1,
                 Verdict::Disconnect => {
+                    *malformed += 1;
                     server.disconnect(client_id);
-                    return true;
                 }
             }
         }
@@ -210,7 +203,6 @@ fn handle(
             }
         }
     }
-    false
 }
 
 /// A peer's end: netcode's client on a non-blocking socket, feeding a renet client.

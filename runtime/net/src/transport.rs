@@ -89,13 +89,15 @@ pub struct LinkStats {
     pub received_per_second: u64,
 }
 
-fn stats(rtt_seconds: f64, loss: f64, sent: f64, received: f64) -> LinkStats {
-    // Measures of a live link: small, finite, non-negative.
-    LinkStats {
-        rtt_micros: (rtt_seconds * 1e6).max(0.0) as u64,
-        loss_permille: (loss * 1e3).clamp(0.0, 1e3) as u32,
-        sent_per_second: sent.max(0.0) as u64,
-        received_per_second: received.max(0.0) as u64,
+impl From<renet::NetworkInfo> for LinkStats {
+    fn from(info: renet::NetworkInfo) -> Self {
+        // Measures of a live link: small, finite, non-negative.
+        Self {
+            rtt_micros: (info.rtt * 1e6).max(0.0) as u64,
+            loss_permille: (info.packet_loss * 1e3).clamp(0.0, 1e3) as u32,
+            sent_per_second: info.bytes_sent_per_second.max(0.0) as u64,
+            received_per_second: info.bytes_received_per_second.max(0.0) as u64,
+        }
     }
 }
 
@@ -209,13 +211,7 @@ impl HostTransport {
     /// The link to `peer`, as the host sees it.
     #[must_use]
     pub fn stats(&self, peer: PeerId) -> Option<LinkStats> {
-        let info = self.server.network_info(peer.0).ok()?;
-        Some(stats(
-            info.rtt,
-            info.packet_loss,
-            info.bytes_sent_per_second,
-            info.bytes_received_per_second,
-        ))
+        self.server.network_info(peer.0).ok().map(LinkStats::from)
     }
 
     /// Datagrams dropped before netcode read them: shaped as no netcode packet can be
@@ -362,13 +358,7 @@ impl PeerTransport {
     /// The link to the host, as this peer sees it.
     #[must_use]
     pub fn stats(&self) -> LinkStats {
-        let info = self.client.network_info();
-        stats(
-            info.rtt,
-            info.packet_loss,
-            info.bytes_sent_per_second,
-            info.bytes_received_per_second,
-        )
+        self.client.network_info().into()
     }
 
     /// Datagrams from the host's address dropped before netcode read them

@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 
 use super::wire::{
     Delivery, HashReport, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, PoseSnapshot, Refusal,
-    Role, TickRecord, ToHost, ToPeer, decode, encode,
+    Role, TickRecord, ToHost, ToPeer, decode, encode, valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
 use crate::command::Command;
@@ -242,10 +242,7 @@ where
     /// Names the host's own player `player` (before anyone joins: peers learn names as they
     /// join). A name that is empty, too long or taken leaves it as it was.
     pub fn name_local(&mut self, player: u16, name: &str) {
-        let fits = !name.is_empty()
-            && name.len() <= MAX_NAME_BYTES
-            && !name.contains(char::is_control)
-            && !self.slots.iter().any(|s| s.name == name);
+        let fits = valid_name(name) && !self.slots.iter().any(|s| s.name == name);
         if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(|s| s.local && fits) {
             slot.name = name.to_owned();
         }
@@ -377,7 +374,7 @@ where
         if let Some(what) = self.config.identity.mismatch(identity) {
             return self.refuse(peer, format!("this peer differs from the host: {what}"));
         }
-        if name.is_empty() || name.len() > MAX_NAME_BYTES || name.chars().any(char::is_control) {
+        if !valid_name(&name) {
             return self.refuse(
                 peer,
                 format!("a name must be 1 to {MAX_NAME_BYTES} bytes of printable text"),
@@ -526,7 +523,6 @@ where
             let command = fresh.map_or_else(|| slot.last.held(), |(command, _)| command);
             slot.last = command.clone();
             commands.push(command);
-            slot.inputs.retain(|&t, _| t > tick);
             if let Some(peer) = slot.peer {
                 // At most MAX_INPUT_LEAD_TICKS inputs are ever kept.
                 let queued = slot.inputs.len() as u32;

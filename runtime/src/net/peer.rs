@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::wire::{
-    Delivery, HashReport, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, MAX_ROSTER,
-    PoseSnapshot, Refusal, Role, TickRecord, ToHost, ToPeer, decode, encode,
+    Delivery, HashReport, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, PoseSnapshot, Refusal,
+    Role, TickRecord, ToHost, ToPeer, decode, encode, valid_name,
 };
 use crate::command::Command;
 use crate::hash::StateHash;
@@ -88,7 +88,6 @@ pub enum PeerEvent<C> {
 pub struct PeerSession<C> {
     config: PeerConfig,
     player: Option<u16>,
-    welcomed: bool,
     /// The next tick to hand out.
     next_tick: Option<Tick>,
     /// Ticks that came ahead of one missing (a transport that reorders).
@@ -111,7 +110,6 @@ where
         Self {
             config,
             player: None,
-            welcomed: false,
             next_tick: None,
             early: BTreeMap::new(),
             unacked: Vec::new(),
@@ -131,7 +129,7 @@ where
     /// Whether the host has let it in.
     #[must_use]
     pub const fn is_welcomed(&self) -> bool {
-        self.welcomed
+        self.next_tick.is_some()
     }
 
     /// Messages dropped so far.
@@ -164,10 +162,9 @@ where
         };
         match message {
             ToPeer::Welcome { player, tick, state, hash } => {
-                if self.welcomed {
+                if self.is_welcomed() {
                     return self.drop_message(Refusal::Malformed);
                 }
-                self.welcomed = true;
                 self.player = player;
                 self.next_tick = Some(tick);
                 self.unacked_from = tick;
@@ -184,10 +181,7 @@ where
             }
             ToPeer::Poses(poses) => self.events.push(PeerEvent::Poses(poses)),
             ToPeer::Roster { names } => {
-                let sane = names.len() <= MAX_ROSTER
-                    && names
-                        .iter()
-                        .all(|n| n.len() <= MAX_NAME_BYTES && !n.contains(char::is_control));
+                let sane = names.len() <= MAX_ROSTER && names.iter().all(|n| valid_name(n));
                 if !sane {
                     return self.drop_message(Refusal::Malformed);
                 }

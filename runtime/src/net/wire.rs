@@ -26,6 +26,13 @@ pub const MAX_INPUTS_PER_MESSAGE: usize = 30;
 /// The longest player name, bytes.
 pub const MAX_NAME_BYTES: usize = 32;
 
+/// Whether `name` may name a player or spectator: 1 to [`MAX_NAME_BYTES`] bytes of printable
+/// text, so that it fits a label and a log line and cannot forge another line of either.
+#[must_use]
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty() && name.len() <= MAX_NAME_BYTES && !name.contains(char::is_control)
+}
+
 /// The most names a roster may list: more players than any host takes (a transport's
 /// connections are far fewer), so a roster longer than this is garbage.
 pub const MAX_ROSTER: usize = 1_024;

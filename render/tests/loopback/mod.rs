@@ -1,0 +1,85 @@
+//! What the tests of the window's network sessions share: the town, a host's options on a
+//! free loopback port, and frames run across sessions.
+#![allow(dead_code, reason = "each test binary uses part of the shared helpers")]
+
+use std::net::{SocketAddr, UdpSocket};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fixstep_game::PlayerCommand;
+use fixstep_game::level::Level;
+use fixstep_render::app::session::PlaySession;
+use fixstep_render::assets::{default_assets_root, load};
+use fixstep_render::gpu::Hud;
+use fixstep_render::net_game::HostOptions;
+
+/// A 60 Hz frame, microseconds.
+pub const FRAME_MICROS: u64 = 16_667;
+
+/// The longest a test runs frames waiting for what it expects: far beyond a join on loopback.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A game hosted on loopback: the town, where the host listens, and where desync reports go
+/// (removed when dropped).
+pub struct Loopback {
+    /// The town.
+    pub level: Arc<Level>,
+    /// Where the host listens and peers connect.
+    pub addr: SocketAddr,
+    /// The desync reports' folder.
+    pub reports: PathBuf,
+}
+
+impl Loopback {
+    /// A game on a free port, its reports in a scratch folder named after `test`.
+    pub fn new(test: &str) -> Self {
+        let assets = default_assets_root();
+        let level = load(&assets, &assets.join("levels").join("town.ron")).expect("loads");
+        let addr = UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("binds");
+        let reports = std::env::temp_dir().join(format!("fixstep-{test}-{}", std::process::id()));
+        Self { level: Arc::new(level), addr, reports }
+    }
+
+    /// The options of a host playing as "ada".
+    pub fn host_options(&self) -> HostOptions {
+        HostOptions {
+            bind: self.addr,
+            also_reachable_at: Vec::new(),
+            max_players: 4,
+            own_player: true,
+            seed: 1,
+            name: "ada".to_owned(),
+            reports: self.reports.clone(),
+        }
+    }
+}
+
+impl Drop for Loopback {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.reports);
+    }
+}
+
+/// Runs `sessions` a 60 Hz frame at a time, holding nothing, until `done` says so of their
+/// HUDs or ten seconds pass; returns the last HUDs.
+pub fn frames(
+    sessions: &mut [&mut dyn PlaySession],
+    mut done: impl FnMut(&[Hud]) -> bool,
+) -> Vec<Hud> {
+    let start = Instant::now();
+    let held = PlayerCommand::default();
+    loop {
+        std::thread::sleep(Duration::from_micros(FRAME_MICROS));
+        let mut huds = Vec::new();
+        for session in sessions.iter_mut() {
+            session.frame(FRAME_MICROS, &held, 0).expect("the session plays on");
+            let mut hud = Hud::default();
+            session.hud(&mut hud);
+            huds.push(hud);
+        }
+        if done(&huds) || start.elapsed() > WAIT {
+            return huds;
+        }
+    }
+}
