@@ -18,7 +18,7 @@ use glam::Vec3;
 
 use crate::gpu::Hud;
 use crate::local_game::LocalGame;
-use crate::net_game::{HostOptions, HostThread, NetHost, NetPeer, NetSpectator, host_ended};
+use crate::net_game::{HostOptions, HostThread, NetHost, NetPeer, NetSpectator};
 use crate::present::camera::CameraRig;
 use crate::present::convert::{TICK_SECONDS_F32, TICKS_PER_SECOND_F32, f};
 use crate::present::frame::{CharacterDraw, TaxiDraw};
@@ -253,22 +253,9 @@ pub struct JoinPlay {
     first_offset: Option<Fx>,
     empty: DrawFrame,
     camera: CameraRig,
-    /// The host ended the game: the last frame stays drawn, with this said.
-    ended: Option<String>,
 }
 
 impl JoinPlay {
-    /// Sends what the peer has to send; the host's goodbye ends the game, not the program.
-    fn send(&mut self) -> Result<()> {
-        match self.peer.send() {
-            Err(e) if host_ended(&e) => {
-                self.ended = Some(format!("{e}: Esc quits"));
-                Ok(())
-            }
-            sent => sent,
-        }
-    }
-
     /// A player named `name` of the game hosted at `host`.
     ///
     /// # Errors
@@ -285,7 +272,6 @@ impl JoinPlay {
             first_offset: None,
             empty: DrawFrame::default(),
             camera: CameraRig::default(),
-            ended: None,
         })
     }
 }
@@ -297,19 +283,13 @@ impl PlaySession for JoinPlay {
         held: &PlayerCommand,
         mouse_turn: i32,
     ) -> Result<&DrawFrame> {
-        if self.ended.is_some() {
+        // Once the host has ended the game, its last picture stays.
+        self.peer.receive(elapsed_micros)?;
+        if self.peer.ended().is_some() {
             return Ok(self.drawn());
         }
-        if let Err(e) = self.peer.receive(elapsed_micros) {
-            return if host_ended(&e) {
-                self.ended = Some(format!("{e}: Esc quits"));
-                Ok(self.drawn())
-            } else {
-                Err(e)
-            };
-        }
         let Some(player) = self.peer.player() else {
-            self.send()?;
+            self.peer.send()?;
             return Ok(&self.empty);
         };
         if self.presentation.is_none()
@@ -349,7 +329,7 @@ impl PlaySession for JoinPlay {
                 p.observe_own(OwnRules::body(sim, usize::from(player)));
             }
         })?;
-        self.send()?;
+        self.peer.send()?;
         if let Some(offset) = self.peer.clock().estimate_offset() {
             let first = *self.first_offset.get_or_insert(offset);
             if self.offsets.len() == OFFSET_SAMPLES {
@@ -405,8 +385,8 @@ impl PlaySession for JoinPlay {
         if self.peer.player().is_none() {
             line = "connecting...".to_owned();
         }
-        if let Some(ended) = &self.ended {
-            line.clone_from(ended);
+        if let Some(ended) = self.peer.ended() {
+            line = format!("{ended}: {ENDED_HINT}");
         }
         hud.network = Some(line);
         hud.clock_offsets.clear();
@@ -439,9 +419,11 @@ pub struct SpectatePlay {
     phases: std::collections::BTreeMap<u64, (f32, u64)>,
     /// Frames drawn.
     frames: u64,
-    /// The host ended the game: the last frame stays drawn, with this said.
-    ended: Option<String>,
 }
+
+/// What the HUD adds when the host has ended the game: the window stays on its last picture
+/// until the player closes it.
+const ENDED_HINT: &str = "Esc quits";
 
 /// Milliseconds in a second: the HUD graphs the clock's offset in milliseconds.
 const MS_PER_S: f32 = 1_000.0;
@@ -485,7 +467,6 @@ impl SpectatePlay {
             facing: std::f32::consts::FRAC_PI_2,
             phases: std::collections::BTreeMap::new(),
             frames: 0,
-            ended: None,
         })
     }
 }
@@ -506,16 +487,10 @@ impl PlaySession for SpectatePlay {
         let step = (forward * f32::from(held.forward) + right * f32::from(held.strafe)) / 100.0;
         self.target += step * SPECTATOR_PAN_M_S * dt;
         self.spectator.look_at(self.target);
-        if self.ended.is_some() {
+        // Once the host has ended the game, its last picture stays.
+        self.spectator.receive(elapsed_micros)?;
+        if self.spectator.ended().is_some() {
             return Ok(&self.frame);
-        }
-        if let Err(e) = self.spectator.receive(elapsed_micros) {
-            return if host_ended(&e) {
-                self.ended = Some(format!("{e}: Esc quits"));
-                Ok(&self.frame)
-            } else {
-                Err(e)
-            };
         }
         let clips = &self.level.clips;
         let (remote, objects, people) = self.spectator.draw();
@@ -587,10 +562,7 @@ impl PlaySession for SpectatePlay {
         frame.set_player_names(self.spectator.names().iter().map(String::as_str));
         let tick = Tick(frame.render_tick.max(0.0) as u32);
         frame.time_of_day = fixstep_game::time_of_day(&self.level, tick) as f32 / 4_294_967_296.0;
-        match self.spectator.send() {
-            Err(e) if host_ended(&e) => self.ended = Some(format!("{e}: Esc quits")),
-            sent => sent?,
-        }
+        self.spectator.send()?;
         Ok(&self.frame)
     }
 
@@ -605,15 +577,18 @@ impl PlaySession for SpectatePlay {
     fn hud(&self, hud: &mut Hud) {
         hud.tick = self.frame.render_tick as u32;
         let link = self.spectator.link();
-        hud.network = Some(self.ended.clone().unwrap_or_else(|| {
-            format!(
-                "watching: {} entities   {} snapshots   rtt {} ms   WASD move the camera, Q/E \
+        hud.network = Some(self.spectator.ended().map_or_else(
+            || {
+                format!(
+                    "watching: {} entities   {} snapshots   rtt {} ms   WASD move the camera, Q/E \
                  turn it",
-                self.spectator.view().len(),
-                self.spectator.snapshots(),
-                link.rtt_micros / 1000
-            )
-        }));
+                    self.spectator.view().len(),
+                    self.spectator.snapshots(),
+                    link.rtt_micros / 1000
+                )
+            },
+            |ended| format!("{ended}: {ENDED_HINT}"),
+        ));
     }
 
     fn level(&self) -> &Arc<Level> {

@@ -16,7 +16,7 @@ use fixstep_runtime::tick::FrameScheduler;
 
 use super::{HeldFrame, Logs, NetLogArgs, held_at, open_input_script, sleep_until};
 use crate::assets::load;
-use crate::net_game::{InputLatency, NetPeer, host_ended};
+use crate::net_game::{InputLatency, NetPeer};
 use crate::present::LocalPresentation;
 
 /// How long a headless peer without a drawn log sleeps between looks at its socket,
@@ -99,114 +99,109 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
     let clock = WallClock::new();
     let mut last = clock.now_micros();
     let held_frame = HeldFrame;
-    // The game, until its last tick or the host's goodbye (then the logs are still written).
-    let played = (|| -> Result<()> {
-        loop {
-            let now = clock.now_micros();
-            let elapsed = now - last;
-            last = now;
-            peer.receive(elapsed)?;
-            let Some(player) = peer.player() else {
-                if now > WELCOME_TIMEOUT_MICROS {
-                    bail!(
-                        "no welcome from the host at {host} in {} s",
-                        WELCOME_TIMEOUT_MICROS / 1_000_000
-                    );
+    loop {
+        let now = clock.now_micros();
+        let elapsed = now - last;
+        last = now;
+        peer.receive(elapsed)?;
+        if let Some(goodbye) = peer.ended() {
+            // The game is over, not broken: the logs and the summary are still written.
+            eprintln!("fixstep: {goodbye}");
+            break;
+        }
+        let Some(player) = peer.player() else {
+            if now > WELCOME_TIMEOUT_MICROS {
+                bail!(
+                    "no welcome from the host at {host} in {} s",
+                    WELCOME_TIMEOUT_MICROS / 1_000_000
+                );
+            }
+            peer.send()?;
+            sleep_until(&clock, now + POLL_MICROS);
+            continue;
+        };
+        if presentation.is_none()
+            && let Some(sim) = peer.sim()
+        {
+            let mut p = LocalPresentation::new(Arc::clone(&level), usize::from(player));
+            p.observe(sim.snapshot());
+            if script.is_some() {
+                p.predict_own();
+                p.observe_own(OwnRules::body(sim, usize::from(player)));
+            }
+            logs.truth(sim.snapshot())?;
+            presentation = Some(p);
+            bot = args.logs.bot.then(|| Bot::new(usize::from(player), &level));
+        }
+        // Inputs, on the input clock the host's reports nudge.
+        let held = held_at(script.as_ref(), now, elapsed);
+        let nudged = peer.clock().nudged_micros(elapsed);
+        let mut inputs = Vec::new();
+        accumulator.run_frame(
+            &mut input_schedule,
+            nudged,
+            &held,
+            |command, partial| -> Result<()> {
+                inputs.push((command, *partial));
+                Ok(())
+            },
+        )?;
+        for (command, partial) in inputs {
+            let Some(tick) = peer.next_input_tick() else { continue };
+            let command = match bot.as_mut() {
+                Some(bot) => {
+                    peer.sim().map_or(PlayerCommand::default(), |s| bot.command(s.snapshot()))
                 }
-                peer.send()?;
-                sleep_until(&clock, now + POLL_MICROS);
-                continue;
+                None => command,
             };
-            if presentation.is_none()
-                && let Some(sim) = peer.sim()
-            {
-                let mut p = LocalPresentation::new(Arc::clone(&level), usize::from(player));
-                p.observe(sim.snapshot());
-                if script.is_some() {
-                    p.predict_own();
-                    p.observe_own(OwnRules::body(sim, usize::from(player)));
-                }
-                logs.truth(sim.snapshot())?;
-                presentation = Some(p);
-                bot = args.logs.bot.then(|| Bot::new(usize::from(player), &level));
-            }
-            // Inputs, on the input clock the host's reports nudge.
-            let held = held_at(script.as_ref(), now, elapsed);
-            let nudged = peer.clock().nudged_micros(elapsed);
-            let mut inputs = Vec::new();
-            accumulator.run_frame(
-                &mut input_schedule,
-                nudged,
-                &held,
-                |command, partial| -> Result<()> {
-                    inputs.push((command, *partial));
-                    Ok(())
-                },
-            )?;
-            for (command, partial) in inputs {
-                let Some(tick) = peer.next_input_tick() else { continue };
-                let command = match bot.as_mut() {
-                    Some(bot) => {
-                        peer.sim().map_or(PlayerCommand::default(), |s| bot.command(s.snapshot()))
-                    }
-                    None => command,
-                };
-                peer.submit(tick, command);
-                if let Some(p) = presentation.as_mut() {
-                    p.own_command(tick, command, &partial);
-                }
-            }
-            // Ticks, when the drawn time reaches them (or as they come, drawing nothing).
-            let render = peer.clock().render_tick();
-            let limit = if frames.is_some() { Some(render.unwrap_or(Fx::MIN)) } else { None };
-            let mut failure = None;
-            let mut ran_to = None;
-            peer.run_due(limit, |sim, hash| {
-                let tick = fixstep_runtime::Tick(sim.next_tick().0 - 1);
-                if let Err(e) = logs.tick(tick, hash, sim.snapshot()) {
-                    failure.get_or_insert(e);
-                }
-                if let Some(p) = presentation.as_mut() {
-                    p.observe(sim.snapshot());
-                    p.observe_own(OwnRules::body(sim, usize::from(player)));
-                }
-                ran_to = Some(sim.next_tick());
-            })?;
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            if let (Some(p), Some(frame_micros)) = (presentation.as_mut(), frames) {
-                p.own_input(&accumulator.partial());
-                let latest = p.latest().map_or(0, |s| s.tick.0);
-                let drawn = render.map_or(0.0, |r| r.to_num::<f64>());
-                // The world between the two latest ticks, at the clock's render tick.
-                let alpha = (drawn - f64::from(latest) + 1.0).clamp(0.0, 1.0) as f32;
-                let frame = p.draw(alpha, elapsed as f32 / 1e6);
-                let mark = held_frame.mark(script.as_ref(), now, held);
-                logs.frame(now as f64 / 1000.0, frame, mark.as_ref())?;
-                peer.send()?;
-                if args.logs.ticks.is_some_and(|t| ran_to.is_some_and(|r| r.0 >= t)) {
-                    break;
-                }
-                sleep_until(&clock, now + frame_micros);
-            } else {
-                peer.send()?;
-                if args.logs.ticks.is_some_and(|t| ran_to.is_some_and(|r| r.0 >= t)) {
-                    break;
-                }
-                sleep_until(&clock, now + POLL_MICROS);
+            peer.submit(tick, command);
+            if let Some(p) = presentation.as_mut() {
+                p.own_command(tick, command, &partial);
             }
         }
-        Ok(())
-    })();
-    match played {
-        Err(e) if host_ended(&e) => eprintln!("fixstep: {e}"),
-        Err(e) => return Err(e),
-        Ok(()) => {
+        // Ticks, when the drawn time reaches them (or as they come, drawing nothing).
+        let render = peer.clock().render_tick();
+        let limit = if frames.is_some() { Some(render.unwrap_or(Fx::MIN)) } else { None };
+        let mut failure = None;
+        let mut ran_to = None;
+        peer.run_due(limit, |sim, hash| {
+            let tick = fixstep_runtime::Tick(sim.next_tick().0 - 1);
+            if let Err(e) = logs.tick(tick, hash, sim.snapshot()) {
+                failure.get_or_insert(e);
+            }
+            if let Some(p) = presentation.as_mut() {
+                p.observe(sim.snapshot());
+                p.observe_own(OwnRules::body(sim, usize::from(player)));
+            }
+            ran_to = Some(sim.next_tick());
+        })?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        if let (Some(p), Some(frame_micros)) = (presentation.as_mut(), frames) {
+            p.own_input(&accumulator.partial());
+            let latest = p.latest().map_or(0, |s| s.tick.0);
+            let drawn = render.map_or(0.0, |r| r.to_num::<f64>());
+            // The world between the two latest ticks, at the clock's render tick.
+            let alpha = (drawn - f64::from(latest) + 1.0).clamp(0.0, 1.0) as f32;
+            let frame = p.draw(alpha, elapsed as f32 / 1e6);
+            let mark = held_frame.mark(script.as_ref(), now, held);
+            logs.frame(now as f64 / 1000.0, frame, mark.as_ref())?;
             peer.send()?;
-            peer.disconnect();
+            if args.logs.ticks.is_some_and(|t| ran_to.is_some_and(|r| r.0 >= t)) {
+                break;
+            }
+            sleep_until(&clock, now + frame_micros);
+        } else {
+            peer.send()?;
+            if args.logs.ticks.is_some_and(|t| ran_to.is_some_and(|r| r.0 >= t)) {
+                break;
+            }
+            sleep_until(&clock, now + POLL_MICROS);
         }
     }
+    peer.send()?;
+    peer.disconnect();
     logs.finish()?;
     let stats = peer.stats();
     println!(

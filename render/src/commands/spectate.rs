@@ -12,7 +12,7 @@ use glam::Vec3;
 use super::join::resolve;
 use super::sleep_until;
 use crate::assets::load;
-use crate::net_game::{NetSpectator, host_ended};
+use crate::net_game::NetSpectator;
 use crate::trace::RemoteFrameWriter;
 
 /// How long a spectator waits for its first snapshot before it gives up, microseconds.
@@ -76,12 +76,10 @@ pub fn run(args: &SpectateArgs, assets: &Path) -> Result<()> {
         let now = clock.now_micros();
         let elapsed = now - last;
         last = now;
-        if let Err(e) = spectator.receive(elapsed) {
-            if host_ended(&e) {
-                eprintln!("fixstep: {e}");
-                break;
-            }
-            return Err(e);
+        spectator.receive(elapsed)?;
+        if let Some(goodbye) = spectator.ended() {
+            eprintln!("fixstep: {goodbye}");
+            break;
         }
         if spectator.snapshots() == 0 && now > FIRST_SNAPSHOT_TIMEOUT_MICROS {
             bail!(
@@ -95,13 +93,7 @@ pub fn run(args: &SpectateArgs, assets: &Path) -> Result<()> {
             log.frame_with_objects(now as f64 / 1000.0, frame, objects, &level)
                 .context("cannot write the drawn log")?;
         }
-        match spectator.send() {
-            Err(e) if host_ended(&e) => {
-                eprintln!("fixstep: {e}");
-                break;
-            }
-            sent => sent?,
-        }
+        spectator.send()?;
         if render_tick.is_finite() {
             let first = *first_tick.get_or_insert(render_tick);
             if args.ticks.is_some_and(|t| render_tick - first >= f64::from(t)) {

@@ -50,14 +50,19 @@ pub fn apply(sim: &mut TownSim, record: &TickRecord<PlayerCommand>) -> Result<()
     Ok(())
 }
 
-/// Whether `error` is the host's goodbye ([`fixstep_net::NetError::HostEnded`]): the game is
-/// over, not broken.
-#[must_use]
-pub fn host_ended(error: &anyhow::Error) -> bool {
-    matches!(
-        error.downcast_ref::<fixstep_net::NetError>(),
-        Some(fixstep_net::NetError::HostEnded { .. })
-    )
+/// Takes the host's goodbye ([`fixstep_net::NetError::HostEnded`]) out of a transport's
+/// `result` into `ended`: the game is over, not broken. Any other error stays one.
+fn note_goodbye(
+    result: Result<(), fixstep_net::NetError>,
+    ended: &mut Option<String>,
+) -> Result<()> {
+    match result {
+        Err(goodbye @ fixstep_net::NetError::HostEnded { .. }) => {
+            *ended = Some(goodbye.to_string());
+            Ok(())
+        }
+        other => Ok(other?),
+    }
 }
 
 /// The names of a hash's parts, in order.

@@ -19,7 +19,7 @@ use fixstep_runtime::net::{
 use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
 
 use super::desync::{Side, write_report};
-use super::{RECENT_STATES, apply, part_names};
+use super::{RECENT_STATES, apply, note_goodbye, part_names};
 
 /// What the peer's HUD says.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -96,6 +96,8 @@ pub struct NetPeer {
     sent_at: VecDeque<(Tick, u64)>,
     /// Every player's name, by player number, as the host last said.
     names: Vec<String>,
+    /// The host's goodbye, once it came: nothing more is received or sent.
+    ended: Option<String>,
     /// Microseconds since the inputs were last sent, new or repeated.
     since_inputs_micros: u64,
 }
@@ -153,6 +155,7 @@ impl NetPeer {
             perturb_at: None,
             sent_at: VecDeque::new(),
             names: Vec::new(),
+            ended: None,
             since_inputs_micros: 0,
         })
     }
@@ -214,8 +217,11 @@ impl NetPeer {
     /// If the connection fails or is refused, a state arrives damaged, or a tick does not run.
     pub fn receive(&mut self, elapsed_micros: u64) -> Result<()> {
         self.clock.advance(elapsed_micros);
+        if self.ended.is_some() {
+            return Ok(());
+        }
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
-        self.transport.receive(elapsed, &mut self.session)?;
+        note_goodbye(self.transport.receive(elapsed, &mut self.session), &mut self.ended)?;
         if self.transport.is_connected() && self.hello_micros.is_none() {
             self.hello_micros = Some(self.clock.local_micros());
         }
@@ -379,8 +385,16 @@ impl NetPeer {
     ///
     /// If the socket fails.
     pub fn send(&mut self) -> Result<()> {
-        self.transport.send(&mut self.session)?;
-        Ok(())
+        if self.ended.is_some() {
+            return Ok(());
+        }
+        note_goodbye(self.transport.send(&mut self.session), &mut self.ended)
+    }
+
+    /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
+    #[must_use]
+    pub fn ended(&self) -> Option<&str> {
+        self.ended.as_deref()
     }
 
     /// Says goodbye.

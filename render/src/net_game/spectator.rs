@@ -12,6 +12,7 @@ use fixstep_runtime::Tick;
 use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Pose, Role};
 use glam::Vec3;
 
+use super::note_goodbye;
 use super::peer::identity_of;
 use super::poses::{object_view_of, role_of_code};
 use crate::present::frame::ObjectDraw;
@@ -119,6 +120,8 @@ pub struct NetSpectator {
     snapshots: u64,
     people: People,
     names: Vec<String>,
+    /// The host's goodbye, once it came: nothing more is received or sent.
+    ended: Option<String>,
 }
 
 impl std::fmt::Debug for NetSpectator {
@@ -149,6 +152,7 @@ impl NetSpectator {
             snapshots: 0,
             people: People::default(),
             names: Vec::new(),
+            ended: None,
         })
     }
 
@@ -189,8 +193,11 @@ impl NetSpectator {
     /// If the connection fails or the host refuses the spectator.
     pub fn receive(&mut self, elapsed_micros: u64) -> Result<()> {
         self.view.advance(elapsed_micros);
+        if self.ended.is_some() {
+            return Ok(());
+        }
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
-        self.transport.receive(elapsed, &mut self.session)?;
+        note_goodbye(self.transport.receive(elapsed, &mut self.session), &mut self.ended)?;
         let events: Vec<PeerEvent<fixstep_game::PlayerCommand>> =
             self.session.drain_events().collect();
         for event in events {
@@ -248,8 +255,16 @@ impl NetSpectator {
     ///
     /// If the socket fails.
     pub fn send(&mut self) -> Result<()> {
-        self.transport.send(&mut self.session)?;
-        Ok(())
+        if self.ended.is_some() {
+            return Ok(());
+        }
+        note_goodbye(self.transport.send(&mut self.session), &mut self.ended)
+    }
+
+    /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
+    #[must_use]
+    pub fn ended(&self) -> Option<&str> {
+        self.ended.as_deref()
     }
 
     /// Says goodbye.
