@@ -11,7 +11,7 @@ use fixstep_game::predict::InputAccumulator;
 use fixstep_render::app::session::{HostPlay, JoinPlay, PlaySession};
 use fixstep_render::gpu::Hud;
 use fixstep_render::net_game::host_thread::{HostSchedule, STAND_IN_MICROS};
-use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
+use fixstep_runtime::tick::TICK_MICROS;
 use loopback::{FRAME_MICROS, Loopback};
 
 /// Ticks the window and the thread ran in all, simulated on a timeline of whole milliseconds
@@ -28,14 +28,8 @@ fn timeline(end_ms: u64, frames: impl Fn(u64) -> bool) -> (Vec<u64>, u64) {
             schedule.thread_ran();
         }
         if ms > 0 && frames(ms) {
-            let mut scheduler = FrameScheduler::new();
-            let owed = schedule.window_owed_micros(now);
-            input
-                .run_frame(&mut scheduler, owed, &PlayerCommand::default(), |_, _| {
-                    schedule.window_runs(now);
-                    Ok::<(), ()>(())
-                })
-                .expect("nothing fails");
+            let held = PlayerCommand::default();
+            schedule.window_frame(now, &mut input, &held, |_, _| Ok::<(), ()>(())).expect("runs");
         }
         by_ms.push(schedule.ran());
     }

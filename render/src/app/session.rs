@@ -176,20 +176,15 @@ impl PlaySession for HostPlay {
             return Err(failure.context("the host stopped"));
         }
         self.input.turn_by(mouse_turn);
-        // The window's ticks are the host schedule's: what it owes is the time since the latest
-        // tick run was due, whoever ran it, so a stall leaves nothing to catch up twice.
-        let mut scheduler = FrameScheduler::new();
-        let owed = served.schedule.window_owed_micros(now);
-        // What was held while the thread stood in is in the window's next command: a key
-        // pressed then is not lost, only late.
+        // The schedule is the thread's too, but not while the lock is held: a copy of it runs
+        // the frame and is put back.
+        let mut schedule = served.schedule;
         let presentation = &mut self.presentation;
-        self.input.run_frame(&mut scheduler, owed, held, |command, partial| -> Result<()> {
-            if served.schedule.window_runs(now) {
-                presentation.own_command(served.host.sim().next_tick(), command, partial);
-                served.run_tick(Some(command))?;
-            }
-            Ok(())
+        let scheduler = schedule.window_frame(now, &mut self.input, held, |command, partial| {
+            presentation.own_command(served.host.sim().next_tick(), command, partial);
+            served.run_tick(Some(command))
         })?;
+        served.schedule = schedule;
         served.host.send();
         for tick in served.drain_completed() {
             self.presentation.observe(&tick.snapshot);

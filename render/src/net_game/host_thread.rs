@@ -21,11 +21,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
 use anyhow::Result;
-use fixstep_game::predict::{OwnBody, OwnRules};
+use fixstep_game::predict::{InputAccumulator, OwnBody, OwnRules, PartialInput};
 use fixstep_game::{GameSnapshot, PlayerCommand};
 use fixstep_net::WallClock;
 use fixstep_runtime::Simulation;
-use fixstep_runtime::tick::{MAX_BACKLOG_TICKS, TICK_MICROS};
+use fixstep_runtime::tick::{FrameScheduler, MAX_BACKLOG_TICKS, TICK_MICROS};
 
 use super::NetHost;
 
@@ -115,6 +115,31 @@ impl HostSchedule {
         } else {
             false
         }
+    }
+
+    /// A window's frame at `now_micros` with `held` held: feeds `input` the time the schedule
+    /// owes and hands `run` each tick due (its command, and what was held of it). What was held
+    /// while the thread stood in is in the window's next command: a key pressed then is not
+    /// lost, only late. Returns the frame's scheduler, for the fraction of a tick to draw at.
+    ///
+    /// # Errors
+    ///
+    /// The first error of `run`.
+    pub fn window_frame<E>(
+        &mut self,
+        now_micros: u64,
+        input: &mut InputAccumulator,
+        held: &PlayerCommand,
+        mut run: impl FnMut(PlayerCommand, &PartialInput) -> Result<(), E>,
+    ) -> Result<FrameScheduler, E> {
+        // What the window owes is the time since the latest tick run was due, whoever ran it,
+        // so a stall leaves nothing to catch up twice.
+        let mut scheduler = FrameScheduler::new();
+        let owed = self.window_owed_micros(now_micros);
+        input.run_frame(&mut scheduler, owed, held, |command, partial| {
+            if self.window_runs(now_micros) { run(command, partial) } else { Ok(()) }
+        })?;
+        Ok(scheduler)
     }
 
     /// Ticks run.

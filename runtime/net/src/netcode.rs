@@ -21,7 +21,7 @@ use renetcode::{
     NetcodeServer, ServerConfig, ServerResult,
 };
 
-use crate::renet_guard::{PayloadGuard, Verdict};
+use crate::renet_guard::PayloadGuard;
 
 /// netcode's packet types are 0 (connection request) to 6 (disconnect), in a first byte's
 /// low four bits.
@@ -180,14 +180,8 @@ fn handle(
             let _ = socket.send_to(payload, addr);
         }
         ServerResult::Payload { client_id, payload } => {
-            match guards.entry(client_id).or_default().check(payload) {
-                // A payload renet cannot read (from a peer that speaks it wrong) is dropped.
-                Verdict::Read => drop(server.process_packet_from(payload, client_id)),
-                Verdict::Drop => *malformed += 1,
-                Verdict::Disconnect => {
-                    *malformed += 1;
-                    server.disconnect(client_id);
-                }
+            if guards.entry(client_id).or_default().to_server(server, client_id, payload) {
+                *malformed += 1;
             }
         }
         ServerResult::ClientConnected { client_id, addr, payload, .. } => {
@@ -289,16 +283,10 @@ impl ClientLink {
                         self.malformed += 1;
                         continue;
                     }
-                    if let Some(payload) = self.netcode.process_packet(&mut self.buffer[..len]) {
-                        match self.guard.check(payload) {
-                            Verdict::Read => client.process_packet(payload),
-                            Verdict::Drop => self.malformed += 1,
-                            Verdict::Disconnect => {
-                                // A host that sends what would bring renet down means harm.
-                                self.malformed += 1;
-                                client.disconnect_due_to_transport();
-                            }
-                        }
+                    if let Some(payload) = self.netcode.process_packet(&mut self.buffer[..len])
+                        && self.guard.to_client(client, payload)
+                    {
+                        self.malformed += 1;
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,

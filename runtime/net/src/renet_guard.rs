@@ -22,6 +22,7 @@
 use std::collections::HashMap;
 
 use fixstep_runtime::net::wire::MAX_RELIABLE_BYTES;
+use renet::{ClientId, RenetClient, RenetServer};
 
 /// renet 2.0's packet type (a payload's first byte) of a packet of small reliable messages.
 const SMALL_RELIABLE: u8 = 0;
@@ -80,6 +81,40 @@ impl PayloadGuard {
             SMALL_RELIABLE => self.check_small(rest),
             _ => Verdict::Read,
         }
+    }
+
+    /// Hands `payload` from `client` to the host's renet if it may read it; ends the
+    /// connection if only harm sends it. Returns whether it was kept from renet.
+    pub fn to_server(
+        &mut self,
+        server: &mut RenetServer,
+        client: ClientId,
+        payload: &[u8],
+    ) -> bool {
+        match self.check(payload) {
+            // A payload renet cannot read (from a peer that speaks it wrong) is dropped.
+            Verdict::Read => drop(server.process_packet_from(payload, client)),
+            Verdict::Drop => return true,
+            Verdict::Disconnect => {
+                server.disconnect(client);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Hands `payload` from the host to a peer's renet if it may read it; ends the connection
+    /// if only harm sends it. Returns whether it was kept from renet.
+    pub fn to_client(&mut self, client: &mut RenetClient, payload: &[u8]) -> bool {
+        match self.check(payload) {
+            Verdict::Read => client.process_packet(payload),
+            Verdict::Drop => return true,
+            Verdict::Disconnect => {
+                client.disconnect_due_to_transport();
+                return true;
+            }
+        }
+        false
     }
 
     /// The reliable channel handed a message on.

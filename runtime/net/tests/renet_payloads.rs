@@ -19,7 +19,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use fixstep_net::connection_config;
-use fixstep_net::renet_guard::{PayloadGuard, Verdict};
+use fixstep_net::renet_guard::PayloadGuard;
 use renet::{ChannelConfig, ClientId, RenetClient, RenetServer, SendType};
 
 /// The peer's client id on the host: any, as the host's renet only keys connections by it.
@@ -151,25 +151,16 @@ impl End {
     }
 }
 
-/// The host's transport hands renet a payload netcode decrypted from the peer, as its guard
-/// allows: the call `netcode.rs` makes, and the check it makes first.
+/// The host's transport hands renet a payload netcode decrypted from the peer, through the
+/// guard it keeps for the peer: the call `netcode.rs` makes.
 fn host_reads(host: &mut RenetServer, guard: &mut PayloadGuard, payload: &[u8]) {
-    match guard.check(payload) {
-        // Refused only for a client renet does not know, and the peer's connection is there.
-        Verdict::Read => drop(host.process_packet_from(payload, PEER)),
-        Verdict::Drop => {}
-        Verdict::Disconnect => host.disconnect(PEER),
-    }
+    guard.to_server(host, PEER, payload);
 }
 
-/// A peer's transport hands renet a payload netcode decrypted from the host, as its guard
-/// allows: the call `netcode.rs` makes, and the check it makes first.
+/// A peer's transport hands renet a payload netcode decrypted from the host, through its
+/// guard: the call `netcode.rs` makes.
 fn peer_reads(peer: &mut RenetClient, guard: &mut PayloadGuard, payload: &[u8]) {
-    match guard.check(payload) {
-        Verdict::Read => peer.process_packet(payload),
-        Verdict::Drop => {}
-        Verdict::Disconnect => peer.disconnect_due_to_transport(),
-    }
+    guard.to_client(peer, payload);
 }
 
 fn is_reliable(send_type: &SendType) -> bool {
