@@ -1,6 +1,6 @@
 //! The host of a network game: the town, the host session and its UDP transport.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,7 +16,7 @@ use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
 
 use super::desync::{Side, write_report};
 use super::poses::{SpectatorFeed, object_poses_of, poses_of, roles_of};
-use super::{RECENT_STATES, apply, part_names};
+use super::{RecentStates, apply, part_names};
 
 /// What a host is set up with.
 #[derive(Clone, Debug)]
@@ -73,7 +73,7 @@ pub struct HostGame {
     hasher: StateHasher,
     hash: StateHash,
     /// The state after each recent tick (postcard) and its hash, for desync reports.
-    recent: VecDeque<(Tick, Vec<u8>, HashReport)>,
+    recent: RecentStates,
     feeds: BTreeMap<PeerId, SpectatorFeed>,
     reported: BTreeMap<PeerId, ()>,
     pending: BTreeMap<(PeerId, Tick), PendingReport>,
@@ -111,7 +111,7 @@ impl HostGame {
             session,
             hasher: StateHasher::new(),
             hash,
-            recent: VecDeque::new(),
+            recent: RecentStates::default(),
             feeds: BTreeMap::new(),
             reported: BTreeMap::new(),
             pending: BTreeMap::new(),
@@ -199,9 +199,9 @@ impl HostGame {
             HostEvent::Desync { peer, tick, ours, theirs } => {
                 self.stats.desyncs += 1;
                 if self.reported.insert(peer, ()).is_none()
-                    && let Some((_, state, _)) = self.recent.iter().find(|(t, _, _)| *t == tick)
+                    && let Some((state, _)) = self.recent.get(tick)
                 {
-                    let state = state.clone();
+                    let state = state.to_vec();
                     let player =
                         self.session.peers().find(|(id, _)| *id == peer).and_then(|(_, p)| p);
                     self.session.send_desync(peer, tick, ours.clone(), state.clone());
@@ -247,11 +247,7 @@ impl HostGame {
         self.hash = self.hasher.finish_reuse();
         let report = HashReport::of(&self.hash);
         self.session.local_hash(record.tick, report.clone());
-        while self.recent.len() >= RECENT_STATES {
-            self.recent.pop_front();
-        }
-        let state = postcard::to_allocvec(self.sim.state()).context("the state does not encode")?;
-        self.recent.push_back((record.tick, state, report));
+        self.recent.push(record.tick, self.sim.state(), report)?;
         if !self.feeds.is_empty() {
             let poses = poses_of(self.sim.snapshot());
             let roles = roles_of(self.sim.snapshot());

@@ -24,7 +24,8 @@ mod spectator;
 
 use anyhow::{Context, Result};
 use fixstep_game::{PlayerCommand, TownSim};
-use fixstep_runtime::net::TickRecord;
+use fixstep_runtime::Tick;
+use fixstep_runtime::net::{HashReport, TickRecord};
 use fixstep_runtime::{Simulation, StateHash};
 
 pub use host::{HostGame, HostOptions, HostStats, NetHost};
@@ -35,6 +36,45 @@ pub use spectator::NetSpectator;
 /// States kept of the latest ticks, for desync reports: 64 (6.4 s), as long as the host keeps
 /// its own hashes to compare, so every desync it can find has both states to report.
 pub const RECENT_STATES: usize = fixstep_runtime::net::HASH_MEMORY_TICKS as usize;
+
+/// The states after the latest [`RECENT_STATES`] ticks (postcard) with their hashes, for
+/// desync reports. The oldest state's buffer takes the newest, so once full, keeping them
+/// allocates nothing a tick.
+#[derive(Debug, Default)]
+pub struct RecentStates {
+    states: std::collections::VecDeque<(Tick, Vec<u8>, HashReport)>,
+}
+
+impl RecentStates {
+    /// Keeps `state` after `tick`, with its hash, forgetting the oldest beyond
+    /// [`RECENT_STATES`].
+    ///
+    /// # Errors
+    ///
+    /// If the state does not encode (a bug).
+    pub fn push(
+        &mut self,
+        tick: Tick,
+        state: &impl serde::Serialize,
+        hash: HashReport,
+    ) -> Result<()> {
+        let mut buffer = if self.states.len() >= RECENT_STATES {
+            self.states.pop_front().map(|(_, buffer, _)| buffer).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        buffer.clear();
+        let buffer = postcard::to_extend(state, buffer).context("the state does not encode")?;
+        self.states.push_back((tick, buffer, hash));
+        Ok(())
+    }
+
+    /// The state after `tick` and its hash, if it is still kept.
+    #[must_use]
+    pub fn get(&self, tick: Tick) -> Option<(&[u8], &HashReport)> {
+        self.states.iter().find(|(t, _, _)| *t == tick).map(|(_, state, hash)| (&state[..], hash))
+    }
+}
 
 /// Runs a tick the host fixed: its joins, then the tick.
 ///

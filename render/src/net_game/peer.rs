@@ -19,7 +19,7 @@ use fixstep_runtime::net::{
 use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
 
 use super::desync::{Side, write_report};
-use super::{RECENT_STATES, apply, note_goodbye, part_names};
+use super::{RECENT_STATES, RecentStates, apply, note_goodbye, part_names};
 
 /// What the peer's HUD says.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -85,7 +85,7 @@ pub struct NetPeer {
     hello_micros: Option<u64>,
     /// Ticks arrived and not yet run (the playout buffer).
     playout: VecDeque<TickRecord<PlayerCommand>>,
-    recent: VecDeque<(Tick, Vec<u8>, HashReport)>,
+    recent: RecentStates,
     hasher: StateHasher,
     hash: Option<StateHash>,
     reports: PathBuf,
@@ -147,7 +147,7 @@ impl NetPeer {
             inputs: None,
             hello_micros: None,
             playout: VecDeque::new(),
-            recent: VecDeque::new(),
+            recent: RecentStates::default(),
             hasher: StateHasher::new(),
             hash: None,
             reports,
@@ -287,15 +287,15 @@ impl NetPeer {
             }
             PeerEvent::Desync { tick, hash, state } => {
                 self.stats.desync.get_or_insert(tick);
-                if let Some((_, ours, our_hash)) = self.recent.iter().find(|(t, _, _)| *t == tick) {
-                    let ours = ours.clone();
+                if let Some((ours, our_hash)) = self.recent.get(tick) {
+                    let (ours, our_hash) = (ours.to_vec(), our_hash.clone());
                     let names = self.hash.as_ref().map(part_names).unwrap_or_default();
                     let dir = write_report(
                         &self.reports,
                         tick,
                         self.session.player(),
                         (&state, &hash),
-                        (&ours, our_hash),
+                        (&ours, &our_hash),
                         &names,
                         Side::Peer,
                     )?;
@@ -366,11 +366,7 @@ impl NetPeer {
             let hash = self.hasher.finish_reuse();
             self.session.report_hash(record.tick, &hash);
             let report = HashReport::of(&hash);
-            while self.recent.len() >= RECENT_STATES {
-                self.recent.pop_front();
-            }
-            let state = postcard::to_allocvec(sim.state()).context("the state does not encode")?;
-            self.recent.push_back((record.tick, state, report));
+            self.recent.push(record.tick, sim.state(), report)?;
             self.stats.hashed = Some((record.tick, hash.total()));
             on_tick(sim, &hash);
             self.hash = Some(hash);
