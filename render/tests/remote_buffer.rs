@@ -213,6 +213,27 @@ fn a_vehicle_follows_a_hermite_curve_with_its_velocity_continuous_at_each_measur
     }
 }
 
+/// The town moves a taxi a straight step a tick: a curve through its measured velocities would
+/// draw it speeding up and slowing down within each step, off the pace it went.
+#[test]
+fn a_vehicle_measured_a_tick_apart_at_the_very_step_it_made_moves_straight_at_that_speed() {
+    // 1 m in a tick is 10 m/s, and the second measurement says 10 m/s: a straight step.
+    let mut stepped =
+        RemoteBuffer::new(Motion::Vehicle, &Measurement::moving(10, x(0.0), x(8.0), 0.0, 0));
+    stepped.push(&Measurement::moving(11, x(1.0), x(10.0), 0.0, 0));
+    for tick in [10.0, 10.25, 10.5, 10.75] {
+        let s = at(&stepped, tick);
+        assert!((s.pos.x - (tick as f32 - 10.0)).abs() < EPS_M, "on the step at {tick}");
+        assert!((s.speed - 10.0).abs() < 1e-3, "at the step's speed at {tick}: {}", s.speed);
+    }
+    // Half a metre a second off the step is no rounding: the curve through the velocities.
+    let mut curved =
+        RemoteBuffer::new(Motion::Vehicle, &Measurement::moving(10, x(0.0), x(8.0), 0.0, 0));
+    curved.push(&Measurement::moving(11, x(1.0), x(10.5), 0.0, 0));
+    let mid = at(&curved, 10.5).pos.x;
+    assert!((mid - 0.468_75).abs() < EPS_M, "the Hermite curve's midpoint: {mid}");
+}
+
 #[test]
 fn a_walker_is_drawn_on_straight_segments_at_each_segments_average_speed() {
     let mut b = RemoteBuffer::new(Motion::Walker, &Measurement::moving(0, x(0.0), x(1.0), 0.0, 0));

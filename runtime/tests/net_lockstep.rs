@@ -11,8 +11,8 @@ use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
 use fixstep_runtime::net::{
     Delivery, HashReport, HostConfig, HostEvent, HostSession, INPUT_REPEAT_MICROS, Identity,
-    InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, PROTOCOL_VERSION, PeerConfig, PeerEvent,
-    PeerId, PeerSession, Role,
+    InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, PEER_TIMEOUT_MICROS, PROTOCOL_VERSION,
+    PeerConfig, PeerEvent, PeerId, PeerSession, Role,
 };
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::tick::FrameScheduler;
@@ -379,6 +379,33 @@ fn a_player_back_under_its_name_gets_its_character_back() {
     for peer in &peers {
         assert_agrees(&host, peer);
     }
+}
+
+/// A peer that falls silent (a crash, a pulled cable: no goodbye) is dropped once it has
+/// said nothing for [`PEER_TIMEOUT_MICROS`], not before, and the game goes on without it.
+#[test]
+fn a_silent_peer_is_dropped_after_the_timeout_and_the_game_goes_on() {
+    let mut host = Host::new();
+    let mut peers = vec![Peer::new(1, "stays", BAD_LINK), Peer::new(2, "falls silent", BAD_LINK)];
+    for peer in &mut peers {
+        peer.connect(&mut host, 0);
+    }
+    let silent_from = 4_000_000;
+    let mut connected = Vec::new();
+    play(&mut host, &mut peers, 12, |now, host, peers| {
+        if now == silent_from {
+            peers.remove(1);
+        }
+        connected.push((now, host.session.peers().count()));
+    });
+    let connected_at =
+        |at: u64| connected.iter().find(|(now, _)| *now >= at).map(|&(_, count)| count);
+    // Its last messages were on their way for up to a link's delay before it fell silent.
+    let margin = 500_000;
+    assert_eq!(connected_at(silent_from + PEER_TIMEOUT_MICROS - margin), Some(2), "kept");
+    assert_eq!(connected_at(silent_from + PEER_TIMEOUT_MICROS + margin), Some(1), "dropped");
+    assert!(host.hashes.len() >= 110, "the game went on: {} ticks", host.hashes.len());
+    assert_agrees(&host, &peers[0]);
 }
 
 #[test]
