@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use fixstep_game::PlayerCommand;
 use fixstep_game::bots::Bot;
-use fixstep_render::assets::{default_assets_root, load};
+use fixstep_render::assets::{default_assets_root, default_level, load};
 use fixstep_render::net_game::{HostGame, HostOptions, identity_of};
 use fixstep_runtime::net::{Delivery, PeerConfig, PeerEvent, PeerId, PeerSession, Role};
 use fixstep_runtime::{Simulation, Tick};
@@ -56,9 +56,7 @@ struct Room {
 impl Room {
     fn new(peers: usize) -> Self {
         let assets = default_assets_root();
-        let level = Arc::new(
-            load(&assets, &assets.join("levels").join("town.ron")).expect("the town loads"),
-        );
+        let level = Arc::new(load(&assets, &default_level(&assets)).expect("the town loads"));
         let options = HostOptions {
             bind: ([127, 0, 0, 1], 0).into(),
             also_reachable_at: Vec::new(),

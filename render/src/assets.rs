@@ -21,6 +21,12 @@ pub fn default_assets_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("assets")
 }
 
+/// The level played when none is given: the town, `levels/town.ron` under `assets`.
+#[must_use]
+pub fn default_level(assets: &Path) -> PathBuf {
+    assets.join("levels").join("town.ron")
+}
+
 /// Loads a level file, with the file named in the error.
 ///
 /// # Errors

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::assets::default_assets_root;
+use crate::assets::{default_assets_root, default_level};
 use crate::commands::replay::{Verified, verify_replay};
 use crate::commands::sim::{FramePacing, SimRun, run_sim};
 
@@ -222,12 +222,10 @@ where
     };
     let assets = cli.assets.clone().unwrap_or_else(default_assets_root);
     match cli.command {
-        None => {
-            play(&crate::app::PlayOptions::window(assets.join("levels").join("town.ron"), assets))
-        }
+        None => play(&crate::app::PlayOptions::window(default_level(&assets), assets)),
         Some(Command::Play { level, size, frames, screenshot, seed, cpu_skinning, drawn_log }) => {
             play(&crate::app::PlayOptions {
-                level: level.unwrap_or_else(|| assets.join("levels").join("town.ron")),
+                level: level.unwrap_or_else(|| default_level(&assets)),
                 assets,
                 size,
                 frames,
@@ -266,7 +264,7 @@ where
                 }
                 Err(error) => return input_error(&error),
             };
-            let level = level.unwrap_or_else(|| assets.join("levels").join("town.ron"));
+            let level = level.unwrap_or_else(|| default_level(&assets));
             let run = SimRun {
                 level: &level,
                 assets: &assets,
@@ -307,7 +305,7 @@ where
             extra_characters,
         }) => {
             let args = crate::shot::ScreenshotArgs {
-                level: level.unwrap_or_else(|| assets.join("levels").join("town.ron")),
+                level: level.unwrap_or_else(|| default_level(&assets)),
                 assets,
                 tick,
                 alpha,
@@ -361,17 +359,9 @@ fn play(options: &crate::app::PlayOptions) -> ExitCode {
     match crate::app::run_play(options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("fixstep: {}", one_line_error(&error));
+            eprintln!("fixstep: {}", format!("{:#}", error.into_anyhow()).replace('\n', " "));
             ExitCode::from(EXIT_USAGE)
         }
-    }
-}
-
-/// An error and its causes on one line.
-fn one_line_error(error: &crate::app::PlayError) -> String {
-    match error {
-        crate::app::PlayError::Other(e) => format!("{e:#}").replace('\n', " "),
-        other => other.to_string().replace('\n', " "),
     }
 }
 

@@ -21,8 +21,9 @@ const MM: i32 = 1_000;
 
 fn town() -> TownSim {
     let assets = fixstep_render::assets::default_assets_root();
-    let level = fixstep_render::assets::load(&assets, &assets.join("levels").join("town.ron"))
-        .expect("the town loads");
+    let level =
+        fixstep_render::assets::load(&assets, &fixstep_render::assets::default_level(&assets))
+            .expect("the town loads");
     TownSim::new(Arc::new(level), 1, 1)
 }
 

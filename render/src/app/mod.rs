@@ -109,6 +109,18 @@ pub enum PlayError {
     Other(#[from] anyhow::Error),
 }
 
+impl PlayError {
+    /// The error as an [`anyhow::Error`] that keeps its causes: an `Other` is handed back as
+    /// it is, so `{:#}` still prints every cause (wrapping it again would print only its top).
+    #[must_use]
+    pub fn into_anyhow(self) -> anyhow::Error {
+        match self {
+            Self::Other(error) => error,
+            other => anyhow::Error::from(other),
+        }
+    }
+}
+
 /// A network game to play in a window.
 #[derive(Clone, Debug)]
 pub enum NetworkPlay {

@@ -17,7 +17,7 @@ use fixstep_runtime::Simulation;
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
 
 use super::{Logs, NetLogArgs, held_at, open_input_script, sleep_until};
-use crate::assets::load;
+use crate::assets::{default_level, load};
 use crate::net_game::{HostOptions, NetHost};
 
 /// The port a host listens on unless told: unassigned by IANA, unlikely to be taken.
@@ -76,7 +76,7 @@ pub struct HostArgs {
 ///
 /// A bad level or script, a port that cannot be bound, a log that cannot be written.
 pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
-    let level_file = args.level.clone().unwrap_or_else(|| assets.join("levels").join("town.ron"));
+    let level_file = args.level.clone().unwrap_or_else(|| default_level(assets));
     let level = Arc::new(load(assets, &level_file)?);
     let own_player = !args.logs.headless || args.logs.bot || args.logs.input_script.is_some();
     let options = HostOptions {
@@ -93,7 +93,7 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
             &crate::app::NetworkPlay::Host { options, level_file },
             assets,
         )
-        .map_err(|e| anyhow::anyhow!("{e}"));
+        .map_err(crate::app::PlayError::into_anyhow);
     }
     let mut host = NetHost::bind(Arc::clone(&level), &options)?;
     let addr = host.local_addr().context("the host has no address")?;

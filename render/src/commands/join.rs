@@ -15,7 +15,7 @@ use fixstep_runtime::math::Fx;
 use fixstep_runtime::tick::FrameScheduler;
 
 use super::{HeldFrame, Logs, NetLogArgs, held_at, open_input_script, sleep_until};
-use crate::assets::load;
+use crate::assets::{default_level, load};
 use crate::net_game::{InputLatency, NetPeer};
 use crate::present::LocalPresentation;
 
@@ -70,7 +70,7 @@ pub fn resolve(text: &str) -> Result<SocketAddr> {
 /// A bad host address, level or script; a connection refused, lost or never made.
 pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
     let host = resolve(&args.host)?;
-    let level_file = args.level.clone().unwrap_or_else(|| assets.join("levels").join("town.ron"));
+    let level_file = args.level.clone().unwrap_or_else(|| default_level(assets));
     if !args.logs.headless {
         return crate::app::run_network_play(
             &crate::app::NetworkPlay::Join {
@@ -81,7 +81,7 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
             },
             assets,
         )
-        .map_err(|e| anyhow::anyhow!("{e}"));
+        .map_err(crate::app::PlayError::into_anyhow);
     }
     let level = Arc::new(load(assets, &level_file)?);
     let mut peer = NetPeer::connect(Arc::clone(&level), host, &args.name, args.reports.clone())?;

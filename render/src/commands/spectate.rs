@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use super::join::resolve;
 use super::sleep_until;
-use crate::assets::load;
+use crate::assets::{default_level, load};
 use crate::net_game::NetSpectator;
 use crate::trace::RemoteFrameWriter;
 
@@ -50,13 +50,13 @@ pub struct SpectateArgs {
 /// A bad host address or level; a connection refused, lost or never made.
 pub fn run(args: &SpectateArgs, assets: &Path) -> Result<()> {
     let host = resolve(&args.host)?;
-    let level_file = args.level.clone().unwrap_or_else(|| assets.join("levels").join("town.ron"));
+    let level_file = args.level.clone().unwrap_or_else(|| default_level(assets));
     if !args.headless {
         return crate::app::run_network_play(
             &crate::app::NetworkPlay::Spectate { host, name: args.name.clone(), level_file },
             assets,
         )
-        .map_err(|e| anyhow::anyhow!("{e}"));
+        .map_err(crate::app::PlayError::into_anyhow);
     }
     let level = load(assets, &level_file)?;
     let mut spectator = NetSpectator::connect(&level, host, &args.name)?;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use fixstep_game::GameSnapshot;
 use fixstep_game::bots::Bot;
+use fixstep_render::assets::default_level;
 use fixstep_render::gpu::offscreen::OFFSCREEN_FORMAT;
 use fixstep_render::gpu::{GpuContext, Hud, OffscreenTarget, Renderer, RendererSetup};
 use fixstep_render::local_game::{GameAssets, LocalGame, load_game_assets};
@@ -52,7 +53,7 @@ pub fn assets_root() -> PathBuf {
 /// The town and its rig.
 pub fn town() -> GameAssets {
     let root = assets_root();
-    load_game_assets(&root, &root.join("levels").join("town.ron")).expect("the town loads")
+    load_game_assets(&root, &default_level(&root)).expect("the town loads")
 }
 
 /// A renderer of `assets` drawing offscreen pictures of `size`.

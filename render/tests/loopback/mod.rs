@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use fixstep_game::PlayerCommand;
 use fixstep_game::level::Level;
 use fixstep_render::app::session::PlaySession;
-use fixstep_render::assets::{default_assets_root, load};
+use fixstep_render::assets::{default_assets_root, default_level, load};
 use fixstep_render::gpu::Hud;
 use fixstep_render::net_game::HostOptions;
 
@@ -35,7 +35,7 @@ impl Loopback {
     /// A game on a free port, its reports in a scratch folder named after `test`.
     pub fn new(test: &str) -> Self {
         let assets = default_assets_root();
-        let level = load(&assets, &assets.join("levels").join("town.ron")).expect("loads");
+        let level = load(&assets, &default_level(&assets)).expect("loads");
         let addr = UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("binds");
         let reports = std::env::temp_dir().join(format!("fixstep-{test}-{}", std::process::id()));
         Self { level: Arc::new(level), addr, reports }
