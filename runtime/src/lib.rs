@@ -93,7 +93,7 @@ pub use clock::NetworkClock;
 pub use command::{Command, HeldInputs};
 pub use error::{Desync, Error, SyncCheck};
 pub use fixstep_derive::Canonical;
-pub use hash::{Canonical, ContentDigest, StateHash, StateHasher};
+pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
 pub use sim::Simulation;
 pub use tick::Tick;
 pub use world::{EntityId, EntityStore};

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::Error;
-use crate::hash::{ContentDigest, StateHash, StateHasher};
+use crate::hash::{ContentDigest, HashRecord, StateHash, StateHasher};
 use crate::sim::Simulation;
 use crate::tick::Tick;
 
@@ -85,22 +85,6 @@ impl ReplayHeader {
     }
 }
 
-/// A state hash as a replay records it: the total, and the partial hashes in the order the
-/// header names them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RecordedHash {
-    /// The total hash.
-    pub total: u64,
-    /// The partial hashes, or none if only the total was recorded.
-    pub parts: Vec<u64>,
-}
-
-impl From<&StateHash> for RecordedHash {
-    fn from(hash: &StateHash) -> Self {
-        Self { total: hash.total(), parts: hash.parts().iter().map(|p| p.hash).collect() }
-    }
-}
-
 /// One tick of a replay.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TickRecord<C> {
@@ -112,14 +96,14 @@ pub struct TickRecord<C> {
     /// One command per player, in player order.
     pub commands: Vec<C>,
     /// The state hash after this tick, if it was recorded.
-    pub hash: Option<RecordedHash>,
+    pub hash: Option<HashRecord>,
 }
 
 impl<C> TickRecord<C> {
     /// The record of a tick no player joined before, with its hash.
     #[must_use]
     pub fn new(tick: Tick, commands: Vec<C>, hash: Option<&StateHash>) -> Self {
-        Self { tick, joined: 0, commands, hash: hash.map(RecordedHash::from) }
+        Self { tick, joined: 0, commands, hash: hash.map(HashRecord::of) }
     }
 }
 
@@ -348,7 +332,7 @@ pub struct HashMismatch {
     /// The first tick whose hash differs.
     pub tick: Tick,
     /// The hash the replay recorded for it.
-    pub recorded: RecordedHash,
+    pub recorded: HashRecord,
     /// The hash re-simulation computed, with its partial hashes.
     pub computed: StateHash,
     /// The subsystems whose partial hashes differ, in hashing order: the first is where to
@@ -451,7 +435,7 @@ pub fn verify<S: Simulation>(
 /// order; one the simulation no longer hashes counts as differing.
 fn differing_subsystems(
     header: &ReplayHeader,
-    recorded: &RecordedHash,
+    recorded: &HashRecord,
     computed: &StateHash,
 ) -> Vec<String> {
     header

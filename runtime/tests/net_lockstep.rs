@@ -10,13 +10,13 @@ use common::{Drift, DriftCommand, scripted_commands};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
 use fixstep_runtime::net::{
-    Delivery, HashReport, HostConfig, HostEvent, HostSession, INPUT_REPEAT_MICROS, Identity,
-    InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, PEER_TIMEOUT_MICROS, PROTOCOL_VERSION,
-    PeerConfig, PeerEvent, PeerId, PeerSession, Role,
+    Delivery, HostConfig, HostEvent, HostSession, INPUT_REPEAT_MICROS, Identity, InputTicks,
+    LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, PEER_TIMEOUT_MICROS, PROTOCOL_VERSION, PeerConfig,
+    PeerEvent, PeerId, PeerSession, Role,
 };
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::tick::FrameScheduler;
-use fixstep_runtime::{ContentDigest, Simulation, Tick};
+use fixstep_runtime::{ContentDigest, HashRecord, Simulation, Tick};
 
 /// The test's clock step, microseconds: 2 ms, finer than any delay or frame it simulates.
 const STEP_MICROS: u64 = 2_000;
@@ -74,7 +74,7 @@ impl Host {
             run(&mut self.sim, &record);
             let hash = self.sim.state_hash();
             self.hashes.push((record.tick, hash.total()));
-            self.session.local_hash(record.tick, HashReport::of(&hash));
+            self.session.local_hash(record.tick, HashRecord::of(&hash));
         }
         self.session.check_timeouts(now);
         let events: Vec<HostEvent> = self.session.drain_events().collect();
@@ -210,7 +210,7 @@ impl Peer {
                 self.hashes.push((record.tick, hash.total()));
                 self.session.report_hash(record.tick, &hash);
             }
-            PeerEvent::InputAck { tick, queued, late, early_micros } => {
+            PeerEvent::InputAck { tick, queued, early_micros } => {
                 if let Some(inputs) = self.inputs.as_mut() {
                     inputs.acknowledged(tick, early_micros);
                     if let Some(margin) = inputs.margin_micros() {
@@ -220,7 +220,7 @@ impl Peer {
                     }
                 }
                 self.queued.push(queued);
-                self.late += u64::from(late);
+                self.late += u64::from(early_micros.is_none());
             }
             PeerEvent::Desync { tick, .. } => self.desync_told = Some(tick),
             PeerEvent::Refused { reason } => panic!("refused: {reason}"),

@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use fixstep_game::state::GameState;
-use fixstep_runtime::Tick;
-use fixstep_runtime::net::HashReport;
+use fixstep_runtime::{HashRecord, Tick};
 use ron::Value;
 
 /// The most differences `fixstep desync-diff` lists before it says how many more there are.
@@ -147,8 +146,8 @@ pub fn write_report(
     root: &Path,
     tick: Tick,
     player: Option<u16>,
-    host: (&[u8], &HashReport),
-    peer: (&[u8], &HashReport),
+    host: (&[u8], &HashRecord),
+    peer: (&[u8], &HashRecord),
     part_names: &[&str],
     written_by: Side,
 ) -> Result<PathBuf> {

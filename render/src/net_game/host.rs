@@ -10,9 +10,9 @@ use fixstep_game::level::Level;
 use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_net::{HostTransport, LinkStats};
 use fixstep_runtime::net::{
-    HashReport, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerId, TickRecord,
+    HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerId, TickRecord,
 };
-use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
+use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use super::desync::{Side, write_report};
 use super::poses::{SpectatorFeed, object_poses_of, poses_of, roles_of};
@@ -59,8 +59,8 @@ pub struct HostStats {
 struct PendingReport {
     player: Option<u16>,
     state: Vec<u8>,
-    ours: HashReport,
-    theirs: HashReport,
+    ours: HashRecord,
+    theirs: HashRecord,
 }
 
 /// A host's game without its socket: the town, the host session, the spectators' feeds and
@@ -245,7 +245,7 @@ impl HostGame {
         apply(&mut self.sim, &record)?;
         self.sim.hash_state(&mut self.hasher);
         self.hash = self.hasher.finish_reuse();
-        let report = HashReport::of(&self.hash);
+        let report = HashRecord::of(&self.hash);
         self.session.local_hash(record.tick, report.clone());
         self.recent.push(record.tick, self.sim.state(), report)?;
         if !self.feeds.is_empty() {

@@ -25,8 +25,8 @@ mod spectator;
 use anyhow::{Context, Result};
 use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::Tick;
-use fixstep_runtime::net::{HashReport, TickRecord};
-use fixstep_runtime::{Simulation, StateHash};
+use fixstep_runtime::net::TickRecord;
+use fixstep_runtime::{HashRecord, Simulation, StateHash};
 
 pub use host::{HostGame, HostOptions, HostStats, NetHost};
 pub use host_thread::HostThread;
@@ -42,7 +42,7 @@ pub const RECENT_STATES: usize = fixstep_runtime::net::HASH_MEMORY_TICKS as usiz
 /// allocates nothing a tick.
 #[derive(Debug, Default)]
 pub struct RecentStates {
-    states: std::collections::VecDeque<(Tick, Vec<u8>, HashReport)>,
+    states: std::collections::VecDeque<(Tick, Vec<u8>, HashRecord)>,
 }
 
 impl RecentStates {
@@ -56,7 +56,7 @@ impl RecentStates {
         &mut self,
         tick: Tick,
         state: &impl serde::Serialize,
-        hash: HashReport,
+        hash: HashRecord,
     ) -> Result<()> {
         let mut buffer = if self.states.len() >= RECENT_STATES {
             self.states.pop_front().map(|(_, buffer, _)| buffer).unwrap_or_default()
@@ -71,7 +71,7 @@ impl RecentStates {
 
     /// The state after `tick` and its hash, if it is still kept.
     #[must_use]
-    pub fn get(&self, tick: Tick) -> Option<(&[u8], &HashReport)> {
+    pub fn get(&self, tick: Tick) -> Option<(&[u8], &HashRecord)> {
         self.states.iter().find(|(t, _, _)| *t == tick).map(|(_, state, hash)| (&state[..], hash))
     }
 }

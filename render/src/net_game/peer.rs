@@ -13,10 +13,10 @@ use fixstep_net::{LinkStats, PeerTransport};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::net::{
-    HashReport, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig, PeerEvent,
+    INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig, PeerEvent,
     PeerSession, Role, TickRecord,
 };
-use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
+use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use super::desync::{Side, write_report};
 use super::{RECENT_STATES, RecentStates, apply, note_goodbye, part_names};
@@ -263,7 +263,7 @@ impl NetPeer {
                 self.stats.host_tick = Some(record.tick);
                 self.playout.push_back(record);
             }
-            PeerEvent::InputAck { tick, queued, late, early_micros } => {
+            PeerEvent::InputAck { tick, queued, early_micros } => {
                 if let Some(early) = early_micros
                     && self.sent_at.iter().any(|(t, _)| *t == tick)
                 {
@@ -283,7 +283,7 @@ impl NetPeer {
                     }
                 }
                 self.stats.queued = queued;
-                self.stats.late_inputs += u64::from(late);
+                self.stats.late_inputs += u64::from(early_micros.is_none());
             }
             PeerEvent::Desync { tick, hash, state } => {
                 self.stats.desync.get_or_insert(tick);
@@ -365,7 +365,7 @@ impl NetPeer {
             sim.hash_state(&mut self.hasher);
             let hash = self.hasher.finish_reuse();
             self.session.report_hash(record.tick, &hash);
-            let report = HashReport::of(&hash);
+            let report = HashRecord::of(&hash);
             self.recent.push(record.tick, sim.state(), report)?;
             self.stats.hashed = Some((record.tick, hash.total()));
             on_tick(sim, &hash);

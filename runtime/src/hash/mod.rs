@@ -87,6 +87,26 @@ impl StateHash {
     }
 }
 
+/// A state hash as it is sent and stored: the total and the partial hashes' values in the
+/// order the simulation names its subsystems, without the names (both ends run the same
+/// simulation version, or a replay's header names them). Peers report it every tick; replays
+/// record it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HashRecord {
+    /// The total.
+    pub total: u64,
+    /// The partial hashes, in order; empty if only the total was recorded.
+    pub parts: Vec<u64>,
+}
+
+impl HashRecord {
+    /// The record of `hash`.
+    #[must_use]
+    pub fn of(hash: &StateHash) -> Self {
+        Self { total: hash.total(), parts: hash.parts().iter().map(|p| p.hash).collect() }
+    }
+}
+
 /// Formats the total as 16 lowercase hexadecimal digits, as hash logs write it.
 impl core::fmt::Display for StateHash {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

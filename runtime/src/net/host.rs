@@ -7,11 +7,12 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::wire::{
-    Delivery, HashReport, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, PoseSnapshot, Refusal,
-    Role, TickRecord, ToHost, ToPeer, decode, encode, valid_name,
+    Delivery, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, PoseSnapshot, Refusal, Role,
+    TickRecord, ToHost, ToPeer, decode, encode, valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
 use crate::command::Command;
+use crate::hash::HashRecord;
 use crate::tick::Tick;
 
 /// Hashes the host keeps of its own recent ticks, to compare the peers' reports with: 64
@@ -94,9 +95,9 @@ pub enum HostEvent {
         /// The tick.
         tick: Tick,
         /// The host's hash.
-        ours: HashReport,
+        ours: HashRecord,
         /// The peer's.
-        theirs: HashReport,
+        theirs: HashRecord,
     },
     /// A peer's state of a desync tick arrived (postcard bytes).
     DesyncState {
@@ -184,9 +185,9 @@ pub struct HostSession<C> {
     next_tick: Tick,
     /// Players to add before the next tick runs.
     pending_joins: u16,
-    hashes: VecDeque<(Tick, HashReport)>,
+    hashes: VecDeque<(Tick, HashRecord)>,
     /// Peers' hash reports not yet compared (the host had not run the tick).
-    reports: BTreeMap<(Tick, PeerId), HashReport>,
+    reports: BTreeMap<(Tick, PeerId), HashRecord>,
     outgoing: Vec<(PeerId, Delivery, Vec<u8>)>,
     events: Vec<HostEvent>,
     drops: DropCounts,
@@ -542,7 +543,7 @@ where
             }
         }
         for (peer, number, queued, late, missing, early_micros) in acks {
-            let ack = ToPeer::<C>::InputAck { tick, missing, queued, late, early_micros };
+            let ack = ToPeer::<C>::InputAck { tick, missing, queued, early_micros };
             self.send(peer, Delivery::Unreliable, &ack);
             if late {
                 // At most max_players.
@@ -554,7 +555,7 @@ where
     }
 
     /// The host's own state hash after running `tick`: compared with the peers' reports.
-    pub fn local_hash(&mut self, tick: Tick, hash: HashReport) {
+    pub fn local_hash(&mut self, tick: Tick, hash: HashRecord) {
         while self.hashes.len() >= HASH_MEMORY_TICKS as usize {
             self.hashes.pop_front();
         }
@@ -574,7 +575,7 @@ where
         self.reports.retain(|(t, _), _| *t >= oldest);
     }
 
-    fn hash_report(&mut self, peer: PeerId, tick: Tick, theirs: HashReport) {
+    fn hash_report(&mut self, peer: PeerId, tick: Tick, theirs: HashRecord) {
         if !matches!(self.peers.get(&peer).and_then(|p| p.joined), Some(Joined::Player(_))) {
             return self.drop_message(peer, Dropped::OutOfPlace);
         }
@@ -591,7 +592,7 @@ where
         }
     }
 
-    fn compare(&mut self, peer: PeerId, tick: Tick, theirs: HashReport) {
+    fn compare(&mut self, peer: PeerId, tick: Tick, theirs: HashRecord) {
         let Some((_, ours)) = self.hashes.iter().find(|(t, _)| *t == tick) else { return };
         if *ours != theirs {
             let ours = ours.clone();
@@ -600,7 +601,7 @@ where
     }
 
     /// Tells `peer` that its hash of `tick` differs, sending the host's hash and state of it.
-    pub fn send_desync(&mut self, peer: PeerId, tick: Tick, hash: HashReport, state: Vec<u8>) {
+    pub fn send_desync(&mut self, peer: PeerId, tick: Tick, hash: HashRecord, state: Vec<u8>) {
         self.send(peer, Delivery::Reliable, &ToPeer::<C>::Desync { tick, hash, state });
     }
 

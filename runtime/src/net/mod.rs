@@ -79,8 +79,8 @@ pub use lead::{
 };
 pub use peer::{INPUT_REPEAT_MICROS, PeerConfig, PeerEvent, PeerSession};
 pub use wire::{
-    Delivery, EntityRole, HashReport, Identity, ObjectPose, PROTOCOL_VERSION, Pose, PoseSnapshot,
-    Refusal, Role, TickRecord, ToHost, ToPeer,
+    Delivery, EntityRole, Identity, ObjectPose, PROTOCOL_VERSION, Pose, PoseSnapshot, Refusal,
+    Role, TickRecord, ToHost, ToPeer,
 };
 
 /// How far ahead of the host's next tick a peer's inputs may be, ticks: three seconds. A peer

@@ -6,10 +6,11 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::wire::{
-    Delivery, HashReport, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, PoseSnapshot, Refusal,
-    Role, TickRecord, ToHost, ToPeer, decode, encode, valid_name,
+    Delivery, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, PoseSnapshot, Refusal, Role,
+    TickRecord, ToHost, ToPeer, decode, encode, valid_name,
 };
 use crate::command::Command;
+use crate::hash::HashRecord;
 use crate::hash::StateHash;
 use crate::tick::Tick;
 
@@ -59,10 +60,8 @@ pub enum PeerEvent<C> {
         tick: Tick,
         /// How many of the peer's inputs were waiting there.
         queued: u32,
-        /// Whether the peer's input for the tick was missing.
-        late: bool,
-        /// How long before the tick was fixed the input arrived, microseconds (`None` when
-        /// late).
+        /// How long before the tick was fixed the input arrived, microseconds. `None`: it
+        /// was late (missing when the tick was fixed, so the held input stood in).
         early_micros: Option<u32>,
     },
     /// The host says the peer's state of `tick` differs from its own, and sent its hash and
@@ -71,7 +70,7 @@ pub enum PeerEvent<C> {
         /// The tick.
         tick: Tick,
         /// The host's hash.
-        hash: HashReport,
+        hash: HashRecord,
         /// The host's state (postcard bytes).
         state: Vec<u8>,
     },
@@ -172,9 +171,9 @@ where
             }
             ToPeer::Refused { reason } => self.events.push(PeerEvent::Refused { reason }),
             ToPeer::Tick(record) => self.tick(record),
-            ToPeer::InputAck { tick, missing, queued, late, early_micros } => {
+            ToPeer::InputAck { tick, missing, queued, early_micros } => {
                 self.acknowledged(missing);
-                self.events.push(PeerEvent::InputAck { tick, queued, late, early_micros });
+                self.events.push(PeerEvent::InputAck { tick, queued, early_micros });
             }
             ToPeer::Desync { tick, hash, state } => {
                 self.events.push(PeerEvent::Desync { tick, hash, state });
@@ -254,7 +253,7 @@ where
 
     /// The peer ran `tick` and its state hash is `hash`.
     pub fn report_hash(&mut self, tick: Tick, hash: &StateHash) {
-        self.send(Delivery::Reliable, &ToHost::<C>::Hash { tick, hash: HashReport::of(hash) });
+        self.send(Delivery::Reliable, &ToHost::<C>::Hash { tick, hash: HashRecord::of(hash) });
     }
 
     /// A spectator's camera looks at `at_mm` (millimetres on the ground).

@@ -4,11 +4,11 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::hash::{ContentDigest, StateHash};
+use crate::hash::{ContentDigest, HashRecord};
 use crate::tick::Tick;
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -93,24 +93,6 @@ pub enum Role {
     Player,
     /// It receives pose snapshots and draws them; it simulates nothing.
     Spectator,
-}
-
-/// A state hash as a peer reports it: the total and every partial hash, in the order the
-/// simulation names its subsystems (both sides run the same simulation version).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HashReport {
-    /// The total.
-    pub total: u64,
-    /// The partial hashes, in order.
-    pub parts: Vec<u64>,
-}
-
-impl HashReport {
-    /// The report of `hash`.
-    #[must_use]
-    pub fn of(hash: &StateHash) -> Self {
-        Self { total: hash.total(), parts: hash.parts().iter().map(|p| p.hash).collect() }
-    }
 }
 
 /// One tick as the host fixed it: the players who join before it runs, and one command per
@@ -224,7 +206,7 @@ pub enum ToHost<C> {
         /// The tick run.
         tick: Tick,
         /// Its hash.
-        hash: HashReport,
+        hash: HashRecord,
     },
     /// Where a spectator's camera looks, millimetres on the ground: the host sends it the
     /// entities near it every tick and the rest less often. Unreliable.
@@ -272,10 +254,9 @@ pub enum ToPeer<C> {
         missing: Tick,
         /// How many of its inputs, for ticks after `tick`, were waiting.
         queued: u32,
-        /// Whether its input for `tick` was missing, so its held input stood in.
-        late: bool,
         /// How long before `tick` was fixed its input arrived, microseconds on the host's
-        /// clock (`None` when late): the margin the peer's tick-rate nudge holds steady.
+        /// clock: the margin the peer's tick-rate nudge holds steady. `None`: the input was
+        /// late, and its held input stood in.
         early_micros: Option<u32>,
     },
     /// The peer's hash for `tick` differs from the host's: the host's state after it
@@ -284,7 +265,7 @@ pub enum ToPeer<C> {
         /// The tick.
         tick: Tick,
         /// The host's hash.
-        hash: HashReport,
+        hash: HashRecord,
         /// The host's state.
         state: Vec<u8>,
     },
