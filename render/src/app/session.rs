@@ -18,7 +18,7 @@ use glam::Vec3;
 
 use crate::gpu::Hud;
 use crate::local_game::LocalGame;
-use crate::net_game::{HostOptions, HostThread, NetHost, NetPeer, NetSpectator};
+use crate::net_game::{HostOptions, HostThread, NetHost, NetPeer, NetSpectator, PlayerFrames};
 use crate::present::camera::CameraRig;
 use crate::present::convert::{TICK_SECONDS_F32, TICKS_PER_SECOND_F32, f};
 use crate::present::frame::{CharacterDraw, TaxiDraw};
@@ -241,9 +241,7 @@ impl PlaySession for HostPlay {
 pub struct JoinPlay {
     peer: NetPeer,
     level: Arc<Level>,
-    presentation: Option<LocalPresentation>,
-    input_schedule: FrameScheduler,
-    input: InputAccumulator,
+    frames: PlayerFrames,
     offsets: std::collections::VecDeque<f32>,
     first_offset: Option<Fx>,
     empty: DrawFrame,
@@ -259,10 +257,8 @@ impl JoinPlay {
     pub fn new(level: Arc<Level>, host: SocketAddr, name: &str, reports: PathBuf) -> Result<Self> {
         Ok(Self {
             peer: NetPeer::connect(Arc::clone(&level), host, name, reports)?,
+            frames: PlayerFrames::new(Arc::clone(&level), true),
             level,
-            presentation: None,
-            input_schedule: FrameScheduler::new(),
-            input: InputAccumulator::new(),
             offsets: std::collections::VecDeque::with_capacity(OFFSET_SAMPLES),
             first_offset: None,
             empty: DrawFrame::default(),
@@ -283,47 +279,19 @@ impl PlaySession for JoinPlay {
         if self.peer.ended().is_some() {
             return Ok(self.drawn());
         }
-        let Some(player) = self.peer.player() else {
+        if self.peer.player().is_none() {
             self.peer.send()?;
             return Ok(&self.empty);
-        };
-        if self.presentation.is_none()
-            && let Some(sim) = self.peer.sim()
+        }
+        if self.frames.start(&self.peer)
+            && let Some(p) = self.frames.presentation_mut()
         {
-            let mut p = LocalPresentation::new(Arc::clone(&self.level), usize::from(player));
-            p.observe(sim.snapshot());
-            p.predict_own();
-            p.observe_own(OwnRules::body(sim, usize::from(player)));
             p.camera = self.camera;
-            self.presentation = Some(p);
         }
-        self.input.turn_by(mouse_turn);
-        let nudged = self.peer.clock().nudged_micros(elapsed_micros);
-        let mut inputs = Vec::new();
-        self.input.run_frame(
-            &mut self.input_schedule,
-            nudged,
-            held,
-            |command, partial| -> Result<()> {
-                inputs.push((command, *partial));
-                Ok(())
-            },
-        )?;
-        for (command, partial) in inputs {
-            let Some(tick) = self.peer.next_input_tick() else { continue };
-            self.peer.submit(tick, command);
-            if let Some(p) = self.presentation.as_mut() {
-                p.own_command(tick, command, &partial);
-            }
-        }
+        self.frames.input_mut().turn_by(mouse_turn);
+        self.frames.send_inputs(&mut self.peer, elapsed_micros, held, |_, command| command);
         let render = self.peer.clock().render_tick();
-        let presentation = &mut self.presentation;
-        self.peer.run_due(Some(render.unwrap_or(Fx::MIN)), |sim, _| {
-            if let Some(p) = presentation.as_mut() {
-                p.observe(sim.snapshot());
-                p.observe_own(OwnRules::body(sim, usize::from(player)));
-            }
-        })?;
+        self.frames.run_ticks(&mut self.peer, Some(render.unwrap_or(Fx::MIN)), |_, _| {})?;
         self.peer.send()?;
         if let Some(offset) = self.peer.clock().estimate_offset() {
             let first = *self.first_offset.get_or_insert(offset);
@@ -333,21 +301,18 @@ impl PlaySession for JoinPlay {
             let ticks = (offset - first).to_num::<f32>();
             self.offsets.push_back(ticks * TICK_SECONDS_F32 * MS_PER_S);
         }
-        let Some(p) = self.presentation.as_mut() else { return Ok(&self.empty) };
-        p.own_input(&self.input.partial());
-        p.set_player_names(self.peer.names().iter().map(String::as_str));
-        let latest = p.latest().map_or(0, |s| s.tick.0);
-        let drawn = render.map_or(0.0, |r| r.to_num::<f64>());
-        let alpha = (drawn - f64::from(latest) + 1.0).clamp(0.0, 1.0) as f32;
-        Ok(p.draw(alpha, seconds(elapsed_micros)))
+        if let Some(p) = self.frames.presentation_mut() {
+            p.set_player_names(self.peer.names().iter().map(String::as_str));
+        }
+        Ok(self.frames.draw(render, elapsed_micros).unwrap_or(&self.empty))
     }
 
     fn drawn(&self) -> &DrawFrame {
-        self.presentation.as_ref().map_or(&self.empty, LocalPresentation::frame)
+        self.frames.presentation().map_or(&self.empty, LocalPresentation::frame)
     }
 
     fn camera(&mut self) -> &mut CameraRig {
-        match self.presentation.as_mut() {
+        match self.frames.presentation_mut() {
             Some(p) => &mut p.camera,
             None => &mut self.camera,
         }

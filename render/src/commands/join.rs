@@ -8,16 +8,13 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use fixstep_game::PlayerCommand;
 use fixstep_game::bots::Bot;
-use fixstep_game::predict::{InputAccumulator, OwnRules};
 use fixstep_net::WallClock;
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::Fx;
-use fixstep_runtime::tick::FrameScheduler;
 
 use super::{HeldFrame, Logs, NetLogArgs, held_at, open_input_script, sleep_until};
 use crate::assets::{default_level, load};
-use crate::net_game::{InputLatency, NetPeer};
-use crate::present::LocalPresentation;
+use crate::net_game::{InputLatency, NetPeer, PlayerFrames};
 
 /// How long a headless peer without a drawn log sleeps between looks at its socket,
 /// microseconds: 2 ms.
@@ -93,9 +90,8 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
     let mut logs = Logs::open(&args.logs, &level)?;
     // A drawn log means frames, drawn at their rate from the prediction and the playout.
     let frames = logs.draws().then(|| args.logs.frame_micros());
-    let mut presentation: Option<LocalPresentation> = None;
-    let mut accumulator = InputAccumulator::new();
-    let mut input_schedule = FrameScheduler::new();
+    // A bot reads the town, not keys: only a script's keys are predicted.
+    let mut player_frames = PlayerFrames::new(Arc::clone(&level), script.is_some());
     let clock = WallClock::new();
     let mut last = clock.now_micros();
     let held_frame = HeldFrame;
@@ -120,71 +116,36 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
             sleep_until(&clock, now + POLL_MICROS);
             continue;
         };
-        if presentation.is_none()
+        if player_frames.start(&peer)
             && let Some(sim) = peer.sim()
         {
-            let mut p = LocalPresentation::new(Arc::clone(&level), usize::from(player));
-            p.observe(sim.snapshot());
-            if script.is_some() {
-                p.predict_own();
-                p.observe_own(OwnRules::body(sim, usize::from(player)));
-            }
             logs.truth(sim.snapshot())?;
-            presentation = Some(p);
             bot = args.logs.bot.then(|| Bot::new(usize::from(player), &level));
         }
         // Inputs, on the input clock the host's reports nudge.
         let held = held_at(script.as_ref(), now, elapsed);
-        let nudged = peer.clock().nudged_micros(elapsed);
-        let mut inputs = Vec::new();
-        accumulator.run_frame(
-            &mut input_schedule,
-            nudged,
-            &held,
-            |command, partial| -> Result<()> {
-                inputs.push((command, *partial));
-                Ok(())
-            },
-        )?;
-        for (command, partial) in inputs {
-            let Some(tick) = peer.next_input_tick() else { continue };
-            let command = match bot.as_mut() {
-                Some(bot) => {
-                    peer.sim().map_or(PlayerCommand::default(), |s| bot.command(s.snapshot()))
-                }
-                None => command,
-            };
-            peer.submit(tick, command);
-            if let Some(p) = presentation.as_mut() {
-                p.own_command(tick, command, &partial);
-            }
-        }
+        player_frames.send_inputs(&mut peer, elapsed, &held, |peer, command| match bot.as_mut() {
+            Some(bot) => peer.sim().map_or(PlayerCommand::default(), |s| bot.command(s.snapshot())),
+            None => command,
+        });
         // Ticks, when the drawn time reaches them (or as they come, drawing nothing).
         let render = peer.clock().render_tick();
         let limit = if frames.is_some() { Some(render.unwrap_or(Fx::MIN)) } else { None };
         let mut failure = None;
         let mut ran_to = None;
-        peer.run_due(limit, |sim, hash| {
+        player_frames.run_ticks(&mut peer, limit, |sim, hash| {
             let tick = fixstep_runtime::Tick(sim.next_tick().0 - 1);
             if let Err(e) = logs.tick(tick, hash, sim.snapshot()) {
                 failure.get_or_insert(e);
-            }
-            if let Some(p) = presentation.as_mut() {
-                p.observe(sim.snapshot());
-                p.observe_own(OwnRules::body(sim, usize::from(player)));
             }
             ran_to = Some(sim.next_tick());
         })?;
         if let Some(e) = failure {
             return Err(e);
         }
-        if let (Some(p), Some(frame_micros)) = (presentation.as_mut(), frames) {
-            p.own_input(&accumulator.partial());
-            let latest = p.latest().map_or(0, |s| s.tick.0);
-            let drawn = render.map_or(0.0, |r| r.to_num::<f64>());
-            // The world between the two latest ticks, at the clock's render tick.
-            let alpha = (drawn - f64::from(latest) + 1.0).clamp(0.0, 1.0) as f32;
-            let frame = p.draw(alpha, elapsed as f32 / 1e6);
+        if let Some(frame_micros) = frames
+            && let Some(frame) = player_frames.draw(render, elapsed)
+        {
             let mark = held_frame.mark(script.as_ref(), now, held);
             logs.frame(now as f64 / 1000.0, frame, mark.as_ref())?;
             peer.send()?;

@@ -19,6 +19,7 @@ pub mod desync;
 mod host;
 pub mod host_thread;
 mod peer;
+mod player_frames;
 pub mod poses;
 mod spectator;
 
@@ -31,6 +32,7 @@ use fixstep_runtime::{HashRecord, Simulation, StateHash};
 pub use host::{HostGame, HostOptions, HostStats, NetHost};
 pub use host_thread::HostThread;
 pub use peer::{InputLatency, NetPeer, PeerStats, identity_of};
+pub use player_frames::PlayerFrames;
 pub use spectator::NetSpectator;
 
 /// States kept of the latest ticks, for desync reports: 64 (6.4 s), as long as the host keeps
