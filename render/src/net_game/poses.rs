@@ -192,9 +192,13 @@ pub fn tier_at(pos_mm: [i32; 2], camera_mm: [i32; 2], was: Option<u8>) -> u8 {
 /// due.
 #[derive(Clone, Debug, Default)]
 pub struct SpectatorFeed {
-    sent: BTreeMap<u64, Pose>,
+    /// Each entity's pose as last sent, and the snapshot that last had the entity (those
+    /// older than the latest are gone).
+    sent: BTreeMap<u64, (Pose, u64)>,
     roles: BTreeMap<u64, u64>,
     objects: Vec<ObjectPose>,
+    /// Snapshots made.
+    snapshots: u64,
 }
 
 impl SpectatorFeed {
@@ -220,14 +224,17 @@ impl SpectatorFeed {
         }
         self.objects.clear();
         self.objects.extend_from_slice(objects);
-        let mut seen = BTreeMap::new();
+        self.snapshots += 1;
+        let now = self.snapshots;
         for pose in poses {
-            let was = self.sent.get(&pose.id).map(|p| p.tier);
-            let pose = Pose { tier: tier_at(pose.pos_mm, camera_mm, was), ..*pose };
-            seen.insert(pose.id, ());
-            let due = match self.sent.get(&pose.id) {
+            let last = self.sent.get_mut(&pose.id);
+            let pose = Pose {
+                tier: tier_at(pose.pos_mm, camera_mm, last.as_ref().map(|l| l.0.tier)),
+                ..*pose
+            };
+            let due = match &last {
                 None => true,
-                Some(last) => {
+                Some((last, _)) => {
                     let changed = last.at_rest != pose.at_rest
                         || last.jumps != pose.jumps
                         || last.health != pose.health
@@ -237,18 +244,26 @@ impl SpectatorFeed {
                         || (turn && !(pose.at_rest && last.at_rest && last.pos_mm == pose.pos_mm))
                 }
             };
+            match last {
+                Some(last) if due => *last = (pose, now),
+                Some(last) => last.1 = now,
+                None => {
+                    self.sent.insert(pose.id, (pose, now));
+                }
+            }
             if due {
-                self.sent.insert(pose.id, pose);
                 out.poses.push(pose);
             }
         }
-        let gone: Vec<u64> =
-            self.sent.keys().filter(|id| !seen.contains_key(id)).copied().collect();
-        for id in gone {
-            self.sent.remove(&id);
-            self.roles.remove(&id);
-            out.gone.push(id);
-        }
+        let roles_sent = &mut self.roles;
+        self.sent.retain(|&id, &mut (_, seen)| {
+            let here = seen == now;
+            if !here {
+                roles_sent.remove(&id);
+                out.gone.push(id);
+            }
+            here
+        });
         for role in roles {
             if self.sent.contains_key(&role.id) && self.roles.get(&role.id) != Some(&role.role) {
                 self.roles.insert(role.id, role.role);
