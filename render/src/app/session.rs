@@ -249,14 +249,17 @@ pub struct JoinPlay {
 }
 
 impl JoinPlay {
-    /// A player named `name` of the game hosted at `host`.
+    /// A player named `name` of the game hosted at `host`, its socket served from a thread
+    /// (a window's frames come when the window system lets them).
     ///
     /// # Errors
     ///
     /// If no socket can be bound.
     pub fn new(level: Arc<Level>, host: SocketAddr, name: &str, reports: PathBuf) -> Result<Self> {
+        let mut peer = NetPeer::connect(Arc::clone(&level), host, name, reports)?;
+        peer.serve_from_thread();
         Ok(Self {
-            peer: NetPeer::connect(Arc::clone(&level), host, name, reports)?,
+            peer,
             frames: PlayerFrames::new(Arc::clone(&level), true),
             level,
             offsets: std::collections::VecDeque::with_capacity(OFFSET_SAMPLES),
@@ -412,14 +415,17 @@ const UNTOLD_HEALTH: f32 = fixstep_game::tuning::MAX_HEALTH as f32;
 const UNTOLD_ROLE: Role = Role::Pedestrian(u32::MAX);
 
 impl SpectatePlay {
-    /// A spectator named `name` of the game hosted at `host`.
+    /// A spectator named `name` of the game hosted at `host`, its socket served from a
+    /// thread.
     ///
     /// # Errors
     ///
     /// If no socket can be bound.
     pub fn new(level: Arc<Level>, host: SocketAddr, name: &str) -> Result<Self> {
+        let mut spectator = NetSpectator::connect(&level, host, name)?;
+        spectator.serve_from_thread();
         Ok(Self {
-            spectator: NetSpectator::connect(&level, host, name)?,
+            spectator,
             level,
             frame: DrawFrame::default(),
             camera: CameraRig { distance: 30.0 },

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use fixstep_game::level::Level;
 use fixstep_game::{PlayerCommand, TownSim};
-use fixstep_net::{LinkStats, PeerTransport};
+use fixstep_net::{LinkStats, PeerLink};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::net::{
@@ -19,6 +19,7 @@ use fixstep_runtime::net::{
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use super::desync::{Side, write_report};
+use super::host_thread::SERVE_MICROS;
 use super::{RECENT_STATES, RecentStates, apply, note_goodbye, part_names};
 
 /// What the peer's HUD says.
@@ -75,8 +76,7 @@ impl InputLatency {
 
 /// A player in a network game; see the [module documentation](super).
 pub struct NetPeer {
-    session: PeerSession<PlayerCommand>,
-    transport: PeerTransport,
+    link: PeerLink<PlayerCommand>,
     level: Arc<Level>,
     sim: Option<TownSim>,
     clock: NetworkClock,
@@ -104,7 +104,7 @@ pub struct NetPeer {
 
 impl std::fmt::Debug for NetPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NetPeer").field("transport", &self.transport).finish_non_exhaustive()
+        f.debug_struct("NetPeer").field("link", &self.link).finish_non_exhaustive()
     }
 }
 
@@ -139,8 +139,7 @@ impl NetPeer {
         let config =
             PeerConfig { identity: identity_of(&level), name: name.to_owned(), role: Role::Player };
         Ok(Self {
-            session: PeerSession::new(config),
-            transport: PeerTransport::connect(host)?,
+            link: PeerLink::connect(host, PeerSession::new(config))?,
             level,
             sim: None,
             clock: NetworkClock::new(),
@@ -175,8 +174,8 @@ impl NetPeer {
 
     /// The peer's player number, once welcomed.
     #[must_use]
-    pub const fn player(&self) -> Option<u16> {
-        self.session.player()
+    pub fn player(&self) -> Option<u16> {
+        self.link.session().player()
     }
 
     /// Every player's name, by player number, as the host last said (empty before it has).
@@ -206,7 +205,14 @@ impl NetPeer {
     /// The link to the host.
     #[must_use]
     pub fn link(&self) -> LinkStats {
-        self.transport.stats()
+        self.link.stats()
+    }
+
+    /// Serves the socket from a thread every [`SERVE_MICROS`] from now on, so the host hears
+    /// from this peer within milliseconds however slowly its frames come (a window's; see
+    /// [`PeerLink`]).
+    pub fn serve_from_thread(&mut self) {
+        self.link.serve_from_thread(std::time::Duration::from_micros(SERVE_MICROS));
     }
 
     /// Advances the network clock by a frame's `elapsed_micros` (real time since the last
@@ -221,17 +227,17 @@ impl NetPeer {
             return Ok(());
         }
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
-        note_goodbye(self.transport.receive(elapsed, &mut self.session), &mut self.ended)?;
-        if self.transport.is_connected() && self.hello_micros.is_none() {
+        note_goodbye(self.link.receive(elapsed), &mut self.ended)?;
+        if self.hello_micros.is_none() && self.link.is_connected() {
             self.hello_micros = Some(self.clock.local_micros());
         }
-        let events: Vec<PeerEvent<PlayerCommand>> = self.session.drain_events().collect();
+        let events: Vec<PeerEvent<PlayerCommand>> = self.link.session().drain_events().collect();
         for event in events {
             self.event(event)?;
         }
         self.since_inputs_micros = self.since_inputs_micros.saturating_add(elapsed_micros);
         if self.since_inputs_micros >= INPUT_REPEAT_MICROS {
-            self.session.repeat_inputs();
+            self.link.session().repeat_inputs();
             self.since_inputs_micros = 0;
         }
         Ok(())
@@ -268,7 +274,7 @@ impl NetPeer {
                     && self.sent_at.iter().any(|(t, _)| *t == tick)
                 {
                     // On its way for half the round trip, then waiting its margin.
-                    let half_trip = self.transport.stats().rtt_micros / 2;
+                    let half_trip = self.link.stats().rtt_micros / 2;
                     InputLatency::push(
                         &mut self.stats.latency.to_host,
                         half_trip + u64::from(early),
@@ -293,14 +299,14 @@ impl NetPeer {
                     let dir = write_report(
                         &self.reports,
                         tick,
-                        self.session.player(),
+                        self.player(),
                         (&state, &hash),
                         (&ours, &our_hash),
                         &names,
                         Side::Peer,
                     )?;
                     self.stats.report = Some(dir);
-                    self.session.send_desync_state(tick, ours);
+                    self.link.session().send_desync_state(tick, ours);
                 }
             }
             PeerEvent::Roster(names) => self.names = names,
@@ -317,7 +323,7 @@ impl NetPeer {
 
     /// Sends the peer's command for `tick`.
     pub fn submit(&mut self, tick: Tick, command: PlayerCommand) {
-        self.session.submit_input(tick, command);
+        self.link.session().submit_input(tick, command);
         self.since_inputs_micros = 0;
         while self.sent_at.len() >= RECENT_STATES {
             self.sent_at.pop_front();
@@ -360,11 +366,11 @@ impl NetPeer {
             }
             apply(sim, &record)?;
             if self.perturb_at == Some(record.tick) {
-                perturb(sim, self.session.player());
+                perturb(sim, self.link.session().player());
             }
             sim.hash_state(&mut self.hasher);
             let hash = self.hasher.finish_reuse();
-            self.session.report_hash(record.tick, &hash);
+            self.link.session().report_hash(record.tick, &hash);
             let report = HashRecord::of(&hash);
             self.recent.push(record.tick, sim.state(), report)?;
             self.stats.hashed = Some((record.tick, hash.total()));
@@ -384,7 +390,7 @@ impl NetPeer {
         if self.ended.is_some() {
             return Ok(());
         }
-        note_goodbye(self.transport.send(&mut self.session), &mut self.ended)
+        note_goodbye(self.link.send(), &mut self.ended)
     }
 
     /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
@@ -395,6 +401,6 @@ impl NetPeer {
 
     /// Says goodbye.
     pub fn disconnect(&mut self) {
-        self.transport.disconnect();
+        self.link.disconnect();
     }
 }

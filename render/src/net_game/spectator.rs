@@ -7,11 +7,12 @@ use std::net::SocketAddr;
 use anyhow::{Result, bail};
 use fixstep_game::level::Level;
 use fixstep_game::state::Role as CharacterRole;
-use fixstep_net::{LinkStats, PeerTransport};
+use fixstep_net::{LinkStats, PeerLink};
 use fixstep_runtime::Tick;
 use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Pose, Role};
 use glam::Vec3;
 
+use super::host_thread::SERVE_MICROS;
 use super::note_goodbye;
 use super::peer::identity_of;
 use super::poses::{object_view_of, role_of_code};
@@ -110,8 +111,7 @@ const HEALTH_CHANGES_KEPT: usize = 16;
 
 /// A spectator; see the [module documentation](super).
 pub struct NetSpectator {
-    session: PeerSession<fixstep_game::PlayerCommand>,
-    transport: PeerTransport,
+    link: PeerLink<fixstep_game::PlayerCommand>,
     view: RemoteView,
     objects: RemoteObjects,
     /// Where the camera looks, millimetres on the ground.
@@ -126,7 +126,7 @@ pub struct NetSpectator {
 
 impl std::fmt::Debug for NetSpectator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NetSpectator").field("transport", &self.transport).finish_non_exhaustive()
+        f.debug_struct("NetSpectator").field("link", &self.link).finish_non_exhaustive()
     }
 }
 
@@ -143,8 +143,7 @@ impl NetSpectator {
             role: Role::Spectator,
         };
         Ok(Self {
-            session: PeerSession::new(config),
-            transport: PeerTransport::connect(host)?,
+            link: PeerLink::connect(host, PeerSession::new(config))?,
             view: RemoteView::new(),
             objects: RemoteObjects::new(),
             camera_mm: [0, 0],
@@ -177,7 +176,13 @@ impl NetSpectator {
     /// The link to the host.
     #[must_use]
     pub fn link(&self) -> LinkStats {
-        self.transport.stats()
+        self.link.stats()
+    }
+
+    /// Serves the socket from a thread every [`SERVE_MICROS`] from now on, however slowly
+    /// the frames come (see [`PeerLink`]).
+    pub fn serve_from_thread(&mut self) {
+        self.link.serve_from_thread(std::time::Duration::from_micros(SERVE_MICROS));
     }
 
     /// Points the camera at `at` (world metres): the host sends what is near it every tick.
@@ -197,9 +202,9 @@ impl NetSpectator {
             return Ok(());
         }
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
-        note_goodbye(self.transport.receive(elapsed, &mut self.session), &mut self.ended)?;
+        note_goodbye(self.link.receive(elapsed), &mut self.ended)?;
         let events: Vec<PeerEvent<fixstep_game::PlayerCommand>> =
-            self.session.drain_events().collect();
+            self.link.session().drain_events().collect();
         for event in events {
             match event {
                 PeerEvent::Refused { reason } => bail!("the host refused this spectator: {reason}"),
@@ -233,9 +238,12 @@ impl NetSpectator {
             }
         }
         self.since_camera += elapsed_micros;
-        if self.session.is_welcomed() && self.since_camera >= CAMERA_REPORT_MICROS {
-            self.since_camera = 0;
-            self.session.report_camera(self.camera_mm);
+        if self.since_camera >= CAMERA_REPORT_MICROS {
+            let mut session = self.link.session();
+            if session.is_welcomed() {
+                self.since_camera = 0;
+                session.report_camera(self.camera_mm);
+            }
         }
         Ok(())
     }
@@ -258,7 +266,7 @@ impl NetSpectator {
         if self.ended.is_some() {
             return Ok(());
         }
-        note_goodbye(self.transport.send(&mut self.session), &mut self.ended)
+        note_goodbye(self.link.send(), &mut self.ended)
     }
 
     /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
@@ -269,6 +277,6 @@ impl NetSpectator {
 
     /// Says goodbye.
     pub fn disconnect(&mut self) {
-        self.transport.disconnect();
+        self.link.disconnect();
     }
 }

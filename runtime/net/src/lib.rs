@@ -8,6 +8,9 @@
 //!   measures) on netcode connections (encrypted, replay-protected packets, so a stranger's
 //!   datagrams never reach a session), every datagram checked before netcode reads it
 //!   ([`netcode`]) and every payload before renet does ([`renet_guard`]);
+//! - [`PeerLink`] holds a peer's session on its transport, and serves the socket from a thread
+//!   of its own when the peer's frames are too slow to (a window drawing a few frames a
+//!   second, or blocked while it is dragged);
 //! - [`WallClock`] gives the sessions and the network clock their microseconds;
 //! - [`Netem`] is a link conditioner: a UDP proxy that delays, jitters, drops, duplicates and
 //!   reorders, for tests and for trying a bad link on loopback.
@@ -18,6 +21,7 @@
 
 pub mod netcode;
 mod netem;
+mod peer_link;
 pub mod renet_guard;
 mod transport;
 
@@ -25,6 +29,7 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 pub use netem::{Netem, NetemConfig, NetemCounts};
+pub use peer_link::{PeerLink, SessionGuard};
 pub use transport::{
     HostTransport, LinkStats, MAX_CONNECTIONS, NETCODE_PROTOCOL_ID, PeerTransport,
     connection_config,

@@ -1,0 +1,187 @@
+//! A peer's session on its transport, served from a thread of its own when its frames are slow.
+//!
+//! A peer's window draws when the window system lets it: a software renderer draws a few
+//! frames a second, a window being dragged or resized may block its thread for seconds. Were
+//! its socket served only between frames, renet would acknowledge the host's packets a frame
+//! late (the round trip it reports grows by a frame, and the host resends ticks the peer has
+//! had for a while), and a long stall would let the connection time out. A [`PeerLink`] served
+//! from a thread ([`PeerLink::serve_from_thread`]) receives and sends every few milliseconds
+//! whatever the frames do; the session's events wait in it until the frame drains them, so
+//! the game itself still moves on frames.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use fixstep_runtime::command::Command;
+use fixstep_runtime::net::PeerSession;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::{LinkStats, NetError, PeerTransport, WallClock};
+
+/// A session and its transport, and what the serving thread could not do.
+struct Served<C> {
+    session: PeerSession<C>,
+    transport: PeerTransport,
+    /// The thread's failure (a lost connection, the host's goodbye), for the next receive.
+    failure: Option<NetError>,
+}
+
+/// A peer's session and transport; see the [module documentation](self).
+pub struct PeerLink<C> {
+    served: Arc<Mutex<Served<C>>>,
+    thread: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+}
+
+impl<C> std::fmt::Debug for PeerLink<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PeerLink").field("threaded", &self.thread.is_some()).finish_non_exhaustive()
+    }
+}
+
+/// The session of a [`PeerLink`], held for as long as this guard lives (the serving thread
+/// waits meanwhile: keep it short).
+pub struct SessionGuard<'a, C>(MutexGuard<'a, Served<C>>);
+
+impl<C> std::ops::Deref for SessionGuard<'_, C> {
+    type Target = PeerSession<C>;
+    fn deref(&self) -> &PeerSession<C> {
+        &self.0.session
+    }
+}
+
+impl<C> std::ops::DerefMut for SessionGuard<'_, C> {
+    fn deref_mut(&mut self) -> &mut PeerSession<C> {
+        &mut self.0.session
+    }
+}
+
+impl<C> PeerLink<C>
+where
+    C: Command + Serialize + DeserializeOwned + Send + 'static,
+{
+    /// `session` connecting to the host at `host`, served by the caller's
+    /// [`receive`](Self::receive) and [`send`](Self::send) until
+    /// [`serve_from_thread`](Self::serve_from_thread).
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn connect(host: std::net::SocketAddr, session: PeerSession<C>) -> Result<Self, NetError> {
+        let transport = PeerTransport::connect(host)?;
+        let served = Served { session, transport, failure: None };
+        Ok(Self { served: Arc::new(Mutex::new(served)), thread: None })
+    }
+
+    fn served(&self) -> MutexGuard<'_, Served<C>> {
+        // A thread that panicked mid-serve left a session whose worst is a lost message:
+        // the reliable channel resends, and the lockstep checks every tick's hash.
+        self.served.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Serves the socket from a thread every `every` from now on: receives what arrived and
+    /// sends what the session has. [`receive`](Self::receive) then only hands over the
+    /// thread's failure, if any.
+    pub fn serve_from_thread(&mut self, every: Duration) {
+        if self.thread.is_some() {
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let served = Arc::clone(&self.served);
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let clock = WallClock::new();
+            let mut last = clock.now_micros();
+            while !stopped.load(Ordering::Relaxed) {
+                std::thread::sleep(every);
+                let now = clock.now_micros();
+                let elapsed = Duration::from_micros(now - last);
+                last = now;
+                let mut guard = served.lock().unwrap_or_else(PoisonError::into_inner);
+                let Served { session, transport, failure } = &mut *guard;
+                if failure.is_some() {
+                    // Handed over at the next receive; nothing more to serve.
+                    break;
+                }
+                if let Err(error) =
+                    transport.receive(elapsed, session).and_then(|()| transport.send(session))
+                {
+                    *failure = Some(error);
+                }
+            }
+        });
+        self.thread = Some((stop, thread));
+    }
+
+    /// Receives what came in the last `elapsed` and hands it to the session; from a thread
+    /// serving the socket, hands over what it failed with instead.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails or the connection is refused, lost or ended by the host.
+    pub fn receive(&mut self, elapsed: Duration) -> Result<(), NetError> {
+        let mut served = self.served();
+        if let Some(failure) = served.failure.take() {
+            return Err(failure);
+        }
+        if self.thread.is_some() {
+            return Ok(());
+        }
+        let Served { session, transport, .. } = &mut *served;
+        transport.receive(elapsed, session)
+    }
+
+    /// Sends what the session has to send now (a thread serving the socket would within a
+    /// few milliseconds; a frame's inputs need not wait for it).
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails.
+    pub fn send(&mut self) -> Result<(), NetError> {
+        let mut served = self.served();
+        let Served { session, transport, .. } = &mut *served;
+        transport.send(session)
+    }
+
+    /// The session, locked while the guard lives.
+    #[must_use]
+    pub fn session(&self) -> SessionGuard<'_, C> {
+        SessionGuard(self.served())
+    }
+
+    /// Whether the connection is up.
+    #[must_use]
+    pub fn is_connected(&self) -> bool {
+        self.served().transport.is_connected()
+    }
+
+    /// The link to the host.
+    #[must_use]
+    pub fn stats(&self) -> LinkStats {
+        self.served().transport.stats()
+    }
+
+    /// Stops the serving thread, if there is one, and says goodbye to the host.
+    pub fn disconnect(&mut self) {
+        self.stop_thread();
+        self.served().transport.disconnect();
+    }
+}
+
+impl<C> PeerLink<C> {
+    fn stop_thread(&mut self) {
+        if let Some((stop, thread)) = self.thread.take() {
+            stop.store(true, Ordering::Relaxed);
+            // A serving thread that panicked has nothing left to give back.
+            let _ = thread.join();
+        }
+    }
+}
+
+impl<C> Drop for PeerLink<C> {
+    fn drop(&mut self) {
+        self.stop_thread();
+    }
+}
