@@ -206,17 +206,20 @@ fn run_window(options: &PlayOptions, mode: Mode) -> Result<(), PlayError> {
 }
 
 /// The HUD's line of help: the adapter, and the keys, with how to capture the mouse or let it
-/// go as it is now.
-fn hud_note(ctx: &GpuContext, mouse_captured: bool) -> String {
+/// go as it is now. A spectator's keys move its camera: it has no character to run or to
+/// interact with.
+fn hud_note(ctx: &GpuContext, mouse_captured: bool, spectator: bool) -> String {
     let mouse = if mouse_captured {
         "mouse turns (Esc lets it go)"
     } else {
         "click to turn with the mouse"
     };
-    format!(
-        "{}   WASD move, Shift run, Q/E turn, {mouse}, F interact, wheel zoom, F3 graph, Esc quit",
-        ctx.describe()
-    )
+    let keys = if spectator {
+        format!("WASD move the camera, Q/E turn it, {mouse}")
+    } else {
+        format!("WASD move, Shift run, Q/E turn, {mouse}, F interact")
+    };
+    format!("{}   {keys}, wheel zoom, F3 graph, Esc quit", ctx.describe())
 }
 
 struct App {
@@ -347,7 +350,8 @@ impl App {
             }),
             None => None,
         };
-        let hud = Hud { visible: true, note: Some(hud_note(&ctx, false)), ..Hud::default() };
+        let note = hud_note(&ctx, false, game.is_spectator());
+        let hud = Hud { visible: true, note: Some(note), ..Hud::default() };
         window.request_redraw();
         Ok(Running {
             window,
@@ -385,7 +389,7 @@ impl Running {
         }
         self.window.set_cursor_visible(!capture);
         self.input.mouse_look = capture;
-        self.hud.note = Some(hud_note(&self.ctx, capture));
+        self.hud.note = Some(hud_note(&self.ctx, capture, self.game.is_spectator()));
     }
 
     fn resize(&mut self, size: PhysicalSize<u32>) {

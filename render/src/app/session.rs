@@ -59,6 +59,11 @@ pub trait PlaySession {
     /// The game is closing (say goodbye).
     fn close(&mut self) {}
 
+    /// Whether this only watches: the keys move a camera, not a character.
+    fn is_spectator(&self) -> bool {
+        false
+    }
+
     /// Whether the game goes on while the window is not drawn (a network game, which others
     /// play too); a game played alone waits.
     fn plays_on_unseen(&self) -> bool {
@@ -546,8 +551,7 @@ impl PlaySession for SpectatePlay {
         hud.network = Some(self.spectator.ended().map_or_else(
             || {
                 format!(
-                    "watching: {} entities   {} snapshots   rtt {} ms   WASD move the camera, Q/E \
-                 turn it",
+                    "watching: {} entities   {} snapshots   rtt {} ms",
                     self.spectator.view().len(),
                     self.spectator.snapshots(),
                     link.rtt_micros / 1000
@@ -555,6 +559,10 @@ impl PlaySession for SpectatePlay {
             },
             |ended| format!("{ended}: {ENDED_HINT}"),
         ));
+    }
+
+    fn is_spectator(&self) -> bool {
+        true
     }
 
     fn level(&self) -> &Arc<Level> {
