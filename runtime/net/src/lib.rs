@@ -28,7 +28,7 @@ mod transport;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-pub use netem::{Netem, NetemConfig, NetemCounts};
+pub use netem::{CLIENT_IDLE_SECONDS, Netem, NetemConfig, NetemCounts};
 pub use peer_link::{PeerLink, SessionGuard};
 pub use transport::{
     HostTransport, LinkStats, MAX_CONNECTIONS, NETCODE_PROTOCOL_ID, PeerTransport,

@@ -3,6 +3,7 @@
 //! players who want to try a bad link on loopback.
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
@@ -20,8 +21,10 @@ const MAX_DATAGRAM: usize = 65_536;
 /// any delay it is asked for.
 const IDLE_MICROS: u64 = 500;
 
-/// A client silent this long is forgotten and its upstream socket closed, seconds.
-const CLIENT_IDLE_SECONDS: u64 = 60;
+/// A client silent this long is forgotten and its upstream socket closed, seconds: a peer
+/// gone a minute has long been dropped by the host, and a proxy left running for days must not
+/// keep a socket for every peer that ever came.
+pub const CLIENT_IDLE_SECONDS: u64 = 60;
 
 /// Percent in one.
 const PERCENT: u32 = 100;
@@ -56,9 +59,8 @@ pub struct NetemCounts {
     pub reordered: u64,
 }
 
-/// A client of the conditioner: its address, and the socket it talks upstream through.
+/// A client of the conditioner (keyed by its address): the socket it talks upstream through.
 struct Client {
-    addr: SocketAddr,
     upstream: UdpSocket,
     last_heard: Instant,
 }
@@ -69,75 +71,20 @@ struct Pending {
     /// Up to the forwarded address through the client's upstream socket, or back down to the
     /// client through the listening socket.
     to_upstream: bool,
-    /// The client's index.
-    client: usize,
+    /// The client's address: a datagram whose client was forgotten meanwhile is lost.
+    client: SocketAddr,
 }
 
-/// The link conditioner; see the [module documentation](self).
-pub struct Netem {
+/// The datagrams on their way, and the chances that decide their fate.
+struct Schedule {
     config: NetemConfig,
-    listen: UdpSocket,
-    forward: SocketAddr,
-    clients: Vec<Client>,
     pending: BTreeMap<(Instant, u64), Pending>,
     order: u64,
     rng: SimRng,
     counts: NetemCounts,
-    buffer: Vec<u8>,
 }
 
-impl std::fmt::Debug for Netem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Netem")
-            .field("config", &self.config)
-            .field("forward", &self.forward)
-            .field("counts", &self.counts)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Netem {
-    /// A conditioner listening on `listen`, forwarding to `forward`.
-    ///
-    /// # Errors
-    ///
-    /// If the socket cannot be bound.
-    pub fn bind(
-        listen: SocketAddr,
-        forward: SocketAddr,
-        config: NetemConfig,
-    ) -> Result<Self, NetError> {
-        let socket =
-            UdpSocket::bind(listen).map_err(|e| NetError::Bind { addr: listen, source: e })?;
-        socket.set_nonblocking(true).map_err(|e| NetError::Bind { addr: listen, source: e })?;
-        Ok(Self {
-            config,
-            listen: socket,
-            forward,
-            clients: Vec::new(),
-            pending: BTreeMap::new(),
-            order: 0,
-            rng: SimRng::new(config.seed, NETEM_RNG_STREAM),
-            counts: NetemCounts::default(),
-            buffer: vec![0; MAX_DATAGRAM],
-        })
-    }
-
-    /// Where it listens.
-    ///
-    /// # Errors
-    ///
-    /// If the socket cannot say.
-    pub fn local_addr(&self) -> Result<SocketAddr, NetError> {
-        self.listen.local_addr().map_err(|e| NetError::Io { what: "netem's address", source: e })
-    }
-
-    /// What it did so far.
-    #[must_use]
-    pub const fn counts(&self) -> NetemCounts {
-        self.counts
-    }
-
+impl Schedule {
     fn chance(&mut self, percent: u32) -> bool {
         percent > 0 && self.rng.below(PERCENT) < percent
     }
@@ -148,7 +95,9 @@ impl Netem {
         Duration::from_millis(u64::from(self.config.delay_ms + jitter))
     }
 
-    fn schedule(&mut self, now: Instant, bytes: &[u8], to_upstream: bool, client: usize) {
+    /// Schedules `bytes`, arrived at `now`, as the link would carry them: lost, or delayed
+    /// (once, or twice if duplicated), and held back further if reordered.
+    fn add(&mut self, now: Instant, bytes: &[u8], to_upstream: bool, client: SocketAddr) {
         if self.chance(self.config.loss_percent) {
             self.counts.lost += 1;
             return;
@@ -170,48 +119,119 @@ impl Netem {
                 .insert((due, self.order), Pending { bytes: bytes.to_vec(), to_upstream, client });
         }
     }
+}
 
-    fn client_of(&mut self, addr: SocketAddr, now: Instant) -> Result<usize, NetError> {
-        if let Some(i) = self.clients.iter().position(|c| c.addr == addr) {
-            self.clients[i].last_heard = now;
-            return Ok(i);
-        }
-        let any: SocketAddr = if self.forward.is_ipv4() {
-            SocketAddr::from(([0, 0, 0, 0], 0))
-        } else {
-            SocketAddr::from(([0u16; 8], 0))
-        };
-        let upstream = UdpSocket::bind(any).map_err(|e| NetError::Bind { addr: any, source: e })?;
-        upstream.set_nonblocking(true).map_err(|e| NetError::Bind { addr: any, source: e })?;
-        self.clients.push(Client { addr, upstream, last_heard: now });
-        Ok(self.clients.len() - 1)
+/// The link conditioner; see the [module documentation](self).
+pub struct Netem {
+    listen: UdpSocket,
+    forward: SocketAddr,
+    clients: BTreeMap<SocketAddr, Client>,
+    schedule: Schedule,
+    buffer: Vec<u8>,
+}
+
+impl std::fmt::Debug for Netem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Netem")
+            .field("config", &self.schedule.config)
+            .field("forward", &self.forward)
+            .field("counts", &self.schedule.counts)
+            .finish_non_exhaustive()
     }
+}
 
-    /// Moves every datagram that arrived into the schedule, sends every one that is due, and
-    /// returns how long until the next is due (at most a short idle).
+/// A socket for a new client to talk to `forward` through.
+fn upstream_socket(forward: SocketAddr) -> Result<UdpSocket, NetError> {
+    let any: SocketAddr = if forward.is_ipv4() {
+        SocketAddr::from(([0, 0, 0, 0], 0))
+    } else {
+        SocketAddr::from(([0u16; 8], 0))
+    };
+    let upstream = UdpSocket::bind(any).map_err(|e| NetError::Bind { addr: any, source: e })?;
+    upstream.set_nonblocking(true).map_err(|e| NetError::Bind { addr: any, source: e })?;
+    Ok(upstream)
+}
+
+impl Netem {
+    /// A conditioner listening on `listen`, forwarding to `forward`.
     ///
     /// # Errors
     ///
-    /// If a socket fails other than by having nothing to read.
+    /// If the socket cannot be bound.
+    pub fn bind(
+        listen: SocketAddr,
+        forward: SocketAddr,
+        config: NetemConfig,
+    ) -> Result<Self, NetError> {
+        let socket =
+            UdpSocket::bind(listen).map_err(|e| NetError::Bind { addr: listen, source: e })?;
+        socket.set_nonblocking(true).map_err(|e| NetError::Bind { addr: listen, source: e })?;
+        Ok(Self {
+            listen: socket,
+            forward,
+            clients: BTreeMap::new(),
+            schedule: Schedule {
+                config,
+                pending: BTreeMap::new(),
+                order: 0,
+                rng: SimRng::new(config.seed, NETEM_RNG_STREAM),
+                counts: NetemCounts::default(),
+            },
+            buffer: vec![0; MAX_DATAGRAM],
+        })
+    }
+
+    /// Where it listens.
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot say.
+    pub fn local_addr(&self) -> Result<SocketAddr, NetError> {
+        self.listen.local_addr().map_err(|e| NetError::Io { what: "netem's address", source: e })
+    }
+
+    /// What it did so far.
+    #[must_use]
+    pub const fn counts(&self) -> NetemCounts {
+        self.schedule.counts
+    }
+
+    /// The clients it keeps an upstream socket for: those heard from in the last
+    /// [`CLIENT_IDLE_SECONDS`].
+    #[must_use]
+    pub fn clients(&self) -> usize {
+        self.clients.len()
+    }
+
+    /// Moves every datagram that arrived into the schedule, sends every one that is due,
+    /// forgets the clients silent for [`CLIENT_IDLE_SECONDS`], and returns how long until the
+    /// next datagram is due (at most a short idle).
+    ///
+    /// # Errors
+    ///
+    /// If a socket fails other than by having nothing to read, or a new client's upstream
+    /// socket cannot be bound.
     pub fn poll(&mut self, now: Instant) -> Result<Duration, NetError> {
         loop {
             match self.listen.recv_from(&mut self.buffer) {
                 Ok((len, from)) => {
-                    let client = self.client_of(from, now)?;
-                    let bytes = self.buffer[..len].to_vec();
-                    self.schedule(now, &bytes, true, client);
+                    match self.clients.entry(from) {
+                        Entry::Occupied(client) => client.into_mut().last_heard = now,
+                        Entry::Vacant(slot) => {
+                            let upstream = upstream_socket(self.forward)?;
+                            slot.insert(Client { upstream, last_heard: now });
+                        }
+                    }
+                    self.schedule.add(now, &self.buffer[..len], true, from);
                 }
                 Err(e) if would_block(&e) => break,
                 Err(e) => return Err(NetError::Io { what: "netem's listening socket", source: e }),
             }
         }
-        for client in 0..self.clients.len() {
+        for (&addr, client) in &self.clients {
             loop {
-                match self.clients[client].upstream.recv_from(&mut self.buffer) {
-                    Ok((len, _)) => {
-                        let bytes = self.buffer[..len].to_vec();
-                        self.schedule(now, &bytes, false, client);
-                    }
+                match client.upstream.recv_from(&mut self.buffer) {
+                    Ok((len, _)) => self.schedule.add(now, &self.buffer[..len], false, addr),
                     Err(e) if would_block(&e) => break,
                     Err(e) => {
                         return Err(NetError::Io { what: "netem's upstream socket", source: e });
@@ -219,25 +239,24 @@ impl Netem {
                 }
             }
         }
-        while let Some(entry) = self.pending.first_entry() {
+        while let Some(entry) = self.schedule.pending.first_entry() {
             if entry.key().0 > now {
                 break;
             }
             let datagram = entry.remove();
-            let Some(client) = self.clients.get(datagram.client) else { continue };
+            let Some(client) = self.clients.get(&datagram.client) else { continue };
             // A datagram that cannot go out now is as lost as on a real link.
             let _ = if datagram.to_upstream {
                 client.upstream.send_to(&datagram.bytes, self.forward)
             } else {
-                self.listen.send_to(&datagram.bytes, client.addr)
+                self.listen.send_to(&datagram.bytes, datagram.client)
             };
-            self.counts.forwarded += 1;
+            self.schedule.counts.forwarded += 1;
         }
         let idle = Duration::from_secs(CLIENT_IDLE_SECONDS);
-        if self.pending.is_empty() {
-            self.clients.retain(|c| now.duration_since(c.last_heard) < idle);
-        }
-        let next = self.pending.keys().next().map(|(due, _)| due.saturating_duration_since(now));
+        self.clients.retain(|_, c| now.saturating_duration_since(c.last_heard) < idle);
+        let next =
+            self.schedule.pending.keys().next().map(|(due, _)| due.saturating_duration_since(now));
         Ok(next.unwrap_or(Duration::MAX).min(Duration::from_micros(IDLE_MICROS)))
     }
 
