@@ -29,9 +29,10 @@ use fixstep_runtime::tick::{FrameScheduler, MAX_BACKLOG_TICKS, TICK_MICROS};
 
 use super::NetHost;
 
-/// How often the thread serves the socket, microseconds: 2 ms, as a headless host does, so an
-/// input that arrives just before its tick is fixed is not missed for want of a look, and an
-/// acknowledgement leaves within 2 ms of its input.
+/// How often a serving thread serves its socket, microseconds: 2 ms, as a headless host does,
+/// so an input that arrives just before its tick is fixed is not missed for want of a look,
+/// and an acknowledgement leaves within 2 ms of what it acknowledges. A windowed peer's or
+/// spectator's thread ([`super::NetPeer::serve_from_thread`]) looks as often.
 pub const SERVE_MICROS: u64 = 2_000;
 
 /// How long past a tick's time the window may leave it unrun before the thread runs it,
