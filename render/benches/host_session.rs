@@ -125,7 +125,7 @@ impl Room {
             }
             let mut welcomed = peer.player().is_some();
             for event in peer.drain_events() {
-                welcomed |= matches!(event, PeerEvent::Welcomed { .. });
+                welcomed |= matches!(event, PeerEvent::Welcomed(_));
             }
             if welcomed {
                 peer.report_hash(tick, &hash);

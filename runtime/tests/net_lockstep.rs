@@ -10,9 +10,9 @@ use common::{Drift, DriftCommand, scripted_commands};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
 use fixstep_runtime::net::{
-    Delivery, HostConfig, HostEvent, HostSession, INPUT_REPEAT_MICROS, Identity, InputTicks,
-    LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, PEER_TIMEOUT_MICROS, PROTOCOL_VERSION, PeerConfig,
-    PeerEvent, PeerId, PeerSession, Role,
+    Delivery, DesyncNotice, HostConfig, HostEvent, HostSession, INPUT_REPEAT_MICROS, Identity,
+    InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, PEER_TIMEOUT_MICROS, PROTOCOL_VERSION,
+    PeerConfig, PeerEvent, PeerId, PeerSession, Role, Welcome,
 };
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::tick::FrameScheduler;
@@ -189,7 +189,7 @@ impl Peer {
 
     fn event(&mut self, event: PeerEvent<DriftCommand>, now: u64) {
         match event {
-            PeerEvent::Welcomed { tick, state, hash, .. } => {
+            PeerEvent::Welcomed(Welcome { tick, state, hash, .. }) => {
                 let mut sim = Drift::new(0, 0);
                 sim.restore(&postcard::from_bytes(&state).expect("the state decodes"));
                 assert_eq!(sim.state_hash().total(), hash, "the state arrived whole");
@@ -222,7 +222,7 @@ impl Peer {
                 self.queued.push(queued);
                 self.late += u64::from(early_micros.is_none());
             }
-            PeerEvent::Desync { tick, .. } => self.desync_told = Some(tick),
+            PeerEvent::Desync(DesyncNotice { tick, .. }) => self.desync_told = Some(tick),
             PeerEvent::Refused { reason } => panic!("refused: {reason}"),
             PeerEvent::Poses(_) | PeerEvent::Roster(_) | PeerEvent::Dropped(_) => {}
         }
@@ -582,7 +582,7 @@ fn a_burst_of_joiners_fills_every_seat_and_no_more() {
     for peer in &mut peers {
         for event in peer.drain_events() {
             match event {
-                PeerEvent::Welcomed { .. } => welcomed += 1,
+                PeerEvent::Welcomed(_) => welcomed += 1,
                 PeerEvent::Refused { reason } => refused.push(reason),
                 _ => {}
             }

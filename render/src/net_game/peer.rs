@@ -13,8 +13,8 @@ use fixstep_net::{LinkStats, PeerLink};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::net::{
-    INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig, PeerEvent,
-    PeerSession, Role, TickRecord,
+    DesyncNotice, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig,
+    PeerEvent, PeerSession, Role, TickRecord, Welcome,
 };
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
@@ -245,7 +245,7 @@ impl NetPeer {
 
     fn event(&mut self, event: PeerEvent<PlayerCommand>) -> Result<()> {
         match event {
-            PeerEvent::Welcomed { tick, state, hash, .. } => {
+            PeerEvent::Welcomed(Welcome { tick, state, hash, .. }) => {
                 let state =
                     postcard::from_bytes(&state).context("the host's state does not decode")?;
                 let mut sim = TownSim::new(Arc::clone(&self.level), 0, 0);
@@ -291,7 +291,7 @@ impl NetPeer {
                 self.stats.queued = queued;
                 self.stats.late_inputs += u64::from(early_micros.is_none());
             }
-            PeerEvent::Desync { tick, hash, state } => {
+            PeerEvent::Desync(DesyncNotice { tick, hash, state }) => {
                 self.stats.desync.get_or_insert(tick);
                 if let Some((ours, our_hash)) = self.recent.get(tick) {
                     let (ours, our_hash) = (ours.to_vec(), our_hash.clone());

@@ -7,8 +7,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::wire::{
-    Delivery, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, PoseSnapshot, Refusal, Role,
-    TickRecord, ToHost, ToPeer, decode, encode, valid_name,
+    Delivery, DesyncNotice, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, PoseSnapshot,
+    Refusal, Role, TickRecord, ToHost, ToPeer, Welcome, decode, encode, valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
 use crate::command::Command;
@@ -451,7 +451,7 @@ where
             slot.inputs.clear();
         }
         let state = if player.is_some() { state.to_vec() } else { Vec::new() };
-        let welcome = ToPeer::<C>::Welcome { player, tick: self.next_tick, state, hash };
+        let welcome = ToPeer::<C>::Welcome(Welcome { player, tick: self.next_tick, state, hash });
         self.send(peer, Delivery::Reliable, &welcome);
         if player.is_some() {
             // Everyone learns the newcomer's name (a spectator only needs the roster once).
@@ -602,7 +602,11 @@ where
 
     /// Tells `peer` that its hash of `tick` differs, sending the host's hash and state of it.
     pub fn send_desync(&mut self, peer: PeerId, tick: Tick, hash: HashRecord, state: Vec<u8>) {
-        self.send(peer, Delivery::Reliable, &ToPeer::<C>::Desync { tick, hash, state });
+        self.send(
+            peer,
+            Delivery::Reliable,
+            &ToPeer::<C>::Desync(DesyncNotice { tick, hash, state }),
+        );
     }
 
     /// Sends spectator `peer` the poses of a tick.

@@ -59,7 +59,7 @@
 //! }
 //! // The welcome, the roster of players' names, the tick, and how the host found its inputs.
 //! let events: Vec<_> = peer.drain_events().collect();
-//! assert!(matches!(events[0], PeerEvent::Welcomed { player: Some(0), .. }));
+//! assert!(matches!(&events[0], PeerEvent::Welcomed(w) if w.player == Some(0)));
 //! assert!(matches!(&events[1], PeerEvent::Roster(names) if names == &["ada"]));
 //! assert!(matches!(events[2], PeerEvent::Tick(ref t) if t.commands == vec![Step(5)]));
 //! ```
@@ -79,8 +79,8 @@ pub use lead::{
 };
 pub use peer::{INPUT_REPEAT_MICROS, PeerConfig, PeerEvent, PeerSession};
 pub use wire::{
-    Delivery, EntityRole, Identity, ObjectPose, PROTOCOL_VERSION, Pose, PoseSnapshot, Refusal,
-    Role, TickRecord, ToHost, ToPeer,
+    Delivery, DesyncNotice, EntityRole, Identity, ObjectPose, PROTOCOL_VERSION, Pose, PoseSnapshot,
+    Refusal, Role, TickRecord, ToHost, ToPeer, Welcome,
 };
 
 /// How far ahead of the host's next tick a peer's inputs may be, ticks: three seconds. A peer

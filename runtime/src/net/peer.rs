@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::wire::{
-    Delivery, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, PoseSnapshot, Refusal, Role,
-    TickRecord, ToHost, ToPeer, decode, encode, valid_name,
+    Delivery, DesyncNotice, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, PoseSnapshot, Refusal,
+    Role, TickRecord, ToHost, ToPeer, Welcome, decode, encode, valid_name,
 };
 use crate::command::Command;
 use crate::hash::HashRecord;
@@ -34,18 +34,9 @@ pub struct PeerConfig {
 /// What happened, for the peer's game to act on.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PeerEvent<C> {
-    /// The host let the peer in: a player restores `state` (postcard bytes, whose hash total
-    /// must be `hash`) as the game at `tick`, and plays `player` from there.
-    Welcomed {
-        /// Its player number (`None` for a spectator).
-        player: Option<u16>,
-        /// The tick the state is at: the next tick to run.
-        tick: Tick,
-        /// The state.
-        state: Vec<u8>,
-        /// Its hash total.
-        hash: u64,
-    },
+    /// The host let the peer in: a player restores the welcome's state (whose hash total
+    /// must be its hash) as the game at its tick, and plays its player from there.
+    Welcomed(Welcome),
     /// The host refused the peer, and said why.
     Refused {
         /// Why.
@@ -64,16 +55,9 @@ pub enum PeerEvent<C> {
         /// was late (missing when the tick was fixed, so the held input stood in).
         early_micros: Option<u32>,
     },
-    /// The host says the peer's state of `tick` differs from its own, and sent its hash and
+    /// The host says the peer's state of a tick differs from its own, and sent its hash and
     /// state; send the peer's own with [`PeerSession::send_desync_state`].
-    Desync {
-        /// The tick.
-        tick: Tick,
-        /// The host's hash.
-        hash: HashRecord,
-        /// The host's state (postcard bytes).
-        state: Vec<u8>,
-    },
+    Desync(DesyncNotice),
     /// Every player's name, by player number (the host's latest word on it).
     Roster(Vec<String>),
     /// Poses of a tick, for a spectator.
@@ -160,14 +144,14 @@ where
             Err(refusal) => return self.drop_message(refusal),
         };
         match message {
-            ToPeer::Welcome { player, tick, state, hash } => {
+            ToPeer::Welcome(welcome) => {
                 if self.is_welcomed() {
                     return self.drop_message(Refusal::Malformed);
                 }
-                self.player = player;
-                self.next_tick = Some(tick);
-                self.unacked_from = tick;
-                self.events.push(PeerEvent::Welcomed { player, tick, state, hash });
+                self.player = welcome.player;
+                self.next_tick = Some(welcome.tick);
+                self.unacked_from = welcome.tick;
+                self.events.push(PeerEvent::Welcomed(welcome));
             }
             ToPeer::Refused { reason } => self.events.push(PeerEvent::Refused { reason }),
             ToPeer::Tick(record) => self.tick(record),
@@ -175,9 +159,7 @@ where
                 self.acknowledged(missing);
                 self.events.push(PeerEvent::InputAck { tick, queued, early_micros });
             }
-            ToPeer::Desync { tick, hash, state } => {
-                self.events.push(PeerEvent::Desync { tick, hash, state });
-            }
+            ToPeer::Desync(notice) => self.events.push(PeerEvent::Desync(notice)),
             ToPeer::Poses(poses) => self.events.push(PeerEvent::Poses(poses)),
             ToPeer::Roster { names } => {
                 let sane = names.len() <= MAX_ROSTER && names.iter().all(|n| valid_name(n));

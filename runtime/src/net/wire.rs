@@ -224,20 +224,36 @@ pub enum ToHost<C> {
     },
 }
 
+/// The host's welcome: the peer may play (or watch) from `tick` on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Welcome {
+    /// Its player number, for a player (`None` for a spectator).
+    pub player: Option<u16>,
+    /// The tick the state is at: the next tick to run.
+    pub tick: Tick,
+    /// The full state there (postcard bytes), for a player; empty for a spectator.
+    pub state: Vec<u8>,
+    /// The state's hash total, checked on arrival.
+    pub hash: u64,
+}
+
+/// The host found a peer's hash of `tick` different from its own: the host's hash and state
+/// after it (postcard bytes), for the desync reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DesyncNotice {
+    /// The tick.
+    pub tick: Tick,
+    /// The host's hash.
+    pub hash: HashRecord,
+    /// The host's state.
+    pub state: Vec<u8>,
+}
+
 /// What the host sends a peer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToPeer<C> {
-    /// The peer may play (or watch) from `tick` on. Reliable.
-    Welcome {
-        /// Its player number, for a player.
-        player: Option<u16>,
-        /// The tick the state is at: the next tick to run.
-        tick: Tick,
-        /// The full state there (postcard bytes), for a player; empty for a spectator.
-        state: Vec<u8>,
-        /// The state's hash total, checked on arrival.
-        hash: u64,
-    },
+    /// The peer may play (or watch). Reliable.
+    Welcome(Welcome),
     /// The peer may not play, and why. Reliable.
     Refused {
         /// What differs, or why the host is full.
@@ -259,16 +275,8 @@ pub enum ToPeer<C> {
         /// late, and its held input stood in.
         early_micros: Option<u32>,
     },
-    /// The peer's hash for `tick` differs from the host's: the host's state after it
-    /// (postcard bytes) and its partial hashes, for the reports. Reliable.
-    Desync {
-        /// The tick.
-        tick: Tick,
-        /// The host's hash.
-        hash: HashRecord,
-        /// The host's state.
-        state: Vec<u8>,
-    },
+    /// The peer's hash of a tick differs from the host's. Reliable.
+    Desync(DesyncNotice),
     /// Poses, for a spectator. Reliable, in tick order.
     Poses(PoseSnapshot),
     /// Every player's name, by player number: sent to every peer when a player joins or
