@@ -92,21 +92,6 @@ pub fn apply(sim: &mut TownSim, record: &TickRecord<PlayerCommand>) -> Result<()
     Ok(())
 }
 
-/// Takes the host's goodbye ([`fixstep_net::NetError::HostEnded`]) out of a transport's
-/// `result` into `ended`: the game is over, not broken. Any other error stays one.
-fn note_goodbye(
-    result: Result<(), fixstep_net::NetError>,
-    ended: &mut Option<String>,
-) -> Result<()> {
-    match result {
-        Err(goodbye @ fixstep_net::NetError::HostEnded { .. }) => {
-            *ended = Some(goodbye.to_string());
-            Ok(())
-        }
-        other => Ok(other?),
-    }
-}
-
 /// The names of a hash's parts, in order.
 #[must_use]
 pub fn part_names(hash: &StateHash) -> Vec<&'static str> {

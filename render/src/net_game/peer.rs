@@ -20,7 +20,7 @@ use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use super::desync::{Side, write_report};
 use super::host_thread::SERVE_MICROS;
-use super::{RECENT_STATES, RecentStates, apply, note_goodbye, part_names};
+use super::{RECENT_STATES, RecentStates, apply, part_names};
 
 /// What the peer's HUD says.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -96,8 +96,6 @@ pub struct NetPeer {
     sent_at: VecDeque<(Tick, u64)>,
     /// Every player's name, by player number, as the host last said.
     names: Vec<String>,
-    /// The host's goodbye, once it came: nothing more is received or sent.
-    ended: Option<String>,
     /// Microseconds since the inputs were last sent, new or repeated.
     since_inputs_micros: u64,
 }
@@ -154,7 +152,6 @@ impl NetPeer {
             perturb_at: None,
             sent_at: VecDeque::new(),
             names: Vec::new(),
-            ended: None,
             since_inputs_micros: 0,
         })
     }
@@ -223,11 +220,11 @@ impl NetPeer {
     /// If the connection fails or is refused, a state arrives damaged, or a tick does not run.
     pub fn receive(&mut self, elapsed_micros: u64) -> Result<()> {
         self.clock.advance(elapsed_micros);
-        if self.ended.is_some() {
+        if self.link.ended().is_some() {
             return Ok(());
         }
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
-        note_goodbye(self.link.receive(elapsed), &mut self.ended)?;
+        self.link.receive(elapsed)?;
         if self.hello_micros.is_none() && self.link.is_connected() {
             self.hello_micros = Some(self.clock.local_micros());
         }
@@ -387,16 +384,13 @@ impl NetPeer {
     ///
     /// If the socket fails.
     pub fn send(&mut self) -> Result<()> {
-        if self.ended.is_some() {
-            return Ok(());
-        }
-        note_goodbye(self.link.send(), &mut self.ended)
+        Ok(self.link.send()?)
     }
 
     /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
     #[must_use]
     pub fn ended(&self) -> Option<&str> {
-        self.ended.as_deref()
+        self.link.ended()
     }
 
     /// Says goodbye.

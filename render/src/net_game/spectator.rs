@@ -13,7 +13,6 @@ use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Pose, Role};
 use glam::Vec3;
 
 use super::host_thread::SERVE_MICROS;
-use super::note_goodbye;
 use super::peer::identity_of;
 use super::poses::{object_view_of, role_of_code};
 use crate::present::frame::ObjectDraw;
@@ -120,8 +119,6 @@ pub struct NetSpectator {
     snapshots: u64,
     people: People,
     names: Vec<String>,
-    /// The host's goodbye, once it came: nothing more is received or sent.
-    ended: Option<String>,
 }
 
 impl std::fmt::Debug for NetSpectator {
@@ -151,7 +148,6 @@ impl NetSpectator {
             snapshots: 0,
             people: People::default(),
             names: Vec::new(),
-            ended: None,
         })
     }
 
@@ -198,11 +194,11 @@ impl NetSpectator {
     /// If the connection fails or the host refuses the spectator.
     pub fn receive(&mut self, elapsed_micros: u64) -> Result<()> {
         self.view.advance(elapsed_micros);
-        if self.ended.is_some() {
+        if self.link.ended().is_some() {
             return Ok(());
         }
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
-        note_goodbye(self.link.receive(elapsed), &mut self.ended)?;
+        self.link.receive(elapsed)?;
         let events: Vec<PeerEvent<fixstep_game::PlayerCommand>> =
             self.link.session().drain_events().collect();
         for event in events {
@@ -263,16 +259,13 @@ impl NetSpectator {
     ///
     /// If the socket fails.
     pub fn send(&mut self) -> Result<()> {
-        if self.ended.is_some() {
-            return Ok(());
-        }
-        note_goodbye(self.link.send(), &mut self.ended)
+        Ok(self.link.send()?)
     }
 
     /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
     #[must_use]
     pub fn ended(&self) -> Option<&str> {
-        self.ended.as_deref()
+        self.link.ended()
     }
 
     /// Says goodbye.

@@ -33,6 +33,9 @@ struct Served<C> {
 pub struct PeerLink<C> {
     served: Arc<Mutex<Served<C>>>,
     thread: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    /// The host's goodbye, once it came: the game is over, not broken, and nothing more is
+    /// received or sent.
+    ended: Option<String>,
 }
 
 impl<C> std::fmt::Debug for PeerLink<C> {
@@ -72,7 +75,7 @@ where
     pub fn connect(host: std::net::SocketAddr, session: PeerSession<C>) -> Result<Self, NetError> {
         let transport = PeerTransport::connect(host)?;
         let served = Served { session, transport, failure: None };
-        Ok(Self { served: Arc::new(Mutex::new(served)), thread: None })
+        Ok(Self { served: Arc::new(Mutex::new(served)), thread: None, ended: None })
     }
 
     fn served(&self) -> MutexGuard<'_, Served<C>> {
@@ -116,33 +119,65 @@ where
     }
 
     /// Receives what came in the last `elapsed` and hands it to the session; from a thread
-    /// serving the socket, hands over what it failed with instead.
+    /// serving the socket, hands over what it failed with instead. The host's goodbye is no
+    /// error: it is kept for [`ended`](Self::ended), and nothing is received after it.
     ///
     /// # Errors
     ///
-    /// If the socket fails or the connection is refused, lost or ended by the host.
+    /// If the socket fails or the connection is refused or lost.
     pub fn receive(&mut self, elapsed: Duration) -> Result<(), NetError> {
-        let mut served = self.served();
-        if let Some(failure) = served.failure.take() {
-            return Err(failure);
-        }
-        if self.thread.is_some() {
+        if self.ended.is_some() {
             return Ok(());
         }
-        let Served { session, transport, .. } = &mut *served;
-        transport.receive(elapsed, session)
+        let result = {
+            let mut served = self.served();
+            match served.failure.take() {
+                Some(failure) => Err(failure),
+                None if self.thread.is_some() => Ok(()),
+                None => {
+                    let Served { session, transport, .. } = &mut *served;
+                    transport.receive(elapsed, session)
+                }
+            }
+        };
+        self.keep_goodbye(result)
     }
 
     /// Sends what the session has to send now (a thread serving the socket would within a
-    /// few milliseconds; a frame's inputs need not wait for it).
+    /// few milliseconds; a frame's inputs need not wait for it); nothing once the host has
+    /// ended the game.
     ///
     /// # Errors
     ///
     /// If the socket fails.
     pub fn send(&mut self) -> Result<(), NetError> {
-        let mut served = self.served();
-        let Served { session, transport, .. } = &mut *served;
-        transport.send(session)
+        if self.ended.is_some() {
+            return Ok(());
+        }
+        let result = {
+            let mut served = self.served();
+            let Served { session, transport, .. } = &mut *served;
+            transport.send(session)
+        };
+        self.keep_goodbye(result)
+    }
+
+    /// Takes the host's goodbye ([`NetError::HostEnded`]) out of `result` into
+    /// [`ended`](Self::ended); any other error stays one.
+    fn keep_goodbye(&mut self, result: Result<(), NetError>) -> Result<(), NetError> {
+        match result {
+            Err(goodbye @ NetError::HostEnded { .. }) => {
+                self.ended = Some(goodbye.to_string());
+                Ok(())
+            }
+            other => other,
+        }
+    }
+
+    /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
+    #[must_use]
+    pub fn ended(&self) -> Option<&str> {
+        self.ended.as_deref()
     }
 
     /// The session, locked while the guard lives.
