@@ -273,14 +273,21 @@ fn assert_agrees(host: &Host, peer: &Peer) {
     }
 }
 
-#[test]
-fn three_peers_on_a_bad_link_compute_every_tick_as_the_host_does() {
+/// A host and peers named `names` (numbered from 1) on [`BAD_LINK`]s, all saying hello at
+/// the start.
+fn connected_on_a_bad_link(names: &[&str]) -> (Host, Vec<Peer>) {
     let mut host = Host::new();
     let mut peers: Vec<Peer> =
-        (1..=3).map(|i| Peer::new(i, &format!("peer {i}"), BAD_LINK)).collect();
+        (1..).zip(names).map(|(id, name)| Peer::new(id, name, BAD_LINK)).collect();
     for peer in &mut peers {
         peer.connect(&mut host, 0);
     }
+    (host, peers)
+}
+
+#[test]
+fn three_peers_on_a_bad_link_compute_every_tick_as_the_host_does() {
+    let (mut host, mut peers) = connected_on_a_bad_link(&["peer 1", "peer 2", "peer 3"]);
     play(&mut host, &mut peers, 120, |_, _, _| {});
     assert!(host.hashes.len() >= 1_195, "{} ticks in two minutes", host.hashes.len());
     for peer in &peers {
@@ -358,11 +365,7 @@ fn a_peer_that_joins_late_runs_on_from_the_state_it_is_sent() {
 
 #[test]
 fn a_player_back_under_its_name_gets_its_character_back() {
-    let mut host = Host::new();
-    let mut peers = vec![Peer::new(1, "stays", BAD_LINK), Peer::new(2, "returns", BAD_LINK)];
-    for peer in &mut peers {
-        peer.connect(&mut host, 0);
-    }
+    let (mut host, mut peers) = connected_on_a_bad_link(&["stays", "returns"]);
     play(&mut host, &mut peers, 20, |now, host, peers| {
         if now == 6_000_000 {
             host.session.disconnect(PeerId(2));
@@ -385,11 +388,7 @@ fn a_player_back_under_its_name_gets_its_character_back() {
 /// said nothing for [`PEER_TIMEOUT_MICROS`], not before, and the game goes on without it.
 #[test]
 fn a_silent_peer_is_dropped_after_the_timeout_and_the_game_goes_on() {
-    let mut host = Host::new();
-    let mut peers = vec![Peer::new(1, "stays", BAD_LINK), Peer::new(2, "falls silent", BAD_LINK)];
-    for peer in &mut peers {
-        peer.connect(&mut host, 0);
-    }
+    let (mut host, mut peers) = connected_on_a_bad_link(&["stays", "falls silent"]);
     let silent_from = 4_000_000;
     let mut connected = Vec::new();
     play(&mut host, &mut peers, 12, |now, host, peers| {
@@ -410,11 +409,7 @@ fn a_silent_peer_is_dropped_after_the_timeout_and_the_game_goes_on() {
 
 #[test]
 fn a_perturbed_peer_is_reported_as_a_desync_at_the_tick_it_happened() {
-    let mut host = Host::new();
-    let mut peers = vec![Peer::new(1, "honest", BAD_LINK), Peer::new(2, "perturbed", BAD_LINK)];
-    for peer in &mut peers {
-        peer.connect(&mut host, 0);
-    }
+    let (mut host, mut peers) = connected_on_a_bad_link(&["honest", "perturbed"]);
     peers[1].perturb_at = Some(Tick(150));
     play(&mut host, &mut peers, 20, |_, _, _| {});
     let first = host.desyncs.first().expect("the desync is reported");
@@ -488,11 +483,7 @@ fn a_peer_from_another_build_or_level_is_refused_naming_what_differs() {
 
 #[test]
 fn garbage_never_stops_the_host_and_the_peers_still_agree() {
-    let mut host = Host::new();
-    let mut peers = vec![Peer::new(1, "a", BAD_LINK), Peer::new(2, "b", BAD_LINK)];
-    for peer in &mut peers {
-        peer.connect(&mut host, 0);
-    }
+    let (mut host, mut peers) = connected_on_a_bad_link(&["a", "b"]);
     let attacker = PeerId(666);
     host.session.connect(attacker, 0);
     let mut rng = SimRng::new(99, 3);
