@@ -51,7 +51,8 @@ pub struct HostStats {
     /// Messages the session refused: malformed, oversized, unknown or replayed messages,
     /// commands for another player's character or too many of them.
     pub refused: u64,
-    /// Datagrams dropped before netcode read them, shaped as no netcode packet can be.
+    /// Datagrams dropped before netcode read them (shaped as no netcode packet can be), and
+    /// payloads of connected peers kept from renet (see [`fixstep_net::renet_guard`]).
     pub malformed_datagrams: u64,
 }
 

@@ -54,8 +54,10 @@ pub enum NetError {
         /// Why.
         reason: String,
     },
-    /// The host ended the game (its match is over, or it was stopped) and said goodbye.
-    #[error("the host at {host} ended the game")]
+    /// The host closed the connection and said goodbye: it ended the game (its match is
+    /// over, or it was stopped), or it dropped this peer (silent past its timeout, or sending
+    /// what it refuses). netcode's goodbye carries no reason to tell these apart.
+    #[error("the host at {host} ended the game (or dropped this peer)")]
     HostEnded {
         /// The host's address.
         host: SocketAddr,

@@ -185,7 +185,7 @@ fn handle(
             }
         }
         ServerResult::ClientConnected { client_id, addr, payload, .. } => {
-            guards.insert(client_id, PayloadGuard::new());
+            // Its guard is made with its first payload.
             server.add_connection(client_id);
             let _ = socket.send_to(payload, addr);
         }

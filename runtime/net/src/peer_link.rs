@@ -104,14 +104,13 @@ where
                 last = now;
                 let mut guard = served.lock().unwrap_or_else(PoisonError::into_inner);
                 let Served { session, transport, failure } = &mut *guard;
-                if failure.is_some() {
-                    // Handed over at the next receive; nothing more to serve.
-                    break;
-                }
                 if let Err(error) =
                     transport.receive(elapsed, session).and_then(|()| transport.send(session))
                 {
+                    // Handed over at the next receive; a failed connection has nothing more
+                    // to serve.
                     *failure = Some(error);
+                    break;
                 }
             }
         });

@@ -42,11 +42,11 @@ const MAX_SLICES: u64 = MAX_RELIABLE_BYTES.div_ceil(SLICE_BYTES) as u64;
 /// How far ahead of the oldest reliable message not yet handed on a message's id may be:
 /// 1,024. A game sends ten or twenty a second each way, and a peer silent for five seconds is
 /// dropped, so a link worth playing on never has more than a few hundred in flight.
-pub const MAX_RELIABLE_AHEAD: u64 = 1_024;
+const MAX_RELIABLE_AHEAD: u64 = 1_024;
 
 /// What to do with a payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+enum Verdict {
     /// renet may read it.
     Read,
     /// Drop it unread (and count it): it is no part of the protocol, but a lost datagram could
@@ -57,7 +57,7 @@ pub enum Verdict {
 }
 
 /// One connection's checks of what renet reads; see the [module documentation](self).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct PayloadGuard {
     /// The slice count of each reliable message being assembled, as its first slice gave it.
     slice_counts: HashMap<u64, u64>,
@@ -73,7 +73,7 @@ impl PayloadGuard {
     }
 
     /// Whether renet may read `payload`.
-    pub fn check(&mut self, payload: &[u8]) -> Verdict {
+    fn check(&mut self, payload: &[u8]) -> Verdict {
         let Some((&kind, rest)) = payload.split_first() else { return Verdict::Read };
         match kind {
             UNRELIABLE_SLICE => Verdict::Drop,

@@ -37,6 +37,8 @@ const BYTES_PER_UPDATE: u64 = 1 << 20;
 pub const MAX_CONNECTIONS: usize = 64;
 
 /// The channels, both ways: reliable and ordered (with room for a state), and unreliable.
+/// One reliable channel only: [`crate::renet_guard`] counts the reliable messages handed on
+/// per connection, not per channel.
 fn channels() -> Vec<ChannelConfig> {
     vec![
         ChannelConfig {
@@ -214,8 +216,9 @@ impl HostTransport {
         self.server.network_info(peer.0).ok().map(LinkStats::from)
     }
 
-    /// Datagrams dropped before netcode read them: shaped as no netcode packet can be
-    /// ([`crate::netcode::well_formed`]).
+    /// Datagrams and payloads dropped: datagrams shaped as no netcode packet can be
+    /// ([`crate::netcode::well_formed`]), and payloads of connected peers kept from renet
+    /// ([`crate::renet_guard`]; a peer that sent one meaning harm is disconnected).
     #[must_use]
     pub const fn malformed_datagrams(&self) -> u64 {
         self.transport.malformed()
@@ -362,7 +365,8 @@ impl PeerTransport {
     }
 
     /// Datagrams from the host's address dropped before netcode read them
-    /// ([`crate::netcode::well_formed`]).
+    /// ([`crate::netcode::well_formed`]), and payloads kept from renet
+    /// ([`crate::renet_guard`]).
     #[must_use]
     pub const fn malformed_datagrams(&self) -> u64 {
         self.transport.malformed()

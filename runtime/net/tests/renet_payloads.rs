@@ -495,6 +495,52 @@ fn a_peers_renet_survives_any_payload_from_its_host() {
     assert_reached_the_channels(&flood);
 }
 
+/// Rounds of genuine traffic the guards must pass whole.
+const GENUINE_ROUNDS: usize = 200;
+
+/// The guards keep nothing genuine from renet: reliable messages of every size, sliced ones
+/// among them (a late joiner's state is), all arrive, in order, and neither end is
+/// disconnected. A guard that refused a genuine slice would pass every flood above and break
+/// every late join.
+#[test]
+fn the_guards_pass_genuine_traffic_whole_both_ways() {
+    let mut pair = Pair::new();
+    let reliable = |channels: &[(u8, SendType)]| {
+        channels
+            .iter()
+            .find(|(_, t)| is_reliable(t))
+            .map(|(id, _)| *id)
+            .expect("a reliable channel")
+    };
+    let (to_peer, to_host) = (reliable(&pair.host_channels), reliable(&pair.peer_channels));
+    let mut rng = Rng(3);
+    let (mut sent_up, mut sent_down) = (0usize, 0usize);
+    let (mut got_up, mut got_down) = (0usize, 0usize);
+    for round in 0..GENUINE_ROUNDS + 20 {
+        if round < GENUINE_ROUNDS {
+            for _ in 0..rng.below(3) {
+                let len = 1 + rng.below(SLICED_MAX);
+                pair.host.send_message(PEER, to_peer, vec![rng.byte(); len]);
+                sent_down += 1;
+                let len = 1 + rng.below(SLICED_MAX);
+                pair.peer.send_message(to_host, vec![rng.byte(); len]);
+                sent_up += 1;
+            }
+        }
+        for packet in pair.packets(End::Peer) {
+            got_up += pair.read(End::Host, &packet);
+        }
+        for packet in pair.packets(End::Host) {
+            got_down += pair.read(End::Peer, &packet);
+        }
+        pair.update(Duration::from_millis(10));
+    }
+    assert!(pair.connected(End::Host) && pair.connected(End::Peer), "a guard disconnected");
+    assert_eq!(got_up, sent_up, "messages up");
+    assert_eq!(got_down, sent_down, "messages down");
+    assert!(sent_up > GENUINE_ROUNDS / 2, "too little traffic to say anything: {sent_up}");
+}
+
 /// A slice packet as renet writes one, for a channel of `send_type`: its type (2 reliable, 3
 /// unreliable), sequence 0 (renet only acknowledges it), the channel, one-byte message id,
 /// index and count, and `len` bytes of payload behind their two-byte length.
