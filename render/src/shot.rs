@@ -146,8 +146,7 @@ pub fn add_crowd(frame: &mut DrawFrame, count: usize) {
         );
         let mut c: CharacterDraw = template;
         c.id.index = 100_000 + i as u32;
-        // Strangers: a pedestrian the level does not have, named "?" if labelled.
-        c.role = fixstep_game::state::Role::Pedestrian(u32::MAX);
+        c.role = crate::present::frame::STRANGER;
         c.sample.pos = centre + offset;
         c.sample.facing = i as f32 * 0.7;
         c.sample.clip = (i % 3) as u16;

@@ -9,7 +9,6 @@ use anyhow::Result;
 use fixstep_game::PlayerCommand;
 use fixstep_game::level::Level;
 use fixstep_game::predict::{InputAccumulator, OwnRules};
-use fixstep_game::state::Role;
 use fixstep_net::WallClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::tick::FrameScheduler;
@@ -21,7 +20,7 @@ use crate::local_game::LocalGame;
 use crate::net_game::{HostOptions, HostThread, NetHost, NetPeer, NetSpectator, PlayerFrames};
 use crate::present::camera::CameraRig;
 use crate::present::convert::{TICK_SECONDS_F32, TICKS_PER_SECOND_F32, f};
-use crate::present::frame::{CharacterDraw, TaxiDraw};
+use crate::present::frame::{CharacterDraw, STRANGER, TaxiDraw};
 use crate::present::remote::Motion;
 use crate::present::samples::{CharacterSample, TaxiSample};
 use crate::present::{DrawFrame, LocalPresentation};
@@ -181,8 +180,8 @@ impl PlaySession for HostPlay {
             return Err(failure.context("the host stopped"));
         }
         self.input.turn_by(mouse_turn);
-        // The schedule is the thread's too, but not while the lock is held: a copy of it runs
-        // the frame and is put back.
+        // The schedule is copied out for the frame (the closure borrows the rest of `served`)
+        // and put back after it; the lock is held throughout, so the thread sees it whole.
         let mut schedule = served.schedule;
         let presentation = &mut self.presentation;
         let scheduler = schedule.window_frame(now, &mut self.input, held, |command, partial| {
@@ -415,10 +414,6 @@ const RADIANS_PER_TURN_UNIT: f32 = std::f32::consts::TAU / 65_536.0;
 /// every character starts with.
 const UNTOLD_HEALTH: f32 = fixstep_game::tuning::MAX_HEALTH as f32;
 
-/// The role a spectator draws a character it has not been told of under: a pedestrian no
-/// level has, labelled as unknown.
-const UNTOLD_ROLE: Role = Role::Pedestrian(u32::MAX);
-
 impl SpectatePlay {
     /// A spectator named `name` of the game hosted at `host`, its socket served from a
     /// thread.
@@ -490,7 +485,7 @@ impl PlaySession for SpectatePlay {
                     let health = people.health_at(e.id, frame.render_tick);
                     frame.characters.push(CharacterDraw {
                         id: fixstep_runtime::EntityId { index: e.id as u32, generation: 0 },
-                        role: people.role(e.id).unwrap_or(UNTOLD_ROLE),
+                        role: people.role(e.id).unwrap_or(STRANGER),
                         sample: CharacterSample {
                             pos: s.pos,
                             facing: s.yaw,

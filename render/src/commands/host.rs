@@ -63,7 +63,7 @@ pub struct HostArgs {
     /// End the match once no player has been connected for this many seconds, after the first
     /// one joined (headless): a game server that hands its slot back when its match is over.
     /// A player who drops out and comes back within them finds the game going on.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", requires = "headless")]
     pub end_when_empty: Option<u64>,
     /// What the headless runs do and log.
     #[command(flatten)]

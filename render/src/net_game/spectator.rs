@@ -273,3 +273,57 @@ impl NetSpectator {
         self.link.disconnect();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A walker's pose at rest with `health`.
+    fn walker(id: u64, health: i32) -> Pose {
+        Pose {
+            id,
+            vehicle: false,
+            pos_mm: [0, 0],
+            vel_mm_s: [0, 0],
+            yaw: 0,
+            at_rest: true,
+            tier: 1,
+            jumps: 0,
+            health,
+        }
+    }
+
+    /// Health is drawn at the view's render tick, as motion is: a change told at tick 10 shows
+    /// from render tick 10 on, not before, and the older value is forgotten once the view
+    /// has drawn past it.
+    #[test]
+    fn a_change_of_health_is_drawn_at_its_tick_and_the_older_forgotten_once_drawn_past() {
+        let mut people = People::default();
+        people.measured(&walker(4, 100), Tick(5));
+        people.measured(&walker(4, 100), Tick(6));
+        people.measured(&walker(4, 60), Tick(10));
+        assert_eq!(people.health_at(4, 4.0), Some(100), "before its first pose: its first health");
+        assert_eq!(people.health_at(4, 9.9), Some(100));
+        assert_eq!(people.health_at(4, 10.0), Some(60));
+        assert_eq!(people.by_id[&4].health.len(), 2, "a repeated health is no change");
+        people.drawn_to(11.0);
+        assert_eq!(people.by_id[&4].health.len(), 1, "the change drawn past is forgotten");
+        assert_eq!(people.health_at(4, 11.0), Some(60));
+        assert_eq!(people.health_at(5, 11.0), None, "nobody told of");
+    }
+
+    /// Someone who left is forgotten once the view has drawn past the tick they left at, and
+    /// a pose after that brings them back.
+    #[test]
+    fn someone_gone_is_forgotten_once_the_view_draws_past_their_leaving() {
+        let mut people = People::default();
+        people.measured(&walker(7, 80), Tick(3));
+        people.by_id.entry(7).or_default().gone_at = Some(8);
+        people.drawn_to(7.5);
+        assert_eq!(people.health_at(7, 7.5), Some(80), "still drawn before the tick they left");
+        people.drawn_to(8.0);
+        assert_eq!(people.health_at(7, 8.0), None);
+        people.measured(&walker(7, 90), Tick(12));
+        assert_eq!(people.health_at(7, 12.0), Some(90));
+    }
+}

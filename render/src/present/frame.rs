@@ -8,6 +8,10 @@ use glam::{Quat, Vec3};
 
 use super::samples::{CharacterSample, ObjectSample, TaxiSample};
 
+/// The role of a character the level does not know (a spectator not yet told who it is, the
+/// screenshot's extra crowd): a pedestrian no level has, labelled as unknown.
+pub const STRANGER: Role = Role::Pedestrian(u32::MAX);
+
 /// One character as this frame draws it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CharacterDraw {
