@@ -163,7 +163,7 @@ pub struct ServedHost {
     pub host: NetHost,
     /// The schedule, and who runs the next tick.
     pub schedule: HostSchedule,
-    completed: Vec<CompletedTick>,
+    completed: std::collections::VecDeque<CompletedTick>,
     failure: Option<anyhow::Error>,
     stop: bool,
 }
@@ -178,16 +178,16 @@ impl ServedHost {
     pub fn run_tick(&mut self, own: Option<PlayerCommand>) -> Result<()> {
         self.host.run_tick(own)?;
         if self.completed.len() >= UNDRAWN_TICKS {
-            self.completed.remove(0);
+            self.completed.pop_front();
         }
         let sim = self.host.sim();
         let snapshot = Arc::clone(sim.snapshot());
-        self.completed.push(CompletedTick { snapshot, own: OwnRules::body(sim, 0) });
+        self.completed.push_back(CompletedTick { snapshot, own: OwnRules::body(sim, 0) });
         Ok(())
     }
 
     /// The ticks completed since the last call, oldest first.
-    pub fn drain_completed(&mut self) -> std::vec::Drain<'_, CompletedTick> {
+    pub fn drain_completed(&mut self) -> std::collections::vec_deque::Drain<'_, CompletedTick> {
         self.completed.drain(..)
     }
 
@@ -230,7 +230,7 @@ impl HostThread {
         let shared = Arc::new(Mutex::new(ServedHost {
             host,
             schedule: HostSchedule::starting_at(clock.now_micros()),
-            completed: Vec::new(),
+            completed: std::collections::VecDeque::new(),
             failure: None,
             stop: false,
         }));
