@@ -8,6 +8,7 @@ use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
 use crate::command::PlayerCommand;
 use crate::level::{Level, ObjectDefKind};
 use crate::snapshot::GameSnapshot;
+use crate::sim::TownSim;
 use crate::tuning::MAX_TURN_PER_TICK;
 
 /// How close a bot must come to a goal point to count it reached, metres.
@@ -174,8 +175,11 @@ impl Bot {
         self.patience = 0;
     }
 
+}
+
+impl fixstep_runtime::Bot<TownSim> for Bot {
     /// This tick's command, from what the latest snapshot shows.
-    pub fn command(&mut self, snapshot: &GameSnapshot) -> PlayerCommand {
+    fn command(&mut self, snapshot: &GameSnapshot) -> PlayerCommand {
         let Some(me) = snapshot.player_character(self.player) else {
             return PlayerCommand::default();
         };

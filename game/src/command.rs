@@ -2,6 +2,7 @@
 
 use fixstep_runtime::Command;
 use fixstep_runtime::math::Angle;
+use fixstep_runtime::script::TextCommand;
 use serde::{Deserialize, Serialize};
 
 use crate::tuning::{MAX_MOVE_PERCENT, MAX_TURN_PER_TICK};
@@ -39,6 +40,11 @@ impl Command for PlayerCommand {
     /// skip a line of dialogue.
     fn held(&self) -> Self {
         Self { interact: false, ..*self }
+    }
+
+    /// An interact pressed in `other` is pressed here too.
+    fn merge_presses(&mut self, other: &Self) {
+        self.interact |= other.interact;
     }
 }
 
@@ -85,4 +91,44 @@ impl PlayerCommand {
     pub fn turned(&self, facing: Angle) -> Angle {
         facing.rotated(self.turn_units())
     }
+}
+
+/// A command in a script line: `FORWARD STRAFE TURN [run] [interact]`, forward and strafe in
+/// percent of full speed, the turn in 2^-16 of a turn (per tick).
+///
+/// ```text
+/// # tick player forward strafe turn  flags
+/// 0       0      100     0       0
+/// 50      0      100     0       2048  run
+/// 80      0      0       0       0     interact
+/// ```
+impl TextCommand for PlayerCommand {
+    const FIELDS: &'static str = "FORWARD STRAFE TURN [run] [interact]";
+    const MIN_FIELDS: usize = 3;
+
+    fn from_words(words: &[&str]) -> Result<Self, String> {
+        let [forward, strafe, turn, flags @ ..] = words else {
+            return Err(format!("expected {}", Self::FIELDS));
+        };
+        let mut command = Self {
+            forward: number(forward, "forward")?,
+            strafe: number(strafe, "strafe")?,
+            turn: number(turn, "turn")?,
+            run: false,
+            interact: false,
+        };
+        for flag in flags {
+            match *flag {
+                "run" => command.run = true,
+                "interact" => command.interact = true,
+                other => return Err(format!("unknown flag `{other}` (expected run or interact)")),
+            }
+        }
+        command.validate().map_err(|e| e.to_string())?;
+        Ok(command)
+    }
+}
+
+fn number<T: core::str::FromStr>(field: &str, what: &str) -> Result<T, String> {
+    field.parse().map_err(|_| format!("{what} `{field}` is not a number in range"))
 }

@@ -31,7 +31,6 @@ mod grid;
 pub mod level;
 mod objects;
 pub mod predict;
-pub mod script;
 mod sim;
 mod snapshot;
 pub mod state;

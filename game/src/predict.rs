@@ -18,8 +18,8 @@
 use std::sync::Arc;
 
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
-use fixstep_runtime::tick::{FrameScheduler, FrameTicks, TICK_MICROS};
-use fixstep_runtime::{Command, EntityId, Simulation};
+use fixstep_runtime::tick::TICK_MICROS;
+use fixstep_runtime::{Command, EntityId, HeldInput, Simulation};
 
 use crate::characters::{apply_knockback, drive_player};
 use crate::collision::{SolidIndex, keep_out, level_solids, standing_area};
@@ -90,18 +90,21 @@ impl InputAccumulator {
             held: PartialInput::NONE.held,
         }
     }
+}
 
-    /// Microseconds of the current tick held so far.
-    #[must_use]
-    pub const fn micros(&self) -> u64 {
+/// Integrates the held keys over each tick, as the [module documentation](self) says.
+impl HeldInput for InputAccumulator {
+    type Command = PlayerCommand;
+    type Partial = PartialInput;
+
+    fn micros(&self) -> u64 {
         self.micros
     }
 
-    /// `held` was held for `micros` more microseconds (as far as the current tick reaches:
-    /// the caller takes the tick's command before holding into the next). `held.forward` and
-    /// `held.strafe` are the keys (percent of full speed), `held.turn` the key turn per tick,
-    /// `held.run` the run key; `held.interact` is a press, counted once per tick.
-    pub fn hold(&mut self, held: &PlayerCommand, micros: u64) {
+    /// `held.forward` and `held.strafe` are the keys (percent of full speed), `held.turn` the
+    /// key turn per tick, `held.run` the run key; `held.interact` is a press, counted once per
+    /// tick.
+    fn hold(&mut self, held: &PlayerCommand, micros: u64) {
         let micros = micros.min(TICK_MICROS - self.micros);
         self.held = held.held();
         self.interact |= held.interact;
@@ -122,51 +125,12 @@ impl InputAccumulator {
         self.turn_micros += i64::from(held.turn) * i64::from(micros as u32);
     }
 
-    /// Holds `held` for the rest of the current tick.
-    pub fn fill(&mut self, held: &PlayerCommand) {
-        self.hold(held, TICK_MICROS - self.micros);
-    }
-
-    /// Holds `held` until `micros` of the current tick have passed (a frame ends there).
-    pub fn hold_until(&mut self, held: &PlayerCommand, micros: u64) {
-        self.hold(held, micros.saturating_sub(self.micros));
-    }
-
     /// Turns by `units` of a command's turn (2^-16 of a turn) at once: a mouse movement.
-    pub fn turn_by(&mut self, units: i32) {
+    fn turn_by(&mut self, units: i32) {
         self.turn_micros += i64::from(units) * TICK_MICROS as i64;
     }
 
-    /// Hands a frame of `elapsed_micros` to `scheduler` with `held` held over it: every tick
-    /// the frame owes is filled with `held`, its command taken and given to `run_tick` with
-    /// what was held of it; then the rest of the frame is held into the tick under way, so the
-    /// accumulated time always matches the scheduler's (up to a tick). Stops at the first
-    /// error of `run_tick`.
-    ///
-    /// # Errors
-    ///
-    /// What `run_tick` returns.
-    pub fn run_frame<E>(
-        &mut self,
-        scheduler: &mut FrameScheduler,
-        elapsed_micros: u64,
-        held: &PlayerCommand,
-        mut run_tick: impl FnMut(PlayerCommand, &PartialInput) -> Result<(), E>,
-    ) -> Result<FrameTicks, E> {
-        let due = scheduler.advance(elapsed_micros);
-        for _ in 0..due.run {
-            self.fill(held);
-            let partial = self.partial();
-            let command = self.take();
-            run_tick(command, &partial)?;
-        }
-        self.hold_until(held, scheduler.owed_micros().min(TICK_MICROS));
-        Ok(due)
-    }
-
-    /// The input of the current tick so far.
-    #[must_use]
-    pub fn partial(&self) -> PartialInput {
+    fn partial(&self) -> PartialInput {
         PartialInput {
             wish: self.wish,
             turn: clamp_turn(self.turn_micros / TICK_MICROS as i64) << 16,
@@ -176,10 +140,9 @@ impl InputAccumulator {
         }
     }
 
-    /// The command of the tick that is due: what was held over it, rounded to a command's
-    /// units (the rest of a turn beyond a command's limit, and a turn's fraction of a unit,
-    /// carry to the next tick). The next tick starts with nothing held.
-    pub fn take(&mut self) -> PlayerCommand {
+    /// What was held over the tick, rounded to a command's units (the rest of a turn beyond a
+    /// command's limit, and a turn's fraction of a unit, carry to the next tick).
+    fn take(&mut self) -> PlayerCommand {
         let speed = if self.ran { RUN_SPEED } else { WALK_SPEED };
         let percent = |metres: Fx| -> i8 {
             let scaled = (metres * fx(FULL_PERCENT as i32) / speed).round().to_num::<i64>();

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use fixstep_game::bots::{Bot, Goal};
 use fixstep_game::state::ObjectPhase;
 use fixstep_game::{AnimState, TownSim};
+use fixstep_runtime::Bot as _;
 use fixstep_runtime::Simulation;
 
 #[test]

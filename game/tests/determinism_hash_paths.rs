@@ -7,6 +7,7 @@ use std::sync::Arc;
 use fixstep_game::bots::Bot;
 use fixstep_game::level::{load_clips, load_level, stress_level};
 use fixstep_game::{PlayerCommand, TownSim};
+use fixstep_runtime::Bot as _;
 use fixstep_runtime::{Simulation, StateHasher};
 
 fn both_paths(sim: &TownSim) -> (fixstep_runtime::StateHash, fixstep_runtime::StateHash) {

@@ -10,6 +10,7 @@ use fixstep_game::bots::Bot;
 use fixstep_game::level::{Level, load_level};
 use fixstep_game::state::GameState;
 use fixstep_game::{MAX_PLAYERS, PlayerCommand, TownSim};
+use fixstep_runtime::Bot as _;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::{Error, Simulation, Tick};
 

@@ -7,6 +7,7 @@ use fixstep_game::bots::Bot;
 use fixstep_game::level::{Level, load_level};
 use fixstep_game::state::ObjectPhase;
 use fixstep_game::{PlayerCommand, TownSim};
+use fixstep_runtime::Bot as _;
 use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};

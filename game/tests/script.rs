@@ -1,8 +1,11 @@
-//! Command scripts: the text form of players' commands.
+//! Command scripts: the text form of the town's commands.
 
 use fixstep_game::PlayerCommand;
-use fixstep_game::script::{CommandScript, InputScript};
 use fixstep_runtime::Tick;
+use fixstep_runtime::script::{CommandScript as Script, InputScript as Input};
+
+type CommandScript = Script<PlayerCommand>;
+type InputScript = Input<PlayerCommand>;
 
 #[test]
 fn a_line_holds_until_the_next_and_interact_is_one_tick() {

@@ -20,6 +20,12 @@ pub trait Command:
     /// `held` of a held input is that input again.
     #[must_use]
     fn held(&self) -> Self;
+
+    /// Adds the one-tick actions of `other` (its presses) to this command: a key pressed and
+    /// released between two looks at the keys, or a script line's press within a frame, is
+    /// pressed once even though the command that goes on is the one held last. A command
+    /// without presses does nothing here.
+    fn merge_presses(&mut self, other: &Self);
 }
 
 /// Each player's command for the next tick as they arrive, and every player's last command:

@@ -34,6 +34,7 @@
 //!
 //! impl Command for Add {
 //!     fn held(&self) -> Self { *self }
+//!     fn merge_presses(&mut self, _: &Self) {}
 //! }
 //!
 //! struct Adder { state: Counter, snapshot: Arc<Fx> }
@@ -80,10 +81,12 @@ pub mod command;
 mod error;
 pub mod golden;
 pub mod hash;
+pub mod input;
 pub mod math;
 pub mod net;
 pub mod replay;
 pub mod rng;
+pub mod script;
 mod sim;
 pub mod sync_test;
 pub mod tick;
@@ -94,6 +97,7 @@ pub use command::{Command, HeldInputs};
 pub use error::{Desync, Error, SyncCheck};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
+pub use input::{Bot, Controls, HeldInput};
 pub use sim::Simulation;
 pub use tick::Tick;
 pub use world::{EntityId, EntityStore};

@@ -6,13 +6,13 @@
 
 mod common;
 
-use common::{Drift, DriftCommand, scripted_commands};
+use common::{Drift, DriftCommand, DriftData, scripted_commands};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
 use fixstep_runtime::net::{
     Delivery, DesyncNotice, HostConfig, HostEvent, HostSession, INPUT_REPEAT_MICROS, Identity,
     InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, PEER_TIMEOUT_MICROS, PROTOCOL_VERSION,
-    PeerConfig, PeerEvent, PeerId, PeerSession, Role, Welcome,
+    PeerConfig, PeerEvent, PeerEventOf, PeerId, PeerSession, Role, Welcome,
 };
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::tick::FrameScheduler;
@@ -46,7 +46,7 @@ fn run(sim: &mut Drift, record: &fixstep_runtime::net::TickRecord<DriftCommand>)
 }
 
 struct Host {
-    session: HostSession<DriftCommand>,
+    session: HostSession<DriftData>,
     sim: Drift,
     schedule: FrameScheduler,
     hashes: Vec<(Tick, u64)>,
@@ -99,7 +99,7 @@ impl Host {
 
 struct Peer {
     id: PeerId,
-    session: PeerSession<DriftCommand>,
+    session: PeerSession<DriftData>,
     sim: Option<Drift>,
     clock: NetworkClock,
     input_schedule: FrameScheduler,
@@ -160,7 +160,7 @@ impl Peer {
         for (delivery, bytes) in self.from_host.deliver(now) {
             self.session.receive(delivery, &bytes);
         }
-        let events: Vec<PeerEvent<DriftCommand>> = self.session.drain_events().collect();
+        let events: Vec<PeerEventOf<DriftData>> = self.session.drain_events().collect();
         for event in events {
             self.event(event, now);
         }
@@ -187,7 +187,7 @@ impl Peer {
         }
     }
 
-    fn event(&mut self, event: PeerEvent<DriftCommand>, now: u64) {
+    fn event(&mut self, event: PeerEventOf<DriftData>, now: u64) {
         match event {
             PeerEvent::Welcomed(Welcome { tick, state, hash, .. }) => {
                 let mut sim = Drift::new(0, 0);
@@ -224,7 +224,7 @@ impl Peer {
             }
             PeerEvent::Desync(DesyncNotice { tick, .. }) => self.desync_told = Some(tick),
             PeerEvent::Refused { reason } => panic!("refused: {reason}"),
-            PeerEvent::Poses(_) | PeerEvent::Roster(_) | PeerEvent::Dropped(_) => {}
+            PeerEvent::Update(()) | PeerEvent::Roster(_) | PeerEvent::Dropped(_) => {}
         }
     }
 }
@@ -422,13 +422,13 @@ fn a_perturbed_peer_is_reported_as_a_desync_at_the_tick_it_happened() {
 #[test]
 fn a_peer_from_another_build_or_level_is_refused_naming_what_differs() {
     let config = HostConfig { identity: identity(), max_players: 2, local_players: 1 };
-    let mut host: HostSession<DriftCommand> = HostSession::new(config, Tick::ZERO);
+    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
     for (id, theirs, expected) in [
         (1, Identity { sim_version: 9, ..identity() }, "simulation version 9"),
         (2, Identity { level: ContentDigest(5), ..identity() }, "level digest"),
         (3, Identity { protocol: 99, ..identity() }, "protocol version 99"),
     ] {
-        let mut peer: PeerSession<DriftCommand> = PeerSession::new(PeerConfig {
+        let mut peer: PeerSession<DriftData> = PeerSession::new(PeerConfig {
             identity: theirs,
             name: format!("p{id}"),
             role: Role::Player,
@@ -449,12 +449,12 @@ fn a_peer_from_another_build_or_level_is_refused_naming_what_differs() {
         assert!(reason.contains(expected), "{reason}");
     }
     // A full host says so.
-    let mut fits: PeerSession<DriftCommand> = PeerSession::new(PeerConfig {
+    let mut fits: PeerSession<DriftData> = PeerSession::new(PeerConfig {
         identity: identity(),
         name: "fits".into(),
         role: Role::Player,
     });
-    let mut full: PeerSession<DriftCommand> = PeerSession::new(PeerConfig {
+    let mut full: PeerSession<DriftData> = PeerSession::new(PeerConfig {
         identity: identity(),
         name: "full".into(),
         role: Role::Player,
@@ -488,7 +488,7 @@ fn garbage_never_stops_the_host_and_the_peers_still_agree() {
     host.session.connect(attacker, 0);
     let mut rng = SimRng::new(99, 3);
     // Genuine messages to mutate: a hello and some inputs.
-    let mut sample: PeerSession<DriftCommand> =
+    let mut sample: PeerSession<DriftData> =
         PeerSession::new(PeerConfig { identity: identity(), name: "x".into(), role: Role::Player });
     sample.connect();
     sample.submit_input(Tick(3), DriftCommand { thrust: 3, turn: 1, spawn: true });
@@ -537,8 +537,8 @@ fn garbage_never_stops_the_host_and_the_peers_still_agree() {
 #[test]
 fn a_burst_of_joiners_fills_every_seat_and_no_more() {
     let config = HostConfig { identity: identity(), max_players: 4, local_players: 1 };
-    let mut host: HostSession<DriftCommand> = HostSession::new(config, Tick::ZERO);
-    let mut peers: Vec<PeerSession<DriftCommand>> = (0..6)
+    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
+    let mut peers: Vec<PeerSession<DriftData>> = (0..6)
         .map(|i| {
             PeerSession::new(PeerConfig {
                 identity: identity(),
@@ -587,9 +587,9 @@ fn a_burst_of_joiners_fills_every_seat_and_no_more() {
 #[test]
 fn every_peer_learns_every_players_name_as_they_join() {
     let config = HostConfig { identity: identity(), max_players: 4, local_players: 1 };
-    let mut host: HostSession<DriftCommand> = HostSession::new(config, Tick::ZERO);
+    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
     host.name_local(0, "ada");
-    let mut peers: Vec<PeerSession<DriftCommand>> = ["bob", "cy"]
+    let mut peers: Vec<PeerSession<DriftData>> = ["bob", "cy"]
         .into_iter()
         .map(|name| {
             PeerSession::new(PeerConfig {

@@ -1,39 +1,48 @@
 //! `fixstep desync-diff A B`: the differences of two state dumps (the RON of a desync report).
 
-use std::path::Path;
+use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use clap::Args;
+use fixstep_netplay::NetGame;
+use fixstep_netplay::desync::{MAX_LISTED_DIFFERENCES, differences, read_state_dump};
 
-use fixstep_game::state::GameState;
+use super::bad_input;
 
-use crate::net_game::desync::{MAX_LISTED_DIFFERENCES, differences, entity_at};
+/// `fixstep desync-diff`'s arguments.
+#[derive(Clone, Debug, Args)]
+pub struct DesyncDiffArgs {
+    /// The first state (a report's `host.ron`).
+    pub a: PathBuf,
+    /// The second state (its `peer.ron`).
+    pub b: PathBuf,
+}
 
-/// Runs `fixstep desync-diff`: prints each difference as `PATH: A -> B`, and how many more
-/// there are beyond the first [`MAX_LISTED_DIFFERENCES`], naming the entity of each where the
-/// first dump reads as a town's state. Returns whether they differ.
+/// Runs `fixstep desync-diff`: the text to print (each difference as `PATH: A -> B`, and how
+/// many more there are beyond the first [`MAX_LISTED_DIFFERENCES`], naming the entity of each),
+/// and whether they differ.
 ///
 /// # Errors
 ///
-/// A file that cannot be read or is not RON (named).
-pub fn run(a: &Path, b: &Path) -> Result<bool> {
-    let read = |p: &Path| {
-        std::fs::read_to_string(p).with_context(|| format!("cannot read the state {}", p.display()))
-    };
-    let (ta, tb) = (read(a)?, read(b)?);
-    let all = differences(&ta, &tb, usize::MAX)
-        .with_context(|| format!("{} and {}", a.display(), b.display()))?;
-    let state: Option<GameState> = ron::from_str(&ta).ok();
+/// A file that cannot be read or is not a state of the game (named, with its line), as a bad
+/// input.
+pub fn run<G: NetGame>(args: &DesyncDiffArgs) -> Result<(String, bool)> {
+    let (ta, state) = read_state_dump::<G>(&args.a).map_err(bad_input)?;
+    let (tb, _) = read_state_dump::<G>(&args.b).map_err(bad_input)?;
+    // Both are states of the game: their RON compares.
+    let all = differences(&ta, &tb, usize::MAX).map_err(bad_input)?;
+    let mut out = String::new();
     for d in all.iter().take(MAX_LISTED_DIFFERENCES) {
-        match state.as_ref().and_then(|s| entity_at(&d.path, s)) {
-            Some(entity) => println!("{}: {} -> {}  ({entity})", d.path, d.a, d.b),
-            None => println!("{}: {} -> {}", d.path, d.a, d.b),
+        match G::entity_at(&state, &d.path) {
+            Some(entity) => out.push_str(&format!("{}: {} -> {}  ({entity})\n", d.path, d.a, d.b)),
+            None => out.push_str(&format!("{}: {} -> {}\n", d.path, d.a, d.b)),
         }
     }
     if all.len() > MAX_LISTED_DIFFERENCES {
-        println!("... and {} more", all.len() - MAX_LISTED_DIFFERENCES);
+        out.push_str(&format!("... and {} more\n", all.len() - MAX_LISTED_DIFFERENCES));
     }
     if all.is_empty() {
-        println!("the states are equal");
+        out.push_str("the states are equal\n");
     }
-    Ok(!all.is_empty())
+    Ok((out, !all.is_empty()))
 }

@@ -2,23 +2,21 @@
 //! window.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use fixstep_game::PlayerCommand;
-use fixstep_game::bots::Bot;
-use fixstep_game::predict::InputAccumulator;
 use fixstep_net::WallClock;
-use fixstep_runtime::Simulation;
+use fixstep_netplay::{HostOptions, NetHost};
+use fixstep_present::CommandOf;
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
+use fixstep_runtime::{Bot, HeldInput, Simulation};
 
-use super::{Logs, NetLogArgs, held_at, open_input_script, sleep_until};
-use crate::assets::{default_level, load};
-use crate::net_game::{HostOptions, NetHost};
+use super::{Logs, NetLogArgs, Paths, held_at, read_input_script, sleep_until};
+use crate::games::Playable;
 
 /// The port a host listens on unless told: unassigned by IANA, unlikely to be taken.
 pub const DEFAULT_PORT: u16 = 7465;
@@ -35,7 +33,8 @@ const FAREWELL_MICROS: u64 = 2_000_000;
 /// `fixstep host`'s arguments.
 #[derive(Clone, Debug, Args)]
 pub struct HostArgs {
-    /// The level file (default: the town, `levels/town.ron` under the assets).
+    /// The content file (default: the game's, such as the town's `levels/town.ron` under
+    /// the assets).
     #[arg(long)]
     pub level: Option<PathBuf>,
     /// The UDP port to listen on.
@@ -51,7 +50,7 @@ pub struct HostArgs {
     /// front of a NAT); repeatable.
     #[arg(long)]
     pub also_reachable_at: Vec<SocketAddr>,
-    /// Seed of the town's random numbers.
+    /// Seed of the game's random numbers.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The host's own player's name, shown to everyone.
@@ -70,14 +69,14 @@ pub struct HostArgs {
     pub logs: NetLogArgs,
 }
 
-/// Runs `fixstep host`.
+/// Runs `fixstep host`; returns the summary to print.
 ///
 /// # Errors
 ///
 /// A bad level or script, a port that cannot be bound, a log that cannot be written.
-pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
-    let level_file = args.level.clone().unwrap_or_else(|| default_level(assets));
-    let level = Arc::new(load(assets, &level_file)?);
+pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
+    let level_file = paths.content_file::<G>(args.level.as_deref());
+    let content = paths.load::<G>(&level_file)?;
     let own_player = !args.logs.headless || args.logs.bot || args.logs.input_script.is_some();
     let options = HostOptions {
         bind: SocketAddr::new(args.bind, args.port),
@@ -89,19 +88,16 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
         reports: args.reports.clone(),
     };
     if !args.logs.headless {
-        return crate::app::run_network_play(
-            &crate::app::NetworkPlay::Host { options, level_file },
-            assets,
-        )
-        .map_err(crate::app::PlayError::into_anyhow);
+        super::play::window::<G>(paths, &level_file, &content, &super::play::Windowed::Host(options))?;
+        return Ok(String::new());
     }
-    let mut host = NetHost::bind(Arc::clone(&level), &options)?;
+    let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
+    let mut host = NetHost::<G>::bind(&content, &options)?;
     let addr = host.local_addr().context("the host has no address")?;
-    eprintln!("fixstep: hosting {} on {addr}", level.name);
-    let script = open_input_script(args.logs.input_script.as_deref())?;
-    let mut bot = args.logs.bot.then(|| Bot::new(0, &level));
-    let mut logs = Logs::open(&args.logs, &level)?;
-    logs.truth(host.sim().snapshot())?;
+    eprintln!("fixstep: hosting {} on {addr}", G::content_title(&content));
+    let mut bot = args.logs.bot.then(|| G::bot(&content, 0));
+    let mut logs = Logs::<G>::of(&args.logs, &content)?;
+    logs.truth(host.sim().next_tick(), host.sim().snapshot())?;
     // SIGTERM (an orchestrator stopping the server), SIGINT or SIGHUP end the match as its
     // last tick would: peers told, logs written, the summary printed.
     let stop = Arc::new(AtomicBool::new(false));
@@ -113,7 +109,7 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
     let mut ever_joined = false;
     let clock = WallClock::new();
     let mut schedule = FrameScheduler::new();
-    let mut own = InputAccumulator::new();
+    let mut own = G::Input::default();
     let mut last = clock.now_micros();
     loop {
         let now = clock.now_micros();
@@ -133,7 +129,7 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
             let command = match bot.as_mut() {
                 Some(bot) => Some(bot.command(host.sim().snapshot())),
                 None if own_player => Some(command),
-                None => None::<PlayerCommand>,
+                None => None::<CommandOf<G>>,
             };
             let record = host.run_tick(command)?;
             if let Err(e) = logs.tick(record.tick, host.hash(), host.sim().snapshot()) {
@@ -175,14 +171,13 @@ pub fn run(args: &HostArgs, assets: &Path) -> Result<()> {
     host.shut_down();
     logs.finish()?;
     let stats = host.stats();
-    println!(
-        "tick {} hash {} late inputs {} desyncs {} refused messages {} malformed datagrams {}",
+    Ok(format!(
+        "tick {} hash {} late inputs {} desyncs {} refused messages {} malformed datagrams {}\n",
         host.sim().next_tick().0,
         host.hash(),
         stats.late_inputs,
         stats.desyncs,
         stats.refused,
         stats.malformed_datagrams,
-    );
-    Ok(())
+    ))
 }

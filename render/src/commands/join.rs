@@ -1,20 +1,19 @@
 //! `fixstep join`: plays in a network game, headless (for tests and bots) or in a window.
 
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use fixstep_game::PlayerCommand;
-use fixstep_game::bots::Bot;
 use fixstep_net::WallClock;
-use fixstep_runtime::Simulation;
+use fixstep_netplay::{InputLatency, NetPeer, PlayerFrames};
+use fixstep_present::CommandOf;
 use fixstep_runtime::math::Fx;
+use fixstep_runtime::{Bot, Simulation};
 
-use super::{HeldFrame, Logs, NetLogArgs, held_at, open_input_script, sleep_until};
-use crate::assets::{default_level, load};
-use crate::net_game::{InputLatency, NetPeer, PlayerFrames};
+use super::{Logs, NetLogArgs, Paths, bad_input, held_at, held_mark, read_input_script, sleep_until};
+use crate::games::Playable;
 
 /// How long a headless peer without a drawn log sleeps between looks at its socket,
 /// microseconds: 2 ms.
@@ -32,8 +31,7 @@ pub struct JoinArgs {
     /// The player's name: a player coming back under the same name gets its character back.
     #[arg(long, default_value = "player")]
     pub name: String,
-    /// The level file (default: the town, `levels/town.ron` under the assets); it must be the
-    /// host's.
+    /// The content file (default: the game's); it must be the host's.
     #[arg(long)]
     pub level: Option<PathBuf>,
     /// Where desync reports are written.
@@ -42,8 +40,8 @@ pub struct JoinArgs {
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
-    /// Tests only: differ from the host on purpose after this tick (a point of the own
-    /// character's health), to see the desync reported.
+    /// Tests only: differ from the host on purpose after this tick (the game's own
+    /// perturbation of the player's character), to see the desync reported.
     #[arg(long, hide = true)]
     pub perturb_at: Option<u32>,
 }
@@ -55,46 +53,45 @@ pub struct JoinArgs {
 /// If it names none.
 pub fn resolve(text: &str) -> Result<SocketAddr> {
     text.to_socket_addrs()
-        .with_context(|| format!("`{text}` is not HOST:PORT"))?
+        .with_context(|| format!("`{text}` is not HOST:PORT"))
+        .map_err(bad_input)?
         .next()
         .with_context(|| format!("`{text}` names no address"))
+        .map_err(bad_input)
 }
 
-/// Runs `fixstep join`.
+/// Runs `fixstep join`; returns the summary to print.
 ///
 /// # Errors
 ///
 /// A bad host address, level or script; a connection refused, lost or never made.
-pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
+pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
     let host = resolve(&args.host)?;
-    let level_file = args.level.clone().unwrap_or_else(|| default_level(assets));
+    let level_file = paths.content_file::<G>(args.level.as_deref());
+    let content = paths.load::<G>(&level_file)?;
     if !args.logs.headless {
-        return crate::app::run_network_play(
-            &crate::app::NetworkPlay::Join {
-                host,
-                name: args.name.clone(),
-                reports: args.reports.clone(),
-                level_file,
-            },
-            assets,
-        )
-        .map_err(crate::app::PlayError::into_anyhow);
+        let mode = super::play::Windowed::Join {
+            host,
+            name: args.name.clone(),
+            reports: args.reports.clone(),
+        };
+        super::play::window::<G>(paths, &level_file, &content, &mode)?;
+        return Ok(String::new());
     }
-    let level = Arc::new(load(assets, &level_file)?);
-    let mut peer = NetPeer::connect(Arc::clone(&level), host, &args.name, args.reports.clone())?;
+    let mut peer =
+        NetPeer::<G>::connect(Arc::clone(&content), host, &args.name, args.reports.clone())?;
     if let Some(tick) = args.perturb_at {
         peer.perturb_at(fixstep_runtime::Tick(tick));
     }
-    let script = open_input_script(args.logs.input_script.as_deref())?;
-    let mut bot: Option<Bot> = None;
-    let mut logs = Logs::open(&args.logs, &level)?;
+    let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
+    let mut bot: Option<G::Bot> = None;
+    let mut logs = Logs::<G>::of(&args.logs, &content)?;
     // A drawn log means frames, drawn at their rate from the prediction and the playout.
     let frames = logs.draws().then(|| args.logs.frame_micros());
     // A bot reads the town, not keys: only a script's keys are predicted.
-    let mut player_frames = PlayerFrames::new(Arc::clone(&level), script.is_some());
+    let mut player_frames = PlayerFrames::<G>::new(Arc::clone(&content), script.is_some());
     let clock = WallClock::new();
     let mut last = clock.now_micros();
-    let held_frame = HeldFrame;
     loop {
         let now = clock.now_micros();
         let elapsed = now - last;
@@ -119,13 +116,15 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
         if player_frames.start(&peer)
             && let Some(sim) = peer.sim()
         {
-            logs.truth(sim.snapshot())?;
-            bot = args.logs.bot.then(|| Bot::new(usize::from(player), &level));
+            logs.truth(sim.next_tick(), sim.snapshot())?;
+            bot = args.logs.bot.then(|| G::bot(&content, usize::from(player)));
         }
         // Inputs, on the input clock the host's reports nudge.
         let held = held_at(script.as_ref(), now, elapsed);
         player_frames.send_inputs(&mut peer, elapsed, &held, |peer, command| match bot.as_mut() {
-            Some(bot) => peer.sim().map_or(PlayerCommand::default(), |s| bot.command(s.snapshot())),
+            Some(bot) => {
+                peer.sim().map_or_else(CommandOf::<G>::default, |s| bot.command(s.snapshot()))
+            }
             None => command,
         });
         // Ticks, when the drawn time reaches them (or as they come, drawing nothing).
@@ -144,10 +143,11 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
             return Err(e);
         }
         if let Some(frame_micros) = frames
-            && let Some(frame) = player_frames.draw(render, elapsed)
+            && player_frames.draw(render, elapsed).is_some()
+            && let Some(presentation) = player_frames.presentation()
         {
-            let mark = held_frame.mark(script.as_ref(), now, held);
-            logs.frame(now as f64 / 1000.0, frame, mark.as_ref())?;
+            let mark = held_mark::<G>(script.as_ref(), now, &held);
+            logs.frame(now as f64 / 1000.0, presentation, mark.as_ref())?;
             peer.send()?;
             if args.logs.ticks.is_some_and(|t| ran_to.is_some_and(|r| r.0 >= t)) {
                 break;
@@ -165,8 +165,8 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
     peer.disconnect();
     logs.finish()?;
     let stats = peer.stats();
-    println!(
-        "player {} tick {} hash {} late inputs {} desync {}",
+    let mut out = format!(
+        "player {} tick {} hash {} late inputs {} desync {}\n",
         peer.player().map_or_else(|| "-".to_owned(), |p| p.to_string()),
         peer.sim().map_or(0, |s| s.next_tick().0),
         peer.hash().map_or_else(|| "-".to_owned(), ToString::to_string),
@@ -177,9 +177,9 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
     let ms = |samples: &[u64]| {
         InputLatency::median_ms(samples).map_or_else(|| "-".to_owned(), |m| format!("{m:.0} ms"))
     };
-    println!(
+    out.push_str(&format!(
         "link rtt {} ms, sent {} B/s, received {} B/s; input to the host's tick p50 {}, to this \
-         peer's p50 {}; inputs arrive {} early (aim {})",
+         peer's p50 {}; inputs arrive {} early (aim {})\n",
         link.rtt_micros / 1000,
         link.sent_per_second,
         link.received_per_second,
@@ -187,6 +187,6 @@ pub fn run(args: &JoinArgs, assets: &Path) -> Result<()> {
         ms(&stats.latency.to_own_tick),
         stats.margin_micros.map_or_else(|| "-".to_owned(), |(m, _)| format!("{} ms", m / 1000)),
         stats.margin_micros.map_or_else(|| "-".to_owned(), |(_, t)| format!("{} ms", t / 1000)),
-    );
-    Ok(())
+    ));
+    Ok(out)
 }

@@ -1,28 +1,132 @@
-//! The `fixstep` commands, a module each. Library code (the presentation, the renderer, the
-//! desktop game) never imports these; they import it.
+//! The `fixstep` commands, a module each, every one written once for any game (see
+//! [`crate::games`]). What they share is here: loading a game's content and scripts, the logs
+//! of a headless run, and the error that marks a bad input.
 
+pub mod about;
 pub mod desync_diff;
 pub mod host;
 pub mod join;
+pub mod judder;
 pub mod netem;
+pub mod play;
 pub mod replay;
+pub mod screenshot;
 pub mod sim;
 pub mod spectate;
+pub mod sync_test;
+pub mod trace;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use fixstep_game::level::Level;
-use fixstep_game::script::InputScript;
-use fixstep_game::{GameSnapshot, PlayerCommand};
 use fixstep_net::WallClock;
+use fixstep_present::record::{DrawnLog, HeldMark, TruthLog};
+use fixstep_present::{CommandOf, Game, SnapshotOf};
+use fixstep_runtime::script::{CommandScript, InputScript};
 use fixstep_runtime::{StateHash, Tick};
 
-use crate::present::DrawFrame;
-use crate::record::{DrawnLog, HeldMark, TruthLog};
+/// A mistake in what the user gave (a flag's value, a file, an address): the program exits
+/// with [`crate::cli::EXIT_USAGE`] instead of 1, which is for failures of the program or the
+/// network.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct BadInput(#[from] pub anyhow::Error);
+
+/// Marks an error as the user's input's.
+pub fn bad_input(error: impl Into<anyhow::Error>) -> anyhow::Error {
+    BadInput(error.into()).into()
+}
+
+/// Where a command's files are.
+#[derive(Clone, Debug)]
+pub struct Paths {
+    /// The assets root.
+    pub assets: PathBuf,
+}
+
+impl Paths {
+    /// The content file: `given`, or the game's default under the assets.
+    #[must_use]
+    pub fn content_file<G: Game>(&self, given: Option<&Path>) -> PathBuf {
+        given.map_or_else(|| G::default_content(&self.assets), Path::to_path_buf)
+    }
+
+    /// Loads game `G`'s content from `file`; every problem is named with its file and line.
+    ///
+    /// # Errors
+    ///
+    /// A file that does not load, as a [`BadInput`].
+    pub fn load<G: Game>(&self, file: &Path) -> Result<Arc<G::Content>> {
+        G::load_content(&self.assets, file).map(Arc::new).map_err(bad_input)
+    }
+}
+
+/// Reads a command script of game `G`, if one is named.
+///
+/// # Errors
+///
+/// An unreadable or malformed script, as a [`BadInput`] naming the file and line.
+pub fn read_command_script<G: Game>(path: Option<&Path>) -> Result<Option<CommandScript<CommandOf<G>>>> {
+    let Some(path) = path else { return Ok(None) };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read command script {}", path.display()))
+        .map_err(bad_input)?;
+    let script = CommandScript::parse(&text)
+        .with_context(|| format!("command script {}", path.display()))
+        .map_err(bad_input)?;
+    Ok(Some(script))
+}
+
+/// Reads an input script of game `G`, if one is named.
+///
+/// # Errors
+///
+/// An unreadable or malformed script, as a [`BadInput`] naming the file and line.
+pub fn read_input_script<G: Game>(path: Option<&Path>) -> Result<Option<InputScript<CommandOf<G>>>> {
+    let Some(path) = path else { return Ok(None) };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read input script {}", path.display()))
+        .map_err(bad_input)?;
+    let script = InputScript::parse(&text)
+        .with_context(|| format!("input script {}", path.display()))
+        .map_err(bad_input)?;
+    Ok(Some(script))
+}
+
+/// What `script` holds over a frame of `elapsed_micros` ending at `now_micros`, a press
+/// during it included (nothing without a script).
+#[must_use]
+pub fn held_at<C: fixstep_runtime::script::TextCommand>(
+    script: Option<&InputScript<C>>,
+    now_micros: u64,
+    elapsed_micros: u64,
+) -> C {
+    let before_ms = now_micros.saturating_sub(elapsed_micros) / 1000;
+    script.map_or_else(C::default, |s| s.frame(before_ms, now_micros / 1000))
+}
+
+/// The mark of a frame at `now_micros` holding `held` as `script` says, for a drawn log.
+#[must_use]
+pub fn held_mark<G: Game>(
+    script: Option<&InputScript<CommandOf<G>>>,
+    now_micros: u64,
+    held: &CommandOf<G>,
+) -> Option<HeldMark> {
+    let since = script?.changed_at(now_micros / 1000)?;
+    Some(HeldMark { since_ms: since as f64, held: G::held_numbers(held) })
+}
+
+/// Sleeps until `clock` reads `until_micros` (at once if it has).
+pub fn sleep_until(clock: &WallClock, until_micros: u64) {
+    let now = clock.now_micros();
+    if until_micros > now {
+        std::thread::sleep(std::time::Duration::from_micros(until_micros - now));
+    }
+}
 
 /// What a headless network run does and logs (the formats of `fixstep sim`).
 #[derive(Clone, Debug, Args)]
@@ -36,7 +140,8 @@ pub struct NetLogArgs {
     /// Play a scripted bot (a headless host plays no character of its own without one).
     #[arg(long)]
     pub bot: bool,
-    /// Hold keys as this script says (`MS 0 FORWARD STRAFE TURN [run] [interact]`).
+    /// Hold keys as this script says (`MS 0 FIELDS`, the game's command fields; the town's
+    /// are `FORWARD STRAFE TURN [run] [interact]`).
     #[arg(long)]
     pub input_script: Option<PathBuf>,
     /// Write `TICK HASH` for every tick run.
@@ -56,44 +161,76 @@ pub struct NetLogArgs {
 /// Microseconds in a second.
 const MICROS_PER_SECOND: f64 = 1_000_000.0;
 
+/// The slowest and fastest frame rates a headless run draws at, frames a second: a frame a
+/// second still moves, and beyond a thousand a frame is shorter than a socket's look.
+const FPS_RANGE: (f64, f64) = (1.0, 1_000.0);
+
 impl NetLogArgs {
     /// A frame at `--fps`, microseconds.
     #[must_use]
     pub fn frame_micros(&self) -> u64 {
-        (MICROS_PER_SECOND / self.fps.clamp(1.0, 1_000.0)).round() as u64
+        frame_micros(self.fps)
     }
 }
 
-fn create(path: &Path, what: &str) -> Result<BufWriter<File>> {
+/// A frame at `fps` frames a second (clamped to [`FPS_RANGE`]), microseconds.
+#[must_use]
+pub fn frame_micros(fps: f64) -> u64 {
+    (MICROS_PER_SECOND / fps.clamp(FPS_RANGE.0, FPS_RANGE.1)).round() as u64
+}
+
+/// A file created for writing, named in the error.
+///
+/// # Errors
+///
+/// If it cannot be created.
+pub fn create(path: &Path, what: &str) -> Result<BufWriter<File>> {
     Ok(BufWriter::new(
         File::create(path).with_context(|| format!("cannot create {what} {}", path.display()))?,
     ))
 }
 
-/// The logs of a network run.
-pub struct Logs {
-    level: std::sync::Arc<Level>,
+/// The logs of a run: hashes, truth and what was drawn.
+pub struct Logs<G: Game> {
     hashes: Option<BufWriter<File>>,
-    truth: Option<TruthLog<BufWriter<File>>>,
+    truth: Option<TruthLog<G, BufWriter<File>>>,
     drawn: Option<DrawnLog<BufWriter<File>>>,
 }
 
-impl Logs {
-    /// Opens the logs `args` ask for.
+impl<G: Game> Logs<G> {
+    /// Opens the logs asked for, of a game of `content`.
     ///
     /// # Errors
     ///
     /// If one cannot be created.
-    pub fn open(args: &NetLogArgs, level: &std::sync::Arc<Level>) -> Result<Self> {
-        let hashes = args.hash_log.as_deref().map(|p| create(p, "hash log")).transpose()?;
-        let truth = args.truth_log.as_deref().map(|p| create(p, "truth log")).transpose()?;
-        let drawn = args.drawn_log.as_deref().map(|p| create(p, "drawn log")).transpose()?;
+    pub fn open(
+        hash_log: Option<&Path>,
+        truth_log: Option<&Path>,
+        drawn_log: Option<&Path>,
+        content: &Arc<G::Content>,
+    ) -> Result<Self> {
+        let hashes = hash_log.map(|p| create(p, "hash log")).transpose()?;
+        let truth = truth_log.map(|p| create(p, "truth log")).transpose()?;
+        let drawn = drawn_log.map(|p| create(p, "drawn log")).transpose()?;
         Ok(Self {
-            level: std::sync::Arc::clone(level),
             hashes,
-            truth: truth.map(TruthLog::new),
+            truth: truth.map(|t| TruthLog::new(t, Arc::clone(content))),
             drawn: drawn.map(DrawnLog::new),
         })
+    }
+
+    /// Opens the logs of a headless network run.
+    ///
+    /// # Errors
+    ///
+    /// If one cannot be created.
+    pub fn of(args: &NetLogArgs, content: &Arc<G::Content>) -> Result<Self> {
+        Self::open(
+            args.hash_log.as_deref(),
+            args.truth_log.as_deref(),
+            args.drawn_log.as_deref(),
+            content,
+        )
     }
 
     /// Whether frames are drawn and logged.
@@ -102,14 +239,14 @@ impl Logs {
         self.drawn.is_some()
     }
 
-    /// The truth of a snapshot (the first, before any tick).
+    /// The truth of a snapshot after `ticks` ticks (the first, before any tick, at 0).
     ///
     /// # Errors
     ///
     /// If the log cannot be written.
-    pub fn truth(&mut self, snapshot: &GameSnapshot) -> Result<()> {
+    pub fn truth(&mut self, ticks: Tick, snapshot: &Arc<SnapshotOf<G>>) -> Result<()> {
         if let Some(truth) = self.truth.as_mut() {
-            truth.snapshot(snapshot, &self.level).context("cannot write the truth log")?;
+            truth.snapshot(ticks, snapshot).context("cannot write the truth log")?;
         }
         Ok(())
     }
@@ -119,21 +256,42 @@ impl Logs {
     /// # Errors
     ///
     /// If a log cannot be written.
-    pub fn tick(&mut self, tick: Tick, hash: &StateHash, snapshot: &GameSnapshot) -> Result<()> {
+    pub fn tick(&mut self, tick: Tick, hash: &StateHash, snapshot: &Arc<SnapshotOf<G>>) -> Result<()> {
         if let Some(log) = self.hashes.as_mut() {
             writeln!(log, "{} {hash}", tick.0).context("cannot write the hash log")?;
         }
-        self.truth(snapshot)
+        self.truth(tick.next(), snapshot)
     }
 
-    /// A frame drawn at `at_ms`.
+    /// A frame drawn at `at_ms`, as `presentation` drew it.
     ///
     /// # Errors
     ///
     /// If the log cannot be written.
-    pub fn frame(&mut self, at_ms: f64, frame: &DrawFrame, held: Option<&HeldMark>) -> Result<()> {
+    pub fn frame(
+        &mut self,
+        at_ms: f64,
+        presentation: &G::Presentation,
+        held: Option<&HeldMark>,
+    ) -> Result<()> {
         if let Some(drawn) = self.drawn.as_mut() {
-            drawn.frame(at_ms, frame, &self.level, held).context("cannot write the drawn log")?;
+            drawn.frame::<G>(at_ms, presentation, held).context("cannot write the drawn log")?;
+        }
+        Ok(())
+    }
+
+    /// A frame drawn at `at_ms` that `record` writes.
+    ///
+    /// # Errors
+    ///
+    /// If the log cannot be written.
+    pub fn frame_with(
+        &mut self,
+        at_ms: f64,
+        record: impl FnOnce(&mut fixstep_present::format::DrawnFrame),
+    ) -> Result<()> {
+        if let Some(drawn) = self.drawn.as_mut() {
+            drawn.write(at_ms, None, record).context("cannot write the drawn log")?;
         }
         Ok(())
     }
@@ -154,53 +312,5 @@ impl Logs {
             drawn.finish().context("cannot write the drawn log")?;
         }
         Ok(())
-    }
-}
-
-/// Reads an input script, if one is named.
-///
-/// # Errors
-///
-/// An unreadable or malformed script.
-pub fn open_input_script(path: Option<&Path>) -> Result<Option<InputScript>> {
-    path.map(sim::read_input_script).transpose()
-}
-
-/// What `script` holds over a frame of `elapsed_micros` ending at `now_micros`, an interact
-/// pressed during it included (nothing without a script).
-#[must_use]
-pub fn held_at(
-    script: Option<&InputScript>,
-    now_micros: u64,
-    elapsed_micros: u64,
-) -> PlayerCommand {
-    let before_ms = now_micros.saturating_sub(elapsed_micros) / 1000;
-    script.map_or_else(PlayerCommand::default, |s| s.frame(before_ms, now_micros / 1000))
-}
-
-/// The held input's latest change, for a drawn log.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HeldFrame;
-
-impl HeldFrame {
-    /// The mark of a frame at `now_micros` holding `held` as `script` says.
-    #[must_use]
-    pub fn mark(
-        self,
-        script: Option<&InputScript>,
-        now_micros: u64,
-        held: PlayerCommand,
-    ) -> Option<HeldMark> {
-        let script = script?;
-        let since = script.changed_at(now_micros / 1000)?;
-        Some(HeldMark { since_ms: since as f64, held })
-    }
-}
-
-/// Sleeps until `clock` reads `until_micros` (at once if it has).
-pub fn sleep_until(clock: &WallClock, until_micros: u64) {
-    let now = clock.now_micros();
-    if until_micros > now {
-        std::thread::sleep(std::time::Duration::from_micros(until_micros - now));
     }
 }

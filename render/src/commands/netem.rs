@@ -44,7 +44,7 @@ pub struct NetemArgs {
 /// # Errors
 ///
 /// If a socket cannot be bound or fails.
-pub fn run(args: &NetemArgs) -> Result<()> {
+pub fn run(args: &NetemArgs) -> Result<String> {
     let config = NetemConfig {
         delay_ms: args.delay,
         jitter_ms: args.jitter,
@@ -59,9 +59,8 @@ pub fn run(args: &NetemArgs) -> Result<()> {
     let limit = args.seconds.map(Duration::from_secs);
     netem.run(|| limit.is_some_and(|l| start.elapsed() >= l))?;
     let c = netem.counts();
-    println!(
-        "forwarded {} lost {} duplicated {} reordered {}",
+    Ok(format!(
+        "forwarded {} lost {} duplicated {} reordered {}\n",
         c.forwarded, c.lost, c.duplicated, c.reordered
-    );
-    Ok(())
+    ))
 }

@@ -1,57 +1,75 @@
-//! `fixstep replay`: re-simulates a recording and checks its hashes.
+//! `fixstep replay`: reads a recording; with `--verify`, re-simulates it and checks its
+//! hashes.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use fixstep_game::{PlayerCommand, TownSim};
-use fixstep_runtime::StateHash;
+use clap::Args;
+use fixstep_present::{CommandOf, Game};
 use fixstep_runtime::replay::{Replay, verify};
 
-use crate::assets::load;
+use super::{Paths, bad_input};
 
-/// The level file a replay header names: under `assets` unless it is an absolute path.
+/// `fixstep replay`'s arguments.
+#[derive(Clone, Debug, Args)]
+pub struct ReplayArgs {
+    /// The replay file.
+    pub file: PathBuf,
+    /// Re-simulate and compare hashes.
+    #[arg(long)]
+    pub verify: bool,
+}
+
+/// The content file a replay header names: under `assets` unless it is an absolute path.
 #[must_use]
-pub fn replay_level_path(name: &str, assets: &Path) -> PathBuf {
+pub fn replay_content_path(name: &str, assets: &Path) -> PathBuf {
     let path = Path::new(name);
     if path.is_absolute() { path.to_path_buf() } else { assets.join(path) }
 }
 
-/// The outcome of `fixstep replay --verify`.
+/// What `fixstep replay` found.
 #[derive(Debug)]
-pub enum Verified {
-    /// Every recorded hash was reproduced.
-    Ok {
-        /// Ticks re-simulated.
-        ticks: u32,
-        /// Hashes compared.
-        hashes: u32,
-        /// The final hash.
-        hash: Box<StateHash>,
-    },
-    /// A hash differed.
+pub enum Replayed {
+    /// What the replay holds, or that every recorded hash was reproduced: the line to print.
+    Ok(String),
+    /// A hash differed, as the message says.
     Mismatch(String),
 }
 
-/// Reads a replay, rebuilds its level and re-simulates it, comparing hashes.
+/// Runs `fixstep replay`.
 ///
 /// # Errors
 ///
-/// An unreadable, damaged or foreign replay, or a level that no longer loads.
-pub fn verify_replay(path: &Path, assets: &Path) -> Result<Verified> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read replay {}", path.display()))?;
-    let replay: Replay<PlayerCommand> =
-        Replay::from_bytes(&bytes).with_context(|| format!("replay {}", path.display()))?;
-    let level = Arc::new(load(assets, &replay_level_path(&replay.header.level, assets))?);
-    let mut sim = TownSim::new(level, replay.header.seed, usize::from(replay.header.players));
-    let report = verify(&mut sim, &replay).with_context(|| format!("replay {}", path.display()))?;
+/// An unreadable, damaged or foreign replay, or content that no longer loads.
+pub fn run<G: Game>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
+    let path = &args.file;
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read replay {}", path.display()))
+        .map_err(bad_input)?;
+    let replay: Replay<CommandOf<G>> = Replay::from_bytes(&bytes)
+        .with_context(|| format!("replay {}", path.display()))
+        .map_err(bad_input)?;
+    let h = &replay.header;
+    if !args.verify {
+        return Ok(Replayed::Ok(format!(
+            "replay of {} (simulation version {}, seed {}, {} players): {} ticks\n",
+            h.level,
+            h.sim_version,
+            h.seed,
+            h.players,
+            replay.ticks.len(),
+        )));
+    }
+    let content = paths.load::<G>(&replay_content_path(&h.level, &paths.assets))?;
+    let mut sim = G::new_sim(&content, h.seed, usize::from(h.players));
+    let report = verify(&mut sim, &replay)
+        .with_context(|| format!("replay {}", path.display()))
+        .map_err(bad_input)?;
     Ok(match report.first_mismatch {
-        None => Verified::Ok {
-            ticks: report.ticks,
-            hashes: report.hashes_checked,
-            hash: Box::new(report.final_hash),
-        },
+        None => Replayed::Ok(format!(
+            "verified {} ticks, {} hashes match; final hash {}\n",
+            report.ticks, report.hashes_checked, report.final_hash
+        )),
         Some(mismatch) => {
             let parts = mismatch
                 .computed
@@ -60,7 +78,10 @@ pub fn verify_replay(path: &Path, assets: &Path) -> Result<Verified> {
                 .map(|p| format!("{} {:016x}", p.name, p.hash))
                 .collect::<Vec<_>>()
                 .join(", ");
-            Verified::Mismatch(format!("{mismatch} (computed parts: {parts})"))
+            Replayed::Mismatch(format!(
+                "replay {} does not verify: {mismatch} (computed parts: {parts})",
+                path.display()
+            ))
         }
     })
 }

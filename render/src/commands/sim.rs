@@ -1,79 +1,91 @@
-//! `fixstep sim`: the town without a window, from bots, command scripts or an input script,
+//! `fixstep sim`: a game without a window, from bots, command scripts or an input script,
 //! writing hash logs, replays, drawn and truth logs. No GPU is involved.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
-use fixstep_game::bots::Bot;
-
-use fixstep_game::predict::{InputAccumulator, OwnRules};
-use fixstep_game::script::{CommandScript, InputScript};
-use fixstep_game::{PlayerCommand, TownSim};
+use anyhow::{Context, Result, anyhow};
+use clap::Args;
+use fixstep_present::{CommandOf, Game, Presentation};
 use fixstep_runtime::replay::{ReplayHeader, ReplayWriter, TickRecord};
+use fixstep_runtime::script::{CommandScript, InputScript};
 use fixstep_runtime::tick::FrameScheduler;
-use fixstep_runtime::{Simulation, StateHash, StateHasher, Tick};
+use fixstep_runtime::{Bot, HeldInput, Simulation, StateHash, StateHasher, Tick};
 
-use crate::assets::load;
-use crate::present::LocalPresentation;
-use crate::record::{DrawnLog, HeldMark, TruthLog};
+use super::{Logs, Paths, bad_input, held_mark, read_command_script, read_input_script};
 
-/// The level's name in a replay header: its path under `assets/` (with `/`), so the replay
-/// verifies from any directory and on any machine with the same assets; a level from
+/// `fixstep sim`'s arguments.
+#[derive(Clone, Debug, Args)]
+pub struct SimArgs {
+    /// The content file (default: the game's, such as the town's `levels/town.ron` under the
+    /// assets).
+    #[arg(long)]
+    pub level: Option<PathBuf>,
+    /// Ticks to run (100 ms each).
+    #[arg(long)]
+    pub ticks: u32,
+    /// Scripted bot players (players 0..K).
+    #[arg(long, default_value_t = 0)]
+    pub bots: usize,
+    /// A command script for further players (`TICK PLAYER FIELDS`, the game's command fields;
+    /// the town's are `FORWARD STRAFE TURN [run] [interact]`).
+    #[arg(long)]
+    pub commands: Option<PathBuf>,
+    /// What the local player (player 0) holds at real times, read at each frame as a window
+    /// reads its keys (`MS 0 FIELDS`); the bots are then players 1 to K, and player 0 is
+    /// drawn from the prediction.
+    #[arg(long)]
+    pub input_script: Option<PathBuf>,
+    /// Draw the input script's player between ticks like everyone else, not from the
+    /// prediction of its held input: the latency the prediction hides, for comparison.
+    #[arg(long, requires = "input_script")]
+    pub no_predict: bool,
+    /// Seed of the simulation's random numbers.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write `TICK HASH` for every tick to this file.
+    #[arg(long)]
+    pub hash_log: Option<PathBuf>,
+    /// Record a replay (commands and per-tick hashes) to this file.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// Simulated render frames per second, when recording what they draw.
+    #[arg(long, default_value_t = 60.0)]
+    pub fps: f64,
+    /// Frame intervals in milliseconds, one a line, repeated (instead of --fps).
+    #[arg(long)]
+    pub frame_times: Option<PathBuf>,
+    /// Write what each simulated render frame draws (JSON Lines) to this file.
+    #[arg(long)]
+    pub drawn_log: Option<PathBuf>,
+    /// Write the authoritative positions of every tick (JSON Lines) to this file.
+    #[arg(long)]
+    pub truth_log: Option<PathBuf>,
+}
+
+/// The level's name in a replay header: its path under the assets (with `/`), so the replay
+/// verifies from any directory and on any machine with the same assets; content from
 /// elsewhere is named by its absolute path.
-fn replay_level_name(source: &str, level_file: &Path, assets: &Path) -> String {
+fn replay_content_name(source: &str, file: &Path, assets: &Path) -> String {
     let canonical = |p: &Path| std::fs::canonicalize(p).ok();
-    let file = canonical(level_file);
-    if file.is_some() && canonical(&assets.join(source)) == file {
+    let file_path = canonical(file);
+    if file_path.is_some() && canonical(&assets.join(source)) == file_path {
         return source.to_owned();
     }
-    file.map_or_else(|| level_file.display().to_string(), |f| f.display().to_string())
+    file_path.map_or_else(|| file.display().to_string(), |f| f.display().to_string())
 }
 
 /// Where each player's commands come from.
-pub enum Driver {
+pub enum Driver<G: Game> {
     /// A scripted bot.
-    Bot(Box<Bot>),
+    Bot(Box<G::Bot>),
     /// A line of a command script.
     Script,
-    /// Held input integrated over each tick, as a window reads its keys: the local player of
-    /// an input script.
+    /// Held input over each tick, as a window reads its keys: the local player of an input
+    /// script.
     Held,
-}
-
-/// What `fixstep sim` is asked to do.
-#[derive(Debug)]
-pub struct SimRun<'a> {
-    /// The level file.
-    pub level: &'a Path,
-    /// The assets root.
-    pub assets: &'a Path,
-    /// Ticks to run.
-    pub ticks: u32,
-    /// Bot players (players 0..bots).
-    pub bots: usize,
-    /// A command script for further players.
-    pub commands: Option<&'a Path>,
-    /// A script of what the local player (player 0) holds at real times; the bots are then
-    /// players 1 to `bots`.
-    pub input_script: Option<&'a Path>,
-    /// Draw the input script's player between ticks like everyone else instead of from the
-    /// prediction (to compare the two).
-    pub no_predict: bool,
-    /// Seed of the simulation's random numbers.
-    pub seed: u64,
-    /// Where to write `TICK HASH` lines.
-    pub hash_log: Option<&'a Path>,
-    /// Where to record a replay.
-    pub record: Option<&'a Path>,
-    /// How render frames are paced, when recording what they draw.
-    pub frames: FramePacing,
-    /// Where to write the drawn log (one line per simulated render frame).
-    pub drawn_log: Option<&'a Path>,
-    /// Where to write the truth log (one line per tick).
-    pub truth_log: Option<&'a Path>,
 }
 
 /// How simulated render frames are paced.
@@ -86,6 +98,19 @@ pub enum FramePacing {
 }
 
 impl FramePacing {
+    /// The pacing `args` ask for.
+    ///
+    /// # Errors
+    ///
+    /// A frame-times file that does not read, or a rate that is not a positive number.
+    pub fn of(fps: f64, frame_times: Option<&Path>) -> Result<Self> {
+        match frame_times {
+            Some(path) => Self::from_file(path),
+            None if fps.is_finite() && fps > 0.0 => Ok(Self::Rate(fps)),
+            None => Err(bad_input(anyhow!("--fps must be a positive number, not {fps}"))),
+        }
+    }
+
     /// Reads frame intervals, one number of milliseconds a line (`#` comments allowed).
     ///
     /// # Errors
@@ -93,7 +118,8 @@ impl FramePacing {
     /// A line that is not a positive number, naming the file and line; an empty file.
     pub fn from_file(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read frame times {}", path.display()))?;
+            .with_context(|| format!("cannot read frame times {}", path.display()))
+            .map_err(bad_input)?;
         let mut intervals = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let content = line.split('#').next().unwrap_or("").trim();
@@ -102,15 +128,17 @@ impl FramePacing {
             }
             match content.parse::<f64>() {
                 Ok(ms) if ms.is_finite() && ms > 0.0 => intervals.push(ms),
-                _ => bail!(
-                    "{}:{}: `{content}` is not a frame time in milliseconds (a positive number)",
-                    path.display(),
-                    i + 1
-                ),
+                _ => {
+                    return Err(bad_input(anyhow!(
+                        "{}:{}: `{content}` is not a frame time in milliseconds (a positive number)",
+                        path.display(),
+                        i + 1
+                    )));
+                }
             }
         }
         if intervals.is_empty() {
-            bail!("{}: no frame times in the file", path.display());
+            return Err(bad_input(anyhow!("{}: no frame times in the file", path.display())));
         }
         Ok(Self::Intervals(intervals))
     }
@@ -126,73 +154,64 @@ impl FramePacing {
     }
 }
 
-/// The players' drivers and the simulation for a run.
+/// The players' drivers and the simulation of a run.
 ///
 /// # Errors
 ///
-/// A bad level, command script or input script, or a script line for a bot's player.
-pub fn prepare(run: &SimRun<'_>) -> Result<(TownSim, Vec<Driver>, CommandScript)> {
-    let level = Arc::new(load(run.assets, run.level)?);
-    let script = match run.commands {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read command script {}", path.display()))?;
-            CommandScript::parse(&text)
-                .with_context(|| format!("command script {}", path.display()))?
-        }
-        None => CommandScript::default(),
-    };
+/// A bad level or command script, or a script line for a bot's player.
+pub fn prepare<G: Game>(
+    args: &SimArgs,
+    paths: &Paths,
+) -> Result<(Arc<G::Content>, G::Sim, Vec<Driver<G>>, CommandScript<CommandOf<G>>)> {
+    let file = paths.content_file::<G>(args.level.as_deref());
+    let content = paths.load::<G>(&file)?;
+    let script = read_command_script::<G>(args.commands.as_deref())?.unwrap_or_default();
     // With an input script the local player 0 holds keys and the bots come after it.
-    let first_bot = usize::from(run.input_script.is_some());
-    let bots = first_bot..first_bot + run.bots;
+    let first_bot = usize::from(args.input_script.is_some());
+    let bots = first_bot..first_bot + args.bots;
     if let Some(player) = (0..bots.end).find(|&p| script.drives(p)) {
-        bail!(
-            "command script {}: player {player} is {} (bots are players {}..{}); number scripted players from {}",
-            run.commands.map_or_else(String::new, |p| p.display().to_string()),
+        return Err(bad_input(anyhow!(
+            "command script {}: player {player} is {} (bots are players {}..{}); number scripted \
+             players from {}",
+            args.commands.as_deref().map_or_else(String::new, |p| p.display().to_string()),
             if player < first_bot { "the input script's" } else { "a bot" },
             bots.start,
             bots.end,
             bots.end
-        );
+        )));
     }
     let players = bots.end.max(script.players());
-    if players > fixstep_game::MAX_PLAYERS {
-        bail!("{players} players: a town holds at most {}", fixstep_game::MAX_PLAYERS);
+    if players > G::MAX_PLAYERS {
+        return Err(bad_input(anyhow!(
+            "{players} players: the {} holds at most {}",
+            G::NAME,
+            G::MAX_PLAYERS
+        )));
     }
     let drivers = (0..players)
         .map(|p| {
             if p < first_bot {
                 Driver::Held
             } else if bots.contains(&p) {
-                Driver::Bot(Box::new(Bot::new(p, &level)))
+                Driver::Bot(Box::new(G::bot(&content, p)))
             } else {
                 Driver::Script
             }
         })
         .collect();
-    Ok((TownSim::new(level, run.seed, players), drivers, script))
-}
-
-/// Reads an input script.
-///
-/// # Errors
-///
-/// An unreadable file, or its first malformed line.
-pub fn read_input_script(path: &Path) -> Result<InputScript> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read input script {}", path.display()))?;
-    InputScript::parse(&text).with_context(|| format!("input script {}", path.display()))
+    let sim = G::new_sim(&content, args.seed, players);
+    Ok((content, sim, drivers, script))
 }
 
 /// This tick's commands of every player; `held` is the command of a player driven by held
 /// input (no input without one).
-pub fn commands_for(
+pub fn commands_for<G: Game>(
     tick: Tick,
-    sim: &TownSim,
-    drivers: &mut [Driver],
-    script: &CommandScript,
-    held: Option<PlayerCommand>,
-    out: &mut Vec<PlayerCommand>,
+    sim: &G::Sim,
+    drivers: &mut [Driver<G>],
+    script: &CommandScript<CommandOf<G>>,
+    held: Option<&CommandOf<G>>,
+    out: &mut Vec<CommandOf<G>>,
 ) {
     out.clear();
     let snapshot = sim.snapshot();
@@ -200,45 +219,44 @@ pub fn commands_for(
         out.push(match driver {
             Driver::Bot(bot) => bot.command(snapshot),
             Driver::Script => script.command(player, tick),
-            Driver::Held => held.unwrap_or_default(),
+            Driver::Held => held.cloned().unwrap_or_default(),
         });
     }
 }
 
 /// Steps the simulation with every player's commands, and logs hashes and the replay.
-struct Stepper {
-    sim: TownSim,
-    drivers: Vec<Driver>,
-    script: CommandScript,
+struct Stepper<G: Game> {
+    sim: G::Sim,
+    drivers: Vec<Driver<G>>,
+    script: CommandScript<CommandOf<G>>,
     hasher: StateHasher,
-    commands: Vec<PlayerCommand>,
+    commands: Vec<CommandOf<G>>,
     hash: StateHash,
     hash_log: Option<BufWriter<File>>,
     recorder: Option<ReplayWriter<BufWriter<File>>>,
 }
 
-impl Stepper {
-    fn new(run: &SimRun<'_>) -> Result<Self> {
-        let (sim, drivers, script) = prepare(run)?;
-        let hash_log = match run.hash_log {
-            Some(path) => Some(BufWriter::new(
-                File::create(path)
-                    .with_context(|| format!("cannot create hash log {}", path.display()))?,
-            )),
-            None => None,
-        };
-        let recorder = match run.record {
+impl<G: Game> Stepper<G> {
+    fn new(args: &SimArgs, paths: &Paths) -> Result<(Self, Arc<G::Content>)> {
+        let (content, sim, drivers, script) = prepare::<G>(args, paths)?;
+        let hash_log = args.hash_log.as_deref().map(|p| super::create(p, "hash log")).transpose()?;
+        let recorder = match &args.record {
             Some(path) => {
                 let file = File::create(path)
                     .with_context(|| format!("cannot create replay {}", path.display()))?;
-                let level = replay_level_name(&sim.level().source, run.level, run.assets);
-                let header = ReplayHeader::of(&sim, level, run.seed)?;
+                let content_file = paths.content_file::<G>(args.level.as_deref());
+                let name = replay_content_name(
+                    G::content_source(&content),
+                    &content_file,
+                    &paths.assets,
+                );
+                let header = ReplayHeader::of(&sim, name, args.seed)?;
                 Some(ReplayWriter::new(BufWriter::new(file), &header)?)
             }
             None => None,
         };
         let hash = sim.state_hash();
-        Ok(Self {
+        let stepper = Self {
             sim,
             drivers,
             script,
@@ -247,12 +265,13 @@ impl Stepper {
             hash,
             hash_log,
             recorder,
-        })
+        };
+        Ok((stepper, content))
     }
 
-    fn step(&mut self, held: Option<PlayerCommand>) -> Result<()> {
+    fn step(&mut self, held: Option<&CommandOf<G>>) -> Result<()> {
         let tick = self.sim.next_tick();
-        commands_for(tick, &self.sim, &mut self.drivers, &self.script, held, &mut self.commands);
+        commands_for::<G>(tick, &self.sim, &mut self.drivers, &self.script, held, &mut self.commands);
         self.sim.step(tick, &self.commands)?;
         self.sim.hash_state(&mut self.hasher);
         self.hash = self.hasher.finish_reuse();
@@ -277,93 +296,81 @@ impl Stepper {
     }
 }
 
-/// Runs `fixstep sim` and returns the final tick and hash. With a drawn or truth log, or an
-/// input script, it also runs the local frame loop on a simulated clock: frames paced by
-/// `run.frames` hand their time to the frame scheduler, which runs the ticks they owe, and the
-/// presentation draws each frame at its alpha; no GPU is involved. The input script's player
-/// is held by the frame loop as a window holds its keys, and drawn from the prediction.
+/// Runs `fixstep sim` and returns the line it prints: the final tick and hash. With a drawn or
+/// truth log, or an input script, it also runs the local frame loop on a simulated clock:
+/// frames paced as asked hand their time to the frame scheduler, which runs the ticks they
+/// owe, and the presentation draws each frame at its alpha; no GPU is involved. The input
+/// script's player is held by the frame loop as a window holds its keys, and drawn from the
+/// prediction.
 ///
 /// # Errors
 ///
 /// A bad level or script, or a file that cannot be written.
-pub fn run_sim(run: &SimRun<'_>) -> Result<(Tick, StateHash)> {
-    let input = run.input_script.map(read_input_script).transpose()?;
-    let mut stepper = Stepper::new(run)?;
-    if run.drawn_log.is_none() && run.truth_log.is_none() && input.is_none() {
-        for _ in 0..run.ticks {
+pub fn run<G: Game>(args: &SimArgs, paths: &Paths) -> Result<String> {
+    let frames = FramePacing::of(args.fps, args.frame_times.as_deref())?;
+    let input = read_input_script::<G>(args.input_script.as_deref())?;
+    let (mut stepper, content) = Stepper::<G>::new(args, paths)?;
+    let (tick, hash) = if args.drawn_log.is_none() && args.truth_log.is_none() && input.is_none() {
+        for _ in 0..args.ticks {
             stepper.step(None)?;
         }
-        return stepper.finish();
-    }
-    let create = |path: &Path, what: &str| -> Result<BufWriter<File>> {
-        Ok(BufWriter::new(
-            File::create(path)
-                .with_context(|| format!("cannot create {what} {}", path.display()))?,
-        ))
+        stepper.finish()?
+    } else {
+        frame_loop(args, &frames, input.as_ref(), stepper, &content)?
     };
-    let mut drawn = run.drawn_log.map(|p| create(p, "drawn log")).transpose()?.map(DrawnLog::new);
-    let mut truth = run.truth_log.map(|p| create(p, "truth log")).transpose()?.map(TruthLog::new);
-    let level = Arc::clone(stepper.sim.level());
-    let mut presentation = LocalPresentation::new(Arc::clone(&level), 0);
-    let first = Arc::clone(stepper.sim.snapshot());
-    presentation.observe(&first);
-    if input.is_some() && run.no_predict {
+    Ok(format!("tick {} hash {hash}\n", tick.0))
+}
+
+/// The local frame loop on a simulated clock; see [`run`].
+fn frame_loop<G: Game>(
+    args: &SimArgs,
+    frames: &FramePacing,
+    input: Option<&InputScript<CommandOf<G>>>,
+    mut stepper: Stepper<G>,
+    content: &Arc<G::Content>,
+) -> Result<(Tick, StateHash)> {
+    let mut logs = Logs::<G>::open(None, args.truth_log.as_deref(), args.drawn_log.as_deref(), content)?;
+    let mut presentation = G::presentation(content, 0);
+    if input.is_some() && args.no_predict {
         presentation.mark_local();
     } else if input.is_some() {
         presentation.predict_own();
-        presentation.observe_own(OwnRules::body(&stepper.sim, 0));
     }
-    if let Some(truth) = truth.as_mut() {
-        truth.snapshot(&first, &level).context("cannot write the truth log")?;
-    }
+    let first = Arc::clone(stepper.sim.snapshot());
+    presentation.observe(&first, G::own(&stepper.sim, 0));
+    logs.truth(stepper.sim.next_tick(), &first)?;
     let mut scheduler = FrameScheduler::new();
-    let mut own_input = InputAccumulator::new();
+    let mut own_input = G::Input::default();
     let mut now_micros: u64 = 0;
     let mut frame_index = 0;
-    while stepper.sim.next_tick().0 < run.ticks {
-        let dt = run.frames.interval_micros(frame_index);
+    while stepper.sim.next_tick().0 < args.ticks {
+        let dt = frames.interval_micros(frame_index);
         frame_index += 1;
         let before_ms = now_micros / 1000;
         now_micros += dt;
         let now_ms = now_micros / 1000;
-        let held =
-            input.as_ref().map_or_else(PlayerCommand::default, |i| i.frame(before_ms, now_ms));
+        let held = input.map_or_else(CommandOf::<G>::default, |i| i.frame(before_ms, now_ms));
         own_input.run_frame(&mut scheduler, dt, &held, |command, partial| -> Result<()> {
-            if stepper.sim.next_tick().0 >= run.ticks {
+            if stepper.sim.next_tick().0 >= args.ticks {
                 return Ok(());
             }
-            let held = input.is_some().then_some(command);
+            let held = input.is_some().then_some(&command);
             if held.is_some() {
-                presentation.own_command(stepper.sim.next_tick(), command, partial);
+                presentation.own_command(stepper.sim.next_tick(), &command, partial);
             }
             stepper.step(held)?;
             let snapshot = Arc::clone(stepper.sim.snapshot());
-            presentation.observe(&snapshot);
-            if held.is_some() {
-                presentation.observe_own(OwnRules::body(&stepper.sim, 0));
-            }
-            if let Some(truth) = truth.as_mut() {
-                truth.snapshot(&snapshot, &level).context("cannot write the truth log")?;
-            }
+            let own = if held.is_some() { G::own(&stepper.sim, 0) } else { None };
+            presentation.observe(&snapshot, own);
+            logs.truth(stepper.sim.next_tick(), &snapshot)?;
             Ok(())
         })?;
         presentation.own_input(&own_input.partial());
         let alpha = scheduler.alpha_millionths() as f32 / 1_000_000.0;
-        let frame = presentation.draw(alpha, dt as f32 / 1_000_000.0);
-        if let Some(drawn) = drawn.as_mut() {
-            let mark = input.as_ref().and_then(|i| {
-                i.changed_at(now_ms).map(|since| HeldMark { since_ms: since as f64, held })
-            });
-            drawn
-                .frame(now_micros as f64 / 1000.0, frame, &level, mark.as_ref())
-                .context("cannot write the drawn log")?;
-        }
+        presentation.draw(alpha, dt as f32 / 1_000_000.0);
+        let mark = held_mark::<G>(input, now_micros, &held);
+        logs.frame(now_micros as f64 / 1000.0, &presentation, mark.as_ref())?;
     }
-    if let Some(drawn) = drawn {
-        drawn.finish().context("cannot write the drawn log")?;
-    }
-    if let Some(truth) = truth {
-        truth.finish().context("cannot write the truth log")?;
-    }
+    logs.finish()?;
     stepper.finish()
 }

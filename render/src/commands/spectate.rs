@@ -1,19 +1,17 @@
 //! `fixstep spectate`: watches a network game without simulating it, headless or in a window.
 
-use std::fs::File;
-use std::io::BufWriter;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use fixstep_net::WallClock;
+use fixstep_netplay::{NetSpectator, Spectator};
+use fixstep_present::CameraRig;
 use glam::Vec3;
 
 use super::join::resolve;
-use super::sleep_until;
-use crate::assets::{default_level, load};
-use crate::net_game::NetSpectator;
-use crate::trace::RemoteFrameWriter;
+use super::{Logs, Paths, frame_micros, sleep_until};
+use crate::games::Playable;
 
 /// How long a spectator waits for its first snapshot before it gives up, microseconds.
 const FIRST_SNAPSHOT_TIMEOUT_MICROS: u64 = 10_000_000;
@@ -26,7 +24,7 @@ pub struct SpectateArgs {
     /// The spectator's name.
     #[arg(long, default_value = "spectator")]
     pub name: String,
-    /// The level file (default: the town, `levels/town.ron` under the assets).
+    /// The content file (default: the game's).
     #[arg(long)]
     pub level: Option<PathBuf>,
     /// Run without a window.
@@ -43,32 +41,25 @@ pub struct SpectateArgs {
     pub fps: f64,
 }
 
-/// Runs `fixstep spectate`.
+/// Runs `fixstep spectate`; returns the summary to print.
 ///
 /// # Errors
 ///
 /// A bad host address or level; a connection refused, lost or never made.
-pub fn run(args: &SpectateArgs, assets: &Path) -> Result<()> {
+pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<String> {
     let host = resolve(&args.host)?;
-    let level_file = args.level.clone().unwrap_or_else(|| default_level(assets));
+    let level_file = paths.content_file::<G>(args.level.as_deref());
+    let content = paths.load::<G>(&level_file)?;
     if !args.headless {
-        return crate::app::run_network_play(
-            &crate::app::NetworkPlay::Spectate { host, name: args.name.clone(), level_file },
-            assets,
-        )
-        .map_err(crate::app::PlayError::into_anyhow);
+        let mode = super::play::Windowed::Spectate { host, name: args.name.clone() };
+        super::play::window::<G>(paths, &level_file, &content, &mode)?;
+        return Ok(String::new());
     }
-    let level = load(assets, &level_file)?;
-    let mut spectator = NetSpectator::connect(&level, host, &args.name)?;
+    let mut spectator = NetSpectator::<G>::connect(&content, host, &args.name)?;
     spectator.look_at(Vec3::ZERO);
-    let mut log = match &args.drawn_log {
-        Some(path) => Some(RemoteFrameWriter::new(BufWriter::new(
-            File::create(path)
-                .with_context(|| format!("cannot create drawn log {}", path.display()))?,
-        ))),
-        None => None,
-    };
-    let frame_micros = (1e6 / args.fps.clamp(1.0, 1_000.0)).round() as u64;
+    let camera = CameraRig::default().behind(Vec3::ZERO, 0.0);
+    let mut logs = Logs::<G>::open(None, None, args.drawn_log.as_deref(), &content)?;
+    let frame_micros = frame_micros(args.fps);
     let clock = WallClock::new();
     let mut last = clock.now_micros();
     let mut first_tick = None;
@@ -81,18 +72,16 @@ pub fn run(args: &SpectateArgs, assets: &Path) -> Result<()> {
             eprintln!("fixstep: {goodbye}");
             break;
         }
-        if spectator.snapshots() == 0 && now > FIRST_SNAPSHOT_TIMEOUT_MICROS {
+        if spectator.updates() == 0 && now > FIRST_SNAPSHOT_TIMEOUT_MICROS {
             bail!(
                 "no snapshot from the host at {host} in {} s",
                 FIRST_SNAPSHOT_TIMEOUT_MICROS / 1_000_000
             );
         }
-        let (frame, objects, _) = spectator.draw();
-        let render_tick = frame.render_tick;
-        if let Some(log) = log.as_mut() {
-            log.frame_with_objects(now as f64 / 1000.0, frame, objects, &level)
-                .context("cannot write the drawn log")?;
-        }
+        spectator.draw(&camera, fixstep_present::convert::seconds_of_micros(elapsed));
+        let watched = spectator.spectator();
+        let render_tick = watched.render_tick();
+        logs.frame_with(now as f64 / 1000.0, |line| watched.record(line))?;
         spectator.send()?;
         if render_tick.is_finite() {
             let first = *first_tick.get_or_insert(render_tick);
@@ -103,9 +92,10 @@ pub fn run(args: &SpectateArgs, assets: &Path) -> Result<()> {
         sleep_until(&clock, now + frame_micros);
     }
     spectator.disconnect();
-    if let Some(log) = log {
-        log.finish().context("cannot write the drawn log")?;
-    }
-    println!("watched {} snapshots of {} entities", spectator.snapshots(), spectator.view().len());
-    Ok(())
+    logs.finish()?;
+    Ok(format!(
+        "watched {} snapshots of {} entities\n",
+        spectator.updates(),
+        spectator.spectator().entities()
+    ))
 }

@@ -14,31 +14,28 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use fixstep_runtime::command::Command;
-use fixstep_runtime::net::PeerSession;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use fixstep_runtime::net::{GameData, PeerSession};
 
 use crate::{LinkStats, NetError, PeerTransport, WallClock};
 
 /// A session and its transport, and what the serving thread could not do.
-struct Served<C> {
-    session: PeerSession<C>,
+struct Served<D: GameData> {
+    session: PeerSession<D>,
     transport: PeerTransport,
     /// The thread's failure (a lost connection, the host's goodbye), for the next receive.
     failure: Option<NetError>,
 }
 
 /// A peer's session and transport; see the [module documentation](self).
-pub struct PeerLink<C> {
-    served: Arc<Mutex<Served<C>>>,
+pub struct PeerLink<D: GameData> {
+    served: Arc<Mutex<Served<D>>>,
     thread: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
     /// The host's goodbye, once it came: the game is over, not broken, and nothing more is
     /// received or sent.
     ended: Option<String>,
 }
 
-impl<C> std::fmt::Debug for PeerLink<C> {
+impl<D: GameData> std::fmt::Debug for PeerLink<D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PeerLink").field("threaded", &self.thread.is_some()).finish_non_exhaustive()
     }
@@ -46,25 +43,22 @@ impl<C> std::fmt::Debug for PeerLink<C> {
 
 /// The session of a [`PeerLink`], held for as long as this guard lives (the serving thread
 /// waits meanwhile: keep it short).
-pub struct SessionGuard<'a, C>(MutexGuard<'a, Served<C>>);
+pub struct SessionGuard<'a, D: GameData>(MutexGuard<'a, Served<D>>);
 
-impl<C> std::ops::Deref for SessionGuard<'_, C> {
-    type Target = PeerSession<C>;
-    fn deref(&self) -> &PeerSession<C> {
+impl<D: GameData> std::ops::Deref for SessionGuard<'_, D> {
+    type Target = PeerSession<D>;
+    fn deref(&self) -> &PeerSession<D> {
         &self.0.session
     }
 }
 
-impl<C> std::ops::DerefMut for SessionGuard<'_, C> {
-    fn deref_mut(&mut self) -> &mut PeerSession<C> {
+impl<D: GameData> std::ops::DerefMut for SessionGuard<'_, D> {
+    fn deref_mut(&mut self) -> &mut PeerSession<D> {
         &mut self.0.session
     }
 }
 
-impl<C> PeerLink<C>
-where
-    C: Command + Serialize + DeserializeOwned + Send + 'static,
-{
+impl<D: GameData> PeerLink<D> {
     /// `session` connecting to the host at `host`, served by the caller's
     /// [`receive`](Self::receive) and [`send`](Self::send) until
     /// [`serve_from_thread`](Self::serve_from_thread).
@@ -72,13 +66,13 @@ where
     /// # Errors
     ///
     /// If no socket can be bound.
-    pub fn connect(host: std::net::SocketAddr, session: PeerSession<C>) -> Result<Self, NetError> {
+    pub fn connect(host: std::net::SocketAddr, session: PeerSession<D>) -> Result<Self, NetError> {
         let transport = PeerTransport::connect(host)?;
         let served = Served { session, transport, failure: None };
         Ok(Self { served: Arc::new(Mutex::new(served)), thread: None, ended: None })
     }
 
-    fn served(&self) -> MutexGuard<'_, Served<C>> {
+    fn served(&self) -> MutexGuard<'_, Served<D>> {
         // A thread that panicked mid-serve left a session whose worst is a lost message:
         // the reliable channel resends, and the lockstep checks every tick's hash.
         self.served.lock().unwrap_or_else(PoisonError::into_inner)
@@ -181,7 +175,7 @@ where
 
     /// The session, locked while the guard lives.
     #[must_use]
-    pub fn session(&self) -> SessionGuard<'_, C> {
+    pub fn session(&self) -> SessionGuard<'_, D> {
         SessionGuard(self.served())
     }
 
@@ -204,7 +198,7 @@ where
     }
 }
 
-impl<C> PeerLink<C> {
+impl<D: GameData> PeerLink<D> {
     fn stop_thread(&mut self) {
         if let Some((stop, thread)) = self.thread.take() {
             stop.store(true, Ordering::Relaxed);
@@ -214,7 +208,7 @@ impl<C> PeerLink<C> {
     }
 }
 
-impl<C> Drop for PeerLink<C> {
+impl<D: GameData> Drop for PeerLink<D> {
     fn drop(&mut self) {
         self.stop_thread();
     }

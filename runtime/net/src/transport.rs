@@ -3,13 +3,10 @@
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, SystemTime};
 
-use fixstep_runtime::Command;
 use fixstep_runtime::net::wire::{MAX_RELIABLE_BYTES, MAX_UNRELIABLE_BYTES};
-use fixstep_runtime::net::{Delivery, HostSession, PeerId, PeerSession};
+use fixstep_runtime::net::{Delivery, GameData, HostSession, PeerId, PeerSession};
 use renet::{ChannelConfig, ConnectionConfig, RenetClient, RenetServer, SendType, ServerEvent};
 use renetcode::{ClientAuthentication, DisconnectReason, ServerAuthentication, ServerConfig};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 use crate::NetError;
 use crate::netcode::{ClientLink, ServerLink};
@@ -156,14 +153,12 @@ impl HostTransport {
     /// # Errors
     ///
     /// If the socket fails.
-    pub fn receive<C>(
+    pub fn receive<D: GameData>(
         &mut self,
         elapsed: Duration,
         now_micros: u64,
-        session: &mut HostSession<C>,
+        session: &mut HostSession<D>,
     ) -> Result<(), NetError>
-    where
-        C: Command + Serialize + DeserializeOwned,
     {
         self.server.update(elapsed);
         self.transport.update(elapsed, &mut self.server).map_err(NetError::transport)?;
@@ -193,9 +188,7 @@ impl HostTransport {
     }
 
     /// Sends what `session` has to send.
-    pub fn send<C>(&mut self, session: &mut HostSession<C>)
-    where
-        C: Command + Serialize + DeserializeOwned,
+    pub fn send<D: GameData>(&mut self, session: &mut HostSession<D>)
     {
         for (peer, delivery, bytes) in session.drain_outgoing() {
             if self.server.is_connected(peer.0) {
@@ -298,13 +291,11 @@ impl PeerTransport {
     /// # Errors
     ///
     /// If the socket fails or the connection is refused or lost.
-    pub fn receive<C>(
+    pub fn receive<D: GameData>(
         &mut self,
         elapsed: Duration,
-        session: &mut PeerSession<C>,
+        session: &mut PeerSession<D>,
     ) -> Result<(), NetError>
-    where
-        C: Command + Serialize + DeserializeOwned,
     {
         self.client.update(elapsed);
         self.transport.update(elapsed, &mut self.client).map_err(|reason| self.ended(reason))?;
@@ -335,9 +326,7 @@ impl PeerTransport {
     /// # Errors
     ///
     /// If the socket fails.
-    pub fn send<C>(&mut self, session: &mut PeerSession<C>) -> Result<(), NetError>
-    where
-        C: Command + Serialize + DeserializeOwned,
+    pub fn send<D: GameData>(&mut self, session: &mut PeerSession<D>) -> Result<(), NetError>
     {
         if self.client.is_connected() {
             for (delivery, bytes) in session.drain_outgoing() {

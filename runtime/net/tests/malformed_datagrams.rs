@@ -26,6 +26,17 @@ impl fixstep_runtime::Command for Nothing {
     fn held(&self) -> Self {
         Self
     }
+
+    fn merge_presses(&mut self, _: &Self) {}
+}
+
+/// The data of a game that sends nothing.
+struct NothingData;
+
+impl fixstep_runtime::net::GameData for NothingData {
+    type Command = Nothing;
+    type SpectatorUpdate = ();
+    type SpectatorView = ();
 }
 
 /// netcode's packet types, 0 (connection request) to 6 (disconnect).
@@ -77,7 +88,7 @@ fn a_running_host_drops_datagrams_that_would_panic_netcode_from_a_connected_peer
         HostTransport::bind(SocketAddr::from(([127, 0, 0, 1], 0)), &[], 4).expect("binds");
     let host_addr = host.local_addr().expect("an address");
     let identity = Identity { protocol: 0, sim_version: 0, level: ContentDigest(0) };
-    let mut session: HostSession<Nothing> =
+    let mut session: HostSession<NothingData> =
         HostSession::new(HostConfig { identity, max_players: 4, local_players: 0 }, Tick(0));
 
     // A peer of our own making: netcode's client on a socket this test holds, so that it can

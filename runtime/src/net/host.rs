@@ -3,12 +3,9 @@
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-
 use super::wire::{
-    Delivery, DesyncNotice, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, PoseSnapshot,
-    Refusal, Role, TickRecord, ToHost, ToPeer, Welcome, decode, encode, valid_name,
+    Delivery, DesyncNotice, GameData, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, Refusal,
+    Role, TickRecord, ToHost, ToPeer, Welcome, decode, encode, valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
 use crate::command::Command;
@@ -144,16 +141,22 @@ pub struct DropCounts {
     pub stale: u64,
 }
 
+/// What a peer sends, in `D`'s types.
+type FromPeer<D> = ToHost<<D as GameData>::Command, <D as GameData>::SpectatorView>;
+
+/// What the host sends, in `D`'s types.
+type ToPeerOf<D> = ToPeer<<D as GameData>::Command, <D as GameData>::SpectatorUpdate>;
+
 /// A connected peer.
 #[derive(Clone, Debug)]
-struct Peer {
+struct Peer<V> {
     last_heard_micros: u64,
     /// Its player number or spectating, once welcomed.
     joined: Option<Joined>,
     /// Hello accepted, state asked for, not yet welcomed.
     waiting: Option<(Role, String)>,
-    /// Where a spectator's camera looks, millimetres on the ground.
-    camera: Option<[i32; 2]>,
+    /// What a spectator last said it looks at.
+    view: Option<V>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,12 +179,12 @@ struct Slot<C> {
     local: bool,
 }
 
-/// The host's side of the lockstep protocol; see the [module documentation](super).
-#[derive(Debug)]
-pub struct HostSession<C> {
+/// The host's side of the lockstep protocol, for the game whose data `D` describes; see the
+/// [module documentation](super).
+pub struct HostSession<D: GameData> {
     config: HostConfig,
-    peers: BTreeMap<PeerId, Peer>,
-    slots: Vec<Slot<C>>,
+    peers: BTreeMap<PeerId, Peer<D::SpectatorView>>,
+    slots: Vec<Slot<D::Command>>,
     next_tick: Tick,
     /// Players to add before the next tick runs.
     pending_joins: u16,
@@ -197,10 +200,17 @@ pub struct HostSession<C> {
     now_micros: u64,
 }
 
-impl<C> HostSession<C>
-where
-    C: Command + Serialize + DeserializeOwned,
-{
+impl<D: GameData> core::fmt::Debug for HostSession<D> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("HostSession")
+            .field("next_tick", &self.next_tick)
+            .field("peers", &self.peers.len())
+            .field("players", &self.slots.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<D: GameData> HostSession<D> {
     /// A host whose game is at `next_tick`, with `config.local_players` players of its own.
     #[must_use]
     pub fn new(config: HostConfig, next_tick: Tick) -> Self {
@@ -209,7 +219,7 @@ where
                 name: format!("host {p}"),
                 peer: None,
                 inputs: BTreeMap::new(),
-                last: C::default(),
+                last: D::Command::default(),
                 local: true,
             })
             .collect();
@@ -251,7 +261,7 @@ where
 
     fn send_roster(&mut self, peer: PeerId) {
         let names = self.slots.iter().map(|s| s.name.clone()).collect();
-        self.send(peer, Delivery::Reliable, &ToPeer::<C>::Roster { names });
+        self.send(peer, Delivery::Reliable, &ToPeerOf::<D>::Roster { names });
     }
 
     /// Players in the game (connected or not).
@@ -283,17 +293,17 @@ where
         self.peers.iter().filter(|(_, p)| p.joined == Some(Joined::Spectator)).map(|(&id, _)| id)
     }
 
-    /// Where spectator `peer` last said its camera looks, millimetres on the ground.
+    /// What spectator `peer` last said it looks at, if it said.
     #[must_use]
-    pub fn spectator_camera(&self, peer: PeerId) -> Option<[i32; 2]> {
-        self.peers.get(&peer).and_then(|p| p.camera)
+    pub fn spectator_view(&self, peer: PeerId) -> Option<&D::SpectatorView> {
+        self.peers.get(&peer).and_then(|p| p.view.as_ref())
     }
 
     /// The transport connected `peer` at `now_micros`.
     pub fn connect(&mut self, peer: PeerId, now_micros: u64) {
         self.now_micros = self.now_micros.max(now_micros);
         let fresh =
-            Peer { last_heard_micros: now_micros, joined: None, waiting: None, camera: None };
+            Peer { last_heard_micros: now_micros, joined: None, waiting: None, view: None };
         self.peers.insert(peer, fresh);
     }
 
@@ -306,7 +316,7 @@ where
                     slot.peer = None;
                     slot.inputs.clear();
                     // Its character idles: no held input goes on walking it into a wall.
-                    slot.last = C::default();
+                    slot.last = D::Command::default();
                 }
                 Some(n)
             }
@@ -344,7 +354,7 @@ where
         self.now_micros = self.now_micros.max(now_micros);
         let Some(known) = self.peers.get_mut(&peer) else { return };
         known.last_heard_micros = now_micros;
-        let message: ToHost<C> = match decode(bytes, delivery) {
+        let message: FromPeer<D> = match decode(bytes, delivery) {
             Ok(m) => m,
             Err(refusal) => return self.drop_message(peer, Dropped::Refused(refusal)),
         };
@@ -352,8 +362,8 @@ where
             ToHost::Hello { identity, name, role } => self.hello(peer, &identity, name, role),
             ToHost::Inputs { first, commands } => self.inputs(peer, first, commands),
             ToHost::Hash { tick, hash } => self.hash_report(peer, tick, hash),
-            ToHost::Camera { at_mm } => match self.peers.get_mut(&peer) {
-                Some(p) if p.joined == Some(Joined::Spectator) => p.camera = Some(at_mm),
+            ToHost::View(view) => match self.peers.get_mut(&peer) {
+                Some(p) if p.joined == Some(Joined::Spectator) => p.view = Some(view),
                 _ => self.drop_message(peer, Dropped::OutOfPlace),
             },
             ToHost::DesyncState { tick, state } => {
@@ -363,7 +373,7 @@ where
     }
 
     fn refuse(&mut self, peer: PeerId, reason: String) {
-        self.send(peer, Delivery::Reliable, &ToPeer::<C>::Refused { reason: reason.clone() });
+        self.send(peer, Delivery::Reliable, &ToPeerOf::<D>::Refused { reason: reason.clone() });
         self.events.push(HostEvent::Refused { peer, reason });
     }
 
@@ -429,7 +439,7 @@ where
                             name: name.clone(),
                             peer: None,
                             inputs: BTreeMap::new(),
-                            last: C::default(),
+                            last: D::Command::default(),
                             local: false,
                         });
                         self.pending_joins += 1;
@@ -451,7 +461,7 @@ where
             slot.inputs.clear();
         }
         let state = if player.is_some() { state.to_vec() } else { Vec::new() };
-        let welcome = ToPeer::<C>::Welcome(Welcome { player, tick: self.next_tick, state, hash });
+        let welcome = ToPeerOf::<D>::Welcome(Welcome { player, tick: self.next_tick, state, hash });
         self.send(peer, Delivery::Reliable, &welcome);
         if player.is_some() {
             // Everyone learns the newcomer's name (a spectator only needs the roster once).
@@ -469,7 +479,7 @@ where
         });
     }
 
-    fn inputs(&mut self, peer: PeerId, first: Tick, commands: Vec<C>) {
+    fn inputs(&mut self, peer: PeerId, first: Tick, commands: Vec<D::Command>) {
         let Some(Joined::Player(player)) = self.peers.get(&peer).and_then(|p| p.joined) else {
             return self.drop_message(peer, Dropped::OutOfPlace);
         };
@@ -497,7 +507,7 @@ where
 
     /// The host's own player `player` (see [`HostConfig::local_players`]) gives its command for
     /// `tick`.
-    pub fn local_input(&mut self, player: u16, tick: Tick, command: C) {
+    pub fn local_input(&mut self, player: u16, tick: Tick, command: D::Command) {
         if tick < self.next_tick {
             return;
         }
@@ -509,7 +519,7 @@ where
     /// Fixes the next tick: every player's command (a missing one replaced by the player's
     /// held input, and the player told), the players who join before it; sends it to every
     /// player and tells each how its inputs stand. Returns it for the host's game to run.
-    pub fn fix_tick(&mut self) -> TickRecord<C> {
+    pub fn fix_tick(&mut self) -> TickRecord<D::Command> {
         let tick = self.next_tick;
         let joins = core::mem::take(&mut self.pending_joins);
         let mut commands = Vec::with_capacity(self.slots.len());
@@ -536,14 +546,14 @@ where
         }
         let record = TickRecord { tick, joins, commands };
         self.next_tick = tick.next();
-        let tick_message = encode(&ToPeer::Tick(record.clone()));
+        let tick_message = encode(&ToPeerOf::<D>::Tick(record.clone()));
         for (&peer, p) in &self.peers {
             if matches!(p.joined, Some(Joined::Player(_))) {
                 self.outgoing.push((peer, Delivery::Reliable, tick_message.clone()));
             }
         }
         for (peer, number, queued, late, missing, early_micros) in acks {
-            let ack = ToPeer::<C>::InputAck { tick, missing, queued, early_micros };
+            let ack = ToPeerOf::<D>::InputAck { tick, missing, queued, early_micros };
             self.send(peer, Delivery::Unreliable, &ack);
             if late {
                 // At most max_players.
@@ -605,16 +615,16 @@ where
         self.send(
             peer,
             Delivery::Reliable,
-            &ToPeer::<C>::Desync(DesyncNotice { tick, hash, state }),
+            &ToPeerOf::<D>::Desync(DesyncNotice { tick, hash, state }),
         );
     }
 
-    /// Sends spectator `peer` the poses of a tick.
-    pub fn send_poses(&mut self, peer: PeerId, poses: PoseSnapshot) {
-        self.send(peer, Delivery::Reliable, &ToPeer::<C>::Poses(poses));
+    /// Sends spectator `peer` what it is sent of a tick.
+    pub fn send_update(&mut self, peer: PeerId, update: D::SpectatorUpdate) {
+        self.send(peer, Delivery::Reliable, &ToPeerOf::<D>::Update(update));
     }
 
-    fn send(&mut self, peer: PeerId, delivery: Delivery, message: &ToPeer<C>) {
+    fn send(&mut self, peer: PeerId, delivery: Delivery, message: &ToPeerOf<D>) {
         self.outgoing.push((peer, delivery, encode(message)));
     }
 

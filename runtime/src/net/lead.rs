@@ -22,18 +22,18 @@ use crate::tick::{TICK_MICROS, Tick};
 /// Late inputs in a row that make the peer step its input ticks forward: five (half a
 /// second). One late input is jitter the margin absorbs next time; five are a path that got
 /// slower than the nudge can make up.
-pub const LATE_RUN_TO_STEP: u32 = 5;
+const LATE_RUN_TO_STEP: u32 = 5;
 
 /// Ticks the input ticks step forward after [`LATE_RUN_TO_STEP`] late inputs: two, so the
 /// inputs are early again at once and the nudge takes the excess back.
-pub const LATE_STEP_TICKS: u32 = 2;
+const LATE_STEP_TICKS: u32 = 2;
 
 /// A margin this many ticks over its target is too long: three (300 ms of input delay more
 /// than needed, which the nudge would take ten seconds to take back).
-pub const EXCESS_QUEUE_TICKS: u32 = 3;
+const EXCESS_QUEUE_TICKS: u32 = 3;
 
 /// Reports of a margin too long in a row that make the peer hold back: ten (a second).
-pub const EXCESS_RUN_TO_HOLD: u32 = 10;
+const EXCESS_RUN_TO_HOLD: u32 = 10;
 
 /// The least margin an input should reach the host with, microseconds: 20 ms, for the
 /// host's and the peer's loops (each looks at its socket every few milliseconds) and a
@@ -49,10 +49,10 @@ pub const LOSS_MARGIN_MICROS: u32 = 2 * crate::net::INPUT_REPEAT_MICROS as u32;
 /// 30 s. A lossy link loses an input every few seconds and keeps it longer for good; a link
 /// that lost one in a passing burst goes back to the short margin half a minute later, at the
 /// cost of one late input each time it finds the link still lossy.
-pub const LATE_MEMORY_TICKS: u32 = 300;
+const LATE_MEMORY_TICKS: u32 = 300;
 
 /// The inputs in time the margin and its spread are taken over: 50, five seconds of ticks.
-pub const MARGIN_WINDOW: usize = 50;
+const MARGIN_WINDOW: usize = 50;
 
 /// The share of the window's arrivals below the spread's lower end and above its upper end,
 /// in reports: five of fifty (the 10th and 90th percentiles), so one freak arrival does not

@@ -7,7 +7,8 @@
 //! sends the tick to every peer and tells each how early its input arrived, so the peer's
 //! clock can keep that margin (its queue at the host, in time) short but never run out. Peers report their state hash of
 //! every tick and the host compares: a difference is a desync, reported with both states.
-//! Spectators simulate nothing: they are sent the poses of what moves, and draw them.
+//! Spectators simulate nothing: they are sent what the game chooses of each tick (the poses of
+//! what moves near their camera, say), and draw it.
 //!
 //! The sessions here are the protocol and nothing else, in the manner of quinn-proto or
 //! str0m: a [`HostSession`] and a [`PeerSession`] take the bytes that arrived (with the
@@ -16,12 +17,13 @@
 //! ([`link::SimulatedLink`]), a benchmark with a thousand peers, and the UDP transport of
 //! `fixstep-net`. Every message is a serde type encoded with postcard ([`wire`]); a message
 //! that does not decode, is too large for its delivery, or comes out of place is dropped and
-//! counted, never a panic.
+//! counted, never a panic. The game's own data (its commands, what its spectators are sent
+//! and say) are the game's serde types, named by a [`GameData`] the sessions are generic over.
 //!
 //! ```
 //! use fixstep_runtime::net::{
-//!     Delivery, HostConfig, HostSession, Identity, PeerConfig, PeerEvent, PeerId, PeerSession,
-//!     PROTOCOL_VERSION, Role,
+//!     Delivery, GameData, HostConfig, HostSession, Identity, PeerConfig, PeerEvent, PeerId,
+//!     PeerSession, PROTOCOL_VERSION, Role,
 //! };
 //! use fixstep_runtime::{Command, ContentDigest, Tick};
 //! use serde::{Deserialize, Serialize};
@@ -32,12 +34,22 @@
 //!
 //! impl Command for Step {
 //!     fn held(&self) -> Self { *self }
+//!     fn merge_presses(&mut self, _: &Self) {}
+//! }
+//!
+//! /// The game's data on the wire: its command; its spectators are sent nothing.
+//! struct Stepping;
+//!
+//! impl GameData for Stepping {
+//!     type Command = Step;
+//!     type SpectatorUpdate = ();
+//!     type SpectatorView = ();
 //! }
 //!
 //! let identity = Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(7) };
-//! let mut host: HostSession<Step> =
+//! let mut host: HostSession<Stepping> =
 //!     HostSession::new(HostConfig { identity, max_players: 4, local_players: 0 }, Tick(0));
-//! let mut peer: PeerSession<Step> =
+//! let mut peer: PeerSession<Stepping> =
 //!     PeerSession::new(PeerConfig { identity, name: "ada".into(), role: Role::Player });
 //! // A transport would carry these; here they are handed over directly.
 //! let me = PeerId(1);
@@ -73,14 +85,11 @@ pub mod wire;
 pub use host::{
     DropCounts, Dropped, HASH_MEMORY_TICKS, HostConfig, HostEvent, HostSession, PEER_TIMEOUT_MICROS,
 };
-pub use lead::{
-    EXCESS_QUEUE_TICKS, EXCESS_RUN_TO_HOLD, InputTicks, LATE_MEMORY_TICKS, LATE_RUN_TO_STEP,
-    LATE_STEP_TICKS, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, MARGIN_WINDOW,
-};
-pub use peer::{INPUT_REPEAT_MICROS, PeerConfig, PeerEvent, PeerSession};
+pub use lead::{InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS};
+pub use peer::{INPUT_REPEAT_MICROS, PeerConfig, PeerEvent, PeerEventOf, PeerSession};
 pub use wire::{
-    Delivery, DesyncNotice, EntityRole, Identity, ObjectPose, PROTOCOL_VERSION, Pose, PoseSnapshot,
-    Refusal, Role, TickRecord, ToHost, ToPeer, Welcome,
+    Delivery, DesyncNotice, GameData, Identity, PROTOCOL_VERSION, Refusal, Role, TickRecord,
+    ToHost, ToPeer, Welcome,
 };
 
 /// How far ahead of the host's next tick a peer's inputs may be, ticks: three seconds. A peer

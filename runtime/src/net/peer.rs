@@ -2,14 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-
 use super::wire::{
-    Delivery, DesyncNotice, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, PoseSnapshot, Refusal,
-    Role, TickRecord, ToHost, ToPeer, Welcome, decode, encode, valid_name,
+    Delivery, DesyncNotice, GameData, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, Refusal, Role,
+    TickRecord, ToHost, ToPeer, Welcome, decode, encode, valid_name,
 };
-use crate::command::Command;
 use crate::hash::HashRecord;
 use crate::hash::StateHash;
 use crate::tick::Tick;
@@ -31,9 +27,10 @@ pub struct PeerConfig {
     pub role: Role,
 }
 
-/// What happened, for the peer's game to act on.
+/// What happened, for the peer's game to act on, with the game's commands `C` and spectator
+/// updates `U` ([`PeerEventOf`] names it for a game).
 #[derive(Clone, Debug, PartialEq)]
-pub enum PeerEvent<C> {
+pub enum PeerEvent<C, U> {
     /// The host let the peer in: a player restores the welcome's state (whose hash total
     /// must be its hash) as the game at its tick, and plays its player from there.
     Welcomed(Welcome),
@@ -60,33 +57,49 @@ pub enum PeerEvent<C> {
     Desync(DesyncNotice),
     /// Every player's name, by player number (the host's latest word on it).
     Roster(Vec<String>),
-    /// Poses of a tick, for a spectator.
-    Poses(PoseSnapshot),
+    /// What a spectator is sent of a tick.
+    Update(U),
     /// A message was dropped: not a message, or a tick seen already.
     Dropped(Refusal),
 }
 
-/// A peer's side of the lockstep protocol; see the [module documentation](super).
-#[derive(Debug)]
-pub struct PeerSession<C> {
+/// A peer's events in the types of game `D`.
+pub type PeerEventOf<D> = PeerEvent<<D as GameData>::Command, <D as GameData>::SpectatorUpdate>;
+
+/// What a peer sends, in `D`'s types.
+type ToHostOf<D> = ToHost<<D as GameData>::Command, <D as GameData>::SpectatorView>;
+
+/// What the host sends, in `D`'s types.
+type FromHost<D> = ToPeer<<D as GameData>::Command, <D as GameData>::SpectatorUpdate>;
+
+/// A peer's side of the lockstep protocol, for the game whose data `D` describes; see the
+/// [module documentation](super).
+pub struct PeerSession<D: GameData> {
     config: PeerConfig,
     player: Option<u16>,
     /// The next tick to hand out.
     next_tick: Option<Tick>,
     /// Ticks that came ahead of one missing (a transport that reorders).
-    early: BTreeMap<Tick, TickRecord<C>>,
+    early: BTreeMap<Tick, TickRecord<D::Command>>,
     /// Inputs sent and not yet acknowledged, from `unacked_from` on.
-    unacked: Vec<C>,
+    unacked: Vec<D::Command>,
     unacked_from: Tick,
     outgoing: Vec<(Delivery, Vec<u8>)>,
-    events: Vec<PeerEvent<C>>,
+    events: Vec<PeerEventOf<D>>,
     dropped: u64,
 }
 
-impl<C> PeerSession<C>
-where
-    C: Command + Serialize + DeserializeOwned,
-{
+impl<D: GameData> core::fmt::Debug for PeerSession<D> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PeerSession")
+            .field("name", &self.config.name)
+            .field("player", &self.player)
+            .field("next_tick", &self.next_tick)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<D: GameData> PeerSession<D> {
     /// A peer that has not said hello yet.
     #[must_use]
     pub fn new(config: PeerConfig) -> Self {
@@ -129,7 +142,7 @@ where
 
     /// The transport connected: says hello.
     pub fn connect(&mut self) {
-        let hello = ToHost::<C>::Hello {
+        let hello = ToHostOf::<D>::Hello {
             identity: self.config.identity,
             name: self.config.name.clone(),
             role: self.config.role,
@@ -139,7 +152,7 @@ where
 
     /// `bytes` arrived from the host with `delivery`.
     pub fn receive(&mut self, delivery: Delivery, bytes: &[u8]) {
-        let message: ToPeer<C> = match decode(bytes, delivery) {
+        let message: FromHost<D> = match decode(bytes, delivery) {
             Ok(m) => m,
             Err(refusal) => return self.drop_message(refusal),
         };
@@ -160,7 +173,7 @@ where
                 self.events.push(PeerEvent::InputAck { tick, queued, early_micros });
             }
             ToPeer::Desync(notice) => self.events.push(PeerEvent::Desync(notice)),
-            ToPeer::Poses(poses) => self.events.push(PeerEvent::Poses(poses)),
+            ToPeer::Update(update) => self.events.push(PeerEvent::Update(update)),
             ToPeer::Roster { names } => {
                 let sane = names.len() <= MAX_ROSTER && names.iter().all(|n| valid_name(n));
                 if !sane {
@@ -176,7 +189,7 @@ where
         self.events.push(PeerEvent::Dropped(why));
     }
 
-    fn tick(&mut self, record: TickRecord<C>) {
+    fn tick(&mut self, record: TickRecord<D::Command>) {
         let Some(next) = self.next_tick else {
             return self.drop_message(Refusal::Malformed);
         };
@@ -201,7 +214,7 @@ where
 
     /// The peer's command for `tick` (the next after the last one given, or the first): sent
     /// with every input the host has not acknowledged.
-    pub fn submit_input(&mut self, tick: Tick, command: C) {
+    pub fn submit_input(&mut self, tick: Tick, command: D::Command) {
         if self.unacked.is_empty() {
             self.unacked_from = tick;
         }
@@ -229,26 +242,26 @@ where
         let keep = self.unacked.len().min(MAX_INPUTS_PER_MESSAGE);
         let skip = self.unacked.len() - keep;
         let first = Tick(self.unacked_from.0 + skip as u32);
-        let inputs = ToHost::Inputs { first, commands: self.unacked[skip..].to_vec() };
+        let inputs = ToHostOf::<D>::Inputs { first, commands: self.unacked[skip..].to_vec() };
         self.send(Delivery::Unreliable, &inputs);
     }
 
     /// The peer ran `tick` and its state hash is `hash`.
     pub fn report_hash(&mut self, tick: Tick, hash: &StateHash) {
-        self.send(Delivery::Reliable, &ToHost::<C>::Hash { tick, hash: HashRecord::of(hash) });
+        self.send(Delivery::Reliable, &ToHostOf::<D>::Hash { tick, hash: HashRecord::of(hash) });
     }
 
-    /// A spectator's camera looks at `at_mm` (millimetres on the ground).
-    pub fn report_camera(&mut self, at_mm: [i32; 2]) {
-        self.send(Delivery::Unreliable, &ToHost::<C>::Camera { at_mm });
+    /// Tells the host what this spectator looks at (where its camera is).
+    pub fn report_view(&mut self, view: D::SpectatorView) {
+        self.send(Delivery::Unreliable, &ToHostOf::<D>::View(view));
     }
 
     /// The peer's state of a desync tick (postcard bytes), for the host's report.
     pub fn send_desync_state(&mut self, tick: Tick, state: Vec<u8>) {
-        self.send(Delivery::Reliable, &ToHost::<C>::DesyncState { tick, state });
+        self.send(Delivery::Reliable, &ToHostOf::<D>::DesyncState { tick, state });
     }
 
-    fn send(&mut self, delivery: Delivery, message: &ToHost<C>) {
+    fn send(&mut self, delivery: Delivery, message: &ToHostOf<D>) {
         self.outgoing.push((delivery, encode(message)));
     }
 
@@ -258,7 +271,7 @@ where
     }
 
     /// What happened since the last call.
-    pub fn drain_events(&mut self) -> std::vec::Drain<'_, PeerEvent<C>> {
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, PeerEventOf<D>> {
         self.events.drain(..)
     }
 }

@@ -4,11 +4,12 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::command::Command;
 use crate::hash::{ContentDigest, HashRecord};
 use crate::tick::Tick;
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -107,82 +108,32 @@ pub struct TickRecord<C> {
     pub commands: Vec<C>,
 }
 
-/// What moves of one entity, as a spectator is told it: integers only (millimetres,
-/// millimetres a second, binary angle units), the presentation turns them into floats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pose {
-    /// The entity's id, stable for its life.
-    pub id: u64,
-    /// Whether it moves as a vehicle (a cubic curve through measured velocities) or a walker.
-    pub vehicle: bool,
-    /// Position on the ground, millimetres (x east, y north).
-    pub pos_mm: [i32; 2],
-    /// Velocity, millimetres a second.
-    pub vel_mm_s: [i32; 2],
-    /// Heading, 2^32 a turn, counter-clockwise from east.
-    pub yaw: u32,
-    /// The host's rule: the entity stands still.
-    pub at_rest: bool,
-    /// Its snapshot period, ticks: 1, 2 or 4.
-    pub tier: u8,
-    /// Counts the times the rules put it somewhere new.
-    pub jumps: u32,
-    /// What the game shows over it, in its own units (a character's health; 0 for a vehicle):
-    /// a change is sent at once.
-    pub health: i32,
+/// The game's data the protocol carries, in the game's own serde types: a player's command,
+/// what a spectator is sent of each tick and what a spectator says of what it looks at. The
+/// protocol moves them, checks that they decode, and never looks inside: what a spectator sees
+/// (poses near its camera, a whole snapshot, changes only) is the game's choice.
+///
+/// A game implements it on a type of its own (usually a unit struct that describes the game),
+/// which the sessions are generic over: `HostSession<MyGame>`.
+pub trait GameData: 'static {
+    /// One player's input for one tick.
+    type Command: Command + Send;
+    /// What a spectator is sent of a tick, reliably and in tick order.
+    type SpectatorUpdate: Clone + core::fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send;
+    /// What a spectator says of what it looks at (where its camera is), unreliably and every
+    /// tick: the host sends it what it sees sooner than the rest.
+    type SpectatorView: Clone
+        + core::fmt::Debug
+        + Default
+        + PartialEq
+        + Serialize
+        + DeserializeOwned
+        + Send;
 }
 
-/// Who an entity is, as a spectator is told it: the game's own code for the entity's role
-/// (a player's number, a named townsperson), opaque to the runtime. Sent with an entity's
-/// first pose and whenever its role changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EntityRole {
-    /// The entity, as its poses name it.
-    pub id: u64,
-    /// The game's code for its role.
-    pub role: u64,
-}
-
-/// A placed object's transform (a door's swing, a lift's travel, a sign's fade), as a
-/// spectator is told it: the host's fixed-point numbers as their raw bits, so the spectator
-/// draws exactly what a player's own town would.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ObjectPose {
-    /// Its index among the level's objects.
-    pub index: u32,
-    /// Offset from its place in the level, metres as [`crate::math::Fx`] bits (x east, y up,
-    /// z south).
-    pub offset: [i64; 3],
-    /// Rotation about the vertical axis through its pivot, 2^32 a turn.
-    pub rotation: u32,
-    /// Uniform scale, [`crate::math::Fx`] bits.
-    pub scale: i64,
-    /// Opacity from 0 to 1, [`crate::math::Fx`] bits.
-    pub opacity: i64,
-    /// Counts the times the rules put it somewhere new.
-    pub jumps: u32,
-}
-
-/// The poses a spectator is sent for one tick: those whose turn it is, and any that started,
-/// stopped, jumped or changed tier; the objects that changed; and the ids that left.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PoseSnapshot {
-    /// The host tick measured.
-    pub tick: Tick,
-    /// The entities measured.
-    pub poses: Vec<Pose>,
-    /// The objects whose transform differs from the one last sent (all of them in the first
-    /// snapshot). Poses are reliable, so an object not sent is as it was.
-    pub objects: Vec<ObjectPose>,
-    /// Entities gone since the last snapshot.
-    pub gone: Vec<u64>,
-    /// The roles of the entities that are new or whose role changed since the last snapshot.
-    pub roles: Vec<EntityRole>,
-}
-
-/// What a peer sends the host.
+/// What a peer sends the host, with the game's commands `C` and spectator views `V`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum ToHost<C> {
+pub enum ToHost<C, V> {
     /// The first message: who the peer is and what it runs. Reliable.
     Hello {
         /// Protocol, simulation and level.
@@ -208,12 +159,9 @@ pub enum ToHost<C> {
         /// Its hash.
         hash: HashRecord,
     },
-    /// Where a spectator's camera looks, millimetres on the ground: the host sends it the
-    /// entities near it every tick and the rest less often. Unreliable.
-    Camera {
-        /// The point looked at.
-        at_mm: [i32; 2],
-    },
+    /// What a spectator looks at (the game's [`GameData::SpectatorView`]): the host sends it
+    /// what it sees sooner than the rest. Unreliable.
+    View(V),
     /// The peer's state after the tick of a desync the host told it of (postcard bytes),
     /// for the reports. Reliable.
     DesyncState {
@@ -249,9 +197,9 @@ pub struct DesyncNotice {
     pub state: Vec<u8>,
 }
 
-/// What the host sends a peer.
+/// What the host sends a peer, with the game's commands `C` and spectator updates `U`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum ToPeer<C> {
+pub enum ToPeer<C, U> {
     /// The peer may play (or watch). Reliable.
     Welcome(Welcome),
     /// The peer may not play, and why. Reliable.
@@ -277,8 +225,9 @@ pub enum ToPeer<C> {
     },
     /// The peer's hash of a tick differs from the host's. Reliable.
     Desync(DesyncNotice),
-    /// Poses, for a spectator. Reliable, in tick order.
-    Poses(PoseSnapshot),
+    /// What a spectator is sent of a tick (the game's [`GameData::SpectatorUpdate`]).
+    /// Reliable, in tick order.
+    Update(U),
     /// Every player's name, by player number: sent to every peer when a player joins or
     /// comes back, so each can show who is who. Reliable.
     Roster {

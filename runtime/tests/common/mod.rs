@@ -40,6 +40,20 @@ impl Command for DriftCommand {
     fn held(&self) -> Self {
         Self { spawn: false, ..*self }
     }
+
+    fn merge_presses(&mut self, other: &Self) {
+        self.spawn |= other.spawn;
+    }
+}
+
+/// The test game's data on the wire: its command; spectators are sent nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct DriftData;
+
+impl fixstep_runtime::net::GameData for DriftData {
+    type Command = DriftCommand;
+    type SpectatorUpdate = ();
+    type SpectatorView = ();
 }
 
 /// The most players a field holds: owners are `u16`.

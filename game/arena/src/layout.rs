@@ -1,0 +1,137 @@
+//! The arena's content: its size, its goals, where the pucks and players start, loaded from a
+//! RON file under the assets and checked, every problem named with the file and its line.
+
+use std::path::Path;
+
+use fixstep_runtime::Canonical;
+use fixstep_runtime::math::{Fx, Vec2};
+use serde::Deserialize;
+
+/// The largest side an arena may have, millimetres: a kilometre, far beyond a rink and well
+/// inside what fixed-point positions and their squares hold.
+const MAX_SIDE_MM: i32 = 1_000_000;
+
+/// Millimetres in a metre.
+const MM_PER_M: i32 = 1_000;
+
+/// A validated arena, in fixed-point metres. Its canonical bytes (without its path) are its
+/// content digest.
+#[derive(Clone, Debug, PartialEq, Eq, Canonical)]
+pub struct Layout {
+    /// Its name.
+    pub name: String,
+    /// Where it was loaded from, under the assets. Not content: the same rink from elsewhere
+    /// is the same rink.
+    #[canonical(skip)]
+    pub source: String,
+    /// Half its length (east to west), metres.
+    pub half_length: Fx,
+    /// Half its width (north to south), metres.
+    pub half_width: Fx,
+    /// Half a goal's width, metres.
+    pub goal_half_width: Fx,
+    /// Where the pucks start and come back after a goal.
+    pub pucks: Vec<Vec2>,
+    /// Where each team's players start, in the order they join.
+    pub spawns: [Vec<Vec2>; 2],
+}
+
+/// A problem of an arena file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {message}")]
+pub struct LayoutError {
+    /// The file.
+    pub file: String,
+    /// 1-based line (0: the file as a whole).
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LayoutFile {
+    name: String,
+    length_mm: i32,
+    width_mm: i32,
+    goal_width_mm: i32,
+    pucks: Vec<(i32, i32)>,
+    spawns: (Vec<(i32, i32)>, Vec<(i32, i32)>),
+}
+
+fn metres(mm: i32) -> Fx {
+    Fx::from_num(mm) / Fx::from_num(MM_PER_M)
+}
+
+fn point((x, y): (i32, i32)) -> Vec2 {
+    Vec2::new(metres(x), metres(y))
+}
+
+/// Loads the arena in `file`, named in errors by its path under `assets` where it is there.
+///
+/// # Errors
+///
+/// A file that cannot be read, is not an arena in RON, or whose numbers make no rink.
+pub fn load_layout(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
+    let label = file.display().to_string();
+    let fail = |line: usize, column: usize, message: String| LayoutError {
+        file: label.clone(),
+        line,
+        column,
+        message,
+    };
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| fail(0, 0, format!("cannot read the arena file: {e}")))?;
+    let parsed: LayoutFile = ron::from_str(&text)
+        .map_err(|e| fail(e.span.start.line, e.span.start.col, e.code.to_string()))?;
+    // Semantic problems name the field's line.
+    let at = |field: &str, message: String| {
+        let line = text.lines().position(|l| l.trim_start().starts_with(field)).map_or(0, |i| i + 1);
+        fail(line, 1, format!("{field}: {message}"))
+    };
+    let side = |field: &str, mm: i32| {
+        if (MM_PER_M..=MAX_SIDE_MM).contains(&mm) {
+            Ok(mm)
+        } else {
+            Err(at(field, format!("{mm} is not from {MM_PER_M} to {MAX_SIDE_MM} millimetres")))
+        }
+    };
+    let (length, width) = (side("length_mm", parsed.length_mm)?, side("width_mm", parsed.width_mm)?);
+    let goal = side("goal_width_mm", parsed.goal_width_mm)?;
+    if goal >= width {
+        return Err(at("goal_width_mm", format!("a goal {goal} mm wide does not fit a rink {width} mm wide")));
+    }
+    let inside = |p: &(i32, i32)| p.0.abs() < length / 2 && p.1.abs() < width / 2;
+    if parsed.pucks.is_empty() {
+        return Err(at("pucks", "an arena needs a puck".to_owned()));
+    }
+    if let Some(p) = parsed.pucks.iter().find(|p| !inside(p)) {
+        return Err(at("pucks", format!("({}, {}) is outside the rink", p.0, p.1)));
+    }
+    for (team, spawns) in [&parsed.spawns.0, &parsed.spawns.1].into_iter().enumerate() {
+        if spawns.is_empty() {
+            return Err(at("spawns", format!("team {team} has nowhere to start")));
+        }
+        if let Some(p) = spawns.iter().find(|p| !inside(p)) {
+            return Err(at("spawns", format!("({}, {}) is outside the rink", p.0, p.1)));
+        }
+    }
+    let source = file
+        .strip_prefix(assets)
+        .map_or_else(|_| label.clone(), |p| p.display().to_string().replace('\\', "/"));
+    Ok(Layout {
+        name: parsed.name,
+        source,
+        half_length: metres(length) / Fx::from_num(2),
+        half_width: metres(width) / Fx::from_num(2),
+        goal_half_width: metres(goal) / Fx::from_num(2),
+        pucks: parsed.pucks.into_iter().map(point).collect(),
+        spawns: [
+            parsed.spawns.0.into_iter().map(point).collect(),
+            parsed.spawns.1.into_iter().map(point).collect(),
+        ],
+    })
+}

@@ -1,0 +1,293 @@
+//! # fixstep-arena
+//!
+//! A second game on Fixstep, built on its public crates alone and on nothing of the town: a
+//! top-down arena where players steer pushers round a walled rink and knock pucks into the
+//! other team's goal. Its rules are fixed point ([`rules`]), its rink a data file under the
+//! assets ([`layout`]), its bot a few lines ([`bot`]); everything else, from the window to
+//! network play, spectators and desync reports, comes from the runtime's layers through the
+//! trait implementations of [`Arena`] below. Like the town's rules, it holds no float: it is
+//! drawn as shapes (`fixstep_present::shapes`), which the presentation turns into floats.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use fixstep_arena::{Arena, ArenaCommand};
+//! use fixstep_present::{Game, LocalGame};
+//!
+//! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
+//! let rink = Arena::load_content(assets, &Arena::default_content(assets)).expect("the rink loads");
+//! let mut game = LocalGame::<Arena>::new(&Arc::new(rink), 1, 2, 0);
+//! let east = ArenaCommand { x: 100, y: 0, dash: false };
+//! for _ in 0..10 {
+//!     game.step(&[east, ArenaCommand::default()]).expect("a tick runs");
+//! }
+//! assert_eq!(game.tick().0, 10);
+//! ```
+
+pub mod bot;
+pub mod layout;
+pub mod rules;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use fixstep_netplay::NetGame;
+use fixstep_netplay::ground::GroundPoint;
+use fixstep_netplay::shapes::{ShapeFeed, ShapeSpectator, ShapeUpdate, spectator_update};
+use fixstep_present::format::TruthEntity;
+use fixstep_present::remote::Motion;
+use fixstep_present::shapes::{
+    Look, Scenery, Shape, ShapeCamera, ShapeGame, ShapeKind, ShapePose, ShapePresentation,
+    shape_truth,
+};
+use fixstep_present::Game;
+use fixstep_runtime::input::{Controls, SampledInput};
+use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx_ratio};
+use fixstep_runtime::net::GameData;
+use fixstep_runtime::{ContentDigest, Simulation, Tick};
+
+pub use bot::ArenaBot;
+pub use layout::{Layout, LayoutError, load_layout};
+pub use rules::{ArenaCommand, ArenaSim, ArenaState, MAX_PLAYERS, PUCK_RADIUS, PUSHER_RADIUS};
+
+/// One line on what this game is, for `fixstep about`.
+pub const SUMMARY: &str = "two teams push pucks into each other's goal on a walled rink";
+
+/// The arena; see the [crate documentation](crate).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Arena;
+
+/// The first id of pucks among the shapes: above any player's pusher.
+const PUCK_ID_BASE: u64 = 1_000;
+
+/// Kinds of shape, by index: a blue pusher, an orange pusher, a puck.
+const KIND_PUCK: u16 = 2;
+
+/// Millimetres in a metre, for the looks.
+const MM: u32 = 1_000;
+
+/// A pusher's and a puck's height, and a wall's, millimetres: low discs and boards a camera
+/// high over the rink sees whole.
+const PUSHER_HEIGHT_MM: u32 = 600;
+const PUCK_HEIGHT_MM: u32 = 150;
+const WALL_HEIGHT_MM: u32 = 500;
+
+/// A wall's thickness, and the floor's, millimetres.
+const WALL_MM: u32 = 400;
+const FLOOR_MM: u32 = 20;
+
+/// The camera's height over the rink and its distance south of the centre, as shares of the
+/// rink's half length: the whole rink in a 16:9 picture, seen at a slant of about 56°.
+const CAMERA_HEIGHT: Fx = fx_ratio(6, 5);
+const CAMERA_SOUTH: Fx = fx_ratio(4, 5);
+
+/// What the pushers, pucks, walls and goals look like.
+static KINDS: [ShapeKind; 3] = [
+    ShapeKind {
+        name: "pusher",
+        look: Look { shape: Shape::Cylinder { radius_mm: 500, height_mm: PUSHER_HEIGHT_MM }, colour: [40, 110, 230] },
+        motion: Motion::Walker,
+    },
+    ShapeKind {
+        name: "pusher",
+        look: Look { shape: Shape::Cylinder { radius_mm: 500, height_mm: PUSHER_HEIGHT_MM }, colour: [235, 120, 30] },
+        motion: Motion::Walker,
+    },
+    ShapeKind {
+        name: "puck",
+        look: Look { shape: Shape::Cylinder { radius_mm: 350, height_mm: PUCK_HEIGHT_MM }, colour: [30, 30, 36] },
+        motion: Motion::Vehicle,
+    },
+];
+
+/// A length in metres as whole millimetres (a rink's sizes are whole millimetres).
+fn mm_of(metres: Fx) -> u32 {
+    (metres * Fx::from_num(MM)).to_num::<u32>()
+}
+
+impl Game for Arena {
+    type Sim = ArenaSim;
+    type Content = Layout;
+    type ContentError = LayoutError;
+    type Input = SampledInput<ArenaCommand>;
+    type Bot = ArenaBot;
+    type Own = ();
+    type Presentation = ShapePresentation<Self>;
+
+    const NAME: &'static str = "arena";
+    const MAX_PLAYERS: usize = MAX_PLAYERS;
+
+    fn default_content(assets: &Path) -> PathBuf {
+        assets.join("arena").join("arena.ron")
+    }
+
+    fn load_content(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
+        load_layout(assets, file)
+    }
+
+    fn content_title(layout: &Layout) -> &str {
+        &layout.name
+    }
+
+    fn content_source(layout: &Layout) -> &str {
+        &layout.source
+    }
+
+    fn content_digest(layout: &Layout) -> ContentDigest {
+        ContentDigest::of(layout)
+    }
+
+    fn new_sim(layout: &Arc<Layout>, seed: u64, players: usize) -> ArenaSim {
+        ArenaSim::new(Arc::clone(layout), seed, players)
+    }
+
+    fn bot(layout: &Arc<Layout>, player: usize) -> ArenaBot {
+        ArenaBot::new(player, layout)
+    }
+
+    /// The movement keys point the stick (forward north, strafe east); the action key dashes.
+    fn held(controls: &Controls) -> ArenaCommand {
+        ArenaCommand { x: controls.strafe, y: controls.forward, dash: controls.interact }
+    }
+
+    fn held_numbers(command: &ArenaCommand) -> [i32; 4] {
+        [command.y.into(), command.x.into(), 0, 0]
+    }
+
+    fn own(_sim: &ArenaSim, _player: usize) -> Option<()> {
+        None
+    }
+
+    fn presentation(layout: &Arc<Layout>, player: usize) -> ShapePresentation<Self> {
+        ShapePresentation::new(layout, u16::try_from(player).ok())
+    }
+
+    fn truth(
+        _layout: &Layout,
+        _previous: Option<&ArenaState>,
+        current: &ArenaState,
+        out: &mut Vec<TruthEntity>,
+    ) {
+        shape_truth::<Self>(current, &mut Vec::new(), out);
+    }
+}
+
+impl ShapeGame for Arena {
+    fn kinds() -> &'static [ShapeKind] {
+        &KINDS
+    }
+
+    fn scenery(layout: &Layout) -> Vec<Scenery> {
+        let (length, width) = (mm_of(layout.half_length) * 2, mm_of(layout.half_width) * 2);
+        let goal = mm_of(layout.goal_half_width) * 2;
+        let block = |x: Fx, y: Fx, size_mm: [u32; 3], colour: [u8; 3]| Scenery {
+            at: Vec2::new(x, y),
+            yaw: Angle::ZERO,
+            look: Look { shape: Shape::Block { size_mm }, colour },
+        };
+        let boards = [200, 200, 210];
+        let wall = Fx::from_num(WALL_MM / 2) / Fx::from_num(MM);
+        let (hx, hy) = (layout.half_length + wall, layout.half_width + wall);
+        // The short walls' two pieces, each from a corner to a goal post.
+        let side = (width - goal) / 2;
+        let side_y = layout.goal_half_width + Fx::from_num(side / 2) / Fx::from_num(MM);
+        let mut scenery = vec![
+            block(Fx::ZERO, Fx::ZERO, [length, FLOOR_MM, width], [170, 200, 220]),
+            block(Fx::ZERO, hy, [length + 2 * WALL_MM, WALL_HEIGHT_MM, WALL_MM], boards),
+            block(Fx::ZERO, -hy, [length + 2 * WALL_MM, WALL_HEIGHT_MM, WALL_MM], boards),
+        ];
+        for x in [hx, -hx] {
+            for y in [side_y, -side_y] {
+                scenery.push(block(x, y, [WALL_MM, WALL_HEIGHT_MM, side], boards));
+            }
+        }
+        // The goals: a net behind each mouth, in the colour of the team that defends it.
+        let net = hx + wall * 2;
+        scenery.push(block(-net, Fx::ZERO, [WALL_MM, WALL_HEIGHT_MM, goal], KINDS[0].look.colour));
+        scenery.push(block(net, Fx::ZERO, [WALL_MM, WALL_HEIGHT_MM, goal], KINDS[1].look.colour));
+        scenery
+    }
+
+    fn camera(layout: &Layout) -> ShapeCamera {
+        let reach = layout.half_length;
+        ShapeCamera {
+            eye: Vec3::new(Fx::ZERO, reach * CAMERA_HEIGHT, reach * CAMERA_SOUTH),
+            target: Vec3::new(Fx::ZERO, Fx::ZERO, Fx::ZERO),
+        }
+    }
+
+    fn tick_of(state: &ArenaState) -> Tick {
+        state.next
+    }
+
+    fn shapes(state: &ArenaState, out: &mut Vec<ShapePose>) {
+        for (player, p) in state.pushers.iter().enumerate() {
+            out.push(ShapePose {
+                id: player as u64,
+                kind: rules::team_of(player) as u16,
+                pos: p.pos,
+                yaw: p.facing,
+                velocity: p.vel,
+                jumps: p.jumps,
+                player: u16::try_from(player).ok(),
+            });
+        }
+        for (i, puck) in state.pucks.iter().enumerate() {
+            out.push(ShapePose {
+                id: PUCK_ID_BASE + i as u64,
+                kind: KIND_PUCK,
+                pos: puck.pos,
+                yaw: Angle::ZERO,
+                velocity: puck.vel,
+                jumps: puck.jumps,
+                player: None,
+            });
+        }
+    }
+
+    fn status(state: &ArenaState, out: &mut String) {
+        let seconds = state.next.0 / fixstep_runtime::tick::TICKS_PER_SECOND;
+        out.push_str(&format!(
+            "blue {} : {} orange    {}:{:02}",
+            state.score[0],
+            state.score[1],
+            seconds / 60,
+            seconds % 60
+        ));
+    }
+}
+
+impl GameData for Arena {
+    type Command = ArenaCommand;
+    type SpectatorUpdate = ShapeUpdate;
+    type SpectatorView = GroundPoint;
+}
+
+impl NetGame for Arena {
+    type Feed = ShapeFeed;
+    type Spectator = ShapeSpectator<Self>;
+
+    fn spectator_update(sim: &ArenaSim, feed: &mut ShapeFeed, view: &GroundPoint) -> ShapeUpdate {
+        spectator_update::<Self>(sim, feed, view)
+    }
+
+    /// `pusher 3 (player 3)`, `puck 1`.
+    fn entity_at(_state: &ArenaState, path: &str) -> Option<String> {
+        let index_after = |prefix: &str| -> Option<usize> {
+            let rest = path.strip_prefix(prefix)?;
+            rest[..rest.find(']')?].parse().ok()
+        };
+        if let Some(player) = index_after("pushers[") {
+            return Some(format!("pusher {player} (player {player})"));
+        }
+        index_after("pucks[").map(|puck| format!("puck {puck}"))
+    }
+
+    /// Moves the player's pusher a metre east.
+    fn perturb(sim: &mut ArenaSim, player: u16) {
+        let mut state = sim.state().clone();
+        if let Some(pusher) = state.pushers.get_mut(usize::from(player)) {
+            pusher.pos.x += Fx::ONE;
+            sim.restore(&state);
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! The arena's rules: players steer pushers round a walled rink and knock pucks into the
+//! other team's goal. Everything is fixed point; a tick is: pushers steer and dash, everything
+//! moves and slows, pushers and pucks bounce off each other and the walls, and a puck in a
+//! goal scores and comes back to its spot.
+
+use std::sync::Arc;
+
+use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
+use fixstep_runtime::rng::SimRng;
+use fixstep_runtime::script::TextCommand;
+use fixstep_runtime::{
+    Canonical, Command, ContentDigest, Error, Simulation, StateHasher, Tick,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::layout::Layout;
+
+/// A pusher's radius, metres: a player's disc, a little bigger than a puck.
+pub const PUSHER_RADIUS: Fx = fx_ratio(1, 2);
+
+/// A puck's radius, metres.
+pub const PUCK_RADIUS: Fx = fx_ratio(7, 20);
+
+/// What a pusher's velocity keeps of itself each tick: ice, not mud (a pusher let go coasts
+/// to a stop in about a second).
+const PUSHER_DRAG: Fx = fx_ratio(3, 4);
+
+/// What a puck's velocity keeps each tick: it slides far, but not for ever.
+const PUCK_DRAG: Fx = fx_ratio(49, 50);
+
+/// A pusher's push per tick at full stick, metres per tick per tick: with the drag, a top
+/// speed of about 6 m/s.
+const PUSHER_ACCEL: Fx = fx_ratio(3, 20);
+
+/// The fastest a pusher goes, metres per tick (9 m/s): a dash's top.
+const PUSHER_MAX_SPEED: Fx = fx_ratio(9, 10);
+
+/// A dash's burst, metres per tick, in the held direction.
+const DASH_SPEED: Fx = fx_ratio(1, 2);
+
+/// Ticks between two dashes: one and a half seconds.
+const DASH_COOLDOWN_TICKS: u16 = 15;
+
+/// The fastest a puck goes, metres per tick (7 m/s): with a pusher's top speed the two close
+/// by at most 1.6 m in a tick, under twice their reach (1.7 m), so no puck passes through a
+/// pusher between two ticks.
+const PUCK_MAX_SPEED: Fx = fx_ratio(7, 10);
+
+/// What a bounce keeps of the speed along its normal: lively boards.
+const RESTITUTION: Fx = fx_ratio(4, 5);
+
+/// The most players an arena holds: two teams of eight.
+pub const MAX_PLAYERS: usize = 16;
+
+/// The stream of the arena's random numbers.
+const RNG_STREAM: u64 = 0x61_72_65_6e_61;
+
+/// Full stick, percent, as a command carries it.
+const FULL_PERCENT: i32 = 100;
+
+/// One player's input for a tick: where the stick points on the ground (east and north, in
+/// percent of full), and a dash pressed once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaCommand {
+    /// East (+) or west (-), percent: -100..=100.
+    pub x: i8,
+    /// North (+) or south (-), percent: -100..=100.
+    pub y: i8,
+    /// A burst of speed where the stick points, once.
+    pub dash: bool,
+}
+
+impl Command for ArenaCommand {
+    /// The stick is held; a dash is a press.
+    fn held(&self) -> Self {
+        Self { dash: false, ..*self }
+    }
+
+    fn merge_presses(&mut self, other: &Self) {
+        self.dash |= other.dash;
+    }
+}
+
+/// `X Y [dash]`, percent east and north.
+impl TextCommand for ArenaCommand {
+    const FIELDS: &'static str = "X Y [dash]";
+    const MIN_FIELDS: usize = 2;
+
+    fn from_words(words: &[&str]) -> Result<Self, String> {
+        let percent = |word: &str, what: &str| -> Result<i8, String> {
+            word.parse::<i8>()
+                .ok()
+                .filter(|v| v.unsigned_abs() <= 100)
+                .ok_or_else(|| format!("{what} `{word}` is not a percent from -100 to 100"))
+        };
+        match words {
+            [x, y] => Ok(Self { x: percent(x, "x")?, y: percent(y, "y")?, dash: false }),
+            [x, y, "dash"] => Ok(Self { x: percent(x, "x")?, y: percent(y, "y")?, dash: true }),
+            [_, _, flag] => Err(format!("unknown flag `{flag}` (expected dash)")),
+            _ => Err(format!("expected {}", Self::FIELDS)),
+        }
+    }
+}
+
+/// A player's disc.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Canonical)]
+pub struct Pusher {
+    /// Centre, metres.
+    pub pos: Vec2,
+    /// Metres per tick.
+    pub vel: Vec2,
+    /// Where it faces: where its stick last pointed.
+    pub facing: Angle,
+    /// Ticks until it may dash again.
+    pub dash_cooldown: u16,
+    /// Counts the times the rules put it somewhere new.
+    pub jumps: u32,
+}
+
+/// A puck.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Canonical)]
+pub struct Puck {
+    /// Centre, metres.
+    pub pos: Vec2,
+    /// Metres per tick.
+    pub vel: Vec2,
+    /// Counts the times it came back to its spot after a goal.
+    pub jumps: u32,
+}
+
+/// Everything that changes in a game of the arena.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]
+pub struct ArenaState {
+    /// The next tick to run (ticks run so far).
+    pub next: Tick,
+    /// Each player's pusher, by player number; even players are team 0 (blue), odd team 1.
+    pub pushers: Vec<Pusher>,
+    /// The pucks, by the layout's spots.
+    pub pucks: Vec<Puck>,
+    /// Goals scored by team 0 and team 1.
+    pub score: [u32; 2],
+    /// Where a puck lands back after a goal, a little off its spot.
+    pub rng: SimRng,
+}
+
+/// The team of player `player`.
+#[must_use]
+pub const fn team_of(player: usize) -> usize {
+    player % 2
+}
+
+/// The arena's simulation.
+#[derive(Debug)]
+pub struct ArenaSim {
+    layout: Arc<Layout>,
+    state: ArenaState,
+    snapshot: Arc<ArenaState>,
+}
+
+impl ArenaSim {
+    /// A game of `layout` with `players` players, seeded by `seed`.
+    #[must_use]
+    pub fn new(layout: Arc<Layout>, seed: u64, players: usize) -> Self {
+        let pucks = layout.pucks.iter().map(|&pos| Puck { pos, ..Puck::default() }).collect();
+        let mut state = ArenaState {
+            next: Tick::ZERO,
+            pushers: Vec::new(),
+            pucks,
+            score: [0; 2],
+            rng: SimRng::new(seed, RNG_STREAM),
+        };
+        for player in 0..players.min(MAX_PLAYERS) {
+            state.pushers.push(spawn(&layout, player));
+        }
+        let snapshot = Arc::new(state.clone());
+        Self { layout, state, snapshot }
+    }
+
+    /// The arena played.
+    #[must_use]
+    pub const fn layout(&self) -> &Arc<Layout> {
+        &self.layout
+    }
+}
+
+/// Player `player`'s pusher at its start.
+fn spawn(layout: &Layout, player: usize) -> Pusher {
+    let spawns = &layout.spawns[team_of(player)];
+    let pos = spawns[(player / 2) % spawns.len()];
+    let facing = if team_of(player) == 0 { Angle::ZERO } else { Angle::HALF };
+    Pusher { pos, facing, ..Pusher::default() }
+}
+
+/// Keeps a disc of `radius` at `pos` inside the walls, bouncing its velocity off them; a puck
+/// (`goal` set) may pass the short walls through the goal mouths. Returns the team that
+/// scored, if the disc went into a goal.
+fn walls(layout: &Layout, pos: &mut Vec2, vel: &mut Vec2, radius: Fx, goal: bool) -> Option<usize> {
+    let (hx, hy) = (layout.half_length - radius, layout.half_width - radius);
+    if goal && pos.y.abs() < layout.goal_half_width && pos.x.abs() > layout.half_length {
+        // Past the goal line: team 0 attacks the east goal, team 1 the west.
+        return Some(usize::from(pos.x < Fx::ZERO));
+    }
+    let in_mouth = goal && pos.y.abs() + radius < layout.goal_half_width;
+    if pos.x.abs() > hx && !in_mouth {
+        pos.x = pos.x.clamp(-hx, hx);
+        vel.x = -vel.x * RESTITUTION;
+    }
+    if pos.y.abs() > hy {
+        pos.y = pos.y.clamp(-hy, hy);
+        vel.y = -vel.y * RESTITUTION;
+    }
+    None
+}
+
+/// Separates two overlapping discs and bounces their velocities along the line between them:
+/// `share_a` of the push goes to `a` (a heavier disc takes less), the rest to `b`.
+fn collide(a: (&mut Vec2, &mut Vec2), b: (&mut Vec2, &mut Vec2), reach: Fx, share_a: Fx) {
+    let between = *b.0 - *a.0;
+    let distance = between.length();
+    if distance >= reach {
+        return;
+    }
+    // Discs on the very same spot part east-west, the same way on every machine.
+    let normal = if distance == Fx::ZERO { Vec2::new(Fx::ONE, Fx::ZERO) } else { between / distance };
+    let overlap = reach - distance;
+    *a.0 -= normal * (overlap * share_a);
+    *b.0 += normal * (overlap * (Fx::ONE - share_a));
+    let closing = (*a.1 - *b.1).dot(normal);
+    if closing > Fx::ZERO {
+        let impulse = closing * (Fx::ONE + RESTITUTION);
+        *a.1 -= normal * (impulse * share_a);
+        *b.1 += normal * (impulse * (Fx::ONE - share_a));
+    }
+}
+
+impl ArenaSim {
+    fn steer(pusher: &mut Pusher, command: &ArenaCommand) {
+        let stick = Vec2::new(
+            fx(i32::from(command.x.clamp(-100, 100))),
+            fx(i32::from(command.y.clamp(-100, 100))),
+        ) / fx(FULL_PERCENT);
+        let stick = stick.clamp_length(Fx::ONE);
+        pusher.vel = pusher.vel * PUSHER_DRAG + stick * PUSHER_ACCEL;
+        if stick != Vec2::ZERO {
+            pusher.facing = stick.angle();
+        }
+        if command.dash && pusher.dash_cooldown == 0 && stick != Vec2::ZERO {
+            pusher.vel += stick.normalize_or_zero() * DASH_SPEED;
+            pusher.dash_cooldown = DASH_COOLDOWN_TICKS;
+        }
+        pusher.dash_cooldown = pusher.dash_cooldown.saturating_sub(1);
+        pusher.vel = pusher.vel.clamp_length(PUSHER_MAX_SPEED);
+    }
+}
+
+impl Simulation for ArenaSim {
+    type Command = ArenaCommand;
+    type State = ArenaState;
+    type Snapshot = ArenaState;
+
+    const VERSION: u32 = 1;
+
+    fn next_tick(&self) -> Tick {
+        self.state.next
+    }
+
+    fn players(&self) -> usize {
+        self.state.pushers.len()
+    }
+
+    fn add_player(&mut self) -> Result<usize, Error> {
+        let player = self.state.pushers.len();
+        if player >= MAX_PLAYERS {
+            return Err(Error::PlayerLimit { max: MAX_PLAYERS });
+        }
+        self.state.pushers.push(spawn(&self.layout, player));
+        Ok(player)
+    }
+
+    fn content_digest(&self) -> ContentDigest {
+        ContentDigest::of(&*self.layout)
+    }
+
+    fn advance(&mut self, commands: &[ArenaCommand]) {
+        let layout = &*self.layout;
+        let s = &mut self.state;
+        for (pusher, command) in s.pushers.iter_mut().zip(commands) {
+            Self::steer(pusher, command);
+            pusher.pos += pusher.vel;
+            walls(layout, &mut pusher.pos, &mut pusher.vel, PUSHER_RADIUS, false);
+        }
+        for puck in &mut s.pucks {
+            puck.pos += puck.vel;
+            puck.vel = (puck.vel * PUCK_DRAG).clamp_length(PUCK_MAX_SPEED);
+        }
+        // Pushers part evenly; a pusher drives a puck, which barely slows it (a tenth).
+        let half = fx_ratio(1, 2);
+        for i in 0..s.pushers.len() {
+            for j in i + 1..s.pushers.len() {
+                let (left, right) = s.pushers.split_at_mut(j);
+                let (a, b) = (&mut left[i], &mut right[0]);
+                collide((&mut a.pos, &mut a.vel), (&mut b.pos, &mut b.vel), PUSHER_RADIUS * 2, half);
+            }
+            let pusher = &mut s.pushers[i];
+            for puck in &mut s.pucks {
+                let reach = PUSHER_RADIUS + PUCK_RADIUS;
+                let (p, q) = ((&mut pusher.pos, &mut pusher.vel), (&mut puck.pos, &mut puck.vel));
+                collide(p, q, reach, fx_ratio(1, 10));
+            }
+        }
+        for i in 0..s.pucks.len() {
+            for j in i + 1..s.pucks.len() {
+                let (left, right) = s.pucks.split_at_mut(j);
+                let (a, b) = (&mut left[i], &mut right[0]);
+                collide((&mut a.pos, &mut a.vel), (&mut b.pos, &mut b.vel), PUCK_RADIUS * 2, half);
+            }
+        }
+        for (spot, puck) in layout.pucks.iter().zip(&mut s.pucks) {
+            if let Some(team) = walls(layout, &mut puck.pos, &mut puck.vel, PUCK_RADIUS, true) {
+                s.score[team] += 1;
+                // Back to its spot, a hand's breadth off it either way.
+                let off = s.rng.range_fx(-fx_ratio(1, 4), fx_ratio(1, 4));
+                *puck = Puck { pos: *spot + Vec2::new(Fx::ZERO, off), vel: Vec2::ZERO, jumps: puck.jumps + 1 };
+            }
+        }
+        for pusher in &mut s.pushers {
+            walls(layout, &mut pusher.pos, &mut pusher.vel, PUSHER_RADIUS, false);
+        }
+        s.next = s.next.next();
+        self.snapshot = Arc::new(s.clone());
+    }
+
+    fn snapshot(&self) -> &Arc<ArenaState> {
+        &self.snapshot
+    }
+
+    fn state(&self) -> &ArenaState {
+        &self.state
+    }
+
+    fn restore(&mut self, state: &ArenaState) {
+        self.state = state.clone();
+        self.snapshot = Arc::new(state.clone());
+    }
+
+    fn hash_state(&self, hasher: &mut StateHasher) {
+        hasher
+            .part("tick", &self.state.next)
+            .part("pushers", &self.state.pushers)
+            .part("pucks", &self.state.pucks)
+            .part("score", &self.state.score)
+            .part("rng", &self.state.rng);
+    }
+}

@@ -1,0 +1,536 @@
+//! The overlay: everything drawn flat over the scene, in screen pixels. Rectangles, plain or
+//! textured with an image from the assets (`overlay.wgsl`), under the text or over it; text
+//! laid out in slots that are shaped again only when they change (glyphon); and the HUD
+//! (tick, frame rate, frame time, short state hash, a game's time of day, the network line)
+//! with, on F3, a graph of recent frame times and the network clock's offset. A game draws its
+//! own things into it each frame (the town's dialogue box and cutscenes) between
+//! [`Overlay::begin`] and [`Overlay::finish`].
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::PathBuf;
+
+use glam::Vec3;
+use glyphon::{Buffer, Color, Metrics, Shaping, TextArea, TextBounds, TextRenderer, Wrap};
+
+use crate::lights::lighting_at;
+use crate::meshes::{GrowBuffer, srgb};
+use crate::rects::{rect_pipeline, screen_uniform, ui_scale};
+use crate::text::{TextSystem, text_height, text_width};
+use crate::Hud;
+
+/// A rectangle instance: place, colour, and the image's uv corners.
+const RECT_INSTANCE: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: 48,
+    step_mode: wgpu::VertexStepMode::Instance,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Float32x4],
+};
+
+/// Floats of one rectangle instance.
+const RECT_FLOATS: usize = 12;
+
+/// Frame times the graph shows, newest at the right.
+pub const GRAPH_SAMPLES: usize = 240;
+
+/// Frame time at the top of the graph, milliseconds (20 fps).
+pub const GRAPH_MAX_MS: f32 = 50.0;
+
+/// The HUD's text size at a 720-pixel-high screen, pixels: small enough to leave the
+/// picture alone, large enough to read at a glance.
+const HUD_TEXT_PX: f32 = 14.0;
+
+/// The padding round the HUD's text and the graph, pixels at a 720-pixel-high screen.
+const HUD_PAD_PX: f32 = 8.0;
+
+/// The graph's caption size, pixels at a 720-pixel-high screen.
+const GRAPH_TEXT_PX: f32 = 12.0;
+
+/// A frame time the graph draws green up to, milliseconds: a 60 Hz frame (16.7 ms) with a
+/// little slack for the clock's jitter.
+const GRAPH_GREEN_MS: f32 = 17.5;
+
+/// A frame time the graph draws yellow up to (red beyond), milliseconds: a 30 Hz frame
+/// (33.3 ms) with the same slack.
+const GRAPH_YELLOW_MS: f32 = 34.0;
+
+/// One piece of text the overlay keeps laid out between frames.
+struct TextSlot {
+    buffer: Buffer,
+    text: String,
+    size: f32,
+    wrap: Option<f32>,
+    shown: Option<(f32, f32, Color)>,
+}
+
+impl TextSlot {
+    fn new(text: &mut TextSystem) -> Self {
+        Self {
+            buffer: Buffer::new(&mut text.fonts, Metrics::new(16.0, 20.0)),
+            text: String::new(),
+            size: 0.0,
+            wrap: None,
+            shown: None,
+        }
+    }
+
+    /// Lays out `content` at `size` pixels, wrapped at `wrap` pixels if given (only when any
+    /// of them changed: shaping is the costly part).
+    fn set(&mut self, text: &mut TextSystem, content: &str, size: f32, wrap: Option<f32>) {
+        if self.text != content || self.size != size || self.wrap != wrap {
+            self.buffer.set_metrics(Metrics::new(size, size * 1.3));
+            self.buffer.set_wrap(if wrap.is_some() { Wrap::Word } else { Wrap::None });
+            self.buffer.set_size(wrap, None);
+            self.buffer.set_text(content, &TextSystem::attrs(), Shaping::Advanced, None);
+            self.buffer.shape_until_scroll(&mut text.fonts, false);
+            content.clone_into(&mut self.text);
+            self.size = size;
+            self.wrap = wrap;
+        }
+    }
+}
+
+/// An image of the assets on the GPU.
+struct Image {
+    group: wgpu::BindGroup,
+    aspect: f32,
+}
+
+/// A run of rectangles drawn with one image (or none).
+#[derive(Clone, Debug)]
+struct Batch {
+    image: Option<String>,
+    range: Range<u32>,
+}
+
+/// A text slot of the overlay: one piece of text kept laid out between frames
+/// ([`Overlay::slot`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot(usize);
+
+/// Which list a rectangle joins: under the text, or over it (a fade over everything).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// Under the text.
+    Under,
+    /// Over the text.
+    Over,
+}
+
+/// The overlay's pipeline, images, texts and rectangles.
+pub struct Overlay {
+    pipeline: wgpu::RenderPipeline,
+    screen: wgpu::Buffer,
+    screen_group: wgpu::BindGroup,
+    image_layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    white: wgpu::BindGroup,
+    assets: PathBuf,
+    images: HashMap<String, Option<Image>>,
+    rects: GrowBuffer,
+    data: Vec<f32>,
+    under_text: Vec<Batch>,
+    over_text: Vec<Batch>,
+    renderer: TextRenderer,
+    slots: Vec<TextSlot>,
+    hud_slot: Slot,
+    graph_slot: Slot,
+    size: (f32, f32),
+}
+
+impl std::fmt::Debug for Overlay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Overlay").field("images", &self.images.len()).finish_non_exhaustive()
+    }
+}
+
+impl Overlay {
+    /// Builds the pipeline; images load from `assets` when first shown.
+    #[must_use]
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        text: &mut TextSystem,
+        assets: PathBuf,
+    ) -> Self {
+        let (screen, screen_layout, screen_group) = screen_uniform(device, "overlay screen");
+        let image_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("overlay image"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("overlay images"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..wgpu::SamplerDescriptor::default()
+        });
+        let pipeline = rect_pipeline(
+            device,
+            text.atlas_format(),
+            "overlay",
+            include_str!("overlay.wgsl"),
+            &[Some(&screen_layout), Some(&image_layout)],
+            RECT_INSTANCE,
+        );
+        let white = image_group(device, queue, &image_layout, &sampler, 1, 1, &[255; 4]);
+        let renderer =
+            TextRenderer::new(&mut text.atlas, device, wgpu::MultisampleState::default(), None);
+        let slots = vec![TextSlot::new(text), TextSlot::new(text)];
+        Self {
+            pipeline,
+            screen,
+            screen_group,
+            image_layout,
+            sampler,
+            white,
+            assets,
+            images: HashMap::new(),
+            rects: GrowBuffer::new(device, "overlay rects", wgpu::BufferUsages::VERTEX, 4096),
+            data: Vec::new(),
+            under_text: Vec::new(),
+            over_text: Vec::new(),
+            renderer,
+            slots,
+            hud_slot: Slot(0),
+            graph_slot: Slot(1),
+            size: (1.0, 1.0),
+        }
+    }
+
+    /// A new text slot, for a piece of text a game shows over its picture.
+    pub fn slot(&mut self, text: &mut TextSystem) -> Slot {
+        self.slots.push(TextSlot::new(text));
+        Slot(self.slots.len() - 1)
+    }
+
+    /// Starts this frame's overlay on a screen of `size` pixels: nothing is shown until it
+    /// is given.
+    pub fn begin(&mut self, queue: &wgpu::Queue, size: (u32, u32)) {
+        let (w, h) = (size.0 as f32, size.1 as f32);
+        queue.write_buffer(&self.screen, 0, bytemuck::cast_slice(&[w, h, 0.0, 0.0]));
+        self.size = (w, h);
+        self.data.clear();
+        self.under_text.clear();
+        self.over_text.clear();
+        for slot in &mut self.slots {
+            slot.shown = None;
+        }
+    }
+
+    /// The screen's size this frame, pixels.
+    #[must_use]
+    pub const fn size(&self) -> (f32, f32) {
+        self.size
+    }
+
+    /// Loads `name` (under the assets) once and gives its aspect (width over height); a file
+    /// that cannot be read or decoded gives `None`, with one line on standard error the first
+    /// time.
+    pub fn image(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, name: &str) -> Option<f32> {
+        if !self.images.contains_key(name) {
+            let path = self.assets.join(name);
+            let loaded = match image::open(&path) {
+                Ok(img) => {
+                    let rgba = img.to_rgba8();
+                    let (w, h) = rgba.dimensions();
+                    let group = image_group(
+                        device,
+                        queue,
+                        &self.image_layout,
+                        &self.sampler,
+                        w,
+                        h,
+                        rgba.as_raw(),
+                    );
+                    Some(Image { group, aspect: w as f32 / h.max(1) as f32 })
+                }
+                Err(error) => {
+                    eprintln!("fixstep: cannot load the image {}: {error}", path.display());
+                    None
+                }
+            };
+            self.images.insert(name.to_owned(), loaded);
+        }
+        self.images.get(name).and_then(|i| i.as_ref().map(|i| i.aspect))
+    }
+
+    /// A rectangle (left, top, width, height in pixels) on `layer`, of `colour` and `alpha`,
+    /// showing `image` (an image of the assets, loaded with [`image`](Self::image)) if given.
+    pub fn rect(
+        &mut self,
+        layer: Layer,
+        image: Option<&str>,
+        rect: (f32, f32, f32, f32),
+        colour: Vec3,
+        alpha: f32,
+    ) {
+        let index = (self.data.len() / RECT_FLOATS) as u32;
+        self.data.extend_from_slice(&[
+            rect.0, rect.1, rect.2, rect.3, colour.x, colour.y, colour.z, alpha,
+        ]);
+        self.data.extend_from_slice(&[0.0, 0.0, 1.0, 1.0]);
+        let list = match layer {
+            Layer::Under => &mut self.under_text,
+            Layer::Over => &mut self.over_text,
+        };
+        match list.last_mut() {
+            Some(batch) if batch.image.as_deref() == image && batch.range.end == index => {
+                batch.range.end += 1;
+            }
+            _ => list.push(Batch { image: image.map(str::to_owned), range: index..index + 1 }),
+        }
+    }
+
+    /// Lays out `content` in `slot` at `size` pixels, wrapped at `wrap` pixels if given (only
+    /// when any of them changed: shaping is the costly part), and gives its width and height.
+    pub fn text(
+        &mut self,
+        text: &mut TextSystem,
+        slot: Slot,
+        content: &str,
+        size: f32,
+        wrap: Option<f32>,
+    ) -> (f32, f32) {
+        let Some(slot) = self.slots.get_mut(slot.0) else { return (0.0, 0.0) };
+        slot.set(text, content, size, wrap);
+        (text_width(&slot.buffer), text_height(&slot.buffer))
+    }
+
+    /// Shows the text of `slot` this frame, its top left at (`left`, `top`), in `colour`.
+    pub fn show(&mut self, slot: Slot, left: f32, top: f32, colour: Color) {
+        if let Some(slot) = self.slots.get_mut(slot.0) {
+            slot.shown = Some((left, top, colour));
+        }
+    }
+
+    /// Ends this frame's overlay: writes its rectangles and prepares its text.
+    pub fn finish(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, text: &mut TextSystem) {
+        let bytes = bytemuck::cast_slice(&self.data);
+        self.rects.write(device, queue, bytes);
+        let (wi, hi) = (self.size.0 as i32, self.size.1 as i32);
+        let areas = self.slots.iter().filter_map(|slot| {
+            let (left, top, colour) = slot.shown?;
+            Some(TextArea {
+                buffer: &slot.buffer,
+                left,
+                top,
+                scale: 1.0,
+                bounds: TextBounds { left: 0, top: 0, right: wi, bottom: hi },
+                default_color: colour,
+                custom_glyphs: &[],
+            })
+        });
+        // A glyph that does not fit the atlas is left out this frame rather than stopping it.
+        let _ = self.renderer.prepare(
+            device,
+            queue,
+            &mut text.fonts,
+            &mut text.atlas,
+            &text.viewport,
+            areas,
+            &mut text.swash,
+        );
+    }
+
+    /// Shows the HUD (if it is visible): the tick, frame rate and time, the state hash, the
+    /// time of day of a game that has one, the network and help lines, and with F3 the graph
+    /// of frame times and the network clock's offset.
+    pub fn hud(&mut self, text: &mut TextSystem, hud: &Hud, time_of_day: Option<f32>) {
+        if !hud.visible {
+            return;
+        }
+        let (w, h) = self.size;
+        let ui = ui_scale(h);
+        let hash = hud.hash.map_or_else(|| "-       ".to_owned(), |h| format!("{:08x}", h >> 32));
+        let mut content =
+            format!("tick {}   {:.0} fps   {:.1} ms\nhash {hash}", hud.tick, hud.fps, hud.frame_ms);
+        if let Some(day) = time_of_day {
+            let day = day.rem_euclid(1.0);
+            let minutes = (day * 24.0 * 60.0) as u32;
+            let phase = lighting_at(day).phase;
+            content.push_str(&format!("   {:02}:{:02} {phase}", minutes / 60, minutes % 60));
+        }
+        if let Some(network) = &hud.network {
+            content.push('\n');
+            content.push_str(network);
+        }
+        if let Some(note) = &hud.note {
+            content.push('\n');
+            content.push_str(note);
+        }
+        let (tw, th) = self.text(text, self.hud_slot, &content, HUD_TEXT_PX * ui, None);
+        let pad = HUD_PAD_PX * ui;
+        self.show(self.hud_slot, pad * 2.0, pad * 2.0, Color::rgb(235, 240, 245));
+        self.rect(
+            Layer::Under,
+            None,
+            (pad, pad, tw + pad * 2.0, th + pad * 2.0),
+            Vec3::ZERO,
+            0.55,
+        );
+        if hud.show_graph {
+            let (gw, gh) = (GRAPH_SAMPLES as f32 * 1.25 * ui, 110.0 * ui);
+            let (gx, gy) = (w - gw - pad, pad);
+            self.rect(
+                Layer::Under,
+                None,
+                (gx - pad, gy, gw + pad * 2.0, gh + 26.0 * ui),
+                Vec3::ZERO,
+                0.6,
+            );
+            let bar = gw / GRAPH_SAMPLES as f32;
+            let base = gy + 22.0 * ui + gh;
+            let start = hud.frame_times.len().saturating_sub(GRAPH_SAMPLES);
+            let shown = &hud.frame_times[start..];
+            let offset = GRAPH_SAMPLES - shown.len();
+            for (i, &ms) in shown.iter().enumerate() {
+                let height = (ms / GRAPH_MAX_MS).clamp(0.0, 1.0) * gh;
+                let colour = if ms <= GRAPH_GREEN_MS {
+                    srgb(90, 210, 110)
+                } else if ms <= GRAPH_YELLOW_MS {
+                    srgb(235, 200, 60)
+                } else {
+                    srgb(230, 70, 60)
+                };
+                let x = gx + (offset + i) as f32 * bar;
+                self.rect(
+                    Layer::Under,
+                    None,
+                    (x, base - height, bar.max(1.0), height),
+                    colour,
+                    0.9,
+                );
+            }
+            for (ms, colour) in
+                [(1000.0 / 60.0, srgb(90, 210, 110)), (1000.0 / 30.0, srgb(235, 200, 60))]
+            {
+                let y = base - ms / GRAPH_MAX_MS * gh;
+                self.rect(Layer::Under, None, (gx, y, gw, ui.max(1.0)), colour, 0.7);
+            }
+            // The network clock's offset, a dot a sample, about the graph's middle (± half its
+            // height for ± GRAPH_MAX_MS / 2).
+            let start = hud.clock_offsets.len().saturating_sub(GRAPH_SAMPLES);
+            let offsets = &hud.clock_offsets[start..];
+            let skip = GRAPH_SAMPLES - offsets.len();
+            let middle = base - gh / 2.0;
+            for (i, &ms) in offsets.iter().enumerate() {
+                let y = middle - (ms / GRAPH_MAX_MS).clamp(-0.5, 0.5) * gh;
+                let x = gx + (skip + i) as f32 * bar;
+                let dot = (2.0 * ui).max(2.0);
+                self.rect(
+                    Layer::Under,
+                    None,
+                    (x, y - dot / 2.0, dot, dot),
+                    srgb(90, 200, 255),
+                    0.95,
+                );
+            }
+            let worst = shown.iter().copied().fold(0.0, f32::max);
+            let mean =
+                if shown.is_empty() { 0.0 } else { shown.iter().sum::<f32>() / shown.len() as f32 };
+            let label = if hud.clock_offsets.is_empty() {
+                format!("frame time  mean {mean:.1} ms  max {worst:.1} ms  (F3)")
+            } else {
+                let last = hud.clock_offsets.last().copied().unwrap_or(0.0);
+                format!(
+                    "frame time  mean {mean:.1} ms  max {worst:.1} ms   clock offset {last:+.1} ms (blue)  (F3)"
+                )
+            };
+            self.text(text, self.graph_slot, &label, GRAPH_TEXT_PX * ui, None);
+            self.show(self.graph_slot, gx, gy + 4.0 * ui, Color::rgb(220, 225, 230));
+        }
+    }
+
+    fn draw_batches(&self, pass: &mut wgpu::RenderPass<'_>, batches: &[Batch]) {
+        if batches.is_empty() {
+            return;
+        }
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.screen_group, &[]);
+        pass.set_vertex_buffer(0, self.rects.buffer.slice(..));
+        for batch in batches {
+            let group = batch
+                .image
+                .as_ref()
+                .and_then(|name| self.images.get(name))
+                .and_then(Option::as_ref)
+                .map_or(&self.white, |image| &image.group);
+            pass.set_bind_group(1, group, &[]);
+            pass.draw(0..4, batch.range.clone());
+        }
+    }
+
+    /// Draws the rectangles under the text, the text, then the fade over it all.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, text: &TextSystem) {
+        self.draw_batches(pass, &self.under_text);
+        // Nothing to draw is not an error worth stopping a frame for.
+        let _ = self.renderer.render(&text.atlas, &text.viewport, pass);
+        self.draw_batches(pass, &self.over_text);
+    }
+}
+
+/// A bind group of an sRGB image of `width` × `height` RGBA bytes.
+fn image_group(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    layout: &wgpu::BindGroupLayout,
+    sampler: &wgpu::Sampler,
+    width: u32,
+    height: u32,
+    rgba: &[u8],
+) -> wgpu::BindGroup {
+    let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("overlay image"),
+        size,
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture: &texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        rgba,
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(4 * width),
+            rows_per_image: Some(height),
+        },
+        size,
+    );
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("overlay image"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&view),
+            },
+            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
+        ],
+    })
+}

@@ -1,0 +1,309 @@
+//! A whole renderer for games drawn as shapes (`fixstep_present::shapes`): every piece of
+//! scenery and every entity an instance of a unit cylinder or a unit box, scaled to its look
+//! and tinted its colour, lit by the sun with shadows; the players' names over their pieces;
+//! the game's status line at the top of the screen; and the HUD.
+
+use std::path::Path;
+
+use fixstep_present::convert::metres_of_mm;
+use fixstep_present::shapes::{Look, SceneryDraw, Shape, ShapeFrame, ShapeKind};
+use glam::{Mat4, Vec3};
+use glyphon::Color;
+
+use crate::common::{LIT_VERTEX, LitPipeline, MODEL_INSTANCE, Shared, push_model_instance};
+use crate::lights::lighting_at;
+use crate::meshes::{GpuMesh, GrowBuffer, MeshData, material, srgb};
+use crate::overlay::{Layer, Overlay, Slot};
+use crate::rects::ui_scale;
+use crate::scene::{FrameLight, ScenePasses};
+use crate::text::TextSystem;
+use crate::{CameraView, EFFECTS_PERIOD_S, FrameRenderer, GpuContext, GpuError, Hud, INSTANCED_WGSL};
+
+/// The time of day a shape game is lit at, a fraction of a day: mid-morning, the sun high
+/// enough to light every side and low enough to cast shadows that show where pieces stand.
+pub const SHAPES_TIME_OF_DAY: f32 = 0.42;
+
+/// Sides of the unit cylinder: round enough at any size a shape game draws.
+const CYLINDER_SEGMENTS: u32 = 32;
+
+/// How far above a piece its player's name floats, metres above its top.
+const NAME_LIFT_M: f32 = 0.6;
+
+/// Names' and the status line's sizes, pixels at a 720-pixel-high screen.
+const NAME_PX: f32 = 15.0;
+const STATUS_PX: f32 = 22.0;
+
+/// The gap above the status line, pixels at a 720-pixel-high screen.
+const STATUS_TOP_PX: f32 = 14.0;
+
+/// The two unit meshes and their instances this frame.
+#[derive(Debug)]
+struct Unit {
+    mesh: GpuMesh,
+    instances: GrowBuffer,
+    data: Vec<f32>,
+    count: u32,
+}
+
+impl Unit {
+    fn new(device: &wgpu::Device, label: &'static str, mesh: &MeshData) -> Self {
+        Self {
+            mesh: GpuMesh::new(device, label, mesh),
+            instances: GrowBuffer::new(device, label, wgpu::BufferUsages::VERTEX, 4096),
+            data: Vec::new(),
+            count: 0,
+        }
+    }
+
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_vertex_buffer(1, self.instances.buffer.slice(..));
+        self.mesh.draw(pass, 0..self.count);
+    }
+}
+
+/// The renderer of shape frames; see the [module documentation](self).
+#[derive(Debug)]
+pub struct ShapeRenderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    width: u32,
+    height: u32,
+    passes: ScenePasses,
+    pipeline: wgpu::RenderPipeline,
+    shadow: wgpu::RenderPipeline,
+    cylinders: Unit,
+    blocks: Unit,
+    scenery: Vec<SceneryDraw>,
+    kinds: Vec<ShapeKind>,
+    text: TextSystem,
+    overlay: Overlay,
+    status: Slot,
+    /// A name slot per player number, made when the player is first drawn.
+    names: Vec<Slot>,
+    local_player: Option<u16>,
+    effects_seconds: f32,
+}
+
+/// The model matrix of `look` standing at `at`, turned by `yaw`.
+fn model(at: Vec3, yaw: f32, look: &Look) -> Mat4 {
+    let scale = match look.shape {
+        Shape::Cylinder { radius_mm, height_mm } => {
+            let r = metres_of_mm(radius_mm);
+            Vec3::new(r, metres_of_mm(height_mm), r)
+        }
+        Shape::Block { size_mm } => Vec3::from_array(size_mm.map(metres_of_mm)),
+    };
+    // Boxes' length runs along their heading (x), their height up (y).
+    Mat4::from_translation(at) * Mat4::from_rotation_y(yaw) * Mat4::from_scale(scale)
+}
+
+/// The height of `look`, metres.
+fn height(look: &Look) -> f32 {
+    match look.shape {
+        Shape::Cylinder { height_mm, .. } => metres_of_mm(height_mm),
+        Shape::Block { size_mm } => metres_of_mm(size_mm[1]),
+    }
+}
+
+impl ShapeRenderer {
+    /// A renderer into targets of `format` and `size`, of `scenery` and entities of `kinds`
+    /// (by kind index), with the font of `assets`.
+    ///
+    /// # Errors
+    ///
+    /// If the font cannot be read.
+    pub fn new(
+        ctx: &GpuContext,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        assets: &Path,
+        scenery: Vec<SceneryDraw>,
+        kinds: &[ShapeKind],
+    ) -> Result<Self, GpuError> {
+        let device = &ctx.device;
+        let shared = Shared::new(device, format);
+        let module = shared.lit_module(device, "shapes", INSTANCED_WGSL);
+        let desc = LitPipeline {
+            label: "shapes",
+            module: &module,
+            buffers: &[Some(LIT_VERTEX), Some(MODEL_INSTANCE)],
+            extra_groups: &[],
+            blend: wgpu::BlendState::REPLACE,
+            depth_write: true,
+            cull: true,
+        };
+        let white = (Vec3::ONE, material::PLAIN);
+        let mut cylinder = MeshData::lit();
+        cylinder.cylinder_y(Vec3::ZERO, 1.0, (0.0, 1.0), CYLINDER_SEGMENTS, white, white);
+        let mut block = MeshData::lit();
+        block.cuboid(Mat4::IDENTITY, Vec3::new(-0.5, 0.0, -0.5), Vec3::new(0.5, 1.0, 0.5), white.0, white.1);
+        let mut text = TextSystem::new(ctx, format, assets)?;
+        let mut overlay = Overlay::new(device, &ctx.queue, &mut text, assets.to_path_buf());
+        let status = overlay.slot(&mut text);
+        let (width, height) = (size.0.max(1), size.1.max(1));
+        Ok(Self {
+            device: device.clone(),
+            queue: ctx.queue.clone(),
+            width,
+            height,
+            passes: ScenePasses::new(device, &shared, width, height),
+            pipeline: shared.lit_pipeline(device, &desc),
+            shadow: shared.shadow_pipeline(device, &desc),
+            cylinders: Unit::new(device, "shape cylinders", &cylinder),
+            blocks: Unit::new(device, "shape blocks", &block),
+            scenery,
+            kinds: kinds.to_vec(),
+            text,
+            overlay,
+            status,
+            names: Vec::new(),
+            local_player: None,
+            effects_seconds: 0.0,
+        })
+    }
+
+    fn push(&mut self, at: Vec3, yaw: f32, look: &Look, brighten: f32) {
+        let unit = match look.shape {
+            Shape::Cylinder { .. } => &mut self.cylinders,
+            Shape::Block { .. } => &mut self.blocks,
+        };
+        let [r, g, b] = look.colour;
+        let tint = srgb(r, g, b) * brighten;
+        push_model_instance(&mut unit.data, model(at, yaw, look), tint, 1.0);
+        unit.count += 1;
+    }
+
+    fn prepare_instances(&mut self, frame: &ShapeFrame) {
+        for unit in [&mut self.cylinders, &mut self.blocks] {
+            unit.data.clear();
+            unit.count = 0;
+        }
+        for piece in self.scenery.clone() {
+            self.push(piece.at, piece.yaw, &piece.look, 1.0);
+        }
+        for shape in &frame.shapes {
+            let Some(kind) = self.kinds.get(usize::from(shape.kind)).copied() else { continue };
+            let mine = shape.player.is_some() && shape.player == self.local_player;
+            self.push(shape.sample.pos, shape.sample.yaw, &kind.look, if mine { 1.25 } else { 1.0 });
+        }
+        for unit in [&mut self.cylinders, &mut self.blocks] {
+            unit.instances.write(&self.device, &self.queue, bytemuck::cast_slice(&unit.data));
+        }
+    }
+
+    fn prepare_overlay(&mut self, frame: &ShapeFrame, camera: &CameraView, hud: &Hud) {
+        self.overlay.begin(&self.queue, (self.width, self.height));
+        let (w, h) = self.overlay.size();
+        let ui = ui_scale(h);
+        if !frame.status.is_empty() {
+            let (tw, th) =
+                self.overlay.text(&mut self.text, self.status, &frame.status, STATUS_PX * ui, None);
+            let (left, top) = ((w - tw) / 2.0, STATUS_TOP_PX * ui);
+            let pad = STATUS_TOP_PX * ui / 2.0;
+            self.overlay.rect(
+                Layer::Under,
+                None,
+                (left - pad, top - pad / 2.0, tw + pad * 2.0, th + pad),
+                Vec3::ZERO,
+                0.5,
+            );
+            self.overlay.show(self.status, left, top, Color::rgb(250, 245, 225));
+        }
+        for shape in &frame.shapes {
+            let Some(player) = shape.player else { continue };
+            let Some(kind) = self.kinds.get(usize::from(shape.kind)) else { continue };
+            let anchor = shape.sample.pos + Vec3::Y * (height(&kind.look) + NAME_LIFT_M);
+            let Some((x, y, _)) = camera.project(anchor) else { continue };
+            while self.names.len() <= usize::from(player) {
+                let slot = self.overlay.slot(&mut self.text);
+                self.names.push(slot);
+            }
+            let slot = self.names[usize::from(player)];
+            let name = frame
+                .player_names
+                .get(usize::from(player))
+                .cloned()
+                .unwrap_or_else(|| format!("player {player}"));
+            let (tw, th) = self.overlay.text(&mut self.text, slot, &name, NAME_PX * ui, None);
+            let colour = if Some(player) == self.local_player {
+                Color::rgb(150, 210, 255)
+            } else {
+                Color::rgb(255, 255, 255)
+            };
+            self.overlay.show(slot, x - tw / 2.0, y - th, colour);
+        }
+        self.overlay.hud(&mut self.text, hud, None);
+        self.overlay.finish(&self.device, &self.queue, &mut self.text);
+    }
+}
+
+impl FrameRenderer for ShapeRenderer {
+    type Frame = ShapeFrame;
+
+    fn render(&mut self, view: &wgpu::TextureView, frame: &ShapeFrame, hud: &Hud) {
+        let camera = CameraView::new(&frame.camera, self.width, self.height);
+        let lighting = lighting_at(SHAPES_TIME_OF_DAY);
+        self.passes.write(
+            &self.queue,
+            &FrameLight {
+                camera: &camera,
+                lighting: &lighting,
+                lights: &[],
+                shadow_centre: frame.camera.shadow_centre,
+                seconds: self.effects_seconds,
+            },
+        );
+        self.prepare_instances(frame);
+        self.text.resize(&self.queue, self.width, self.height);
+        self.prepare_overlay(frame, &camera, hud);
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("shapes") });
+        {
+            let mut pass = self.passes.shadow_pass(&mut encoder);
+            pass.set_pipeline(&self.shadow);
+            pass.set_bind_group(0, &self.passes.shadow_group, &[]);
+            self.cylinders.draw(&mut pass);
+            self.blocks.draw(&mut pass);
+        }
+        {
+            let mut pass = self.passes.lit_pass(&mut encoder, view, lighting.fog);
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &self.passes.scene_group, &[]);
+            self.cylinders.draw(&mut pass);
+            self.blocks.draw(&mut pass);
+        }
+        {
+            let mut pass = ScenePasses::overlay_pass(&mut encoder, view);
+            self.overlay.draw(&mut pass, &self.text);
+        }
+        self.queue.submit([encoder.finish()]);
+        self.text.trim();
+    }
+
+    fn resize(&mut self, width: u32, height: u32) {
+        let (width, height) = (width.max(1), height.max(1));
+        if (width, height) != (self.width, self.height) {
+            self.width = width;
+            self.height = height;
+            self.passes.resize(width, height);
+        }
+    }
+
+    fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    fn advance_effects(&mut self, seconds: f32) {
+        self.effects_seconds =
+            fixstep_present::interp::wrapped_clock(self.effects_seconds, seconds, EFFECTS_PERIOD_S);
+    }
+
+    fn set_effects_clock(&mut self, seconds: f32) {
+        self.effects_seconds = seconds.rem_euclid(EFFECTS_PERIOD_S);
+    }
+
+    fn set_local_player(&mut self, player: Option<u16>) {
+        self.local_player = player;
+    }
+}

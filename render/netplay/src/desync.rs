@@ -1,0 +1,232 @@
+//! Desync reports: when a peer's state hash of a tick differs from the host's, both write a
+//! folder with the tick, both states in readable RON, the partial hashes, and the first entity
+//! and field where the states differ (the game's [`NetGame::entity_at`] names the entity).
+//! `fixstep desync-diff` compares two such states.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use fixstep_present::StateOf;
+use fixstep_runtime::{HashRecord, Tick};
+use ron::Value;
+use serde::Serialize;
+
+use crate::{NetGame, NetPlayError};
+
+/// The most differences `fixstep desync-diff` lists before it says how many more there are.
+pub const MAX_LISTED_DIFFERENCES: usize = 50;
+
+/// A state in readable RON.
+///
+/// # Errors
+///
+/// If it does not serialize (a state type whose serde cannot be RON).
+pub fn state_ron(state: &impl Serialize) -> Result<String, ron::Error> {
+    let config = ron::ser::PrettyConfig::new().depth_limit(8).struct_names(false);
+    ron::ser::to_string_pretty(state, config)
+}
+
+/// Why two state dumps cannot be compared.
+#[derive(Debug, thiserror::Error)]
+pub enum DumpError {
+    /// A file cannot be read.
+    #[error("cannot read the state {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file is not a state of this game in RON.
+    #[error("{path}:{line}:{column}: not a state of {game}: {message}")]
+    NotAState {
+        /// The file.
+        path: PathBuf,
+        /// Where, 1-based.
+        line: usize,
+        /// Where, 1-based.
+        column: usize,
+        /// The game whose state was expected.
+        game: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Reads a state dump (a desync report's `host.ron` or `peer.ron`) of game `G`: its text and
+/// the state it holds.
+///
+/// # Errors
+///
+/// A file that cannot be read, or that is not a state of `G` (named with its line and column).
+pub fn read_state_dump<G: NetGame>(path: &Path) -> Result<(String, StateOf<G>), DumpError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| DumpError::Read { path: path.to_path_buf(), source })?;
+    let state = ron::from_str(&text).map_err(|e| DumpError::NotAState {
+        path: path.to_path_buf(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        game: G::NAME,
+        message: e.code.to_string(),
+    })?;
+    Ok((text, state))
+}
+
+/// One place where two states differ: its path (`characters.values[12].pos.x`) and the two
+/// values there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// Where.
+    pub path: String,
+    /// The first state's value (RON).
+    pub a: String,
+    /// The second state's value (RON).
+    pub b: String,
+}
+
+fn value_text(v: &Value) -> String {
+    ron::ser::to_string(v).unwrap_or_else(|_| format!("{v:?}"))
+}
+
+fn key_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => value_text(other),
+    }
+}
+
+fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<Difference>, limit: usize) {
+    if out.len() >= limit || a == b {
+        return;
+    }
+    match (a, b) {
+        (Value::Map(ma), Value::Map(mb)) => {
+            for (key, va) in ma.iter() {
+                let name = key_text(key);
+                let sub = if path.is_empty() { name } else { format!("{path}.{name}") };
+                match mb.get(key) {
+                    Some(vb) => walk(&sub, va, vb, out, limit),
+                    None => {
+                        out.push(Difference { path: sub, a: value_text(va), b: "(none)".into() });
+                    }
+                }
+            }
+            for (key, vb) in mb.iter() {
+                if !ma.iter().any(|(k, _)| k == key) {
+                    let name = key_text(key);
+                    let sub = if path.is_empty() { name } else { format!("{path}.{name}") };
+                    out.push(Difference { path: sub, a: "(none)".into(), b: value_text(vb) });
+                }
+            }
+        }
+        (Value::Seq(sa), Value::Seq(sb)) => {
+            for (i, (va, vb)) in sa.iter().zip(sb).enumerate() {
+                walk(&format!("{path}[{i}]"), va, vb, out, limit);
+            }
+            if sa.len() != sb.len() {
+                out.push(Difference {
+                    path: format!("{path}.len()"),
+                    a: sa.len().to_string(),
+                    b: sb.len().to_string(),
+                });
+            }
+        }
+        (Value::Option(Some(va)), Value::Option(Some(vb))) => walk(path, va, vb, out, limit),
+        _ => out.push(Difference { path: path.to_owned(), a: value_text(a), b: value_text(b) }),
+    }
+}
+
+/// The places where two RON states differ, in the order of the first's fields, at most
+/// `limit`.
+///
+/// # Errors
+///
+/// If either is not RON.
+pub fn differences(a: &str, b: &str, limit: usize) -> Result<Vec<Difference>, ron::error::SpannedError> {
+    let va: Value = ron::from_str(a)?;
+    let vb: Value = ron::from_str(b)?;
+    let mut out = Vec::new();
+    walk("", &va, &vb, &mut out, limit);
+    Ok(out)
+}
+
+/// Who wrote a report, and of whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The host, of a peer that differs.
+    Host,
+    /// A peer, told by the host that it differs.
+    Peer,
+}
+
+/// Writes a desync report of game `G` under `root`: a folder `desync-tick-T-player-P` holding
+/// `summary.txt` (the tick, the partial hashes side by side under their subsystems'
+/// `part_names`, the first difference), `host.ron` and `peer.ron` (both states), and returns
+/// the folder.
+///
+/// # Errors
+///
+/// If the folder or a file cannot be written, or a state does not decode.
+pub fn write_report<G: NetGame>(
+    root: &Path,
+    tick: Tick,
+    player: Option<u16>,
+    host: (&[u8], &HashRecord),
+    peer: (&[u8], &HashRecord),
+    part_names: &[&str],
+    written_by: Side,
+) -> Result<PathBuf, NetPlayError> {
+    let decode = |bytes: &[u8], whose: &'static str| -> Result<StateOf<G>, NetPlayError> {
+        postcard::from_bytes(bytes)
+            .map_err(|e| NetPlayError::ReportState { whose, message: e.to_string() })
+    };
+    let ron = |state: &StateOf<G>, whose: &'static str| {
+        state_ron(state).map_err(|e| NetPlayError::ReportState { whose, message: e.to_string() })
+    };
+    let host_state = decode(host.0, "host")?;
+    let host_ron = ron(&host_state, "host")?;
+    let peer_ron = ron(&decode(peer.0, "peer")?, "peer")?;
+    let who = player.map_or_else(|| "spectator".to_owned(), |p| format!("player-{p}"));
+    let dir = root.join(format!("desync-tick-{}-{who}", tick.0));
+    std::fs::create_dir_all(&dir)
+        .map_err(|source| NetPlayError::Report { path: dir.clone(), source })?;
+    let first = differences(&host_ron, &peer_ron, 1)
+        .map_err(|e| NetPlayError::ReportState { whose: "host", message: e.to_string() })?;
+    let mut summary = String::new();
+    let by = match written_by {
+        Side::Host => "the host",
+        Side::Peer => "the peer",
+    };
+    let _ = writeln!(summary, "desync at tick {} ({who}), written by {by}", tick.0);
+    let _ = writeln!(summary, "total      host {:016x}  peer {:016x}", host.1.total, peer.1.total);
+    for (i, name) in part_names.iter().enumerate() {
+        let (h, p) = (host.1.parts.get(i), peer.1.parts.get(i));
+        let mark = if h == p { "" } else { "  <- differs" };
+        let _ = writeln!(
+            summary,
+            "{name:<10} host {:016x}  peer {:016x}{mark}",
+            h.copied().unwrap_or(0),
+            p.copied().unwrap_or(0)
+        );
+    }
+    match first.first() {
+        Some(d) => {
+            let _ = writeln!(summary, "first difference: {}: host {} peer {}", d.path, d.a, d.b);
+            if let Some(entity) = G::entity_at(&host_state, &d.path) {
+                let field = d.path.split_once("].").map_or("", |(_, f)| f);
+                let _ = writeln!(summary, "in {entity}, field {field}");
+            }
+        }
+        None => {
+            let _ = writeln!(summary, "the states are equal: the hashes differ over equal states");
+        }
+    }
+    let write = |name: &str, text: &str| -> Result<(), NetPlayError> {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|source| NetPlayError::Report { path, source })
+    };
+    write("summary.txt", &summary)?;
+    write("host.ron", &host_ron)?;
+    write("peer.ron", &peer_ron)?;
+    Ok(dir)
+}

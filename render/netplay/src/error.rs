@@ -1,0 +1,65 @@
+//! What can stop a network game.
+
+use std::path::PathBuf;
+
+use fixstep_net::NetError;
+
+/// Why a network game cannot go on, or a report cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum NetPlayError {
+    /// The socket or the connection failed.
+    #[error(transparent)]
+    Net(#[from] NetError),
+    /// The host refused this peer, and said why.
+    #[error("the host refused this {role}: {reason}")]
+    Refused {
+        /// "player" or "spectator".
+        role: &'static str,
+        /// The host's reason.
+        reason: String,
+    },
+    /// The state the host sent does not decode.
+    #[error("the host's state does not decode: {0}")]
+    StateDecode(String),
+    /// The state the host sent decodes to another hash than the host said.
+    #[error(
+        "the host's state arrived damaged: hash {ours:016x} at tick {our_tick} where the host \
+         said {theirs:016x} at tick {their_tick}"
+    )]
+    StateDamaged {
+        /// The hash of the state as it arrived.
+        ours: u64,
+        /// Its tick.
+        our_tick: u32,
+        /// The hash the host said.
+        theirs: u64,
+        /// The tick the host said.
+        their_tick: u32,
+    },
+    /// A tick did not run (a wrong tick or number of commands: a bug, or a host that sent
+    /// what it should not).
+    #[error("a tick does not run: {0}")]
+    Tick(#[from] fixstep_runtime::Error),
+    /// A state does not encode (a bug).
+    #[error("the state does not encode: {0}")]
+    Encode(String),
+    /// A desync report cannot be written.
+    #[error("cannot write the desync report {path}: {source}")]
+    Report {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A state in a desync report does not decode or does not serialize as RON.
+    #[error("the {whose}'s state of the desync report: {message}")]
+    ReportState {
+        /// "host" or "peer".
+        whose: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// The serving thread could not be started.
+    #[error("cannot start the thread serving the socket: {0}")]
+    Thread(std::io::Error),
+}

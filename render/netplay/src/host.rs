@@ -1,0 +1,363 @@
+//! The host of a network game: the simulation, the host session and its UDP transport.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use fixstep_net::{HostTransport, LinkStats};
+use fixstep_present::CommandOf;
+use fixstep_runtime::net::{HostConfig, HostEvent, HostSession, PeerId, TickRecord};
+use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
+
+use crate::desync::{Side, write_report};
+use crate::peer::identity_of;
+use crate::{NetGame, NetPlayError, RecentStates, apply, part_names};
+
+/// What a host is set up with.
+#[derive(Clone, Debug)]
+pub struct HostOptions {
+    /// Where to listen.
+    pub bind: SocketAddr,
+    /// Other addresses peers reach it at (a link conditioner's), which netcode must accept.
+    pub also_reachable_at: Vec<SocketAddr>,
+    /// The most players, the host's own included.
+    pub max_players: usize,
+    /// Whether the host plays a character of its own (player 0).
+    pub own_player: bool,
+    /// Seed of the game's random numbers.
+    pub seed: u64,
+    /// The name of the host's own player, shown to everyone.
+    pub name: String,
+    /// Where desync reports go.
+    pub reports: PathBuf,
+}
+
+/// What the host's HUD and logs say of the game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HostStats {
+    /// Peers connected (players and spectators).
+    pub peers: usize,
+    /// Inputs that were late (a held input stood in).
+    pub late_inputs: u64,
+    /// Desyncs found.
+    pub desyncs: u64,
+    /// The desync reports written.
+    pub reports: Vec<PathBuf>,
+    /// Messages the session refused: malformed, oversized, unknown or replayed messages,
+    /// commands for another player's character or too many of them.
+    pub refused: u64,
+    /// Datagrams dropped before netcode read them (shaped as no netcode packet can be), and
+    /// payloads of connected peers kept from renet (see [`fixstep_net::renet_guard`]).
+    pub malformed_datagrams: u64,
+}
+
+/// A desync waiting for the peer's state before its report is written.
+struct PendingReport {
+    player: Option<u16>,
+    state: Vec<u8>,
+    ours: HashRecord,
+    theirs: HashRecord,
+}
+
+/// A host's game without its socket: the simulation, the host session, the spectators' feeds
+/// and the desync reports. It takes what arrived and the time, and gives what to send
+/// (through its session), so it runs the same on a socket ([`NetHost`]) and in memory (the
+/// benchmark of a host with many peers).
+pub struct HostGame<G: NetGame> {
+    sim: G::Sim,
+    session: HostSession<G>,
+    hasher: StateHasher,
+    hash: StateHash,
+    /// The state after each recent tick (postcard) and its hash, for desync reports.
+    recent: RecentStates,
+    feeds: BTreeMap<PeerId, G::Feed>,
+    reported: BTreeMap<PeerId, ()>,
+    pending: BTreeMap<(PeerId, Tick), PendingReport>,
+    reports: PathBuf,
+    stats: HostStats,
+    events: Vec<String>,
+    departed: Vec<PeerId>,
+}
+
+impl<G: NetGame> std::fmt::Debug for HostGame<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostGame").field("next_tick", &self.sim.next_tick()).finish_non_exhaustive()
+    }
+}
+
+impl<G: NetGame> HostGame<G> {
+    /// A host's game of `content` as `options` say (its addresses aside).
+    #[must_use]
+    pub fn new(content: &Arc<G::Content>, options: &HostOptions) -> Self {
+        let local_players = usize::from(options.own_player);
+        let sim = G::new_sim(content, options.seed, local_players);
+        let identity = identity_of::<G>(content);
+        let config = HostConfig { identity, max_players: options.max_players, local_players };
+        let mut session = HostSession::new(config, sim.next_tick());
+        if options.own_player {
+            session.name_local(0, &options.name);
+        }
+        let hash = sim.state_hash();
+        Self {
+            sim,
+            session,
+            hasher: StateHasher::new(),
+            hash,
+            recent: RecentStates::default(),
+            feeds: BTreeMap::new(),
+            reported: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            reports: options.reports.clone(),
+            stats: HostStats::default(),
+            events: Vec::new(),
+            departed: Vec::new(),
+        }
+    }
+
+    /// The host session, for a transport to hand what arrives and take what to send.
+    pub const fn session_mut(&mut self) -> &mut HostSession<G> {
+        &mut self.session
+    }
+
+    /// The peers that left since the last call, whose connections a transport should close.
+    pub fn drain_departed(&mut self) -> std::vec::Drain<'_, PeerId> {
+        self.departed.drain(..)
+    }
+
+    /// The simulation.
+    #[must_use]
+    pub const fn sim(&self) -> &G::Sim {
+        &self.sim
+    }
+
+    /// The hash of the latest tick.
+    #[must_use]
+    pub const fn hash(&self) -> &StateHash {
+        &self.hash
+    }
+
+    /// What the HUD says (of the game; the socket's counts are [`NetHost::stats`]').
+    #[must_use]
+    pub fn stats(&self) -> HostStats {
+        HostStats { peers: self.session.peers().count(), ..self.stats.clone() }
+    }
+
+    /// What happened since the last call, in words (joins, departures, desyncs).
+    pub fn drain_news(&mut self) -> std::vec::Drain<'_, String> {
+        self.events.drain(..)
+    }
+
+    /// Acts on what the session was handed (now `now_micros` on the host's clock):
+    /// welcomes, departures (and peers silent too long), desyncs.
+    ///
+    /// # Errors
+    ///
+    /// If a report cannot be written.
+    pub fn after_receive(&mut self, now_micros: u64) -> Result<(), NetPlayError> {
+        self.session.check_timeouts(now_micros);
+        let events: Vec<HostEvent> = self.session.drain_events().collect();
+        for event in events {
+            self.event(event)?;
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, event: HostEvent) -> Result<(), NetPlayError> {
+        match event {
+            HostEvent::StateWanted { peer } => {
+                let state = postcard::to_allocvec(self.sim.state())
+                    .map_err(|e| NetPlayError::Encode(e.to_string()))?;
+                self.session.welcome(peer, &state, self.hash.total());
+            }
+            HostEvent::PlayerJoined { player, name, rejoined, .. } => {
+                let how = if rejoined { "came back as" } else { "joined as" };
+                self.events.push(format!("{name} {how} player {player}"));
+            }
+            HostEvent::SpectatorJoined { peer, name } => {
+                self.feeds.insert(peer, G::Feed::default());
+                self.events.push(format!("{name} is watching"));
+            }
+            HostEvent::PeerLeft { peer, player } => {
+                self.feeds.remove(&peer);
+                self.departed.push(peer);
+                let who =
+                    player.map_or_else(|| "a spectator".to_owned(), |p| format!("player {p}"));
+                self.events.push(format!("{who} left"));
+            }
+            HostEvent::Refused { reason, .. } => {
+                self.events.push(format!("refused a peer: {reason}"));
+            }
+            HostEvent::InputLate { .. } => self.stats.late_inputs += 1,
+            HostEvent::Desync { peer, tick, ours, theirs } => {
+                self.stats.desyncs += 1;
+                if self.reported.insert(peer, ()).is_none()
+                    && let Some((state, _)) = self.recent.get(tick)
+                {
+                    let state = state.to_vec();
+                    let player =
+                        self.session.peers().find(|(id, _)| *id == peer).and_then(|(_, p)| p);
+                    self.session.send_desync(peer, tick, ours.clone(), state.clone());
+                    self.pending
+                        .insert((peer, tick), PendingReport { player, state, ours, theirs });
+                    self.events.push(format!("desync at tick {}", tick.0));
+                }
+            }
+            HostEvent::DesyncState { peer, tick, state } => {
+                if let Some(p) = self.pending.remove(&(peer, tick)) {
+                    let dir = write_report::<G>(
+                        &self.reports,
+                        tick,
+                        p.player,
+                        (&p.state, &p.ours),
+                        (&state, &p.theirs),
+                        &part_names(&self.hash),
+                        Side::Host,
+                    )?;
+                    self.events.push(format!("desync report {}", dir.display()));
+                    self.stats.reports.push(dir);
+                }
+            }
+            HostEvent::Dropped { .. } => self.stats.refused += 1,
+        }
+        Ok(())
+    }
+
+    /// Fixes and runs the next tick, with `own` as the host's own player's command (if it has
+    /// one); sends it, and the spectators their poses. Returns the tick run.
+    ///
+    /// # Errors
+    ///
+    /// If the tick does not run (a wrong number of commands: a bug).
+    pub fn run_tick(
+        &mut self,
+        own: Option<CommandOf<G>>,
+    ) -> Result<TickRecord<CommandOf<G>>, NetPlayError> {
+        let tick = self.session.next_tick();
+        if let Some(command) = own {
+            self.session.local_input(0, tick, command);
+        }
+        let record = self.session.fix_tick();
+        apply(&mut self.sim, &record)?;
+        self.sim.hash_state(&mut self.hasher);
+        self.hash = self.hasher.finish_reuse();
+        let report = HashRecord::of(&self.hash);
+        self.session.local_hash(record.tick, report.clone());
+        self.recent.push(record.tick, self.sim.state(), report)?;
+        for (&peer, feed) in &mut self.feeds {
+            let view = self.session.spectator_view(peer).cloned().unwrap_or_default();
+            let update = G::spectator_update(&self.sim, feed, &view);
+            self.session.send_update(peer, update);
+        }
+        Ok(record)
+    }
+}
+
+/// The host of a network game on a UDP socket; see the [module documentation](self).
+pub struct NetHost<G: NetGame> {
+    game: HostGame<G>,
+    transport: HostTransport,
+}
+
+impl<G: NetGame> std::fmt::Debug for NetHost<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetHost").field("transport", &self.transport).finish_non_exhaustive()
+    }
+}
+
+impl<G: NetGame> NetHost<G> {
+    /// A host of `content`, listening as `options` say.
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot be bound.
+    pub fn bind(content: &Arc<G::Content>, options: &HostOptions) -> Result<Self, NetPlayError> {
+        let transport =
+            HostTransport::bind(options.bind, &options.also_reachable_at, options.max_players)?;
+        Ok(Self { game: HostGame::new(content, options), transport })
+    }
+
+    /// Where it listens.
+    #[must_use]
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.transport.local_addr()
+    }
+
+    /// The simulation.
+    #[must_use]
+    pub const fn sim(&self) -> &G::Sim {
+        self.game.sim()
+    }
+
+    /// The hash of the latest tick.
+    #[must_use]
+    pub const fn hash(&self) -> &StateHash {
+        self.game.hash()
+    }
+
+    /// What happened since the last call, in words (joins, departures, desyncs).
+    pub fn drain_news(&mut self) -> std::vec::Drain<'_, String> {
+        self.game.drain_news()
+    }
+
+    /// Every player's name, by player number.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
+        self.game.session.names()
+    }
+
+    /// Fixes and runs the next tick; see [`HostGame::run_tick`].
+    ///
+    /// # Errors
+    ///
+    /// If the tick does not run (a bug).
+    pub fn run_tick(
+        &mut self,
+        own: Option<CommandOf<G>>,
+    ) -> Result<TickRecord<CommandOf<G>>, NetPlayError> {
+        self.game.run_tick(own)
+    }
+
+    /// What the HUD says, with the socket's counts.
+    #[must_use]
+    pub fn stats(&self) -> HostStats {
+        HostStats { malformed_datagrams: self.transport.malformed_datagrams(), ..self.game.stats() }
+    }
+
+    /// Players connected now (not counting spectators or the host's own).
+    #[must_use]
+    pub fn connected_players(&self) -> usize {
+        self.game.session.peers().filter(|(_, player)| player.is_some()).count()
+    }
+
+    /// The link to each connected peer.
+    pub fn links(&self) -> Vec<(PeerId, Option<u16>, Option<LinkStats>)> {
+        let session = &self.game.session;
+        session.peers().map(|(id, player)| (id, player, self.transport.stats(id))).collect()
+    }
+
+    /// Receives what arrived in the last `elapsed_micros` (now `now_micros` on the host's
+    /// clock) and acts on it: welcomes, departures, desyncs.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails, or a report cannot be written.
+    pub fn receive(&mut self, elapsed_micros: u64, now_micros: u64) -> Result<(), NetPlayError> {
+        let elapsed = std::time::Duration::from_micros(elapsed_micros);
+        self.transport.receive(elapsed, now_micros, &mut self.game.session)?;
+        self.game.after_receive(now_micros)?;
+        for peer in self.game.drain_departed() {
+            self.transport.disconnect(peer);
+        }
+        Ok(())
+    }
+
+    /// Sends what the session has to send.
+    pub fn send(&mut self) {
+        self.transport.send(&mut self.game.session);
+    }
+
+    /// Tells every peer the game is over.
+    pub fn shut_down(&mut self) {
+        self.transport.shut_down();
+    }
+}

@@ -1,0 +1,310 @@
+//! A host that plays in a window: its socket is served from a thread of its own, so the game
+//! its peers see never waits for the host's frames.
+//!
+//! A window draws when the window system lets it: a slow renderer draws a few frames a
+//! second, a minimised or hidden window may be sent no frames at all, and a present can block.
+//! Were the host's socket served and its ticks run only between frames, every peer would feel
+//! each of those stalls: inputs acknowledged late, ticks arriving in bursts, the whole game
+//! paused while the host's window is hidden. So a [`HostThread`] serves the socket every
+//! [`SERVE_MICROS`], and runs the ticks itself when the window falls behind:
+//!
+//! - while frames come, the window runs each tick on its frame, as a game played alone does,
+//!   so the host's own character answers its keys at once;
+//! - when the window has run no tick for [`STAND_IN_MICROS`] past one's time, the thread runs
+//!   it, with the host player's held input standing in (as the host does for a peer whose input
+//!   is late), and the window does not run it again ([`HostSchedule`]).
+//!
+//! Either way each tick runs exactly once, on the host's 100 ms schedule, and the window draws
+//! every completed tick in order ([`CompletedTick`]).
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+
+use fixstep_net::WallClock;
+use fixstep_present::{CommandOf, Game, SnapshotOf};
+use fixstep_runtime::tick::{FrameScheduler, MAX_BACKLOG_TICKS, TICK_MICROS};
+use fixstep_runtime::{HeldInput, Simulation, Tick};
+
+use crate::{NetGame, NetHost, NetPlayError};
+
+/// How often a serving thread serves its socket, microseconds: 2 ms, as a headless host does,
+/// so an input that arrives just before its tick is fixed is not missed for want of a look,
+/// and an acknowledgement leaves within 2 ms of what it acknowledges. A windowed peer's or
+/// spectator's thread ([`super::NetPeer::serve_from_thread`]) looks as often.
+pub const SERVE_MICROS: u64 = 2_000;
+
+/// How long past a tick's time the window may leave it unrun before the thread runs it,
+/// microseconds: 50 ms. A window drawing at 20 frames a second or faster runs every tick
+/// itself; one slower than that, hidden or stalled, has the thread stand in, so no tick is more
+/// than half a tick late for the peers.
+pub const STAND_IN_MICROS: u64 = 50_000;
+
+/// The most completed ticks kept for a window that has not drawn them, ticks: the backlog a
+/// frame scheduler keeps. A window away for longer draws from the latest on (a gap, drawn as a
+/// cut).
+const UNDRAWN_TICKS: usize = MAX_BACKLOG_TICKS as usize;
+
+/// A tick completed: what the window draws of it.
+pub struct CompletedTick<G: Game> {
+    /// Ticks run so far, this one included.
+    pub ticks: Tick,
+    /// The game after it.
+    pub snapshot: Arc<SnapshotOf<G>>,
+    /// The host player's character after it, for the own prediction.
+    pub own: Option<G::Own>,
+}
+
+/// The host's 100 ms schedule, and who runs each tick on it: the window, on its frame, or the
+/// thread, when the window is late.
+///
+/// Ticks are due at fixed times from the start, whoever runs them, so the game keeps the
+/// schedule through any frames: a tick runs once, never before its time, and at most
+/// [`STAND_IN_MICROS`] after it (give or take the thread's look). The window's frame scheduler
+/// is set from it each frame ([`HostSchedule::window_owed_micros`]), so the window's ticks and
+/// the presentation's fraction of a tick stay in phase with it after a stall. Pure bookkeeping
+/// on times in microseconds, tested without threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostSchedule {
+    /// When the game started: tick `n` (counting from one) is due `n` ticks later.
+    start_micros: u64,
+    /// Ticks run.
+    ran: u64,
+    /// Ticks the thread ran.
+    stood_in: u64,
+}
+
+impl HostSchedule {
+    /// A game that starts at `start_micros`, its first tick due a tick later.
+    #[must_use]
+    pub const fn starting_at(start_micros: u64) -> Self {
+        Self { start_micros, ran: 0, stood_in: 0 }
+    }
+
+    /// Ticks due by `now_micros`.
+    #[must_use]
+    pub const fn due(&self, now_micros: u64) -> u64 {
+        now_micros.saturating_sub(self.start_micros) / TICK_MICROS
+    }
+
+    /// Whether the window is late with a tick at `now_micros`, so the thread runs it.
+    #[must_use]
+    pub const fn thread_due(&self, now_micros: u64) -> bool {
+        self.ran < self.due(now_micros.saturating_sub(STAND_IN_MICROS))
+    }
+
+    /// The thread ran the next tick.
+    pub const fn thread_ran(&mut self) {
+        self.ran += 1;
+        self.stood_in += 1;
+    }
+
+    /// What the window's frame scheduler owes at `now_micros`: the time since the latest tick
+    /// run was due. Whole ticks of it are ticks due and not run; the rest is the presentation's
+    /// fraction of a tick.
+    #[must_use]
+    pub const fn window_owed_micros(&self, now_micros: u64) -> u64 {
+        now_micros.saturating_sub(self.start_micros + self.ran * TICK_MICROS)
+    }
+
+    /// The window's scheduler owes a tick at `now_micros`: whether to run it (`false`: it is
+    /// not due, the thread ran it already).
+    pub const fn window_runs(&mut self, now_micros: u64) -> bool {
+        if self.ran < self.due(now_micros) {
+            self.ran += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A window's frame at `now_micros` with `held` held: feeds `input` the time the schedule
+    /// owes and hands `run` each tick due (its command, and what was held of it). What was held
+    /// while the thread stood in is in the window's next command: a key pressed then is not
+    /// lost, only late. Returns the frame's scheduler, for the fraction of a tick to draw at.
+    ///
+    /// # Errors
+    ///
+    /// The first error of `run`.
+    pub fn window_frame<I: HeldInput, E>(
+        &mut self,
+        now_micros: u64,
+        input: &mut I,
+        held: &I::Command,
+        mut run: impl FnMut(I::Command, &I::Partial) -> Result<(), E>,
+    ) -> Result<FrameScheduler, E> {
+        // What the window owes is the time since the latest tick run was due, whoever ran it,
+        // so a stall leaves nothing to catch up twice.
+        let mut scheduler = FrameScheduler::new();
+        let owed = self.window_owed_micros(now_micros);
+        input.run_frame(&mut scheduler, owed, held, |command, partial| {
+            if self.window_runs(now_micros) { run(command, partial) } else { Ok(()) }
+        })?;
+        Ok(scheduler)
+    }
+
+    /// Ticks run.
+    #[must_use]
+    pub const fn ran(&self) -> u64 {
+        self.ran
+    }
+
+    /// Ticks the thread ran, the window being late.
+    #[must_use]
+    pub const fn stood_in(&self) -> u64 {
+        self.stood_in
+    }
+}
+
+/// What the window and the thread share.
+pub struct ServedHost<G: NetGame> {
+    /// The host: its game and socket.
+    pub host: NetHost<G>,
+    /// The schedule, and who runs the next tick.
+    pub schedule: HostSchedule,
+    completed: std::collections::VecDeque<CompletedTick<G>>,
+    failure: Option<NetPlayError>,
+    stop: bool,
+}
+
+impl<G: NetGame> std::fmt::Debug for ServedHost<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServedHost").field("schedule", &self.schedule).finish_non_exhaustive()
+    }
+}
+
+impl<G: NetGame> ServedHost<G> {
+    /// Runs the next tick with `own` as the host player's command (`None`: its held input), and
+    /// keeps it for the window to draw.
+    ///
+    /// # Errors
+    ///
+    /// If the tick does not run (a bug).
+    pub fn run_tick(&mut self, own: Option<CommandOf<G>>) -> Result<(), NetPlayError> {
+        self.host.run_tick(own)?;
+        if self.completed.len() >= UNDRAWN_TICKS {
+            self.completed.pop_front();
+        }
+        let sim = self.host.sim();
+        let snapshot = Arc::clone(sim.snapshot());
+        let ticks = sim.next_tick();
+        self.completed.push_back(CompletedTick { ticks, snapshot, own: G::own(sim, 0) });
+        Ok(())
+    }
+
+    /// The ticks completed since the last call, oldest first.
+    pub fn drain_completed(
+        &mut self,
+    ) -> std::collections::vec_deque::Drain<'_, CompletedTick<G>> {
+        self.completed.drain(..)
+    }
+
+    /// What stopped the thread, if it stopped.
+    pub fn take_failure(&mut self) -> Option<NetPlayError> {
+        self.failure.take()
+    }
+
+    /// One look at the socket at `now_micros` (`elapsed_micros` after the last), with the
+    /// stand-in ticks the window is late with.
+    fn serve(&mut self, elapsed_micros: u64, now_micros: u64) -> Result<(), NetPlayError> {
+        self.host.receive(elapsed_micros, now_micros)?;
+        for news in self.host.drain_news() {
+            eprintln!("fixstep: {news}");
+        }
+        while self.schedule.thread_due(now_micros) {
+            self.run_tick(None)?;
+            self.schedule.thread_ran();
+        }
+        self.host.send();
+        Ok(())
+    }
+}
+
+/// A host served from a thread of its own; see the [module documentation](self).
+pub struct HostThread<G: NetGame> {
+    shared: Arc<Mutex<ServedHost<G>>>,
+    clock: WallClock,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl<G: NetGame> std::fmt::Debug for HostThread<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostThread").field("serving", &self.thread.is_some()).finish_non_exhaustive()
+    }
+}
+
+impl<G: NetGame> HostThread<G> {
+    /// Serves `host` from a new thread, on `clock` (the one the window's times are read from).
+    ///
+    /// # Errors
+    ///
+    /// If the thread cannot be started.
+    pub fn start(host: NetHost<G>, clock: WallClock) -> Result<Self, NetPlayError> {
+        let shared = Arc::new(Mutex::new(ServedHost {
+            host,
+            schedule: HostSchedule::starting_at(clock.now_micros()),
+            completed: std::collections::VecDeque::new(),
+            failure: None,
+            stop: false,
+        }));
+        let served = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("fixstep host".to_owned())
+            .spawn(move || serve(&served, clock))
+            .map_err(NetPlayError::Thread)?;
+        Ok(Self { shared, clock, thread: Some(thread) })
+    }
+
+    /// The host, locked: the window runs its ticks and reads what it draws through this. Held
+    /// briefly: the thread waits for it to serve the socket.
+    pub fn lock(&self) -> MutexGuard<'_, ServedHost<G>> {
+        // A panic on the thread is a bug, but the host it left is whole between ticks, so the
+        // window goes on with it rather than losing the game.
+        self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The clock the host keeps its times on.
+    #[must_use]
+    pub const fn clock(&self) -> &WallClock {
+        &self.clock
+    }
+
+    /// Stops the thread and tells every peer the game is over.
+    pub fn shut_down(&mut self) {
+        self.lock().stop = true;
+        if let Some(thread) = self.thread.take() {
+            // A thread that panicked has nothing more to say than its panic message did.
+            let _ = thread.join();
+        }
+        self.lock().host.shut_down();
+    }
+}
+
+impl<G: NetGame> Drop for HostThread<G> {
+    fn drop(&mut self) {
+        if self.thread.is_some() {
+            self.shut_down();
+        }
+    }
+}
+
+/// The thread: serves the socket every [`SERVE_MICROS`] until told to stop or the host fails.
+fn serve<G: NetGame>(shared: &Mutex<ServedHost<G>>, clock: WallClock) {
+    let mut last = clock.now_micros();
+    loop {
+        let now = clock.now_micros();
+        {
+            let mut served = shared.lock().unwrap_or_else(PoisonError::into_inner);
+            if served.stop {
+                return;
+            }
+            if let Err(e) = served.serve(now - last, now) {
+                served.failure = Some(e);
+                return;
+            }
+        }
+        last = now;
+        let next = now + SERVE_MICROS;
+        let left = next.saturating_sub(clock.now_micros());
+        std::thread::sleep(std::time::Duration::from_micros(left));
+    }
+}

@@ -1,0 +1,191 @@
+//! # fixstep-netplay
+//!
+//! Network play for any game of Fixstep's: the drivers that run a game over the lockstep
+//! sessions of [`fixstep_runtime::net`] and the UDP transport of `fixstep-net`. No window, no
+//! GPU: a headless host links only this, its game and the core.
+//!
+//! - a [`NetHost`] runs the game on its 100 ms schedule, fixes every tick's commands, runs
+//!   them, compares the peers' hashes with its own, lets late joiners in with its state, and
+//!   feeds spectators what its game chooses to send them; [`HostGame`] is the same without a
+//!   socket (for a benchmark with many peers), and [`HostThread`] serves a windowed host's
+//!   socket from a thread of its own;
+//! - a [`NetPeer`] is a player: it sends its inputs a round trip ahead on a clock the host's
+//!   reports nudge, runs every tick the host fixed when the drawn time reaches it, and
+//!   reports its hashes; [`PlayerFrames`] is a player's frame loop, headless or in a window;
+//! - a [`NetSpectator`] runs no simulation: it hands what it is sent to its game's
+//!   [`Spectator`], which draws it (through the remote view of `fixstep-present`);
+//! - when a peer's hash of a tick differs from the host's, both write a desync report
+//!   ([`desync`]), naming the first field that differs.
+//!
+//! A game implements [`NetGame`] on the type that describes it: what its spectators are sent
+//! and how they draw it, how its state's fields are named in a report. Games on a ground
+//! plane can send spectators the poses of what moves with [`ground`]; games drawn as shapes
+//! get the whole of it from [`shapes`].
+//!
+//! ```
+//! use fixstep_netplay::RecentStates;
+//! use fixstep_runtime::{HashRecord, StateHash, Tick};
+//!
+//! // The states after the latest ticks, kept for desync reports.
+//! let mut recent = RecentStates::default();
+//! let hash = HashRecord::of(&StateHash::default());
+//! recent.push(Tick(7), &(1_u32, "seven"), hash.clone()).expect("a state encodes");
+//! let (bytes, kept) = recent.get(Tick(7)).expect("kept");
+//! assert_eq!(postcard::from_bytes::<(u32, String)>(bytes).unwrap(), (1, "seven".to_owned()));
+//! assert_eq!(kept, &hash);
+//! assert!(recent.get(Tick(6)).is_none());
+//! ```
+
+pub mod desync;
+mod error;
+pub mod ground;
+mod host;
+pub mod host_thread;
+mod peer;
+mod player_frames;
+pub mod shapes;
+mod spectator;
+
+use std::sync::Arc;
+
+use fixstep_present::format::DrawnFrame;
+use fixstep_present::{CameraDraw, CommandOf, FrameOf, Game, StateOf};
+use fixstep_runtime::net::{GameData, TickRecord};
+use fixstep_runtime::{HashRecord, Simulation, StateHash, Tick};
+
+pub use error::NetPlayError;
+pub use host::{HostGame, HostOptions, HostStats, NetHost};
+pub use host_thread::{CompletedTick, HostSchedule, HostThread};
+pub use peer::{InputLatency, NetPeer, PeerStats, identity_of};
+pub use player_frames::PlayerFrames;
+pub use spectator::NetSpectator;
+
+/// A game played over the network: what the layers above the core need of it beyond
+/// [`Game`], written once for host, join and spectate.
+pub trait NetGame: Game + GameData<Command = CommandOf<Self>> {
+    /// What the host keeps for each spectator, to send it only what is due (the poses last
+    /// sent, say).
+    type Feed: Default + Send + 'static;
+    /// How a spectator draws what it is sent: into the same frames as a player's, so that one
+    /// renderer draws both.
+    type Spectator: Spectator<Self, Frame = FrameOf<Self>>;
+
+    /// What spectator `feed` is sent of the tick `sim` just ran, given what it looks at.
+    fn spectator_update(
+        sim: &Self::Sim,
+        feed: &mut Self::Feed,
+        view: &Self::SpectatorView,
+    ) -> Self::SpectatorUpdate;
+
+    /// The entity a difference between two states lies in, named as a reader of a desync
+    /// report looks for it (`character 12v0 (player 1)`), from the path of the field in the
+    /// state's RON (`characters.values[12].pos.x`); `None` for state outside any entity.
+    fn entity_at(state: &StateOf<Self>, path: &str) -> Option<String> {
+        let _ = (state, path);
+        None
+    }
+
+    /// Makes `sim` differ from the host's on purpose in player `player`'s own character, as a
+    /// bug in its copy of the rules would: only tests of desync detection want this.
+    fn perturb(sim: &mut Self::Sim, player: u16);
+}
+
+/// A spectator's presentation of what its game sends it: the remote view's drawing of the
+/// host's measurements, at the network clock's render tick.
+pub trait Spectator<G: NetGame>: Send + 'static {
+    /// What a frame draws: the same frames as a player's, so one renderer draws both.
+    type Frame: 'static;
+
+    /// A spectator of a game of `content`, that has seen nothing yet.
+    fn new(content: &Arc<G::Content>) -> Self;
+
+    /// `elapsed_micros` of real time passed: call it before handing over what arrived in it.
+    fn advance(&mut self, elapsed_micros: u64);
+
+    /// What the host sent of a tick arrived now.
+    fn update(&mut self, update: G::SpectatorUpdate);
+
+    /// What to tell the host the spectator looks at, when its camera looks at `target`.
+    fn view(&self, target: glam::Vec3) -> G::SpectatorView;
+
+    /// Draws a frame through `camera`, `dt_seconds` after the last.
+    fn draw(&mut self, camera: &CameraDraw, dt_seconds: f32) -> &Self::Frame;
+
+    /// The frame drawn last.
+    fn frame(&self) -> &Self::Frame;
+
+    /// The tick the last frame drew (negative infinity before anything arrived).
+    fn render_tick(&self) -> f64;
+
+    /// How many entities it draws.
+    fn entities(&self) -> usize;
+
+    /// Names the players by player number, as the host last said.
+    fn set_player_names(&mut self, names: &[String]);
+
+    /// Writes what the frame drawn last shows into a drawn-log line.
+    fn record(&self, line: &mut DrawnFrame);
+}
+
+/// States kept of the latest ticks, for desync reports: 64 (6.4 s), as long as the host keeps
+/// its own hashes to compare, so every desync it can find has both states to report.
+pub const RECENT_STATES: usize = fixstep_runtime::net::HASH_MEMORY_TICKS as usize;
+
+/// The states after the latest [`RECENT_STATES`] ticks (postcard) with their hashes, for
+/// desync reports. The oldest state's buffer takes the newest, so once full, keeping them
+/// allocates nothing a tick.
+#[derive(Debug, Default)]
+pub struct RecentStates {
+    states: std::collections::VecDeque<(Tick, Vec<u8>, HashRecord)>,
+}
+
+impl RecentStates {
+    /// Keeps `state` after `tick`, with its hash, forgetting the oldest beyond
+    /// [`RECENT_STATES`].
+    ///
+    /// # Errors
+    ///
+    /// If the state does not encode (a bug).
+    pub fn push(
+        &mut self,
+        tick: Tick,
+        state: &impl serde::Serialize,
+        hash: HashRecord,
+    ) -> Result<(), NetPlayError> {
+        let mut buffer = if self.states.len() >= RECENT_STATES {
+            self.states.pop_front().map(|(_, buffer, _)| buffer).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        buffer.clear();
+        let buffer = postcard::to_extend(state, buffer)
+            .map_err(|e| NetPlayError::Encode(e.to_string()))?;
+        self.states.push_back((tick, buffer, hash));
+        Ok(())
+    }
+
+    /// The state after `tick` and its hash, if it is still kept.
+    #[must_use]
+    pub fn get(&self, tick: Tick) -> Option<(&[u8], &HashRecord)> {
+        self.states.iter().find(|(t, _, _)| *t == tick).map(|(_, state, hash)| (&state[..], hash))
+    }
+}
+
+/// Runs a tick the host fixed: its joins, then the tick.
+///
+/// # Errors
+///
+/// If the tick is not the simulation's next, or has the wrong number of commands.
+pub fn apply<S: Simulation>(sim: &mut S, record: &TickRecord<S::Command>) -> Result<(), NetPlayError> {
+    for _ in 0..record.joins {
+        sim.add_player()?;
+    }
+    sim.step(record.tick, &record.commands)?;
+    Ok(())
+}
+
+/// The names of a hash's parts, in order.
+#[must_use]
+pub fn part_names(hash: &StateHash) -> Vec<&'static str> {
+    hash.parts().iter().map(|p| p.name).collect()
+}

@@ -1,0 +1,406 @@
+//! A player's side of a network game: the simulation (run from the host's ticks), the peer
+//! session, its transport, the network clock and the numbering of its inputs.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use fixstep_net::{LinkStats, PeerLink};
+use fixstep_present::{CommandOf, Game};
+use fixstep_runtime::clock::NetworkClock;
+use fixstep_runtime::math::Fx;
+use fixstep_runtime::net::{
+    DesyncNotice, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig,
+    PeerEvent, PeerEventOf, PeerSession, Role, TickRecord, Welcome,
+};
+use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
+
+use crate::desync::{Side, write_report};
+use crate::host_thread::SERVE_MICROS;
+use crate::{NetGame, NetPlayError, RECENT_STATES, RecentStates, apply, part_names};
+
+/// What the peer's HUD says.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PeerStats {
+    /// The host's latest tick the peer has heard of.
+    pub host_tick: Option<Tick>,
+    /// How many of the peer's inputs the host had waiting at the latest tick.
+    pub queued: u32,
+    /// The peer's inputs that came too late (its held input stood in).
+    pub late_inputs: u64,
+    /// The latest tick whose hash the peer reported.
+    pub hashed: Option<(Tick, u64)>,
+    /// The tick of a desync the host found, if it did.
+    pub desync: Option<Tick>,
+    /// The desync report written.
+    pub report: Option<PathBuf>,
+    /// How long the peer's inputs took, from being sent to being run.
+    pub latency: InputLatency,
+    /// How long before their ticks its inputs reach the host, and how long they should,
+    /// microseconds (see [`fixstep_runtime::net::InputTicks`]).
+    pub margin_micros: Option<(u32, u32)>,
+}
+
+/// The most latency samples kept: a quarter of an hour of inputs, enough for any summary.
+const MAX_LATENCY_SAMPLES: usize = 9_000;
+
+/// How long the peer's inputs take to be executed, microseconds, one sample per input.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputLatency {
+    /// From sending an input to the host running its tick: half the round trip on its way,
+    /// then the margin the host says it waited.
+    pub to_host: Vec<u64>,
+    /// From sending an input to this peer running its tick (what a player would wait for
+    /// without the own character's prediction).
+    pub to_own_tick: Vec<u64>,
+}
+
+impl InputLatency {
+    fn push(samples: &mut Vec<u64>, micros: u64) {
+        if samples.len() < MAX_LATENCY_SAMPLES {
+            samples.push(micros);
+        }
+    }
+
+    /// The median of `samples`, milliseconds, if there are any.
+    #[must_use]
+    pub fn median_ms(samples: &[u64]) -> Option<f64> {
+        let mut sorted = samples.to_vec();
+        sorted.sort_unstable();
+        sorted.get(sorted.len() / 2).map(|&m| m as f64 / 1000.0)
+    }
+}
+
+/// A player in a network game; see the [module documentation](self).
+pub struct NetPeer<G: NetGame> {
+    link: PeerLink<G>,
+    content: Arc<G::Content>,
+    sim: Option<G::Sim>,
+    clock: NetworkClock,
+    inputs: Option<InputTicks>,
+    /// Our clock when the transport came up, for the round trip of the welcome.
+    hello_micros: Option<u64>,
+    /// Ticks arrived and not yet run (the playout buffer).
+    playout: VecDeque<TickRecord<CommandOf<G>>>,
+    recent: RecentStates,
+    hasher: StateHasher,
+    hash: Option<StateHash>,
+    reports: PathBuf,
+    stats: PeerStats,
+    /// A tick after which the own character is moved (tests of desync reports).
+    perturb_at: Option<Tick>,
+    /// When each input not yet run was sent, on the clock's local time, in tick order.
+    sent_at: VecDeque<(Tick, u64)>,
+    /// Every player's name, by player number, as the host last said.
+    names: Vec<String>,
+    /// Microseconds since the inputs were last sent, new or repeated.
+    since_inputs_micros: u64,
+}
+
+impl<G: NetGame> std::fmt::Debug for NetPeer<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetPeer").field("link", &self.link).finish_non_exhaustive()
+    }
+}
+
+/// What a game of `G` on `content` must share with a host to play with it: the protocol,
+/// the rules' version, the content's digest.
+#[must_use]
+pub fn identity_of<G: Game>(content: &G::Content) -> Identity {
+    Identity {
+        protocol: PROTOCOL_VERSION,
+        sim_version: <G::Sim as Simulation>::VERSION,
+        level: G::content_digest(content),
+    }
+}
+
+impl<G: NetGame> NetPeer<G> {
+    /// A player named `name` connecting to the host at `host`, to play on `content`.
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn connect(
+        content: Arc<G::Content>,
+        host: SocketAddr,
+        name: &str,
+        reports: PathBuf,
+    ) -> Result<Self, NetPlayError> {
+        let config = PeerConfig {
+            identity: identity_of::<G>(&content),
+            name: name.to_owned(),
+            role: Role::Player,
+        };
+        Ok(Self {
+            link: PeerLink::connect(host, PeerSession::new(config))?,
+            content,
+            sim: None,
+            clock: NetworkClock::new(),
+            inputs: None,
+            hello_micros: None,
+            playout: VecDeque::new(),
+            recent: RecentStates::default(),
+            hasher: StateHasher::new(),
+            hash: None,
+            reports,
+            stats: PeerStats::default(),
+            perturb_at: None,
+            sent_at: VecDeque::new(),
+            names: Vec::new(),
+            since_inputs_micros: 0,
+        })
+    }
+
+    /// Makes this peer differ from the host on purpose: after running `tick` it moves its own
+    /// character ([`NetGame::perturb`]), as a bug in its copy of the rules would. Only tests
+    /// of desync detection and reports want this.
+    pub fn perturb_at(&mut self, tick: Tick) {
+        self.perturb_at = Some(tick);
+    }
+
+    /// The content played.
+    #[must_use]
+    pub const fn content(&self) -> &Arc<G::Content> {
+        &self.content
+    }
+
+    /// The simulation, once welcomed.
+    #[must_use]
+    pub const fn sim(&self) -> Option<&G::Sim> {
+        self.sim.as_ref()
+    }
+
+    /// The peer's player number, once welcomed.
+    #[must_use]
+    pub fn player(&self) -> Option<u16> {
+        self.link.session().player()
+    }
+
+    /// Every player's name, by player number, as the host last said (empty before it has).
+    #[must_use]
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The network clock.
+    #[must_use]
+    pub const fn clock(&self) -> &NetworkClock {
+        &self.clock
+    }
+
+    /// The hash of the latest tick run.
+    #[must_use]
+    pub const fn hash(&self) -> Option<&StateHash> {
+        self.hash.as_ref()
+    }
+
+    /// What the HUD says.
+    #[must_use]
+    pub const fn stats(&self) -> &PeerStats {
+        &self.stats
+    }
+
+    /// The link to the host.
+    #[must_use]
+    pub fn link(&self) -> LinkStats {
+        self.link.stats()
+    }
+
+    /// Serves the socket from a thread every [`SERVE_MICROS`] from now on, so the host hears
+    /// from this peer within milliseconds however slowly its frames come (a window's; see
+    /// [`PeerLink`]).
+    pub fn serve_from_thread(&mut self) {
+        self.link.serve_from_thread(std::time::Duration::from_micros(SERVE_MICROS));
+    }
+
+    /// Advances the network clock by a frame's `elapsed_micros` (real time since the last
+    /// call), then receives what arrived and acts on it.
+    ///
+    /// # Errors
+    ///
+    /// If the connection fails or is refused, a state arrives damaged, or a tick does not run.
+    pub fn receive(&mut self, elapsed_micros: u64) -> Result<(), NetPlayError> {
+        self.clock.advance(elapsed_micros);
+        if self.link.ended().is_some() {
+            return Ok(());
+        }
+        let elapsed = std::time::Duration::from_micros(elapsed_micros);
+        self.link.receive(elapsed)?;
+        if self.hello_micros.is_none() && self.link.is_connected() {
+            self.hello_micros = Some(self.clock.local_micros());
+        }
+        let events: Vec<PeerEventOf<G>> = self.link.session().drain_events().collect();
+        for event in events {
+            self.event(event)?;
+        }
+        self.since_inputs_micros = self.since_inputs_micros.saturating_add(elapsed_micros);
+        if self.since_inputs_micros >= INPUT_REPEAT_MICROS {
+            self.link.session().repeat_inputs();
+            self.since_inputs_micros = 0;
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, event: PeerEventOf<G>) -> Result<(), NetPlayError> {
+        match event {
+            PeerEvent::Welcomed(Welcome { tick, state, hash, .. }) => {
+                let state = postcard::from_bytes(&state)
+                    .map_err(|e| NetPlayError::StateDecode(e.to_string()))?;
+                let mut sim = G::new_sim(&self.content, 0, 0);
+                sim.restore(&state);
+                let ours = sim.state_hash().total();
+                if ours != hash || sim.next_tick() != tick {
+                    return Err(NetPlayError::StateDamaged {
+                        ours,
+                        our_tick: sim.next_tick().0,
+                        theirs: hash,
+                        their_tick: tick.0,
+                    });
+                }
+                self.sim = Some(sim);
+                let round_trip = self.clock.local_micros() - self.hello_micros.unwrap_or(0);
+                self.inputs = Some(InputTicks::new(tick, round_trip));
+            }
+            PeerEvent::Refused { reason } => {
+                return Err(NetPlayError::Refused { role: "player", reason });
+            }
+            PeerEvent::Tick(record) => {
+                self.clock.observe(record.tick);
+                self.stats.host_tick = Some(record.tick);
+                self.playout.push_back(record);
+            }
+            PeerEvent::InputAck { tick, queued, early_micros } => {
+                if let Some(early) = early_micros
+                    && self.sent_at.iter().any(|(t, _)| *t == tick)
+                {
+                    // On its way for half the round trip, then waiting its margin.
+                    let half_trip = self.link.stats().rtt_micros / 2;
+                    InputLatency::push(
+                        &mut self.stats.latency.to_host,
+                        half_trip + u64::from(early),
+                    );
+                }
+                if let Some(inputs) = self.inputs.as_mut() {
+                    inputs.acknowledged(tick, early_micros);
+                    if let Some(margin) = inputs.margin_micros() {
+                        let target = inputs.margin_target_micros();
+                        self.clock.report_margin(i64::from(margin), i64::from(target));
+                        self.stats.margin_micros = Some((margin, target));
+                    }
+                }
+                self.stats.queued = queued;
+                self.stats.late_inputs += u64::from(early_micros.is_none());
+            }
+            PeerEvent::Desync(DesyncNotice { tick, hash, state }) => {
+                self.stats.desync.get_or_insert(tick);
+                if let Some((ours, our_hash)) = self.recent.get(tick) {
+                    let (ours, our_hash) = (ours.to_vec(), our_hash.clone());
+                    let names = self.hash.as_ref().map(part_names).unwrap_or_default();
+                    let dir = write_report::<G>(
+                        &self.reports,
+                        tick,
+                        self.player(),
+                        (&state, &hash),
+                        (&ours, &our_hash),
+                        &names,
+                        Side::Peer,
+                    )?;
+                    self.stats.report = Some(dir);
+                    self.link.session().send_desync_state(tick, ours);
+                }
+            }
+            PeerEvent::Roster(names) => self.names = names,
+            PeerEvent::Update(_) | PeerEvent::Dropped(_) => {}
+        }
+        Ok(())
+    }
+
+    /// The tick the next input is for, if one is due now (the input clock may hold back);
+    /// `None` before the welcome.
+    pub fn next_input_tick(&mut self) -> Option<Tick> {
+        self.inputs.as_mut().and_then(InputTicks::take)
+    }
+
+    /// Sends the peer's command for `tick`.
+    pub fn submit(&mut self, tick: Tick, command: CommandOf<G>) {
+        self.link.session().submit_input(tick, command);
+        self.since_inputs_micros = 0;
+        while self.sent_at.len() >= RECENT_STATES {
+            self.sent_at.pop_front();
+        }
+        self.sent_at.push_back((tick, self.clock.local_micros()));
+    }
+
+    /// Runs the ticks that have arrived, in order, up to `render_tick` (all of them with
+    /// `None`): a tick is run when the drawn time reaches it, so a burst of late ticks plays
+    /// out at the pace of the clock instead of all at once. `on_tick` sees each tick run.
+    ///
+    /// # Errors
+    ///
+    /// If a tick does not run.
+    pub fn run_due(
+        &mut self,
+        render_tick: Option<Fx>,
+        mut on_tick: impl FnMut(&G::Sim, &StateHash),
+    ) -> Result<u32, NetPlayError> {
+        let Some(sim) = self.sim.as_mut() else { return Ok(0) };
+        let mut ran = 0;
+        while let Some(record) = self.playout.front() {
+            if record.tick < sim.next_tick() {
+                // Ticks from before the state the welcome brought: already in it.
+                self.playout.pop_front();
+                continue;
+            }
+            if render_tick.is_some_and(|r| Fx::from_num(record.tick.0) > r) {
+                break;
+            }
+            let Some(record) = self.playout.pop_front() else { break };
+            while let Some(&(tick, sent)) = self.sent_at.front()
+                && tick <= record.tick
+            {
+                self.sent_at.pop_front();
+                if tick == record.tick {
+                    let waited = self.clock.local_micros().saturating_sub(sent);
+                    InputLatency::push(&mut self.stats.latency.to_own_tick, waited);
+                }
+            }
+            apply(sim, &record)?;
+            if self.perturb_at == Some(record.tick)
+                && let Some(player) = self.link.session().player()
+            {
+                G::perturb(sim, player);
+            }
+            sim.hash_state(&mut self.hasher);
+            let hash = self.hasher.finish_reuse();
+            self.link.session().report_hash(record.tick, &hash);
+            let report = HashRecord::of(&hash);
+            self.recent.push(record.tick, sim.state(), report)?;
+            self.stats.hashed = Some((record.tick, hash.total()));
+            on_tick(sim, &hash);
+            self.hash = Some(hash);
+            ran += 1;
+        }
+        Ok(ran)
+    }
+
+    /// Sends what the session has to send.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails.
+    pub fn send(&mut self) -> Result<(), NetPlayError> {
+        Ok(self.link.send()?)
+    }
+
+    /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
+    #[must_use]
+    pub fn ended(&self) -> Option<&str> {
+        self.link.ended()
+    }
+
+    /// Says goodbye.
+    pub fn disconnect(&mut self) {
+        self.link.disconnect();
+    }
+}

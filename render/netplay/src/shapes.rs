@@ -1,0 +1,219 @@
+//! Network play of a game drawn as shapes (`fixstep_present::shapes`), whole: the host sends
+//! spectators the ground poses of every shape ([`ShapeFeed`], on [`ground`](crate::ground)'s
+//! feed: near the camera every tick, farther ones less often), and a spectator draws them
+//! through the remote view into the same frames a player draws ([`ShapeSpectator`]). A shape
+//! game's [`NetGame`](crate::NetGame) is then a few lines that name these.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use fixstep_present::format::DrawnFrame;
+use fixstep_present::remote::Motion;
+use fixstep_present::shapes::{ShapeDraw, ShapeFrame, ShapeGame, ShapePose, ShapeSample, camera_of};
+use fixstep_present::{CameraDraw, SnapshotOf};
+use fixstep_runtime::math::Vec2;
+use glam::Vec3;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ground::{
+    EntityRole, GroundFeed, GroundPoint, GroundUpdate, GroundView, Pose, mm2, mm_per_second,
+};
+use crate::{NetGame, Spectator};
+
+/// What a spectator of a shape game is sent of a tick: the shapes' ground poses due, and the
+/// game's status line when it changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShapeUpdate {
+    /// The poses due.
+    pub ground: GroundUpdate,
+    /// The status line, if it changed since the last update (a score, a clock).
+    pub status: Option<String>,
+}
+
+/// Where a shape's player sits in its role code: above the 16 bits of its kind, plus one
+/// (zero is no player).
+const PLAYER_SHIFT: u32 = 16;
+
+/// The role code of a shape: its kind, and its player if it has one.
+#[must_use]
+pub fn role_code(kind: u16, player: Option<u16>) -> u64 {
+    u64::from(kind) | (player.map_or(0, |p| u64::from(p) + 1) << PLAYER_SHIFT)
+}
+
+/// The kind and player a role code stands for (a host's code is checked, never trusted: one
+/// whose player part is beyond a `u16` is none).
+#[must_use]
+pub fn of_role_code(code: u64) -> Option<(u16, Option<u16>)> {
+    let kind = (code & u64::from(u16::MAX)) as u16;
+    let player = match code >> PLAYER_SHIFT {
+        0 => None,
+        p => Some(u16::try_from(p - 1).ok()?),
+    };
+    Some((kind, player))
+}
+
+/// What the host last sent one spectator of a shape game.
+#[derive(Clone, Debug, Default)]
+pub struct ShapeFeed {
+    ground: GroundFeed,
+    shapes: Vec<ShapePose>,
+    poses: Vec<Pose>,
+    roles: Vec<EntityRole>,
+    status: Option<String>,
+}
+
+impl ShapeFeed {
+    /// The update of `snapshot` for a spectator looking at `camera`.
+    pub fn update<G: ShapeGame>(
+        &mut self,
+        snapshot: &SnapshotOf<G>,
+        camera: GroundPoint,
+    ) -> ShapeUpdate {
+        self.shapes.clear();
+        G::shapes(snapshot, &mut self.shapes);
+        let kinds = G::kinds();
+        self.poses.clear();
+        self.roles.clear();
+        for s in &self.shapes {
+            let vehicle = kinds.get(usize::from(s.kind)).is_some_and(|k| k.motion == Motion::Vehicle);
+            self.poses.push(Pose {
+                id: s.id,
+                vehicle,
+                pos_mm: mm2(s.pos),
+                vel_mm_s: mm_per_second(s.velocity),
+                yaw: s.yaw.0,
+                at_rest: s.velocity == Vec2::ZERO,
+                tier: 1,
+                jumps: s.jumps,
+                health: 0,
+            });
+            self.roles.push(EntityRole { id: s.id, role: role_code(s.kind, s.player) });
+        }
+        let ground = self.ground.update(G::tick_of(snapshot), &self.poses, &self.roles, camera);
+        let mut status = String::new();
+        G::status(snapshot, &mut status);
+        let changed = self.status.as_ref() != Some(&status);
+        let status = changed.then(|| {
+            self.status = Some(status.clone());
+            status
+        });
+        ShapeUpdate { ground, status }
+    }
+}
+
+/// The update a host sends a spectator of shape game `G`: the [`NetGame::spectator_update`] of
+/// a shape game.
+pub fn spectator_update<G: ShapeGame>(
+    sim: &G::Sim,
+    feed: &mut ShapeFeed,
+    view: &GroundPoint,
+) -> ShapeUpdate {
+    feed.update::<G>(fixstep_runtime::Simulation::snapshot(sim), *view)
+}
+
+/// A spectator's view of a shape game: the remote view of the shapes it is sent, drawn into
+/// shape frames.
+#[derive(Debug)]
+pub struct ShapeSpectator<G> {
+    view: GroundView,
+    /// Each shape's kind and player by id, as its role said.
+    kinds: BTreeMap<u64, (u16, Option<u16>)>,
+    frame: ShapeFrame,
+    fixed_camera: CameraDraw,
+    game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: ShapeGame> ShapeSpectator<G> {
+    /// A view of a game of `content` that has been sent nothing.
+    #[must_use]
+    pub fn of(content: &G::Content) -> Self {
+        Self {
+            view: GroundView::new(),
+            kinds: BTreeMap::new(),
+            frame: ShapeFrame::default(),
+            fixed_camera: camera_of::<G>(content),
+            game: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<G> Spectator<G> for ShapeSpectator<G>
+where
+    G: ShapeGame + NetGame<SpectatorUpdate = ShapeUpdate, SpectatorView = GroundPoint>,
+    G: fixstep_present::Game<Presentation = fixstep_present::shapes::ShapePresentation<G>>,
+{
+    type Frame = ShapeFrame;
+
+    fn new(content: &Arc<G::Content>) -> Self {
+        Self::of(content)
+    }
+
+    fn advance(&mut self, elapsed_micros: u64) {
+        self.view.advance(elapsed_micros);
+    }
+
+    fn update(&mut self, update: ShapeUpdate) {
+        let ground = &update.ground;
+        for role in &ground.roles {
+            if let Some(kind) = of_role_code(role.role) {
+                self.kinds.insert(role.id, kind);
+            }
+        }
+        for &id in &ground.gone {
+            self.kinds.remove(&id);
+        }
+        self.view.update(ground);
+        if let Some(status) = update.status {
+            self.frame.status = status;
+        }
+    }
+
+    fn view(&self, target: Vec3) -> GroundPoint {
+        GroundPoint::under(target)
+    }
+
+    /// A shape game's camera stands where the game says, whatever the spectator's keys.
+    fn draw(&mut self, _camera: &CameraDraw, _dt_seconds: f32) -> &ShapeFrame {
+        let (remote, _) = self.view.draw();
+        let frame = &mut self.frame;
+        frame.render_tick = if remote.render_tick.is_finite() { remote.render_tick } else { 0.0 };
+        frame.camera = self.fixed_camera;
+        frame.shapes.clear();
+        for e in &remote.entities {
+            let Some(&(kind, player)) = self.kinds.get(&e.id) else { continue };
+            let s = &e.sample;
+            frame.shapes.push(ShapeDraw {
+                id: e.id,
+                kind,
+                sample: ShapeSample { pos: s.pos, yaw: s.yaw, jumps: s.jumps },
+                speed: s.speed,
+                player,
+            });
+        }
+        frame.shapes.sort_unstable_by_key(|s| s.id);
+        &self.frame
+    }
+
+    fn frame(&self) -> &ShapeFrame {
+        &self.frame
+    }
+
+    fn render_tick(&self) -> f64 {
+        self.view.view().frame().render_tick
+    }
+
+    fn entities(&self) -> usize {
+        self.view.view().len()
+    }
+
+    fn set_player_names(&mut self, names: &[String]) {
+        if self.frame.player_names != names {
+            self.frame.player_names = names.to_vec();
+        }
+    }
+
+    fn record(&self, line: &mut DrawnFrame) {
+        self.view.view().frame().record(line);
+    }
+}

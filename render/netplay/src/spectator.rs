@@ -1,0 +1,167 @@
+//! A spectator of a network game: no simulation of its own, only what the host sends it of
+//! each tick, handed to its game's [`Spectator`] to draw.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use fixstep_net::{LinkStats, PeerLink};
+use fixstep_present::CameraDraw;
+use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Role};
+use glam::Vec3;
+
+use crate::host_thread::SERVE_MICROS;
+use crate::peer::identity_of;
+use crate::{NetGame, NetPlayError, Spectator};
+
+/// How often a spectator tells the host what it looks at, microseconds: every tick, as the
+/// host chooses each tick what is near.
+const VIEW_REPORT_MICROS: u64 = fixstep_runtime::tick::TICK_MICROS;
+
+/// A spectator; see the [module documentation](self).
+pub struct NetSpectator<G: NetGame> {
+    link: PeerLink<G>,
+    spectator: G::Spectator,
+    /// Where the camera looks, world metres.
+    target: Vec3,
+    since_view: u64,
+    updates: u64,
+    names: Vec<String>,
+}
+
+impl<G: NetGame> std::fmt::Debug for NetSpectator<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetSpectator").field("link", &self.link).finish_non_exhaustive()
+    }
+}
+
+impl<G: NetGame> NetSpectator<G> {
+    /// A spectator named `name` of the game of `content` hosted at `host`.
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn connect(
+        content: &Arc<G::Content>,
+        host: SocketAddr,
+        name: &str,
+    ) -> Result<Self, NetPlayError> {
+        let config = PeerConfig {
+            identity: identity_of::<G>(content),
+            name: name.to_owned(),
+            role: Role::Spectator,
+        };
+        Ok(Self {
+            link: PeerLink::connect(host, PeerSession::new(config))?,
+            spectator: G::Spectator::new(content),
+            target: Vec3::ZERO,
+            since_view: 0,
+            updates: 0,
+            names: Vec::new(),
+        })
+    }
+
+    /// The game's spectator: what it draws.
+    #[must_use]
+    pub const fn spectator(&self) -> &G::Spectator {
+        &self.spectator
+    }
+
+    /// Updates received.
+    #[must_use]
+    pub const fn updates(&self) -> u64 {
+        self.updates
+    }
+
+    /// Every player's name, by player number, as the host last said.
+    #[must_use]
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The link to the host.
+    #[must_use]
+    pub fn link(&self) -> LinkStats {
+        self.link.stats()
+    }
+
+    /// Serves the socket from a thread every [`SERVE_MICROS`] from now on, however slowly
+    /// the frames come (see [`PeerLink`]).
+    pub fn serve_from_thread(&mut self) {
+        self.link.serve_from_thread(std::time::Duration::from_micros(SERVE_MICROS));
+    }
+
+    /// Points the camera at `target` (world metres): the host sends what is near it sooner.
+    pub const fn look_at(&mut self, target: Vec3) {
+        self.target = target;
+    }
+
+    /// Advances the spectator's clock by a frame's `elapsed_micros`, then hands it what
+    /// arrived.
+    ///
+    /// # Errors
+    ///
+    /// If the connection fails or the host refuses the spectator.
+    pub fn receive(&mut self, elapsed_micros: u64) -> Result<(), NetPlayError> {
+        self.spectator.advance(elapsed_micros);
+        if self.link.ended().is_some() {
+            return Ok(());
+        }
+        self.link.receive(std::time::Duration::from_micros(elapsed_micros))?;
+        let events: Vec<_> = self.link.session().drain_events().collect();
+        for event in events {
+            match event {
+                PeerEvent::Refused { reason } => {
+                    return Err(NetPlayError::Refused { role: "spectator", reason });
+                }
+                PeerEvent::Update(update) => {
+                    self.updates += 1;
+                    self.spectator.update(update);
+                }
+                PeerEvent::Roster(names) => {
+                    self.spectator.set_player_names(&names);
+                    self.names = names;
+                }
+                _ => {}
+            }
+        }
+        self.since_view += elapsed_micros;
+        if self.since_view >= VIEW_REPORT_MICROS {
+            let view = self.spectator.view(self.target);
+            let mut session = self.link.session();
+            if session.is_welcomed() {
+                self.since_view = 0;
+                session.report_view(view);
+            }
+        }
+        Ok(())
+    }
+
+    /// Draws a frame through `camera`, `dt_seconds` after the last.
+    pub fn draw(
+        &mut self,
+        camera: &CameraDraw,
+        dt_seconds: f32,
+    ) -> &<G::Spectator as Spectator<G>>::Frame {
+        self.spectator.draw(camera, dt_seconds)
+    }
+
+    /// Sends what the session has to send.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails.
+    pub fn send(&mut self) -> Result<(), NetPlayError> {
+        Ok(self.link.send()?)
+    }
+
+    /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
+    #[must_use]
+    pub fn ended(&self) -> Option<&str> {
+        self.link.ended()
+    }
+
+    /// Says goodbye.
+    pub fn disconnect(&mut self) {
+        self.link.disconnect();
+    }
+}

@@ -1,0 +1,148 @@
+//! `fixstep play` (and `fixstep` alone): a game in a window; and the window of `host`, `join`
+//! and `spectate` when they are not headless.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Result;
+use clap::Args;
+use fixstep_netplay::HostOptions;
+
+use super::{Paths, bad_input};
+use crate::games::Playable;
+
+/// `fixstep play`'s arguments.
+#[derive(Clone, Debug, Default, Args)]
+pub struct PlayArgs {
+    /// The content file (default: the game's, such as the town's `levels/town.ron` under the
+    /// assets).
+    #[arg(long)]
+    pub level: Option<PathBuf>,
+    /// The window's size, WIDTHxHEIGHT pixels.
+    #[arg(long, default_value = "1280x720", value_parser = super::screenshot::parse_size)]
+    pub size: (u32, u32),
+    /// Quit after drawing this many frames.
+    #[arg(long)]
+    pub frames: Option<u64>,
+    /// With --frames: write the last frame drawn to this PNG.
+    #[arg(long, requires = "frames")]
+    pub screenshot: Option<PathBuf>,
+    /// Seed of the simulation's random numbers.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Pose the characters on the CPU instead of the GPU.
+    #[arg(long)]
+    pub cpu_skinning: bool,
+    /// Write what each frame of the window drew (JSON Lines, the drawn-log format, at the
+    /// window's real times) to this file.
+    #[arg(long)]
+    pub drawn_log: Option<PathBuf>,
+}
+
+/// Which network game a window plays.
+#[derive(Clone, Debug)]
+pub enum Windowed {
+    /// A game played alone.
+    Local(PlayArgs),
+    /// Host it, and play in it.
+    Host(HostOptions),
+    /// Join the game at `host`.
+    Join {
+        /// The host.
+        host: SocketAddr,
+        /// The player's name.
+        name: String,
+        /// Where desync reports go.
+        reports: PathBuf,
+    },
+    /// Watch the game at `host`.
+    Spectate {
+        /// The host.
+        host: SocketAddr,
+        /// The spectator's name.
+        name: String,
+    },
+}
+
+/// Runs `fixstep play`.
+///
+/// # Errors
+///
+/// A bad level, no display, no GPU, or a failure of the game.
+pub fn run<G: Playable>(args: &PlayArgs, paths: &Paths) -> Result<()> {
+    let level_file = paths.content_file::<G>(args.level.as_deref());
+    let content = paths.load::<G>(&level_file)?;
+    window::<G>(paths, &level_file, &content, &Windowed::Local(args.clone()))
+}
+
+/// Plays `content` of game `G` in a window as `mode` says. A missing display or GPU is a bad
+/// input (of where the program runs), said in one line.
+///
+/// # Errors
+///
+/// No display, no GPU, or a failure of the game.
+#[cfg(feature = "window")]
+pub fn window<G: Playable>(
+    paths: &Paths,
+    level_file: &Path,
+    content: &Arc<G::Content>,
+    mode: &Windowed,
+) -> Result<()> {
+    use fixstep_window::{Mode, PlayError, PlayOptions, run};
+
+    let (options, cpu_skinning, mode) = match mode {
+        Windowed::Local(args) => (
+            PlayOptions {
+                size: args.size,
+                frames: args.frames,
+                screenshot: args.screenshot.clone(),
+                seed: args.seed,
+                drawn_log: args.drawn_log.clone(),
+            },
+            args.cpu_skinning,
+            Mode::Local,
+        ),
+        Windowed::Host(options) => (PlayOptions::default(), false, Mode::Host(options.clone())),
+        Windowed::Join { host, name, reports } => (
+            PlayOptions::default(),
+            false,
+            Mode::Join { host: *host, name: name.clone(), reports: reports.clone() },
+        ),
+        Windowed::Spectate { host, name } => {
+            (PlayOptions::default(), false, Mode::Spectate { host: *host, name: name.clone() })
+        }
+    };
+    let setup = crate::games::RenderSetup {
+        assets: paths.assets.clone(),
+        content_file: level_file.to_path_buf(),
+        cpu_skinning,
+    };
+    let result = run::<G, G::Renderer>(&options, content, &mode, |ctx, format, size| {
+        G::renderer(ctx, format, size, content, &setup)
+            .map_err(|e| PlayError::Window(format!("{e:#}")))
+    });
+    match result {
+        Ok(()) => Ok(()),
+        Err(error @ (PlayError::NoDisplay(_) | PlayError::Gpu(_))) => Err(bad_input(error)),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Without the window feature there is no window: says so.
+///
+/// # Errors
+///
+/// Always, as a bad input.
+#[cfg(not(feature = "window"))]
+pub fn window<G: Playable>(
+    _paths: &Paths,
+    _level_file: &Path,
+    _content: &Arc<G::Content>,
+    _mode: &Windowed,
+) -> Result<()> {
+    Err(bad_input(anyhow::anyhow!(
+        "this fixstep is a headless build, without a window: run with --headless, or build it \
+         with its default features"
+    )))
+}

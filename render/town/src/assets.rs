@@ -1,0 +1,81 @@
+//! The town's files: its level (every problem named with its file, line and column) and the
+//! rig its characters are posed with.
+
+use std::path::{Path, PathBuf};
+
+use fixstep_game::level::{Level, LevelError, load_level};
+use fixstep_present::skinning::{Rig, RigError};
+use serde::Deserialize;
+
+/// The level played when none is given: the town, `levels/town.ron` under `assets`.
+#[must_use]
+pub fn default_level(assets: &Path) -> PathBuf {
+    assets.join("levels").join("town.ron")
+}
+
+/// Loads a level file.
+///
+/// # Errors
+///
+/// Every problem of the level, each with file, line and column.
+pub fn load_level_file(assets: &Path, level: &Path) -> Result<Level, LevelError> {
+    load_level(assets, level)
+}
+
+/// Why the rig of a level cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum RigLoadError {
+    /// The level file cannot be read again for its clip file.
+    #[error("cannot read the level {path}: {source}")]
+    Read {
+        /// The level file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The level file does not name its clip file.
+    #[error("{path}: {message}")]
+    Clips {
+        /// The level file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The rig file is not a rig.
+    #[error(transparent)]
+    Rig(#[from] RigError),
+    /// The rig's clips are not the level's.
+    #[error("{0}: the rig's clips are not the level's clips")]
+    Mismatch(String),
+}
+
+/// The one field of a level file the renderer needs beyond [`Level`]: its clip file.
+#[derive(Deserialize)]
+struct ClipsField {
+    clips: String,
+}
+
+/// Loads the rig of the clip file `level_file` names, and checks its clips are `level`'s.
+///
+/// # Errors
+///
+/// A level file that cannot be read or names no clip file, a rig that does not load, or a
+/// rig whose clips are not the level's.
+pub fn load_rig(assets: &Path, level_file: &Path, level: &Level) -> Result<Rig, RigLoadError> {
+    let text = std::fs::read_to_string(level_file)
+        .map_err(|source| RigLoadError::Read { path: level_file.to_path_buf(), source })?;
+    let field: ClipsField = ron::Options::default().from_str(&text).map_err(|e| {
+        RigLoadError::Clips { path: level_file.to_path_buf(), message: e.to_string() }
+    })?;
+    let rig = Rig::load(&assets.join(&field.clips))?;
+    let same = rig.clips.len() == level.clips.defs.len()
+        && rig
+            .clips
+            .iter()
+            .zip(&level.clips.defs)
+            .all(|(r, l)| r.name == l.name && r.frames == l.frames);
+    if !same {
+        return Err(RigLoadError::Mismatch(field.clips));
+    }
+    Ok(rig)
+}

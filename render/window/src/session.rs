@@ -1,0 +1,518 @@
+//! What the window plays: a local game, or one side of a network game. Each takes a frame's
+//! real time and what the player holds, runs what that time owes, and draws the frame.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use fixstep_gpu::Hud;
+use fixstep_net::WallClock;
+use fixstep_netplay::{
+    HostOptions, HostThread, NetGame, NetHost, NetPeer, NetSpectator, PlayerFrames, Spectator,
+};
+use fixstep_present::camera::CameraRig;
+use fixstep_present::convert::{TICK_SECONDS_F32, radians_of_turn_units, seconds_of_micros};
+use fixstep_present::format::DrawnFrame;
+use fixstep_present::{FrameOf, Game, LocalGame, Presentation};
+use fixstep_runtime::input::Controls;
+use fixstep_runtime::math::Fx;
+use fixstep_runtime::tick::FrameScheduler;
+use fixstep_runtime::{HeldInput, Simulation, Tick};
+use glam::Vec3;
+
+use crate::PlayError;
+
+/// The clock offsets the F3 graph shows, newest last: as many as frame times.
+const OFFSET_SAMPLES: usize = fixstep_gpu::overlay::GRAPH_SAMPLES;
+
+/// What the HUD adds when the host has ended the game: the window stays on its last picture
+/// until the player closes it.
+const ENDED_HINT: &str = "Esc quits";
+
+/// Milliseconds in a second: the HUD graphs the clock's offset in milliseconds.
+const MS_PER_S: f32 = 1_000.0;
+
+/// How fast the spectator's camera moves with the movement keys, metres a second.
+const SPECTATOR_PAN_M_S: f32 = 12.0;
+
+/// How fast it turns with Q and E, radians a second.
+const SPECTATOR_TURN_RAD_S: f32 = 1.5;
+
+/// The spectator camera's distance from what it looks at, metres: the street and the houses
+/// on both sides of it in view.
+const SPECTATOR_DISTANCE_M: f32 = 30.0;
+
+/// Full deflection of a control, percent.
+const FULL_PERCENT: f32 = 100.0;
+
+/// A game the window plays.
+pub trait PlaySession<G: Game> {
+    /// Runs what `elapsed_micros` of real time owes with `controls` held (and `mouse_turn` of
+    /// a command's turn units turned), and draws the frame.
+    ///
+    /// # Errors
+    ///
+    /// If the game cannot go on (a tick refused, the connection lost).
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        controls: &Controls,
+        mouse_turn: i32,
+    ) -> Result<(), PlayError>;
+
+    /// The frame drawn last.
+    fn drawn(&self) -> &FrameOf<G>;
+
+    /// Writes what the frame drawn last shows into a drawn-log line.
+    fn record(&self, line: &mut DrawnFrame);
+
+    /// The camera's zoom.
+    fn camera(&mut self) -> &mut CameraRig;
+
+    /// Fills in the HUD's numbers.
+    fn hud(&self, hud: &mut Hud);
+
+    /// The player whose character is the window's own, if it plays one.
+    fn local_player(&self) -> Option<u16>;
+
+    /// The game is closing (say goodbye).
+    fn close(&mut self) {}
+
+    /// Whether this only watches: the keys move a camera, not a character.
+    fn is_spectator(&self) -> bool {
+        false
+    }
+
+    /// Whether the game goes on while the window is not drawn (a network game, which others
+    /// play too); a game played alone waits.
+    fn plays_on_unseen(&self) -> bool {
+        true
+    }
+}
+
+/// Real time as a tick's share, from a scheduler.
+fn alpha_of(scheduler: &FrameScheduler) -> f32 {
+    scheduler.alpha_millionths() as f32 / 1_000_000.0
+}
+
+/// A game played alone.
+pub struct LocalPlay<G: Game> {
+    game: LocalGame<G>,
+    scheduler: FrameScheduler,
+    input: G::Input,
+}
+
+impl<G: Game> LocalPlay<G> {
+    /// A game of `content`, played alone.
+    #[must_use]
+    pub fn new(content: &Arc<G::Content>, seed: u64) -> Self {
+        Self {
+            game: LocalGame::held_by_player(content, seed),
+            scheduler: FrameScheduler::new(),
+            input: G::Input::default(),
+        }
+    }
+}
+
+impl<G: Game> PlaySession<G> for LocalPlay<G> {
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        controls: &Controls,
+        mouse_turn: i32,
+    ) -> Result<(), PlayError> {
+        self.input.turn_by(mouse_turn);
+        let game = &mut self.game;
+        let held = G::held(controls);
+        self.input.run_frame(&mut self.scheduler, elapsed_micros, &held, |command, partial| {
+            game.step_own(command, partial)
+        })?;
+        self.game.presentation.own_input(&self.input.partial());
+        self.game.presentation.draw(alpha_of(&self.scheduler), seconds_of_micros(elapsed_micros));
+        Ok(())
+    }
+
+    fn drawn(&self) -> &FrameOf<G> {
+        self.game.presentation.frame()
+    }
+
+    fn record(&self, line: &mut DrawnFrame) {
+        self.game.presentation.record(line);
+    }
+
+    fn camera(&mut self) -> &mut CameraRig {
+        self.game.presentation.camera()
+    }
+
+    fn hud(&self, hud: &mut Hud) {
+        hud.tick = self.game.tick().0;
+        hud.hash = Some(self.game.hash());
+        hud.network = None;
+    }
+
+    fn local_player(&self) -> Option<u16> {
+        Some(0)
+    }
+
+    fn plays_on_unseen(&self) -> bool {
+        false
+    }
+}
+
+/// The host of a network game, playing player 0. Its socket is served from a thread of its own
+/// ([`HostThread`]): the window runs the ticks on its frames while they come, and the thread
+/// stands in when they do not.
+pub struct HostPlay<G: NetGame> {
+    host: HostThread<G>,
+    presentation: G::Presentation,
+    input: G::Input,
+    /// The players' names as last given to the presentation.
+    names: Vec<String>,
+}
+
+impl<G: NetGame> HostPlay<G> {
+    /// Hosts `content` as `options` say, playing a character of its own.
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot be bound or the thread serving it started.
+    pub fn new(content: &Arc<G::Content>, options: &HostOptions) -> Result<Self, PlayError> {
+        let options = HostOptions { own_player: true, ..options.clone() };
+        let host = NetHost::<G>::bind(content, &options)?;
+        let mut presentation = G::presentation(content, 0);
+        presentation.predict_own();
+        presentation.observe(host.sim().snapshot(), G::own(host.sim(), 0));
+        Ok(Self {
+            host: HostThread::start(host, WallClock::new())?,
+            presentation,
+            input: G::Input::default(),
+            names: Vec::new(),
+        })
+    }
+}
+
+impl<G: NetGame> PlaySession<G> for HostPlay<G> {
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        controls: &Controls,
+        mouse_turn: i32,
+    ) -> Result<(), PlayError> {
+        let now = self.host.clock().now_micros();
+        let mut served = self.host.lock();
+        if let Some(failure) = served.take_failure() {
+            return Err(PlayError::HostStopped(failure));
+        }
+        self.input.turn_by(mouse_turn);
+        // The schedule is copied out for the frame (the closure borrows the rest of `served`)
+        // and put back after it; the lock is held throughout, so the thread sees it whole.
+        let mut schedule = served.schedule;
+        let presentation = &mut self.presentation;
+        let held = G::held(controls);
+        let scheduler = schedule.window_frame(now, &mut self.input, &held, |command, partial| {
+            presentation.own_command(served.host.sim().next_tick(), &command, partial);
+            served.run_tick(Some(command))
+        })?;
+        served.schedule = schedule;
+        served.host.send();
+        for tick in served.drain_completed() {
+            self.presentation.observe(&tick.snapshot, tick.own);
+        }
+        if served.host.names().ne(self.names.iter().map(String::as_str)) {
+            self.names = served.host.names().map(str::to_owned).collect();
+            self.presentation.set_player_names(&self.names);
+        }
+        drop(served);
+        self.presentation.own_input(&self.input.partial());
+        self.presentation.draw(alpha_of(&scheduler), seconds_of_micros(elapsed_micros));
+        Ok(())
+    }
+
+    fn drawn(&self) -> &FrameOf<G> {
+        self.presentation.frame()
+    }
+
+    fn record(&self, line: &mut DrawnFrame) {
+        self.presentation.record(line);
+    }
+
+    fn camera(&mut self) -> &mut CameraRig {
+        self.presentation.camera()
+    }
+
+    fn hud(&self, hud: &mut Hud) {
+        let served = self.host.lock();
+        let host = &served.host;
+        hud.tick = host.sim().next_tick().0;
+        hud.hash = Some(host.hash().total());
+        let stats = host.stats();
+        let worst_rtt = host.links().iter().filter_map(|(_, _, l)| l.map(|l| l.rtt_micros)).max();
+        let mut line = format!(
+            "hosting: host tick {}   peers {}   rtt {}   late inputs {}",
+            host.sim().next_tick().0,
+            stats.peers,
+            worst_rtt.map_or_else(|| "-".to_owned(), |r| format!("{} ms", r / 1000)),
+            stats.late_inputs,
+        );
+        let stood_in = served.schedule.stood_in();
+        if stood_in > 0 {
+            line.push_str(&format!("   ticks run without the window {stood_in}"));
+        }
+        if stats.desyncs > 0 {
+            line.push_str(&format!("   DESYNC x{} (see desync-reports/)", stats.desyncs));
+        }
+        hud.network = Some(line);
+    }
+
+    fn local_player(&self) -> Option<u16> {
+        Some(0)
+    }
+
+    fn close(&mut self) {
+        self.host.shut_down();
+    }
+}
+
+/// A player of a network game.
+pub struct JoinPlay<G: NetGame> {
+    peer: NetPeer<G>,
+    frames: PlayerFrames<G>,
+    offsets: VecDeque<f32>,
+    first_offset: Option<Fx>,
+    empty: FrameOf<G>,
+    camera: CameraRig,
+}
+
+impl<G: NetGame> JoinPlay<G> {
+    /// A player named `name` of the game hosted at `host`, its socket served from a thread
+    /// (a window's frames come when the window system lets them).
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn new(
+        content: &Arc<G::Content>,
+        host: SocketAddr,
+        name: &str,
+        reports: PathBuf,
+    ) -> Result<Self, PlayError> {
+        let mut peer = NetPeer::connect(Arc::clone(content), host, name, reports)?;
+        peer.serve_from_thread();
+        Ok(Self {
+            peer,
+            frames: PlayerFrames::new(Arc::clone(content), true),
+            offsets: VecDeque::with_capacity(OFFSET_SAMPLES),
+            first_offset: None,
+            empty: FrameOf::<G>::default(),
+            camera: CameraRig::default(),
+        })
+    }
+}
+
+impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        controls: &Controls,
+        mouse_turn: i32,
+    ) -> Result<(), PlayError> {
+        // Once the host has ended the game, its last picture stays.
+        self.peer.receive(elapsed_micros)?;
+        if self.peer.ended().is_some() {
+            return Ok(());
+        }
+        if self.peer.player().is_none() {
+            self.peer.send()?;
+            return Ok(());
+        }
+        if self.frames.start(&self.peer)
+            && let Some(p) = self.frames.presentation_mut()
+        {
+            *p.camera() = self.camera;
+        }
+        self.frames.input_mut().turn_by(mouse_turn);
+        let held = G::held(controls);
+        self.frames.send_inputs(&mut self.peer, elapsed_micros, &held, |_, command| command);
+        let render = self.peer.clock().render_tick();
+        self.frames.run_ticks(&mut self.peer, Some(render.unwrap_or(Fx::MIN)), |_, _| {})?;
+        self.peer.send()?;
+        if let Some(offset) = self.peer.clock().estimate_offset() {
+            let first = *self.first_offset.get_or_insert(offset);
+            if self.offsets.len() == OFFSET_SAMPLES {
+                self.offsets.pop_front();
+            }
+            let ticks = (offset - first).to_num::<f32>();
+            self.offsets.push_back(ticks * TICK_SECONDS_F32 * MS_PER_S);
+        }
+        let names = self.peer.names().to_vec();
+        if let Some(p) = self.frames.presentation_mut() {
+            p.set_player_names(&names);
+        }
+        self.frames.draw(render, elapsed_micros);
+        Ok(())
+    }
+
+    fn drawn(&self) -> &FrameOf<G> {
+        self.frames.presentation().map_or(&self.empty, Presentation::frame)
+    }
+
+    fn record(&self, line: &mut DrawnFrame) {
+        if let Some(p) = self.frames.presentation() {
+            p.record(line);
+        }
+    }
+
+    fn camera(&mut self) -> &mut CameraRig {
+        match self.frames.presentation_mut() {
+            Some(p) => p.camera(),
+            None => &mut self.camera,
+        }
+    }
+
+    fn hud(&self, hud: &mut Hud) {
+        hud.tick = self.peer.sim().map_or(0, |s| s.next_tick().0);
+        hud.hash = self.peer.hash().map(fixstep_runtime::StateHash::total);
+        let stats = self.peer.stats();
+        let link = self.peer.link();
+        let mut line = format!(
+            "host tick {}   rtt {} ms   input queue {}, margin {}   late inputs {}   last hash {}",
+            stats.host_tick.map_or_else(|| "-".to_owned(), |t: Tick| t.0.to_string()),
+            link.rtt_micros / 1000,
+            stats.queued,
+            stats.margin_micros.map_or_else(
+                || "-".to_owned(),
+                |(margin, target)| format!("{} ms (aim {})", margin / 1000, target / 1000)
+            ),
+            stats.late_inputs,
+            stats
+                .hashed
+                .map_or_else(|| "-".to_owned(), |(t, h)| format!("{} {:08x}", t.0, h >> 32)),
+        );
+        match stats.desync {
+            Some(tick) => line.push_str(&format!("   DESYNC at tick {}", tick.0)),
+            None if stats.hashed.is_some() => line.push_str(" (agrees)"),
+            None => {}
+        }
+        if self.peer.player().is_none() {
+            line = "connecting...".to_owned();
+        }
+        if let Some(ended) = self.peer.ended() {
+            line = format!("{ended}: {ENDED_HINT}");
+        }
+        hud.network = Some(line);
+        hud.clock_offsets.clear();
+        if hud.show_graph {
+            hud.clock_offsets.extend(self.offsets.iter().copied());
+        }
+    }
+
+    fn local_player(&self) -> Option<u16> {
+        self.peer.player()
+    }
+
+    fn close(&mut self) {
+        let _ = self.peer.send();
+        self.peer.disconnect();
+    }
+}
+
+/// A spectator of a network game: what it is sent, drawn by its game's spectator, through a
+/// camera the keys move.
+pub struct SpectatePlay<G: NetGame> {
+    spectator: NetSpectator<G>,
+    camera: CameraRig,
+    /// Where the camera looks, world metres; WASD move it, Q/E turn the view.
+    target: Vec3,
+    facing: f32,
+}
+
+impl<G: NetGame> SpectatePlay<G> {
+    /// A spectator named `name` of the game hosted at `host`, its socket served from a
+    /// thread.
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn new(content: &Arc<G::Content>, host: SocketAddr, name: &str) -> Result<Self, PlayError> {
+        let mut spectator = NetSpectator::connect(content, host, name)?;
+        spectator.serve_from_thread();
+        Ok(Self {
+            spectator,
+            camera: CameraRig { distance: SPECTATOR_DISTANCE_M },
+            target: Vec3::ZERO,
+            facing: std::f32::consts::FRAC_PI_2,
+        })
+    }
+}
+
+impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        controls: &Controls,
+        mouse_turn: i32,
+    ) -> Result<(), PlayError> {
+        let dt = seconds_of_micros(elapsed_micros);
+        // The keys move and turn the camera, not a character.
+        let axis = |percent: i8| f32::from(percent) / FULL_PERCENT;
+        self.facing += axis(controls.turn) * SPECTATOR_TURN_RAD_S * dt
+            + radians_of_turn_units(mouse_turn);
+        let forward = Vec3::new(self.facing.cos(), 0.0, -self.facing.sin());
+        let right = Vec3::new(-forward.z, 0.0, forward.x);
+        let step = forward * axis(controls.forward) + right * axis(controls.strafe);
+        self.target += step * SPECTATOR_PAN_M_S * dt;
+        self.spectator.look_at(self.target);
+        // Once the host has ended the game, its last picture stays.
+        self.spectator.receive(elapsed_micros)?;
+        if self.spectator.ended().is_some() {
+            return Ok(());
+        }
+        let camera = self.camera.behind(self.target, self.facing);
+        self.spectator.draw(&camera, dt);
+        self.spectator.send()?;
+        Ok(())
+    }
+
+    fn drawn(&self) -> &FrameOf<G> {
+        self.spectator.spectator().frame()
+    }
+
+    fn record(&self, line: &mut DrawnFrame) {
+        self.spectator.spectator().record(line);
+    }
+
+    fn camera(&mut self) -> &mut CameraRig {
+        &mut self.camera
+    }
+
+    fn hud(&self, hud: &mut Hud) {
+        let render_tick = self.spectator.spectator().render_tick();
+        hud.tick = if render_tick.is_finite() { render_tick.max(0.0) as u32 } else { 0 };
+        let link = self.spectator.link();
+        hud.network = Some(self.spectator.ended().map_or_else(
+            || {
+                format!(
+                    "watching: {} entities   {} snapshots   rtt {} ms",
+                    self.spectator.spectator().entities(),
+                    self.spectator.updates(),
+                    link.rtt_micros / 1000
+                )
+            },
+            |ended| format!("{ended}: {ENDED_HINT}"),
+        ));
+    }
+
+    fn local_player(&self) -> Option<u16> {
+        None
+    }
+
+    fn is_spectator(&self) -> bool {
+        true
+    }
+
+    fn close(&mut self) {
+        let _ = self.spectator.send();
+        self.spectator.disconnect();
+    }
+}
