@@ -7,8 +7,8 @@ use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
 
 use crate::command::PlayerCommand;
 use crate::level::{Level, ObjectDefKind};
-use crate::snapshot::GameSnapshot;
 use crate::sim::TownSim;
+use crate::snapshot::GameSnapshot;
 use crate::tuning::MAX_TURN_PER_TICK;
 
 /// How close a bot must come to a goal point to count it reached, metres.
@@ -174,7 +174,6 @@ impl Bot {
         self.best_distance = Fx::MAX;
         self.patience = 0;
     }
-
 }
 
 impl fixstep_runtime::Bot<TownSim> for Bot {

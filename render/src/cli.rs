@@ -142,7 +142,9 @@ fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyho
     let usage = |result: anyhow::Result<Done>| result.map_err(|e| (e, true));
     let failure = |result: anyhow::Result<Done>| result.map_err(|e| (e, false));
     match command {
-        Command::Play(args) => usage(play::run::<G>(&args, paths).map(|()| Done::Said(String::new()))),
+        Command::Play(args) => {
+            usage(play::run::<G>(&args, paths).map(|()| Done::Said(String::new())))
+        }
         Command::About => Ok(Done::Said(about::about())),
         Command::Sim(args) => usage(said(sim::run::<G>(&args, paths))),
         Command::SyncTest(args) => failure(said(sync_test::run::<G>(&args, paths))),

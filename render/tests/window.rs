@@ -2,10 +2,33 @@
 //! display number) draws 120 frames and writes a picture that is not blank; without a display
 //! or without a GPU, the program says so in one line and exits 2.
 
-mod common;
-
 use std::io::{BufRead as _, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+
+/// A GPU, or `None` after printing why the test is skipped. With `FIXSTEP_REQUIRE_GPU=1`
+/// (as CI sets it once the software driver is installed) a missing GPU fails the test.
+fn gpu_or_skip(test: &str) -> Option<fixstep_gpu::GpuContext> {
+    match fixstep_gpu::GpuContext::headless() {
+        Ok(ctx) => Some(ctx),
+        Err(error) => {
+            assert!(
+                std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() != Ok("1"),
+                "{test}: FIXSTEP_REQUIRE_GPU=1 but {error}"
+            );
+            println!("skipped {test}: {error}");
+            None
+        }
+    }
+}
+
+/// Where the tests write their pictures and logs: under the build's target directory, never
+/// in the repository.
+fn output_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("window-tests");
+    std::fs::create_dir_all(&dir).expect("the output directory");
+    dir
+}
 
 /// The `fixstep` binary.
 const FIXSTEP: &str = env!("CARGO_BIN_EXE_fixstep");
@@ -44,7 +67,7 @@ fn start_xvfb() -> Result<Xvfb, String> {
 
 #[test]
 fn play_draws_frames_in_a_window_and_writes_a_picture() {
-    if common::gpu_or_skip("play_draws_frames_in_a_window_and_writes_a_picture").is_none() {
+    if gpu_or_skip("play_draws_frames_in_a_window_and_writes_a_picture").is_none() {
         return;
     }
     let xvfb = match start_xvfb() {
@@ -55,8 +78,8 @@ fn play_draws_frames_in_a_window_and_writes_a_picture() {
             return;
         }
     };
-    let out = common::output_dir().join("window.png");
-    let drawn = common::output_dir().join("window-drawn.jsonl");
+    let out = output_dir().join("window.png");
+    let drawn = output_dir().join("window-drawn.jsonl");
     let _ = std::fs::remove_file(&out);
     let run = Command::new(FIXSTEP)
         .args(["play", "--frames", "120", "--size", "320x180", "--screenshot"])
@@ -86,7 +109,7 @@ fn play_draws_frames_in_a_window_and_writes_a_picture() {
     );
     // What the window drew, frame by frame: the own character (drawn from its prediction)
     // and the camera in every frame.
-    let frames = fixstep_render::judder::read_drawn_log(&drawn).expect("a drawn log");
+    let frames = fixstep_tools::judder::read_drawn_log(&drawn).expect("a drawn log");
     assert!(frames.len() >= 120, "{} frames logged", frames.len());
     assert!(frames.iter().all(|f| f.camera.is_some() && f.entities.iter().any(|e| e.local)));
 }
@@ -108,7 +131,7 @@ fn without_a_display_play_says_so_in_one_line() {
 
 #[test]
 fn without_a_gpu_screenshot_says_so_in_one_line() {
-    let out = common::output_dir().join("no-gpu.png");
+    let out = output_dir().join("no-gpu.png");
     let run = Command::new(FIXSTEP)
         .args(["screenshot", "--tick", "1", "--size", "32x18", "--out"])
         .arg(&out)

@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use fixstep_render::judder::{JudderArgs, JudderReport, run_judder};
-
-pub mod tracegen;
+use fixstep_tools::judder::{JudderArgs, JudderReport, run_judder};
 
 /// The workspace root (where `Cargo.toml` and `assets/` are).
 #[must_use]
@@ -28,7 +26,7 @@ pub fn fixstep_binary() -> &'static Path {
         let release = !cfg!(debug_assertions);
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "fixstep-render", "--bin", "fixstep"]);
+        build.args(["build", "--quiet", "-p", "fixstep", "--bin", "fixstep"]);
         if release {
             build.arg("--release");
         }
@@ -133,6 +131,7 @@ pub fn judge(drawn: &Path, truth: &Path) -> JudderReport {
         trace: None,
         plot: None,
         worst: 4,
+        assets: workspace_root().join("assets"),
     })
     .expect("the logs can be measured")
 }

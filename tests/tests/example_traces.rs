@@ -11,9 +11,9 @@ use std::fs;
 use std::io::Read as _;
 use std::path::Path;
 
-use fixstep_render::judder::{JudderArgs, JudderReport, KindRow, Summary, run_judder};
-use fixstep_render::trace::run_trace;
 use fixstep_tests::{Scratch, workspace_root};
+use fixstep_tools::judder::{JudderArgs, JudderReport, KindRow, Summary, run_judder};
+use fixstep_tools::trace::run_trace;
 
 /// Vehicles: at most this share of paced frames off pace (%).
 const VEHICLE_OFF_PACE_PERCENT: f64 = 1.0;
@@ -54,6 +54,7 @@ fn draw_and_judge(name: &str) -> (JudderReport, Vec<u8>) {
         trace: Some(scratch.dir().to_path_buf()),
         plot: None,
         worst: 4,
+        assets: workspace_root().join("assets"),
     })
     .expect("judder reads what the trace tool wrote");
     (report, drawn)
@@ -74,7 +75,7 @@ fn row<'a>(report: &'a JudderReport, kind: &str) -> &'a KindRow {
 fn assert_smooth(report: &JudderReport) {
     let vehicles = &row(report, "vehicle").tally;
     let walkers = &row(report, "walker").tally;
-    let off = |t: &fixstep_render::judder::Tally| t.off_pace_percent().unwrap_or(0.0);
+    let off = |t: &fixstep_tools::judder::Tally| t.off_pace_percent().unwrap_or(0.0);
     assert!(off(vehicles) <= VEHICLE_OFF_PACE_PERCENT, "vehicles off pace\n{report}");
     let error = Summary::of(&vehicles.position_errors_m).expect("vehicles measured");
     assert!(error.p99 <= VEHICLE_ERROR_P99_M, "vehicle error p99 {}\n{report}", error.p99);

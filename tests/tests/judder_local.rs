@@ -6,9 +6,9 @@
 
 use std::fs;
 
-use fixstep_render::judder::{JudderReport, Summary, TruthLine, read_truth};
-use fixstep_render::record::TAXI_ID_BASE;
 use fixstep_tests::{Scratch, arg, judge, run_fixstep};
+use fixstep_tools::judder::{JudderReport, Summary, TruthLine, read_truth};
+use fixstep_town_view::record::TAXI_ID_BASE;
 
 /// The walker's commands: player 0 alone in the town (`--bots 0`), on a path chosen to meet no
 /// one. Positions are ground metres, x east and y north, from `assets/levels/town.ron`; the
@@ -121,7 +121,7 @@ fn walker_id(truth: &[TruthLine]) -> u64 {
 /// of exactly walking pace or none (nobody pushed, struck or blocked the walker), the one jump
 /// with plenty of walking before it and some after it, then standing.
 fn check_walk(truth: &[TruthLine], id: u64) {
-    let track: Vec<(f64, [f64; 3], u64)> = truth
+    let track: Vec<(f64, [f64; 3], u32)> = truth
         .iter()
         .filter_map(|line| {
             line.entities.iter().find(|e| e.id == id).map(|e| (line.t_ms, e.pos, e.jumps))

@@ -19,9 +19,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use fixstep_render::judder::{DrawnFrame, read_drawn_log, read_truth};
 use fixstep_runtime::rng::SimRng;
 use fixstep_tests::{Scratch, arg, fixstep_binary, judge, workspace_root};
+use fixstep_tools::judder::{DrawnFrame, read_drawn_log, read_truth};
 
 /// Held by every test while its game runs; see the module documentation.
 static ONE_GAME_AT_A_TIME: Mutex<()> = Mutex::new(());

@@ -7,10 +7,10 @@
 
 use std::fs;
 
-use fixstep_render::judder::{
+use fixstep_tests::{Scratch, arg, judge, run_fixstep};
+use fixstep_tools::judder::{
     DrawnFrame, JudderReport, Truth, measure_local, read_drawn_log, read_truth,
 };
-use fixstep_tests::{Scratch, arg, judge, run_fixstep};
 
 /// Starts, stops, turns, runs and strafes at times that fall at every phase of a tick, in the
 /// open south of the spawn. `TURN` is per tick held.
@@ -224,7 +224,7 @@ fn the_prediction_never_reaches_the_authoritative_state() {
     );
 }
 
-fn local_row(run: &Run) -> fixstep_render::judder::EntityStats {
+fn local_row(run: &Run) -> fixstep_tools::judder::EntityStats {
     let id = measure_local(&run.frames).id.expect("a local character");
     run.report.entity(id).expect("measured").clone()
 }

@@ -1,5 +1,5 @@
 //! The remote view (network clock, remote buffers, update-gap delay) over every generated
-//! network scenario (`fixstep_tests::tracegen`): each is generated into a scratch directory,
+//! network scenario (`fixstep_tools::tracegen`): each is generated into a scratch directory,
 //! run through `fixstep trace`'s library function, measured by `fixstep judder`'s against its
 //! truth, and held to what the specifications promise a client in that situation (the traces'
 //! `FORMAT.md`, the seeds `network-clock.md`, `remote-buffer.md`, `update-gap-delay.md` and
@@ -13,21 +13,22 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::{BufReader, BufWriter};
 
-use fixstep_render::judder::{
-    DrawnFrame, EntityStats, JudderArgs, JudderReport, MOVING_M_S, MS_PER_S, OFF_PACE, POP_M,
-    SLIDE_M, Summary, TruthLine, read_drawn_log, run_judder,
-};
-use fixstep_render::present::remote::{BLEND_MAX_TICKS, BLEND_PACE_SHARE, MAX_EXTRAPOLATION_TICKS};
-use fixstep_render::trace::run_trace;
+use fixstep_present::format::{TraceEventLine, TraceHeaderLine};
+use fixstep_present::remote::{BLEND_MAX_TICKS, BLEND_PACE_SHARE, MAX_EXTRAPOLATION_TICKS};
 use fixstep_runtime::clock::{
     CLOCK_CATCH_UP_TICKS, CLOCK_SLACK, CLOCK_WINDOW_TICKS, INTERP_DELAY_TICKS, RENDER_DRIFT,
 };
 use fixstep_tests::Scratch;
-use fixstep_tests::tracegen::{
+use fixstep_tests::workspace_root;
+use fixstep_tools::judder::{
+    DrawnFrame, EntityStats, JudderArgs, JudderReport, MOVING_M_S, MS_PER_S, OFF_PACE, POP_M,
+    SLIDE_M, Summary, TruthLine, read_drawn_log, run_judder,
+};
+use fixstep_tools::trace::run_trace;
+use fixstep_tools::tracegen::{
     APPEARS_AT_TICK, AWAY_TICKS, Entity, GOES_AT_TICK, Generated, Kind, Scenario, TICK_MS,
     TRUTH_STEP_MS, generate, scenario, scenarios,
 };
-use serde::Deserialize;
 
 /// Vehicles: the most frames off pace, % of the paced ones. Drawn on Hermite curves through
 /// measured velocities, a car's pace is right to well under 5 % at every frame; 1 % leaves
@@ -119,6 +120,7 @@ fn run(name: &str) -> Run {
         trace: Some(scratch.dir().to_path_buf()),
         plot: None,
         worst: 4,
+        assets: workspace_root().join("assets"),
     })
     .expect("judder measures the drawn log");
     Run { scenario, generated, frames, report }
@@ -671,38 +673,6 @@ fn the_generator_is_deterministic() {
     assert_eq!(names.len(), scenarios().len(), "scenario names are unique");
 }
 
-/// A trace line, as far as this test reads it.
-#[derive(Deserialize)]
-struct TraceLine {
-    #[serde(default)]
-    header: Option<serde_json::Value>,
-    #[serde(default)]
-    at_ms: Option<f64>,
-    #[serde(default)]
-    snapshot: Option<TraceSnapshot>,
-    #[serde(default)]
-    frame: Option<serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-struct TraceSnapshot {
-    tick: u32,
-    entities: Vec<TraceEntity>,
-    gone: Vec<u64>,
-}
-
-#[derive(Deserialize)]
-struct TraceEntity {
-    id: u64,
-    kind: String,
-    pos: [f64; 3],
-    vel: [f64; 3],
-    yaw: f64,
-    at_rest: bool,
-    tier: u8,
-    jumps: u64,
-}
-
 /// What the files may differ by where one rounds a product of rounded numbers: a few
 /// millionths.
 const ROUNDING_TOLERANCE: f64 = 5e-6;
@@ -730,13 +700,13 @@ fn truth_and_trace_agree() {
             generated.world.entities.iter().map(|e| (e.id, e)).collect();
 
         let mut lines = std::str::from_utf8(&trace).expect("UTF-8").lines();
-        let header: TraceLine =
-            serde_json::from_str(lines.next().expect("a header")).expect("JSON");
-        assert!(header.header.is_some(), "{name}: the first line is the header");
+        let header: Result<TraceHeaderLine, _> =
+            serde_json::from_str(lines.next().expect("a header"));
+        assert!(header.is_ok(), "{name}: the first line is the header");
         let (mut last_at, mut next_tick, mut frames) = (f64::NEG_INFINITY, 0, 0);
         for text in lines {
-            let line: TraceLine = serde_json::from_str(text).expect("a trace line");
-            let at_ms = line.at_ms.expect("every event has a time");
+            let line: TraceEventLine = serde_json::from_str(text).expect("a trace line");
+            let at_ms = line.at_ms;
             assert!(at_ms >= last_at, "{name}: events in time order");
             last_at = at_ms;
             if line.frame.is_some() {

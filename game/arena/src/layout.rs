@@ -50,6 +50,9 @@ pub struct LayoutError {
     pub message: String,
 }
 
+/// Points as written: millimetres east and north of the centre.
+type PointsMm = Vec<(i32, i32)>;
+
 /// The file as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -58,8 +61,8 @@ struct LayoutFile {
     length_mm: i32,
     width_mm: i32,
     goal_width_mm: i32,
-    pucks: Vec<(i32, i32)>,
-    spawns: (Vec<(i32, i32)>, Vec<(i32, i32)>),
+    pucks: PointsMm,
+    spawns: (PointsMm, PointsMm),
 }
 
 fn metres(mm: i32) -> Fx {
@@ -89,7 +92,8 @@ pub fn load_layout(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
         .map_err(|e| fail(e.span.start.line, e.span.start.col, e.code.to_string()))?;
     // Semantic problems name the field's line.
     let at = |field: &str, message: String| {
-        let line = text.lines().position(|l| l.trim_start().starts_with(field)).map_or(0, |i| i + 1);
+        let line =
+            text.lines().position(|l| l.trim_start().starts_with(field)).map_or(0, |i| i + 1);
         fail(line, 1, format!("{field}: {message}"))
     };
     let side = |field: &str, mm: i32| {
@@ -99,10 +103,14 @@ pub fn load_layout(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
             Err(at(field, format!("{mm} is not from {MM_PER_M} to {MAX_SIDE_MM} millimetres")))
         }
     };
-    let (length, width) = (side("length_mm", parsed.length_mm)?, side("width_mm", parsed.width_mm)?);
+    let (length, width) =
+        (side("length_mm", parsed.length_mm)?, side("width_mm", parsed.width_mm)?);
     let goal = side("goal_width_mm", parsed.goal_width_mm)?;
     if goal >= width {
-        return Err(at("goal_width_mm", format!("a goal {goal} mm wide does not fit a rink {width} mm wide")));
+        return Err(at(
+            "goal_width_mm",
+            format!("a goal {goal} mm wide does not fit a rink {width} mm wide"),
+        ));
     }
     let inside = |p: &(i32, i32)| p.0.abs() < length / 2 && p.1.abs() < width / 2;
     if parsed.pucks.is_empty() {

@@ -33,13 +33,13 @@ use std::sync::Arc;
 use fixstep_netplay::NetGame;
 use fixstep_netplay::ground::GroundPoint;
 use fixstep_netplay::shapes::{ShapeFeed, ShapeSpectator, ShapeUpdate, spectator_update};
+use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
 use fixstep_present::remote::Motion;
 use fixstep_present::shapes::{
     Look, Scenery, Shape, ShapeCamera, ShapeGame, ShapeKind, ShapePose, ShapePresentation,
     shape_truth,
 };
-use fixstep_present::Game;
 use fixstep_runtime::input::{Controls, SampledInput};
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx_ratio};
 use fixstep_runtime::net::GameData;
@@ -84,17 +84,26 @@ const CAMERA_SOUTH: Fx = fx_ratio(4, 5);
 static KINDS: [ShapeKind; 3] = [
     ShapeKind {
         name: "pusher",
-        look: Look { shape: Shape::Cylinder { radius_mm: 500, height_mm: PUSHER_HEIGHT_MM }, colour: [40, 110, 230] },
+        look: Look {
+            shape: Shape::Cylinder { radius_mm: 500, height_mm: PUSHER_HEIGHT_MM },
+            colour: [40, 110, 230],
+        },
         motion: Motion::Walker,
     },
     ShapeKind {
         name: "pusher",
-        look: Look { shape: Shape::Cylinder { radius_mm: 500, height_mm: PUSHER_HEIGHT_MM }, colour: [235, 120, 30] },
+        look: Look {
+            shape: Shape::Cylinder { radius_mm: 500, height_mm: PUSHER_HEIGHT_MM },
+            colour: [235, 120, 30],
+        },
         motion: Motion::Walker,
     },
     ShapeKind {
         name: "puck",
-        look: Look { shape: Shape::Cylinder { radius_mm: 350, height_mm: PUCK_HEIGHT_MM }, colour: [30, 30, 36] },
+        look: Look {
+            shape: Shape::Cylinder { radius_mm: 350, height_mm: PUCK_HEIGHT_MM },
+            colour: [30, 30, 36],
+        },
         motion: Motion::Vehicle,
     },
 ];

@@ -8,9 +8,7 @@ use std::sync::Arc;
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::script::TextCommand;
-use fixstep_runtime::{
-    Canonical, Command, ContentDigest, Error, Simulation, StateHasher, Tick,
-};
+use fixstep_runtime::{Canonical, Command, ContentDigest, Error, Simulation, StateHasher, Tick};
 use serde::{Deserialize, Serialize};
 
 use crate::layout::Layout;
@@ -45,6 +43,10 @@ const DASH_COOLDOWN_TICKS: u16 = 15;
 /// by at most 1.6 m in a tick, under twice their reach (1.7 m), so no puck passes through a
 /// pusher between two ticks.
 const PUCK_MAX_SPEED: Fx = fx_ratio(7, 10);
+
+/// The share of a pusher-puck collision's push the pusher takes: a puck is light, and a
+/// pusher drives through it barely slowed.
+const PUSHER_PUCK_SHARE: Fx = fx_ratio(1, 10);
 
 /// What a bounce keeps of the speed along its normal: lively boards.
 const RESTITUTION: Fx = fx_ratio(4, 5);
@@ -212,24 +214,54 @@ fn walls(layout: &Layout, pos: &mut Vec2, vel: &mut Vec2, radius: Fx, goal: bool
     None
 }
 
+/// Something round that moves: a pusher or a puck.
+trait Disc {
+    /// Its centre and its velocity, to move both.
+    fn motion(&mut self) -> (&mut Vec2, &mut Vec2);
+}
+
+impl Disc for Pusher {
+    fn motion(&mut self) -> (&mut Vec2, &mut Vec2) {
+        (&mut self.pos, &mut self.vel)
+    }
+}
+
+impl Disc for Puck {
+    fn motion(&mut self) -> (&mut Vec2, &mut Vec2) {
+        (&mut self.pos, &mut self.vel)
+    }
+}
+
 /// Separates two overlapping discs and bounces their velocities along the line between them:
 /// `share_a` of the push goes to `a` (a heavier disc takes less), the rest to `b`.
-fn collide(a: (&mut Vec2, &mut Vec2), b: (&mut Vec2, &mut Vec2), reach: Fx, share_a: Fx) {
-    let between = *b.0 - *a.0;
+fn collide(a: &mut impl Disc, b: &mut impl Disc, reach: Fx, share_a: Fx) {
+    let ((a_pos, a_vel), (b_pos, b_vel)) = (a.motion(), b.motion());
+    let between = *b_pos - *a_pos;
     let distance = between.length();
     if distance >= reach {
         return;
     }
     // Discs on the very same spot part east-west, the same way on every machine.
-    let normal = if distance == Fx::ZERO { Vec2::new(Fx::ONE, Fx::ZERO) } else { between / distance };
+    let normal =
+        if distance == Fx::ZERO { Vec2::new(Fx::ONE, Fx::ZERO) } else { between / distance };
     let overlap = reach - distance;
-    *a.0 -= normal * (overlap * share_a);
-    *b.0 += normal * (overlap * (Fx::ONE - share_a));
-    let closing = (*a.1 - *b.1).dot(normal);
+    *a_pos -= normal * (overlap * share_a);
+    *b_pos += normal * (overlap * (Fx::ONE - share_a));
+    let closing = (*a_vel - *b_vel).dot(normal);
     if closing > Fx::ZERO {
         let impulse = closing * (Fx::ONE + RESTITUTION);
-        *a.1 -= normal * (impulse * share_a);
-        *b.1 += normal * (impulse * (Fx::ONE - share_a));
+        *a_vel -= normal * (impulse * share_a);
+        *b_vel += normal * (impulse * (Fx::ONE - share_a));
+    }
+}
+
+/// Runs `each` on every unordered pair of `items` once, in index order.
+fn each_pair<T>(items: &mut [T], mut each: impl FnMut(&mut T, &mut T)) {
+    for j in 1..items.len() {
+        let (left, right) = items.split_at_mut(j);
+        for a in left {
+            each(a, &mut right[0]);
+        }
     }
 }
 
@@ -295,32 +327,23 @@ impl Simulation for ArenaSim {
         }
         // Pushers part evenly; a pusher drives a puck, which barely slows it (a tenth).
         let half = fx_ratio(1, 2);
-        for i in 0..s.pushers.len() {
-            for j in i + 1..s.pushers.len() {
-                let (left, right) = s.pushers.split_at_mut(j);
-                let (a, b) = (&mut left[i], &mut right[0]);
-                collide((&mut a.pos, &mut a.vel), (&mut b.pos, &mut b.vel), PUSHER_RADIUS * 2, half);
-            }
-            let pusher = &mut s.pushers[i];
+        each_pair(&mut s.pushers, |a, b| collide(a, b, PUSHER_RADIUS * 2, half));
+        for pusher in &mut s.pushers {
             for puck in &mut s.pucks {
-                let reach = PUSHER_RADIUS + PUCK_RADIUS;
-                let (p, q) = ((&mut pusher.pos, &mut pusher.vel), (&mut puck.pos, &mut puck.vel));
-                collide(p, q, reach, fx_ratio(1, 10));
+                collide(pusher, puck, PUSHER_RADIUS + PUCK_RADIUS, PUSHER_PUCK_SHARE);
             }
         }
-        for i in 0..s.pucks.len() {
-            for j in i + 1..s.pucks.len() {
-                let (left, right) = s.pucks.split_at_mut(j);
-                let (a, b) = (&mut left[i], &mut right[0]);
-                collide((&mut a.pos, &mut a.vel), (&mut b.pos, &mut b.vel), PUCK_RADIUS * 2, half);
-            }
-        }
+        each_pair(&mut s.pucks, |a, b| collide(a, b, PUCK_RADIUS * 2, half));
         for (spot, puck) in layout.pucks.iter().zip(&mut s.pucks) {
             if let Some(team) = walls(layout, &mut puck.pos, &mut puck.vel, PUCK_RADIUS, true) {
                 s.score[team] += 1;
                 // Back to its spot, a hand's breadth off it either way.
                 let off = s.rng.range_fx(-fx_ratio(1, 4), fx_ratio(1, 4));
-                *puck = Puck { pos: *spot + Vec2::new(Fx::ZERO, off), vel: Vec2::ZERO, jumps: puck.jumps + 1 };
+                *puck = Puck {
+                    pos: *spot + Vec2::new(Fx::ZERO, off),
+                    vel: Vec2::ZERO,
+                    jumps: puck.jumps + 1,
+                };
             }
         }
         for pusher in &mut s.pushers {

@@ -11,19 +11,25 @@
 //!
 //! After criterion's figures the bench prints, for each N, the messages' payload per peer
 //! (bytes a second each way, before renet's and netcode's headers) and the share of a 100 ms
-//! tick the host's work takes. Run with `cargo bench -p fixstep-render --bench host_session`.
+//! tick the host's work takes. Run with `cargo bench -p fixstep-town --bench host_session`.
 
-use std::path::PathBuf;
+#![expect(
+    clippy::disallowed_types,
+    clippy::disallowed_methods,
+    reason = "a benchmark times the host from outside and prints rates; nothing it measures feeds back"
+)]
+
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use fixstep_game::PlayerCommand;
 use fixstep_game::bots::Bot;
-use fixstep_render::assets::{default_assets_root, default_level, load};
-use fixstep_render::net_game::{HostGame, HostOptions, identity_of};
+use fixstep_netplay::{HostGame, HostOptions, identity_of};
+use fixstep_present::Game;
 use fixstep_runtime::net::{Delivery, PeerConfig, PeerEvent, PeerId, PeerSession, Role};
-use fixstep_runtime::{Simulation, Tick};
+use fixstep_runtime::{Bot as _, Simulation, Tick};
+use fixstep_town::Town;
 
 /// Peer counts measured: a few friends, a full room, and netcode's limit less the host.
 const PEERS: [usize; 4] = [1, 8, 32, 63];
@@ -39,8 +45,8 @@ const WARM_UP_TICKS: u32 = 20;
 
 /// A host, its peers and what is on its way between them.
 struct Room {
-    host: HostGame,
-    peers: Vec<PeerSession<PlayerCommand>>,
+    host: HostGame<Town>,
+    peers: Vec<PeerSession<Town>>,
     bots: Vec<Bot>,
     host_bot: Bot,
     /// Messages on their way to the host, by peer.
@@ -55,8 +61,9 @@ struct Room {
 
 impl Room {
     fn new(peers: usize) -> Self {
-        let assets = default_assets_root();
-        let level = Arc::new(load(&assets, &default_level(&assets)).expect("the town loads"));
+        let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+        let level = Town::load_content(&assets, &Town::default_content(&assets));
+        let level = Arc::new(level.expect("the town loads"));
         let options = HostOptions {
             bind: ([127, 0, 0, 1], 0).into(),
             also_reachable_at: Vec::new(),
@@ -66,11 +73,11 @@ impl Room {
             name: "host".to_owned(),
             reports: PathBuf::from("desync-reports"),
         };
-        let mut host = HostGame::new(Arc::clone(&level), &options);
+        let mut host = HostGame::new(&level, &options);
         let mut sessions = Vec::new();
         for i in 0..peers {
             let config = PeerConfig {
-                identity: identity_of(&level),
+                identity: identity_of::<Town>(&level),
                 name: format!("peer {i}"),
                 role: Role::Player,
             };

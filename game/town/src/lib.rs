@@ -30,12 +30,14 @@ use fixstep_game::state::GameState;
 use fixstep_game::{GameSnapshot, PlayerCommand, TownSim};
 use fixstep_netplay::NetGame;
 use fixstep_netplay::ground::GroundPoint;
-use fixstep_present::format::TruthEntity;
 use fixstep_present::Game;
+use fixstep_present::format::TruthEntity;
 use fixstep_runtime::input::Controls;
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::{ContentDigest, Simulation};
-use fixstep_town_view::{TownFeed, TownGame, TownNetGame, TownPresentation, TownSpectator, TownUpdate};
+use fixstep_town_view::{
+    TownFeed, TownGame, TownNetGame, TownPresentation, TownSpectator, TownUpdate,
+};
 
 /// Turn per tick while a turn key is held, 2^-16 of a turn: 1/32 turn per 100 ms, about 112°
 /// a second, quick enough to look round and slow enough to aim at a door.
@@ -104,12 +106,7 @@ impl Game for Town {
 
     /// Forward, strafe, key turn per tick, run.
     fn held_numbers(command: &PlayerCommand) -> [i32; 4] {
-        [
-            command.forward.into(),
-            command.strafe.into(),
-            command.turn.into(),
-            i32::from(command.run),
-        ]
+        [command.forward.into(), command.strafe.into(), command.turn.into(), i32::from(command.run)]
     }
 
     fn own(sim: &TownSim, player: usize) -> Option<OwnBody> {

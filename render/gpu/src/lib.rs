@@ -81,8 +81,8 @@ pub const EFFECTS_PERIOD_S: f32 = 3600.0;
 /// [`EFFECTS_PERIOD_S`], so a picture of a tick is the same every time.
 #[must_use]
 pub fn effects_clock_at(render_tick: f64) -> f32 {
-    (render_tick * fixstep_present::convert::TICK_SECONDS)
-        .rem_euclid(f64::from(EFFECTS_PERIOD_S)) as f32
+    (render_tick * fixstep_present::convert::TICK_SECONDS).rem_euclid(f64::from(EFFECTS_PERIOD_S))
+        as f32
 }
 
 /// Draws a game's frames into a texture view: the window's surface or an offscreen target.

@@ -13,11 +13,11 @@ use std::path::PathBuf;
 use glam::Vec3;
 use glyphon::{Buffer, Color, Metrics, Shaping, TextArea, TextBounds, TextRenderer, Wrap};
 
+use crate::Hud;
 use crate::lights::lighting_at;
 use crate::meshes::{GrowBuffer, srgb};
 use crate::rects::{rect_pipeline, screen_uniform, ui_scale};
 use crate::text::{TextSystem, text_height, text_width};
-use crate::Hud;
 
 /// A rectangle instance: place, colour, and the image's uv corners.
 const RECT_INSTANCE: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
@@ -377,13 +377,7 @@ impl Overlay {
         let (tw, th) = self.text(text, self.hud_slot, &content, HUD_TEXT_PX * ui, None);
         let pad = HUD_PAD_PX * ui;
         self.show(self.hud_slot, pad * 2.0, pad * 2.0, Color::rgb(235, 240, 245));
-        self.rect(
-            Layer::Under,
-            None,
-            (pad, pad, tw + pad * 2.0, th + pad * 2.0),
-            Vec3::ZERO,
-            0.55,
-        );
+        self.rect(Layer::Under, None, (pad, pad, tw + pad * 2.0, th + pad * 2.0), Vec3::ZERO, 0.55);
         if hud.show_graph {
             let (gw, gh) = (GRAPH_SAMPLES as f32 * 1.25 * ui, 110.0 * ui);
             let (gx, gy) = (w - gw - pad, pad);

@@ -107,4 +107,3 @@ pub fn screen_uniform(
     });
     (buffer, layout, group)
 }
-

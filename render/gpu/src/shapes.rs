@@ -17,7 +17,9 @@ use crate::overlay::{Layer, Overlay, Slot};
 use crate::rects::ui_scale;
 use crate::scene::{FrameLight, ScenePasses};
 use crate::text::TextSystem;
-use crate::{CameraView, EFFECTS_PERIOD_S, FrameRenderer, GpuContext, GpuError, Hud, INSTANCED_WGSL};
+use crate::{
+    CameraView, EFFECTS_PERIOD_S, FrameRenderer, GpuContext, GpuError, Hud, INSTANCED_WGSL,
+};
 
 /// The time of day a shape game is lit at, a fraction of a day: mid-morning, the sun high
 /// enough to light every side and low enough to cast shadows that show where pieces stand.
@@ -136,7 +138,13 @@ impl ShapeRenderer {
         let mut cylinder = MeshData::lit();
         cylinder.cylinder_y(Vec3::ZERO, 1.0, (0.0, 1.0), CYLINDER_SEGMENTS, white, white);
         let mut block = MeshData::lit();
-        block.cuboid(Mat4::IDENTITY, Vec3::new(-0.5, 0.0, -0.5), Vec3::new(0.5, 1.0, 0.5), white.0, white.1);
+        block.cuboid(
+            Mat4::IDENTITY,
+            Vec3::new(-0.5, 0.0, -0.5),
+            Vec3::new(0.5, 1.0, 0.5),
+            white.0,
+            white.1,
+        );
         let mut text = TextSystem::new(ctx, format, assets)?;
         let mut overlay = Overlay::new(device, &ctx.queue, &mut text, assets.to_path_buf());
         let status = overlay.slot(&mut text);
@@ -184,7 +192,12 @@ impl ShapeRenderer {
         for shape in &frame.shapes {
             let Some(kind) = self.kinds.get(usize::from(shape.kind)).copied() else { continue };
             let mine = shape.player.is_some() && shape.player == self.local_player;
-            self.push(shape.sample.pos, shape.sample.yaw, &kind.look, if mine { 1.25 } else { 1.0 });
+            self.push(
+                shape.sample.pos,
+                shape.sample.yaw,
+                &kind.look,
+                if mine { 1.25 } else { 1.0 },
+            );
         }
         for unit in [&mut self.cylinders, &mut self.blocks] {
             unit.instances.write(&self.device, &self.queue, bytemuck::cast_slice(&unit.data));

@@ -142,7 +142,11 @@ fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<Difference>, limit: usiz
 /// # Errors
 ///
 /// If either is not RON.
-pub fn differences(a: &str, b: &str, limit: usize) -> Result<Vec<Difference>, ron::error::SpannedError> {
+pub fn differences(
+    a: &str,
+    b: &str,
+    limit: usize,
+) -> Result<Vec<Difference>, ron::error::SpannedError> {
     let va: Value = ron::from_str(a)?;
     let vb: Value = ron::from_str(b)?;
     let mut out = Vec::new();

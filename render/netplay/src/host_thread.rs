@@ -192,9 +192,7 @@ impl<G: NetGame> ServedHost<G> {
     }
 
     /// The ticks completed since the last call, oldest first.
-    pub fn drain_completed(
-        &mut self,
-    ) -> std::collections::vec_deque::Drain<'_, CompletedTick<G>> {
+    pub fn drain_completed(&mut self) -> std::collections::vec_deque::Drain<'_, CompletedTick<G>> {
         self.completed.drain(..)
     }
 
@@ -228,7 +226,9 @@ pub struct HostThread<G: NetGame> {
 
 impl<G: NetGame> std::fmt::Debug for HostThread<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HostThread").field("serving", &self.thread.is_some()).finish_non_exhaustive()
+        f.debug_struct("HostThread")
+            .field("serving", &self.thread.is_some())
+            .finish_non_exhaustive()
     }
 }
 

@@ -158,8 +158,8 @@ impl RecentStates {
             Vec::new()
         };
         buffer.clear();
-        let buffer = postcard::to_extend(state, buffer)
-            .map_err(|e| NetPlayError::Encode(e.to_string()))?;
+        let buffer =
+            postcard::to_extend(state, buffer).map_err(|e| NetPlayError::Encode(e.to_string()))?;
         self.states.push_back((tick, buffer, hash));
         Ok(())
     }
@@ -176,7 +176,10 @@ impl RecentStates {
 /// # Errors
 ///
 /// If the tick is not the simulation's next, or has the wrong number of commands.
-pub fn apply<S: Simulation>(sim: &mut S, record: &TickRecord<S::Command>) -> Result<(), NetPlayError> {
+pub fn apply<S: Simulation>(
+    sim: &mut S,
+    record: &TickRecord<S::Command>,
+) -> Result<(), NetPlayError> {
     for _ in 0..record.joins {
         sim.add_player()?;
     }

@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::remote::Motion;
-use fixstep_present::shapes::{ShapeDraw, ShapeFrame, ShapeGame, ShapePose, ShapeSample, camera_of};
+use fixstep_present::shapes::{
+    ShapeDraw, ShapeFrame, ShapeGame, ShapePose, ShapeSample, camera_of,
+};
 use fixstep_present::{CameraDraw, SnapshotOf};
 use fixstep_runtime::math::Vec2;
 use glam::Vec3;
@@ -17,7 +19,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use crate::ground::{
-    EntityRole, GroundFeed, GroundPoint, GroundUpdate, GroundView, Pose, mm2, mm_per_second,
+    EntityRole, GroundFeed, GroundPoint, GroundUpdate, GroundView, Pose, mm_per_second, mm2,
 };
 use crate::{NetGame, Spectator};
 
@@ -76,7 +78,8 @@ impl ShapeFeed {
         self.poses.clear();
         self.roles.clear();
         for s in &self.shapes {
-            let vehicle = kinds.get(usize::from(s.kind)).is_some_and(|k| k.motion == Motion::Vehicle);
+            let vehicle =
+                kinds.get(usize::from(s.kind)).is_some_and(|k| k.motion == Motion::Vehicle);
             self.poses.push(Pose {
                 id: s.id,
                 vehicle,

@@ -27,7 +27,8 @@ pub struct TraceHeaderLine {
 pub struct TraceHeader {
     /// [`TRACE_FORMAT`].
     pub format: u32,
-    /// The host's tick, milliseconds: 100.
+    /// The host's tick, milliseconds: 100 (written as a whole number when it is one).
+    #[serde(serialize_with = "whole_or_fraction")]
     pub tick_ms: f64,
 }
 
@@ -246,4 +247,12 @@ fn single_array<S: Serializer>(value: &[f64; 3], serializer: S) -> Result<S::Ok,
 
 fn single_vec<S: Serializer>(value: &Option<[f64; 3]>, serializer: S) -> Result<S::Ok, S::Error> {
     value.map(|v| v.map(|x| x as f32)).serialize(serializer)
+}
+
+/// A number written as a whole number when it is one (`100`, not `100.0`), as a person writes
+/// a header.
+fn whole_or_fraction<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    #[expect(clippy::float_cmp, reason = "whole numbers are exact")]
+    let whole = value.trunc() == *value && value.abs() < 1e15;
+    if whole { serializer.serialize_i64(*value as i64) } else { serializer.serialize_f64(*value) }
 }

@@ -32,12 +32,7 @@ impl<G: Game> std::fmt::Debug for LocalGame<G> {
 impl<G: Game> LocalGame<G> {
     /// A game of `content` with `players` players, seen by player `local_player`.
     #[must_use]
-    pub fn new(
-        content: &Arc<G::Content>,
-        seed: u64,
-        players: usize,
-        local_player: usize,
-    ) -> Self {
+    pub fn new(content: &Arc<G::Content>, seed: u64, players: usize, local_player: usize) -> Self {
         let sim = G::new_sim(content, seed, players);
         let mut presentation = G::presentation(content, local_player);
         presentation.observe(sim.snapshot(), G::own(&sim, local_player));
@@ -65,11 +60,11 @@ impl<G: Game> LocalGame<G> {
     /// If the simulation refuses the tick.
     pub fn step_own(
         &mut self,
-        command: CommandOf<G>,
+        command: &CommandOf<G>,
         partial: &PartialOf<G>,
     ) -> Result<(), fixstep_runtime::Error> {
-        self.presentation.own_command(self.sim.next_tick(), &command, partial);
-        self.step(std::slice::from_ref(&command))
+        self.presentation.own_command(self.sim.next_tick(), command, partial);
+        self.step(std::slice::from_ref(command))
     }
 
     /// Runs the next tick with one command per player, and shows its snapshot (and the local

@@ -194,7 +194,11 @@ impl<R: OwnRules> OwnPrediction<R> {
         self.basis.as_ref().map_or(0, |b| b.pending.len())
     }
 
-    fn predict(&self, basis: &Basis<R::Body, R::Command>, partial: &R::Partial) -> Predicted<R::Anim> {
+    fn predict(
+        &self,
+        basis: &Basis<R::Body, R::Command>,
+        partial: &R::Partial,
+    ) -> Predicted<R::Anim> {
         let mut body = basis.body;
         let mut tick = basis.tick;
         // The ticks without an own command run on the held input, as the host runs them.
@@ -291,18 +295,15 @@ impl<R: OwnRules> OwnPrediction<R> {
         // other difference between two predictions.
         if let Some(last) = self.last_partial
             && R::share(partial) >= R::share(&last)
+            && let Some(continued) = R::continued(&last, partial)
         {
-            if let Some(continued) = R::continued(&last, partial) {
-                let before = self.predict(basis, &continued);
-                let after = self.predict(basis, partial);
-                // Only where the step is heading: the new facing shows at once, as a key or
-                // the mouse asks.
-                let before = Predicted {
-                    pose: OwnPose { facing: after.pose.facing, ..before.pose },
-                    ..before
-                };
-                self.rebase(&before, &after, false);
-            }
+            let before = self.predict(basis, &continued);
+            let after = self.predict(basis, partial);
+            // Only where the step is heading: the new facing shows at once, as a key or the
+            // mouse asks.
+            let before =
+                Predicted { pose: OwnPose { facing: after.pose.facing, ..before.pose }, ..before };
+            self.rebase(&before, &after, false);
         }
         self.last_partial = Some(*partial);
         let basis = self.basis.as_ref()?;

@@ -347,14 +347,18 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
             t.track.sample_into(alpha, &(), &mut sample);
             let speed =
                 drawn_speed(t.track.previous().pos, t.track.current().pos, t.track.was_reset());
-            frame.shapes.push(ShapeDraw { id: t.id, kind: t.kind, sample, speed, player: t.player });
+            frame.shapes.push(ShapeDraw {
+                id: t.id,
+                kind: t.kind,
+                sample,
+                speed,
+                player: t.player,
+            });
         }
         let zoom = self.camera.distance / CameraRig::default().distance;
         let camera = &self.fixed_camera;
-        frame.camera = CameraDraw {
-            eye: camera.target + (camera.eye - camera.target) * zoom,
-            ..*camera
-        };
+        frame.camera =
+            CameraDraw { eye: camera.target + (camera.eye - camera.target) * zoom, ..*camera };
         &self.frame
     }
 

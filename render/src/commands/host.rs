@@ -88,7 +88,12 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         reports: args.reports.clone(),
     };
     if !args.logs.headless {
-        super::play::window::<G>(paths, &level_file, &content, &super::play::Windowed::Host(options))?;
+        super::play::window::<G>(
+            paths,
+            &level_file,
+            &content,
+            &super::play::Windowed::Host(options),
+        )?;
         return Ok(String::new());
     }
     let script = read_input_script::<G>(args.logs.input_script.as_deref())?;

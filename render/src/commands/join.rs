@@ -12,7 +12,9 @@ use fixstep_present::CommandOf;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::{Bot, Simulation};
 
-use super::{Logs, NetLogArgs, Paths, bad_input, held_at, held_mark, read_input_script, sleep_until};
+use super::{
+    Logs, NetLogArgs, Paths, bad_input, held_at, held_mark, read_input_script, sleep_until,
+};
 use crate::games::Playable;
 
 /// How long a headless peer without a drawn log sleeps between looks at its socket,

@@ -70,7 +70,9 @@ impl Paths {
 /// # Errors
 ///
 /// An unreadable or malformed script, as a [`BadInput`] naming the file and line.
-pub fn read_command_script<G: Game>(path: Option<&Path>) -> Result<Option<CommandScript<CommandOf<G>>>> {
+pub fn read_command_script<G: Game>(
+    path: Option<&Path>,
+) -> Result<Option<CommandScript<CommandOf<G>>>> {
     let Some(path) = path else { return Ok(None) };
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read command script {}", path.display()))
@@ -86,7 +88,9 @@ pub fn read_command_script<G: Game>(path: Option<&Path>) -> Result<Option<Comman
 /// # Errors
 ///
 /// An unreadable or malformed script, as a [`BadInput`] naming the file and line.
-pub fn read_input_script<G: Game>(path: Option<&Path>) -> Result<Option<InputScript<CommandOf<G>>>> {
+pub fn read_input_script<G: Game>(
+    path: Option<&Path>,
+) -> Result<Option<InputScript<CommandOf<G>>>> {
     let Some(path) = path else { return Ok(None) };
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read input script {}", path.display()))
@@ -256,7 +260,12 @@ impl<G: Game> Logs<G> {
     /// # Errors
     ///
     /// If a log cannot be written.
-    pub fn tick(&mut self, tick: Tick, hash: &StateHash, snapshot: &Arc<SnapshotOf<G>>) -> Result<()> {
+    pub fn tick(
+        &mut self,
+        tick: Tick,
+        hash: &StateHash,
+        snapshot: &Arc<SnapshotOf<G>>,
+    ) -> Result<()> {
         if let Some(log) = self.hashes.as_mut() {
             writeln!(log, "{} {hash}", tick.0).context("cannot write the hash log")?;
         }

@@ -77,8 +77,8 @@ fn replay_content_name(source: &str, file: &Path, assets: &Path) -> String {
     file_path.map_or_else(|| file.display().to_string(), |f| f.display().to_string())
 }
 
-/// Where each player's commands come from.
-pub enum Driver<G: Game> {
+/// Where one player's commands come from.
+enum Driver<G: Game> {
     /// A scripted bot.
     Bot(Box<G::Bot>),
     /// A line of a command script.
@@ -154,17 +154,42 @@ impl FramePacing {
     }
 }
 
-/// The players' drivers and the simulation of a run.
+/// Where every player's commands come from in a run.
+struct Drivers<G: Game> {
+    /// One a player.
+    each: Vec<Driver<G>>,
+    /// The scripted players' commands.
+    script: CommandScript<CommandOf<G>>,
+}
+
+impl<G: Game> Drivers<G> {
+    /// This tick's commands of every player into `out`; `held` is the command of a player
+    /// driven by held input (no input without one).
+    fn commands(
+        &mut self,
+        tick: Tick,
+        sim: &G::Sim,
+        held: Option<&CommandOf<G>>,
+        out: &mut Vec<CommandOf<G>>,
+    ) {
+        out.clear();
+        let snapshot = sim.snapshot();
+        for (player, driver) in self.each.iter_mut().enumerate() {
+            out.push(match driver {
+                Driver::Bot(bot) => bot.command(snapshot),
+                Driver::Script => self.script.command(player, tick),
+                Driver::Held => held.cloned().unwrap_or_default(),
+            });
+        }
+    }
+}
+
+/// The players' drivers of a run of `content`, and their number.
 ///
 /// # Errors
 ///
-/// A bad level or command script, or a script line for a bot's player.
-pub fn prepare<G: Game>(
-    args: &SimArgs,
-    paths: &Paths,
-) -> Result<(Arc<G::Content>, G::Sim, Vec<Driver<G>>, CommandScript<CommandOf<G>>)> {
-    let file = paths.content_file::<G>(args.level.as_deref());
-    let content = paths.load::<G>(&file)?;
+/// A bad command script, or a script line for a bot's player.
+fn prepare<G: Game>(args: &SimArgs, content: &Arc<G::Content>) -> Result<(usize, Drivers<G>)> {
     let script = read_command_script::<G>(args.commands.as_deref())?.unwrap_or_default();
     // With an input script the local player 0 holds keys and the bots come after it.
     let first_bot = usize::from(args.input_script.is_some());
@@ -188,47 +213,24 @@ pub fn prepare<G: Game>(
             G::MAX_PLAYERS
         )));
     }
-    let drivers = (0..players)
+    let each = (0..players)
         .map(|p| {
             if p < first_bot {
                 Driver::Held
             } else if bots.contains(&p) {
-                Driver::Bot(Box::new(G::bot(&content, p)))
+                Driver::Bot(Box::new(G::bot(content, p)))
             } else {
                 Driver::Script
             }
         })
         .collect();
-    let sim = G::new_sim(&content, args.seed, players);
-    Ok((content, sim, drivers, script))
-}
-
-/// This tick's commands of every player; `held` is the command of a player driven by held
-/// input (no input without one).
-pub fn commands_for<G: Game>(
-    tick: Tick,
-    sim: &G::Sim,
-    drivers: &mut [Driver<G>],
-    script: &CommandScript<CommandOf<G>>,
-    held: Option<&CommandOf<G>>,
-    out: &mut Vec<CommandOf<G>>,
-) {
-    out.clear();
-    let snapshot = sim.snapshot();
-    for (player, driver) in drivers.iter_mut().enumerate() {
-        out.push(match driver {
-            Driver::Bot(bot) => bot.command(snapshot),
-            Driver::Script => script.command(player, tick),
-            Driver::Held => held.cloned().unwrap_or_default(),
-        });
-    }
+    Ok((players, Drivers { each, script }))
 }
 
 /// Steps the simulation with every player's commands, and logs hashes and the replay.
 struct Stepper<G: Game> {
     sim: G::Sim,
-    drivers: Vec<Driver<G>>,
-    script: CommandScript<CommandOf<G>>,
+    drivers: Drivers<G>,
     hasher: StateHasher,
     commands: Vec<CommandOf<G>>,
     hash: StateHash,
@@ -238,18 +240,18 @@ struct Stepper<G: Game> {
 
 impl<G: Game> Stepper<G> {
     fn new(args: &SimArgs, paths: &Paths) -> Result<(Self, Arc<G::Content>)> {
-        let (content, sim, drivers, script) = prepare::<G>(args, paths)?;
-        let hash_log = args.hash_log.as_deref().map(|p| super::create(p, "hash log")).transpose()?;
+        let content = paths.load::<G>(&paths.content_file::<G>(args.level.as_deref()))?;
+        let (players, drivers) = prepare::<G>(args, &content)?;
+        let sim = G::new_sim(&content, args.seed, players);
+        let hash_log =
+            args.hash_log.as_deref().map(|p| super::create(p, "hash log")).transpose()?;
         let recorder = match &args.record {
             Some(path) => {
                 let file = File::create(path)
                     .with_context(|| format!("cannot create replay {}", path.display()))?;
                 let content_file = paths.content_file::<G>(args.level.as_deref());
-                let name = replay_content_name(
-                    G::content_source(&content),
-                    &content_file,
-                    &paths.assets,
-                );
+                let name =
+                    replay_content_name(G::content_source(&content), &content_file, &paths.assets);
                 let header = ReplayHeader::of(&sim, name, args.seed)?;
                 Some(ReplayWriter::new(BufWriter::new(file), &header)?)
             }
@@ -259,7 +261,6 @@ impl<G: Game> Stepper<G> {
         let stepper = Self {
             sim,
             drivers,
-            script,
             hasher: StateHasher::new(),
             commands: Vec::new(),
             hash,
@@ -271,7 +272,7 @@ impl<G: Game> Stepper<G> {
 
     fn step(&mut self, held: Option<&CommandOf<G>>) -> Result<()> {
         let tick = self.sim.next_tick();
-        commands_for::<G>(tick, &self.sim, &mut self.drivers, &self.script, held, &mut self.commands);
+        self.drivers.commands(tick, &self.sim, held, &mut self.commands);
         self.sim.step(tick, &self.commands)?;
         self.sim.hash_state(&mut self.hasher);
         self.hash = self.hasher.finish_reuse();
@@ -329,7 +330,8 @@ fn frame_loop<G: Game>(
     mut stepper: Stepper<G>,
     content: &Arc<G::Content>,
 ) -> Result<(Tick, StateHash)> {
-    let mut logs = Logs::<G>::open(None, args.truth_log.as_deref(), args.drawn_log.as_deref(), content)?;
+    let mut logs =
+        Logs::<G>::open(None, args.truth_log.as_deref(), args.drawn_log.as_deref(), content)?;
     let mut presentation = G::presentation(content, 0);
     if input.is_some() && args.no_predict {
         presentation.mark_local();

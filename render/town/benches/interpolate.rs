@@ -11,14 +11,14 @@ use std::sync::Arc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use fixstep_game::level::{load_clips, stress_level};
 use fixstep_game::{PlayerCommand, TownSim};
-use fixstep_render::present::LocalPresentation;
 use fixstep_runtime::Simulation;
+use fixstep_town_view::TownPresentation as LocalPresentation;
 
 /// Ticks run before measuring, so everything is moving and every track has two samples.
 const WARM_UP_TICKS: u32 = 50;
 
 fn bench(c: &mut Criterion) {
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&assets, "animations/humanoid.ron").expect("clips load");
     let level = Arc::new(stress_level(clips));
     let mut sim = TownSim::new(Arc::clone(&level), 1, 1);

@@ -98,7 +98,12 @@ impl ObjectMotion {
 }
 
 /// Writes what a town frame drew into a drawn-log line.
-pub fn record_frame(frame: &DrawFrame, level: &Level, objects: &ObjectMotion, line: &mut DrawnFrame) {
+pub fn record_frame(
+    frame: &DrawFrame,
+    level: &Level,
+    objects: &ObjectMotion,
+    line: &mut DrawnFrame,
+) {
     line.render_tick = frame.render_tick;
     line.camera = Some(frame.camera.eye.as_dvec3().to_array());
     for c in &frame.characters {
@@ -172,7 +177,13 @@ pub fn truth(
     }
     for (i, t) in current.taxis.iter().enumerate() {
         let speed = f(t.speed) * TICKS_PER_SECOND_F32;
-        out.push(entity(TAXI_ID_BASE + i as u64, ground(t.pos, 0.0), radians(t.yaw), speed, t.jumps));
+        out.push(entity(
+            TAXI_ID_BASE + i as u64,
+            ground(t.pos, 0.0),
+            radians(t.yaw),
+            speed,
+            t.jumps,
+        ));
     }
     let place = |i: usize, o: &fixstep_game::ObjectView| {
         let rotation = Quat::from_rotation_y(radians(o.rotation));

@@ -38,7 +38,7 @@ pub fn frame_at<G: TownGame>(
         let command = script.map_or_else(PlayerCommand::default, |s| s.command(0, Tick(t)));
         game.step(&[command])?;
     }
-    let mut frame = game.presentation.draw_frame(alpha, 0.0).clone();
+    let mut frame = game.presentation.draw(alpha, 0.0).clone();
     if let Some(time) = time {
         frame.time_of_day = time;
     }

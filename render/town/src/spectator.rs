@@ -9,17 +9,17 @@ use fixstep_game::level::Level;
 use fixstep_game::{AnimState, tuning};
 use fixstep_netplay::Spectator;
 use fixstep_netplay::ground::{GroundPoint, GroundView};
+use fixstep_present::CameraDraw;
 use fixstep_present::convert::{TICKS_PER_SECOND_F32, day_fraction, f};
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::remote::{Motion, RemoteObjects};
-use fixstep_present::CameraDraw;
 use fixstep_runtime::{EntityId, Tick};
 
+use crate::TownNetGame;
 use crate::present::frame::{CharacterDraw, DrawFrame, ObjectDraw, STRANGER, TaxiDraw};
 use crate::present::samples::{CharacterSample, ObjectSample, TaxiSample};
 use crate::record::{ObjectMotion, TAXI_ID_BASE, record_remote};
 use crate::wire::{TownUpdate, object_view_of, role_of_code};
-use crate::TownNetGame;
 
 /// Walkers faster than this are drawn running, metres a second.
 const RUN_DRAWN_M_S: f32 = 2.5;

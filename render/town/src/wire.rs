@@ -5,7 +5,7 @@
 use fixstep_game::state::Role;
 use fixstep_game::{GameSnapshot, ObjectView};
 use fixstep_netplay::ground::{
-    EntityRole, GroundFeed, GroundPoint, GroundUpdate, Pose, mm2, mm_per_second,
+    EntityRole, GroundFeed, GroundPoint, GroundUpdate, Pose, mm_per_second, mm2,
 };
 use fixstep_runtime::Tick;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
@@ -54,11 +54,15 @@ impl TownFeed {
     /// `camera`: the ground poses due, and every object that changed since it was last sent
     /// (near or far: there are few, they change rarely, and a door seen swinging late looks
     /// broken).
-    pub fn update(&mut self, ticks: Tick, snapshot: &GameSnapshot, camera: GroundPoint) -> TownUpdate {
+    pub fn update(
+        &mut self,
+        ticks: Tick,
+        snapshot: &GameSnapshot,
+        camera: GroundPoint,
+    ) -> TownUpdate {
         let ground = self.ground.update(ticks, &poses_of(snapshot), &roles_of(snapshot), camera);
         let objects = object_poses_of(snapshot);
-        let changed =
-            objects.iter().enumerate().filter(|(i, o)| self.objects.get(*i) != Some(o));
+        let changed = objects.iter().enumerate().filter(|(i, o)| self.objects.get(*i) != Some(o));
         let changed = changed.map(|(_, o)| *o).collect();
         self.objects = objects;
         TownUpdate { ground, objects: changed }
@@ -169,4 +173,3 @@ pub fn object_view_of(pose: &ObjectPose) -> ObjectView {
         jumps: pose.jumps,
     }
 }
-

@@ -12,18 +12,22 @@
 //! draws nothing; an outdated surface is reconfigured and a lost one recreated. Without a
 //! display or a GPU, [`run`] returns an error that says so in one line.
 //!
+//! Playing the arena alone, drawn by the shape renderer:
+//!
 //! ```no_run
 //! use std::sync::Arc;
+//! use fixstep_arena::Arena;
 //! use fixstep_gpu::shapes::ShapeRenderer;
 //! use fixstep_present::Game;
+//! use fixstep_present::shapes::{ShapeGame, scenery_of};
 //! use fixstep_window::{Mode, PlayOptions, run};
+//!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! # type MyGame = fixstep_arena::Arena;
 //! let assets = std::path::Path::new("assets");
-//! let content = Arc::new(MyGame::load_content(assets, &MyGame::default_content(assets))?);
-//! let scenery = fixstep_present::shapes::scenery_of::<MyGame>(&content);
-//! run::<MyGame, _>(&PlayOptions::default(), &content, &Mode::Local, |ctx, format, size| {
-//!     Ok(ShapeRenderer::new(ctx, format, size, assets, scenery, <MyGame as fixstep_present::shapes::ShapeGame>::kinds())?)
+//! let rink = Arc::new(Arena::load_content(assets, &Arena::default_content(assets))?);
+//! let scenery = scenery_of::<Arena>(&rink);
+//! run::<Arena, _>(&PlayOptions::default(), &rink, &Mode::Local, |ctx, format, size| {
+//!     Ok(ShapeRenderer::new(ctx, format, size, assets, scenery, Arena::kinds())?)
 //! })?;
 //! # Ok(())
 //! # }
@@ -323,7 +327,9 @@ where
             Mode::Join { host, name, reports } => {
                 Box::new(JoinPlay::<G>::new(content, *host, name, reports.clone())?)
             }
-            Mode::Spectate { host, name } => Box::new(SpectatePlay::<G>::new(content, *host, name)?),
+            Mode::Spectate { host, name } => {
+                Box::new(SpectatePlay::<G>::new(content, *host, name)?)
+            }
         };
         renderer.set_local_player(game.local_player());
         let drawn_log = match &self.options.drawn_log {

@@ -126,7 +126,7 @@ impl<G: Game> PlaySession<G> for LocalPlay<G> {
         let game = &mut self.game;
         let held = G::held(controls);
         self.input.run_frame(&mut self.scheduler, elapsed_micros, &held, |command, partial| {
-            game.step_own(command, partial)
+            game.step_own(&command, partial)
         })?;
         self.game.presentation.own_input(&self.input.partial());
         self.game.presentation.draw(alpha_of(&self.scheduler), seconds_of_micros(elapsed_micros));
@@ -210,10 +210,11 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
         let mut schedule = served.schedule;
         let presentation = &mut self.presentation;
         let held = G::held(controls);
-        let scheduler = schedule.window_frame(now, &mut self.input, &held, |command, partial| {
-            presentation.own_command(served.host.sim().next_tick(), &command, partial);
-            served.run_tick(Some(command))
-        })?;
+        let scheduler =
+            schedule.window_frame(now, &mut self.input, &held, |command, partial| {
+                presentation.own_command(served.host.sim().next_tick(), &command, partial);
+                served.run_tick(Some(command))
+            })?;
         served.schedule = schedule;
         served.host.send();
         for tick in served.drain_completed() {
@@ -456,8 +457,8 @@ impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
         let dt = seconds_of_micros(elapsed_micros);
         // The keys move and turn the camera, not a character.
         let axis = |percent: i8| f32::from(percent) / FULL_PERCENT;
-        self.facing += axis(controls.turn) * SPECTATOR_TURN_RAD_S * dt
-            + radians_of_turn_units(mouse_turn);
+        self.facing +=
+            axis(controls.turn) * SPECTATOR_TURN_RAD_S * dt + radians_of_turn_units(mouse_turn);
         let forward = Vec3::new(self.facing.cos(), 0.0, -self.facing.sin());
         let right = Vec3::new(-forward.z, 0.0, forward.x);
         let step = forward * axis(controls.forward) + right * axis(controls.strafe);

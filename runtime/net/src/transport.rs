@@ -158,8 +158,7 @@ impl HostTransport {
         elapsed: Duration,
         now_micros: u64,
         session: &mut HostSession<D>,
-    ) -> Result<(), NetError>
-    {
+    ) -> Result<(), NetError> {
         self.server.update(elapsed);
         self.transport.update(elapsed, &mut self.server).map_err(NetError::transport)?;
         while let Some(event) = self.server.get_event() {
@@ -188,8 +187,7 @@ impl HostTransport {
     }
 
     /// Sends what `session` has to send.
-    pub fn send<D: GameData>(&mut self, session: &mut HostSession<D>)
-    {
+    pub fn send<D: GameData>(&mut self, session: &mut HostSession<D>) {
         for (peer, delivery, bytes) in session.drain_outgoing() {
             if self.server.is_connected(peer.0) {
                 self.server.send_message(peer.0, channel_of(delivery), bytes);
@@ -295,8 +293,7 @@ impl PeerTransport {
         &mut self,
         elapsed: Duration,
         session: &mut PeerSession<D>,
-    ) -> Result<(), NetError>
-    {
+    ) -> Result<(), NetError> {
         self.client.update(elapsed);
         self.transport.update(elapsed, &mut self.client).map_err(|reason| self.ended(reason))?;
         if let Some(reason) = self.disconnected() {
@@ -326,8 +323,7 @@ impl PeerTransport {
     /// # Errors
     ///
     /// If the socket fails.
-    pub fn send<D: GameData>(&mut self, session: &mut PeerSession<D>) -> Result<(), NetError>
-    {
+    pub fn send<D: GameData>(&mut self, session: &mut PeerSession<D>) -> Result<(), NetError> {
         if self.client.is_connected() {
             for (delivery, bytes) in session.drain_outgoing() {
                 self.client.send_message(channel_of(delivery), bytes);

@@ -302,8 +302,7 @@ impl<D: GameData> HostSession<D> {
     /// The transport connected `peer` at `now_micros`.
     pub fn connect(&mut self, peer: PeerId, now_micros: u64) {
         self.now_micros = self.now_micros.max(now_micros);
-        let fresh =
-            Peer { last_heard_micros: now_micros, joined: None, waiting: None, view: None };
+        let fresh = Peer { last_heard_micros: now_micros, joined: None, waiting: None, view: None };
         self.peers.insert(peer, fresh);
     }
 

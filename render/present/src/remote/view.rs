@@ -6,8 +6,8 @@ use glam::Vec3;
 use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
 use super::buffer::{RemoteBuffer, RemoteSample};
-use crate::format::{DrawnEntity, DrawnFrame};
 use super::measurement::{Measurement, Motion};
+use crate::format::{DrawnEntity, DrawnFrame};
 
 /// Microseconds in a second.
 const MICROS_PER_SECOND: f64 = 1_000_000.0;

@@ -8,8 +8,8 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub use fixstep_present::format::{DrawnEntity, DrawnFrame, TruthEntity, TruthLine};
 use fixstep_present::format::TraceSnapshot;
+pub use fixstep_present::format::{DrawnEntity, DrawnFrame, TruthEntity, TruthLine};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize as _, Serialize};
 
@@ -101,7 +101,11 @@ pub fn read_truth(path: &Path) -> Result<Vec<TruthLine>, ToolError> {
         Ok(())
     })?;
     if lines.is_empty() {
-        return Err(ToolError::Empty { what: "truth", path: path.to_path_buf(), message: "no lines" });
+        return Err(ToolError::Empty {
+            what: "truth",
+            path: path.to_path_buf(),
+            message: "no lines",
+        });
     }
     Ok(lines)
 }

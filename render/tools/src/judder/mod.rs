@@ -30,7 +30,6 @@ mod truth;
 
 use std::path::PathBuf;
 
-
 pub use local::{LocalMeasures, VISIBLE_CHANGE_M, VISIBLE_TURN_RAD, measure_local};
 pub use logs::{
     DrawnEntity, DrawnFrame, TraceEntities, TruthEntity, TruthLine, json_line_error,

@@ -1,7 +1,7 @@
 //! # Generated network traces, with their truth
 //!
 //! A deterministic generator of the traces a network client of Fixstep meets (the formats
-//! are the traces' `FORMAT.md`): a town of vehicles and walkers moving in host time
+//! are those of `fixstep_present::format`): a town of vehicles and walkers moving in host time
 //! ([`World`]), a host that snapshots it every 100 ms tick and sends each entity
 //! by its tier and at once when it starts, stops, jumps or changes tier ([`Snapshot`]), a
 //! link that delays, loses and stalls the snapshots ([`LinkSpec`]), and the client's frames
@@ -20,7 +20,7 @@
 //! assert!(trace.starts_with(br#"{"header":{"format":1,"tick_ms":100}}"#));
 //! ```
 //!
-//! `cargo run -p fixstep-tests --example tracegen -- OUT_DIR [SCENARIO...]` writes them to
+//! `cargo run -p fixstep-tools --example tracegen -- OUT_DIR [SCENARIO...]` writes them to
 //! disk, for `fixstep trace` and `fixstep judder --trace`.
 
 mod frames;

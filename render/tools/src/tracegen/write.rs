@@ -83,8 +83,7 @@ pub fn trace(
             frames.next();
         }
         let entities = snapshot.entities.iter().map(entity_json).collect();
-        let measured =
-            TraceSnapshot { tick: snapshot.tick, entities, gone: snapshot.gone.clone() };
+        let measured = TraceSnapshot { tick: snapshot.tick, entities, gone: snapshot.gone.clone() };
         line(out, &TraceEventLine { at_ms: ms(at_us), snapshot: Some(measured), frame: None })?;
     }
     for &frame_us in frames {

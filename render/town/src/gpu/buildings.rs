@@ -4,8 +4,8 @@
 
 use fixstep_game::level::Level;
 
-use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, Shared};
 use crate::gpu::meshes::{GpuMesh, town_mesh};
+use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, Shared};
 
 /// The static town's pipelines and mesh.
 #[derive(Debug)]

@@ -8,10 +8,10 @@ use fixstep_game::level::Level;
 use fixstep_game::state::Role;
 use glam::Vec3;
 
-use fixstep_gpu::common::{LitPipeline, Shared};
 use crate::gpu::meshes::{GpuMesh, GrowBuffer, character_mesh, srgb};
-use fixstep_gpu::skinning::{Skinning, SkinningPath};
 use crate::present::frame::CharacterDraw;
+use fixstep_gpu::common::{LitPipeline, Shared};
+use fixstep_gpu::skinning::{Skinning, SkinningPath};
 use fixstep_present::skinning::Rig;
 
 /// A skinned vertex: position, normal, body part, bone.

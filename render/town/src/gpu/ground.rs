@@ -3,8 +3,8 @@
 
 use fixstep_game::level::Level;
 
-use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, Shared};
 use crate::gpu::meshes::{GpuMesh, ground_mesh};
+use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, Shared};
 
 /// The ground's pipeline and mesh.
 #[derive(Debug)]

@@ -8,10 +8,10 @@ use fixstep_game::state::Role;
 use glam::{Quat, Vec3};
 use glyphon::Color;
 
-use fixstep_gpu::rects::{push_rect, ui_scale};
 use crate::gpu::meshes::{SIGN_BOARD, srgb};
-use fixstep_gpu::CameraView;
 use crate::present::frame::DrawFrame;
+use fixstep_gpu::CameraView;
+use fixstep_gpu::rects::{push_rect, ui_scale};
 use fixstep_present::convert::{f, ground, radians, world};
 
 /// Farthest a character's label is drawn, metres: beyond it names would be unreadable clutter.

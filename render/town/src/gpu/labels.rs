@@ -13,10 +13,10 @@ use glyphon::{Buffer, Metrics, Shaping, TextArea, TextBounds, TextRenderer};
 
 use super::label_layout::{LABEL_MAX_DISTANCE, LabelLayout, NAME_SIZE, SIGN_SIZE, Source};
 use crate::gpu::meshes::GrowBuffer;
+use crate::present::frame::DrawFrame;
 use fixstep_gpu::CameraView;
 use fixstep_gpu::rects::{RECT_INSTANCE, RECT_WGSL, rect_pipeline, screen_uniform};
 use fixstep_gpu::text::{TextSystem, text_width};
-use crate::present::frame::DrawFrame;
 
 /// The labels' pipeline, text renderer and laid-out names.
 pub struct LabelsPipeline {
@@ -48,14 +48,8 @@ impl LabelsPipeline {
     pub fn new(device: &wgpu::Device, text: &mut TextSystem, level: &Arc<Level>) -> Self {
         let (screen, layout, group) = screen_uniform(device, "labels screen");
         let format = text.atlas_format();
-        let pipeline = rect_pipeline(
-            device,
-            format,
-            "labels",
-            RECT_WGSL,
-            &[Some(&layout)],
-            RECT_INSTANCE,
-        );
+        let pipeline =
+            rect_pipeline(device, format, "labels", RECT_WGSL, &[Some(&layout)], RECT_INSTANCE);
         let renderer =
             TextRenderer::new(&mut text.atlas, device, wgpu::MultisampleState::default(), None);
         let mut signs = Vec::new();

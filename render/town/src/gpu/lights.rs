@@ -93,4 +93,3 @@ pub fn point_lights(
     }
     keep_nearest(out, near);
 }
-

@@ -5,12 +5,12 @@
 use fixstep_game::level::{Level, ObjectDefKind};
 use glam::{Mat4, Quat, Vec3};
 
-use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, MODEL_INSTANCE, Shared, push_model_instance};
 use crate::gpu::meshes::{
     DOOR_THICKNESS, GpuMesh, GrowBuffer, door_leaf_mesh, door_outward, lift_mesh, sign_mesh,
 };
-use fixstep_present::convert::{f, ground, radians, world};
 use crate::present::frame::ObjectDraw;
+use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, MODEL_INSTANCE, Shared, push_model_instance};
+use fixstep_present::convert::{f, ground, radians, world};
 
 /// How far in front of its wall a closed door leaf stands, metres: clear of the doorway quad
 /// and the building's plinth.

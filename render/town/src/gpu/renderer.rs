@@ -127,11 +127,8 @@ impl TownRenderer {
     /// where it is accumulated: a clock that grew without end would, after a day of play, step
     /// by more than a frame and freeze every shimmer.
     pub fn advance_effects(&mut self, seconds: f32) {
-        self.effects_seconds = fixstep_present::interp::wrapped_clock(
-            self.effects_seconds,
-            seconds,
-            EFFECTS_PERIOD_S,
-        );
+        self.effects_seconds =
+            fixstep_present::interp::wrapped_clock(self.effects_seconds, seconds, EFFECTS_PERIOD_S);
     }
 
     /// Sets the shimmer clock (wrapped at [`EFFECTS_PERIOD_S`]).

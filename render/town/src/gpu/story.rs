@@ -122,7 +122,8 @@ impl Story {
         }
         if let Some(subtitle) = &cutscene.subtitle {
             let size = SUBTITLE_PX * ui;
-            let (tw, th) = overlay.text(text, self.subtitle, subtitle, size, Some(w * SUBTITLE_WIDTH));
+            let (tw, th) =
+                overlay.text(text, self.subtitle, subtitle, size, Some(w * SUBTITLE_WIDTH));
             let top = h - bar / 2.0 - th / 2.0;
             overlay.show(self.subtitle, (w - tw) / 2.0, top, Color::rgb(255, 250, 230));
         }

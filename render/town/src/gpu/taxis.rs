@@ -5,9 +5,9 @@
 
 use glam::{Mat4, Vec3};
 
-use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, MODEL_INSTANCE, Shared, push_model_instance};
 use crate::gpu::meshes::{GpuMesh, GrowBuffer, WHEEL_POSITIONS, taxi_body_mesh, wheel_mesh};
 use crate::present::frame::TaxiDraw;
+use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, MODEL_INSTANCE, Shared, push_model_instance};
 
 /// The taxis' pipelines, meshes and instances.
 #[derive(Debug)]

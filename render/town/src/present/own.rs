@@ -70,8 +70,11 @@ impl OwnRules for TownRules {
         let elapsed = (now.share - last.share).to_num::<f64>();
         let expected = last.turn + (f64::from(i32::from(last.held.turn) << 16) * elapsed) as i32;
         let turned_otherwise = (now.turn - expected).unsigned_abs() > TURN_SLACK_UNITS;
-        (turned_otherwise || last.held.turn != now.held.turn)
-            .then_some(PartialInput { turn: expected, held: last.held, ..*now })
+        (turned_otherwise || last.held.turn != now.held.turn).then_some(PartialInput {
+            turn: expected,
+            held: last.held,
+            ..*now
+        })
     }
 
     fn clip(&self, anim: AnimState) -> (u32, bool, Fx) {

@@ -122,7 +122,7 @@ impl TownPresentation {
     /// Takes the snapshot of a newly completed tick (or the first snapshot of the game). A
     /// tick at or before the latest (a restored state, a replay seek, a reconnect) starts the
     /// drawing afresh: every track is reset, never blended backwards.
-    pub fn observe_snapshot(&mut self, snapshot: &Arc<GameSnapshot>) {
+    pub fn observe(&mut self, snapshot: &Arc<GameSnapshot>) {
         let tick = snapshot.tick;
         if self.latest.as_ref().is_some_and(|latest| tick <= latest.tick) {
             self.characters.clear();
@@ -171,7 +171,7 @@ impl TownPresentation {
     /// Draws the frame at `alpha` of the interval from the tick before the latest to the
     /// latest (0 draws the previous samples, 1 the latest), after `dt` seconds of real time
     /// since the previous frame. Allocates nothing once its buffers have grown.
-    pub fn draw_frame(&mut self, alpha: f32, dt: f32) -> &DrawFrame {
+    pub fn draw(&mut self, alpha: f32, dt: f32) -> &DrawFrame {
         let alpha = alpha.clamp(0.0, 1.0);
         self.effects.advance(dt);
         self.drawn_seconds += f64::from(dt.max(0.0));
@@ -295,7 +295,7 @@ impl TownPresentation {
 
     /// The frame drawn last.
     #[must_use]
-    pub const fn drawn(&self) -> &DrawFrame {
+    pub const fn frame(&self) -> &DrawFrame {
         &self.frame
     }
 }
@@ -304,7 +304,7 @@ impl<G: TownGame> Presentation<G> for TownPresentation {
     type Frame = DrawFrame;
 
     fn observe(&mut self, snapshot: &Arc<SnapshotOf<G>>, own: Option<OwnBody>) {
-        self.observe_snapshot(snapshot);
+        Self::observe(self, snapshot);
         self.observe_own(own);
     }
 
@@ -337,7 +337,7 @@ impl<G: TownGame> Presentation<G> for TownPresentation {
     }
 
     fn draw(&mut self, alpha: f32, dt_seconds: f32) -> &DrawFrame {
-        self.draw_frame(alpha, dt_seconds)
+        Self::draw(self, alpha, dt_seconds)
     }
 
     fn frame(&self) -> &DrawFrame {

@@ -118,7 +118,7 @@ mod tests {
     fn the_character_has_a_box_per_bone_and_stands_on_the_ground() {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../assets/animations/humanoid.ron"
+            "/../../assets/animations/humanoid.ron"
         ))
         .expect("the humanoid rig");
         let rig = Rig::from_ron(&text, "humanoid.ron").expect("valid rig");

@@ -248,7 +248,8 @@ pub fn town_mesh(level: &Level) -> MeshData {
             ObjectDefKind::Sign(sign) => {
                 // Two posts from the ground to the board's foot.
                 let at = world(sign.at);
-                let rotation = Quat::from_rotation_y(fixstep_present::convert::radians(sign.facing));
+                let rotation =
+                    Quat::from_rotation_y(fixstep_present::convert::radians(sign.facing));
                 let across = rotation * Vec3::Z;
                 let foot = at.y - SIGN_BOARD.y / 2.0;
                 for side in [-1.0, 1.0] {

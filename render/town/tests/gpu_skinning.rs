@@ -6,8 +6,8 @@
 mod common;
 
 use common::{TEST_SIZE, bot_moments, draw, gpu_or_skip, renderer, town};
-use fixstep_render::gpu::SkinningPath;
-use fixstep_render::gpu::skinning::Skinning;
+use fixstep_gpu::SkinningPath;
+use fixstep_gpu::skinning::Skinning;
 
 /// The largest difference allowed between the two paths' matrix elements.
 const TOLERANCE: f32 = 1e-4;

@@ -1,7 +1,7 @@
 //! The update-gap delay, one test per behaviour of its specification, and how it combines
 //! with a told tier inside the remote buffer.
 
-use fixstep_render::present::remote::{
+use fixstep_present::remote::{
     GAP_SLEW_TICKS_PER_SECOND, MAX_GAP_TICKS, Measurement, Motion, RemoteBuffer, RemoteSample,
     TICK_SECONDS, UpdateGapDelay,
 };

@@ -10,13 +10,27 @@ use std::sync::Arc;
 
 use fixstep_game::GameSnapshot;
 use fixstep_game::bots::Bot;
-use fixstep_render::assets::default_level;
-use fixstep_render::gpu::offscreen::OFFSCREEN_FORMAT;
-use fixstep_render::gpu::{GpuContext, Hud, OffscreenTarget, Renderer, RendererSetup};
-use fixstep_render::local_game::{GameAssets, LocalGame, load_game_assets};
-use fixstep_render::present::DrawFrame;
-use fixstep_render::shot::effects_clock;
-use fixstep_runtime::Simulation as _;
+use fixstep_game::level::Level;
+use fixstep_gpu::offscreen::OFFSCREEN_FORMAT;
+use fixstep_gpu::{GpuContext, Hud, OffscreenTarget, effects_clock_at};
+use fixstep_present::LocalGame;
+use fixstep_present::skinning::Rig;
+use fixstep_runtime::{Bot as _, Simulation as _};
+use fixstep_town::Town;
+use fixstep_town_view::DrawFrame;
+use fixstep_town_view::assets::{default_level, load_level_file, load_rig};
+use fixstep_town_view::gpu::{RendererSetup, TownRenderer as Renderer};
+
+/// The town's level and rig, and where the assets are.
+#[derive(Clone, Debug)]
+pub struct GameAssets {
+    /// The level.
+    pub level: Arc<Level>,
+    /// Its characters' rig.
+    pub rig: Arc<Rig>,
+    /// The assets root.
+    pub assets: PathBuf,
+}
 
 /// Size of the image tests' pictures: small, so a software rasteriser draws them quickly.
 pub const TEST_SIZE: (u32, u32) = (320, 180);
@@ -47,13 +61,16 @@ pub fn gpu_or_skip(test: &str) -> Option<GpuContext> {
 
 /// The workspace's assets.
 pub fn assets_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("assets")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..").join("assets")
 }
 
 /// The town and its rig.
 pub fn town() -> GameAssets {
     let root = assets_root();
-    load_game_assets(&root, &default_level(&root)).expect("the town loads")
+    let file = default_level(&root);
+    let level = load_level_file(&root, &file).expect("the town loads");
+    let rig = load_rig(&root, &file, &level).expect("the rig loads");
+    GameAssets { level: Arc::new(level), rig: Arc::new(rig), assets: root }
 }
 
 /// A renderer of `assets` drawing offscreen pictures of `size`.
@@ -86,7 +103,7 @@ pub fn draw_with_hud(
 ) -> image::RgbaImage {
     let (w, h) = renderer.size();
     let target = OffscreenTarget::new(&ctx.device, w, h, OFFSCREEN_FORMAT);
-    renderer.set_effects_clock(effects_clock(frame.render_tick));
+    renderer.set_effects_clock(effects_clock_at(frame.render_tick));
     renderer.render(&target.view, frame, hud);
     target.read_image(&ctx.device, &ctx.queue).expect("the picture reads back")
 }
@@ -183,14 +200,14 @@ pub enum Moment {
 /// half way between its last two ticks.
 pub fn bot_moments(assets: &GameAssets) -> Vec<(Moment, DrawFrame)> {
     let level = Arc::clone(&assets.level);
-    let mut game = LocalGame::new(Arc::clone(&level), 1, 1, 0);
+    let mut game = LocalGame::<Town>::new(&level, 1, 1, 0);
     let mut bot = Bot::new(0, &level);
     let mut out = Vec::new();
-    let step = |game: &mut LocalGame, bot: &mut Bot| {
+    let step = |game: &mut LocalGame<Town>, bot: &mut Bot| {
         let command = bot.command(game.sim.snapshot());
         game.step(&[command]).expect("a tick runs");
     };
-    let frame = |game: &mut LocalGame| game.presentation.draw(0.5, 0.0).clone();
+    let frame = |game: &mut LocalGame<Town>| game.presentation.draw(0.5, 0.0).clone();
     for _ in 0..20 {
         step(&mut game, &mut bot);
     }

@@ -6,14 +6,14 @@
 mod common;
 
 use common::{Moment, TEST_SIZE, bot_moments, check_reference, draw, gpu_or_skip, renderer, town};
-use fixstep_render::shot::parse_time;
 
 #[test]
 fn the_town_looks_as_it_should_by_day_and_by_night() {
     let Some(ctx) = gpu_or_skip("the_town_looks_as_it_should_by_day_and_by_night") else { return };
     let assets = town();
     let mut renderer = renderer(&ctx, &assets, TEST_SIZE);
-    let night = parse_time("22:30").expect("a time");
+    // Half past ten at night, as a fraction of a day.
+    let night = (22.0 * 60.0 + 30.0) / (24.0 * 60.0);
     let mut failures = Vec::new();
     for (moment, frame) in bot_moments(&assets) {
         let name = format!("{moment:?}").to_lowercase();
@@ -47,14 +47,14 @@ fn the_hud_shows_the_numbers_and_the_frame_time_graph() {
         return;
     };
     let assets = town();
-    let mut game = fixstep_render::local_game::LocalGame::new(assets.level.clone(), 1, 1, 0);
+    let mut game = fixstep_present::LocalGame::<fixstep_town::Town>::new(&assets.level, 1, 1, 0);
     for _ in 0..20 {
         game.step(&[fixstep_game::PlayerCommand::default()]).expect("a tick");
     }
     let frame = game.presentation.draw(1.0, 0.0).clone();
     // Fixed numbers, so the picture is the same every time: a steady 60 fps with a few slow
     // frames in the graph.
-    let hud = fixstep_render::gpu::Hud {
+    let hud = fixstep_gpu::Hud {
         visible: true,
         tick: frame.latest_tick,
         fps: 60.0,
@@ -65,7 +65,7 @@ fn the_hud_shows_the_numbers_and_the_frame_time_graph() {
             .map(|i| if i % 60 == 59 { 41.0 } else { 14.0 + (i % 7) as f32 })
             .collect(),
         note: Some("F3: frame times".to_owned()),
-        ..fixstep_render::gpu::Hud::default()
+        ..fixstep_gpu::Hud::default()
     };
     let mut renderer = renderer(&ctx, &assets, (640, 360));
     let picture = common::draw_with_hud(&ctx, &mut renderer, &frame, &hud);
@@ -95,9 +95,9 @@ fn a_missing_reference_fails_and_says_how_to_make_it() {
 /// eye, near enough for a label.
 fn behind_the_station(
     level: &fixstep_game::level::Level,
-) -> (fixstep_render::present::frame::CameraDraw, glam::Vec3) {
-    use fixstep_render::gpu::label_layout::{LABEL_MAX_DISTANCE, hidden_behind, occluders};
-    use fixstep_render::present::camera::CameraRig;
+) -> (fixstep_present::CameraDraw, glam::Vec3) {
+    use fixstep_present::camera::CameraRig;
+    use fixstep_town_view::gpu::label_layout::{LABEL_MAX_DISTANCE, hidden_behind, occluders};
     let camera =
         CameraRig::default().behind(glam::Vec3::new(-25.0, 0.0, 47.0), std::f32::consts::FRAC_PI_4);
     let boxes = occluders(level);

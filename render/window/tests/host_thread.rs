@@ -8,10 +8,12 @@ use std::time::{Duration, Instant};
 
 use fixstep_game::PlayerCommand;
 use fixstep_game::predict::InputAccumulator;
-use fixstep_render::app::session::{HostPlay, JoinPlay, PlaySession};
-use fixstep_render::gpu::Hud;
-use fixstep_render::net_game::host_thread::{HostSchedule, STAND_IN_MICROS};
+use fixstep_gpu::Hud;
+use fixstep_netplay::host_thread::{HostSchedule, STAND_IN_MICROS};
+use fixstep_runtime::input::Controls;
 use fixstep_runtime::tick::TICK_MICROS;
+use fixstep_town::Town;
+use fixstep_window::session::{HostPlay, JoinPlay, PlaySession};
 use loopback::{FRAME_MICROS, Loopback};
 
 /// Ticks the window and the thread ran in all, simulated on a timeline of whole milliseconds
@@ -95,15 +97,15 @@ fn network_of(hud: &Hud) -> String {
 /// Drives both sessions for `for_micros`: the peer draws at 60 Hz, and the host too when
 /// `host_draws`. Returns the host's and the peer's HUDs at the end.
 fn play(
-    host: &mut HostPlay,
-    peer: &mut JoinPlay,
+    host: &mut HostPlay<Town>,
+    peer: &mut JoinPlay<Town>,
     for_micros: u64,
     host_draws: bool,
     last_host_frame: &mut Instant,
 ) -> (Hud, Hud) {
     let start = Instant::now();
     let mut last_peer = Instant::now();
-    let held = PlayerCommand::default();
+    let held = Controls::default();
     while start.elapsed() < Duration::from_micros(for_micros) {
         std::thread::sleep(Duration::from_micros(FRAME_MICROS));
         let now = Instant::now();
@@ -128,8 +130,9 @@ fn play(
 fn a_host_whose_window_stops_drawing_keeps_its_peers_playing() {
     let game = Loopback::new("host-thread");
     let started = Instant::now();
-    let mut host = HostPlay::new(game.level.clone(), &game.host_options()).expect("the host binds");
-    let mut peer = JoinPlay::new(game.level.clone(), game.addr, "bob", game.reports.clone())
+    let mut host =
+        HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
+    let mut peer = JoinPlay::<Town>::new(&game.level, game.addr, "bob", game.reports.clone())
         .expect("the peer binds");
     let mut last_host_frame = Instant::now();
     let (_, peer_hud) = play(&mut host, &mut peer, 1_500_000, true, &mut last_host_frame);

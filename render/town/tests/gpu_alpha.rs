@@ -5,10 +5,11 @@ mod common;
 
 use common::{draw, gpu_or_skip, renderer, town};
 use fixstep_game::PlayerCommand;
-use fixstep_render::gpu::CameraView;
-use fixstep_render::gpu::lights::lighting_at;
-use fixstep_render::local_game::LocalGame;
-use fixstep_render::present::DrawFrame;
+use fixstep_gpu::CameraView;
+use fixstep_gpu::lights::lighting_at;
+use fixstep_present::LocalGame;
+use fixstep_town::Town;
+use fixstep_town_view::DrawFrame;
 use glam::Vec3;
 
 /// The picture's size: big enough that a character 15 m away covers many pixels.
@@ -69,7 +70,7 @@ fn alpha_moves_the_moving_character_and_nothing_else() {
     let assets = town();
     // The player turns to face the south side of the plaza, where Ada walks, then stands
     // still (so the camera stands still too) while the pedestrians walk and the taxis drive.
-    let mut game = LocalGame::new(std::sync::Arc::clone(&assets.level), 1, 1, 0);
+    let mut game = LocalGame::<Town>::new(&assets.level, 1, 1, 0);
     let turn = PlayerCommand { turn: -12_288, ..PlayerCommand::default() };
     for tick in 0..40 {
         let command = if tick < 2 { turn } else { PlayerCommand::default() };
@@ -126,13 +127,13 @@ fn alpha_moves_the_moving_character_and_nothing_else() {
         if o0 == o1 {
             continue;
         }
-        let p0 = fixstep_render::record::object_position(
+        let p0 = fixstep_town_view::record::object_position(
             &assets.level,
             o0.index,
             o0.offset,
             o0.rotation,
         );
-        let p1 = fixstep_render::record::object_position(
+        let p1 = fixstep_town_view::record::object_position(
             &assets.level,
             o1.index,
             o1.offset,

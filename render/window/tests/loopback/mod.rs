@@ -7,12 +7,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fixstep_game::PlayerCommand;
 use fixstep_game::level::Level;
-use fixstep_render::app::session::PlaySession;
-use fixstep_render::assets::{default_assets_root, default_level, load};
-use fixstep_render::gpu::Hud;
-use fixstep_render::net_game::HostOptions;
+use fixstep_gpu::Hud;
+use fixstep_netplay::HostOptions;
+use fixstep_present::Game as _;
+use fixstep_runtime::input::Controls;
+use fixstep_town::Town;
+use fixstep_window::session::PlaySession;
 
 /// A 60 Hz frame, microseconds.
 pub const FRAME_MICROS: u64 = 16_667;
@@ -34,8 +35,8 @@ pub struct Loopback {
 impl Loopback {
     /// A game on a free port, its reports in a scratch folder named after `test`.
     pub fn new(test: &str) -> Self {
-        let assets = default_assets_root();
-        let level = load(&assets, &default_level(&assets)).expect("loads");
+        let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+        let level = Town::load_content(&assets, &Town::default_content(&assets)).expect("loads");
         let addr = UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("binds");
         let reports = std::env::temp_dir().join(format!("fixstep-{test}-{}", std::process::id()));
         Self { level: Arc::new(level), addr, reports }
@@ -64,11 +65,11 @@ impl Drop for Loopback {
 /// Runs `sessions` a 60 Hz frame at a time, holding nothing, until `done` says so of their
 /// HUDs or ten seconds pass; returns the last HUDs.
 pub fn frames(
-    sessions: &mut [&mut dyn PlaySession],
+    sessions: &mut [&mut dyn PlaySession<Town>],
     mut done: impl FnMut(&[Hud]) -> bool,
 ) -> Vec<Hud> {
     let start = Instant::now();
-    let held = PlayerCommand::default();
+    let held = Controls::default();
     loop {
         std::thread::sleep(Duration::from_micros(FRAME_MICROS));
         let mut huds = Vec::new();

@@ -2,7 +2,7 @@
 //! between measurements, extrapolation and holding, rests, starts and stops, the Hermite
 //! curve of vehicles and the straight segments of walkers, tiers, corrections and jumps.
 
-use fixstep_render::present::remote::{
+use fixstep_present::remote::{
     BLEND_MAX_TICKS, BLEND_PACE_SHARE, BLEND_TICKS, MAX_EXTRAPOLATION_TICKS, Measurement, Motion,
     RemoteBuffer, RemoteSample, TICK_SECONDS, tier_delay,
 };

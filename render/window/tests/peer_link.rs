@@ -5,9 +5,10 @@ mod loopback;
 
 use std::time::{Duration, Instant};
 
-use fixstep_game::PlayerCommand;
-use fixstep_render::app::session::{HostPlay, JoinPlay, PlaySession};
-use fixstep_render::gpu::Hud;
+use fixstep_gpu::Hud;
+use fixstep_runtime::input::Controls;
+use fixstep_town::Town;
+use fixstep_window::session::{HostPlay, JoinPlay, PlaySession};
 use loopback::{FRAME_MICROS, Loopback};
 
 /// The peer's frames in the test, microseconds apart: four a second, as a software renderer
@@ -32,10 +33,11 @@ fn rtt_ms(hud: &Hud) -> Option<u64> {
 #[test]
 fn a_peer_drawing_four_frames_a_second_measures_the_links_round_trip_not_its_frames() {
     let game = Loopback::new("peer-link");
-    let mut host = HostPlay::new(game.level.clone(), &game.host_options()).expect("the host binds");
-    let mut peer = JoinPlay::new(game.level.clone(), game.addr, "bob", game.reports.clone())
+    let mut host =
+        HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
+    let mut peer = JoinPlay::<Town>::new(&game.level, game.addr, "bob", game.reports.clone())
         .expect("the peer binds");
-    let held = PlayerCommand::default();
+    let held = Controls::default();
     let start = Instant::now();
     let mut last_peer_frame = Instant::now();
     let mut hud = Hud::default();

@@ -1,21 +1,23 @@
 //! The presentation-interpolation specification, a test per behaviour it states, plus the
 //! drawing rules of smooth gameplay. Names follow the sentences they check.
 
+use fixstep_present::Game as _;
+use fixstep_town::Town;
 use std::f32::consts::PI;
 use std::sync::Arc;
 
 use fixstep_game::level::{Level, load_level};
-use fixstep_game::{AnimState, GameSnapshot, PlayerCommand, TownSim};
-use fixstep_render::present::interp::{angle_delta, lerp_angle, lerp_frame, lerp_rolling};
-use fixstep_render::present::samples::{CharacterSample, ClipLengths};
-use fixstep_render::present::track::{MAX_SAMPLE_GAP_TICKS, Track};
-use fixstep_render::present::{DrawFrame, LocalPresentation};
+use fixstep_game::{AnimState, GameSnapshot, PlayerCommand};
+use fixstep_present::interp::{angle_delta, lerp_angle, lerp_frame, lerp_rolling};
+use fixstep_present::track::{MAX_SAMPLE_GAP_TICKS, Track};
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
 use fixstep_runtime::{Simulation, Tick};
+use fixstep_town_view::present::samples::{CharacterSample, ClipLengths};
+use fixstep_town_view::{DrawFrame, TownPresentation as LocalPresentation};
 use glam::Vec3;
 
 fn town() -> Arc<Level> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"))
 }
 
@@ -44,9 +46,9 @@ fn at(track: &Track<CharacterSample>, alpha: f32) -> CharacterSample {
 }
 
 /// A town with one player walking east, its presentation having seen every tick.
-fn walking(ticks: u32) -> (TownSim, LocalPresentation) {
+fn walking(ticks: u32) -> (Sim, LocalPresentation) {
     let level = town();
-    let mut sim = TownSim::new(Arc::clone(&level), 1, 1);
+    let mut sim = Town::new_sim(&level, 1, 1);
     let mut present = LocalPresentation::new(level, 0);
     present.observe(sim.snapshot());
     let walk = PlayerCommand { forward: 100, ..PlayerCommand::default() };
@@ -257,10 +259,10 @@ fn taxi_wheels_roll_forward_even_past_half_a_turn_per_tick() {
 
 /// A town whose player was put at `pos` (metres, ground plane) and stepped once with
 /// `command`, its presentation having seen both ticks.
-fn placed(x: i32, y: i32, command: PlayerCommand) -> (TownSim, LocalPresentation) {
+fn placed(x: i32, y: i32, command: PlayerCommand) -> (Sim, LocalPresentation) {
     use fixstep_runtime::math::{Vec2, fx};
     let level = town();
-    let mut sim = TownSim::new(Arc::clone(&level), 1, 1);
+    let mut sim = Town::new_sim(&level, 1, 1);
     let mut state = sim.state().clone();
     let me = state.players[0];
     state.characters.get_mut(me).unwrap().pos = Vec2::new(fx(x), fx(y));
@@ -304,7 +306,7 @@ fn cutscene_timers_and_fades_advance_every_render_frame_within_a_tick() {
 
 #[test]
 fn object_transforms_are_sampled_at_ticks_and_interpolated_only_while_drawing() {
-    use fixstep_render::present::samples::ObjectSample;
+    use fixstep_town_view::present::samples::ObjectSample;
     use glam::Quat;
     let closed = ObjectSample {
         offset: Vec3::ZERO,
@@ -331,7 +333,7 @@ fn object_transforms_are_sampled_at_ticks_and_interpolated_only_while_drawing() 
 
 #[test]
 fn taxi_position_body_rotation_and_steering_are_interpolated_for_drawing() {
-    use fixstep_render::present::samples::TaxiSample;
+    use fixstep_town_view::present::samples::TaxiSample;
     let a = TaxiSample { pos: Vec3::ZERO, yaw: 3.0, steer: 0.2, wheel: 0.0, speed: 10.0, jumps: 0 };
     let b = TaxiSample {
         pos: Vec3::new(1.0, 0.0, 0.0),
@@ -496,9 +498,9 @@ fn the_camera_follows_the_players_place_while_the_player_is_not_drawn() {
 
 #[test]
 fn a_day_of_frames_never_freezes_the_effects_clock() {
-    use fixstep_render::present::effects::wrapped_clock;
+    use fixstep_present::interp::wrapped_clock;
     let dt = 1.0 / 60.0;
-    let period = fixstep_render::gpu::EFFECTS_PERIOD_S;
+    let period = fixstep_gpu::EFFECTS_PERIOD_S;
     let (mut wrapped, mut grown) = (0.0_f32, 0.0_f32);
     // Sixty frames a second for a day.
     for _ in 0..60 * 60 * 60 * 24 {
@@ -518,7 +520,10 @@ fn a_day_of_frames_never_freezes_the_effects_clock() {
 
 #[test]
 fn the_stars_wrap_where_their_spin_and_rise_both_come_round() {
-    use fixstep_render::present::effects::{STAR_HEIGHT, STAR_PERIOD_S, STAR_RISE, STAR_SPIN};
+    use fixstep_town_view::present::effects::{STAR_HEIGHT, STAR_PERIOD_S, STAR_RISE, STAR_SPIN};
     assert!((STAR_PERIOD_S * STAR_SPIN - std::f32::consts::TAU).abs() < 1e-5, "a whole turn");
     assert!((STAR_PERIOD_S * STAR_RISE - STAR_HEIGHT).abs() < 1e-5, "a whole rise");
 }
+
+/// The town's simulation, as its game names it.
+type Sim = <Town as fixstep_present::Game>::Sim;

@@ -1,7 +1,7 @@
 //! The remote view: buffers found by sparse ids, drawn at the clock's render tick, dropped
 //! when gone, and new again when an id comes back.
 
-use fixstep_render::present::remote::{Measurement, Motion, RemoteView};
+use fixstep_present::remote::{Measurement, Motion, RemoteView};
 use fixstep_runtime::Tick;
 use fixstep_runtime::clock::{CLOCK_SLACK, INTERP_DELAY_TICKS};
 use glam::Vec3;

@@ -1,18 +1,20 @@
 //! The presentation allocates nothing per frame once it is running.
 
+use fixstep_present::Game as _;
+use fixstep_runtime::Bot as _;
+use fixstep_town::Town;
 use std::sync::Arc;
 
-use fixstep_game::TownSim;
 use fixstep_game::bots::Bot;
 use fixstep_game::level::load_level;
-use fixstep_render::present::LocalPresentation;
 use fixstep_runtime::Simulation;
+use fixstep_town_view::TownPresentation as LocalPresentation;
 
 #[test]
 fn drawing_frames_allocates_nothing_in_steady_state() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let level = Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"));
-    let mut sim = TownSim::new(Arc::clone(&level), 5, 4);
+    let mut sim = Town::new_sim(&level, 5, 4);
     let mut bots: Vec<Bot> = (0..4).map(|p| Bot::new(p, &level)).collect();
     let mut present = LocalPresentation::new(Arc::clone(&level), 0);
     present.observe(sim.snapshot());
@@ -46,7 +48,7 @@ fn drawing_frames_allocates_nothing_in_steady_state() {
 
 #[test]
 fn remote_frames_allocate_nothing_in_steady_state() {
-    use fixstep_render::present::remote::{Measurement, Motion, RemoteView};
+    use fixstep_present::remote::{Measurement, Motion, RemoteView};
     use fixstep_runtime::Tick;
     use glam::Vec3;
 
@@ -89,17 +91,17 @@ fn remote_frames_allocate_nothing_in_steady_state() {
 #[test]
 fn a_whole_frame_of_the_stress_level_allocates_nothing_in_steady_state() {
     use fixstep_game::level::{load_clips, stress_level};
-    use fixstep_render::gpu::CameraView;
-    use fixstep_render::gpu::label_layout::LabelLayout;
-    use fixstep_render::gpu::lights::point_lights;
+    use fixstep_gpu::CameraView;
+    use fixstep_town_view::gpu::label_layout::LabelLayout;
+    use fixstep_town_view::gpu::lights::point_lights;
 
     // The stress level (10,000 characters, 1,000 taxis whose 2,000 headlights are far more
     // than a frame lights), by night: the presentation, the choice of the nearest lights and
     // the placing of the labels, which is all the CPU does for a frame before the GPU's part.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&root, "animations/humanoid.ron").expect("clips load");
     let level = Arc::new(stress_level(clips));
-    let mut sim = TownSim::new(Arc::clone(&level), 5, 1);
+    let mut sim = Town::new_sim(&level, 5, 1);
     let mut present = LocalPresentation::new(Arc::clone(&level), 0);
     let mut layout = LabelLayout::new(&level, |_| 200.0);
     let mut lights = Vec::new();
@@ -127,7 +129,7 @@ fn a_whole_frame_of_the_stress_level_allocates_nothing_in_steady_state() {
         }
     }
     assert_eq!(frames_measured, 60);
-    assert_eq!(lights.len(), fixstep_render::gpu::lights::MAX_POINT_LIGHTS, "lights were chosen");
+    assert_eq!(lights.len(), fixstep_gpu::lights::MAX_POINT_LIGHTS, "lights were chosen");
     assert!(!layout.placed.is_empty(), "labels were placed");
     assert_eq!(allocations, 0, "allocations in {frames_measured} steady-state frames");
 }

@@ -5,7 +5,8 @@
 mod loopback;
 
 use fixstep_game::state::Role;
-use fixstep_render::app::session::{HostPlay, PlaySession, SpectatePlay};
+use fixstep_town::Town;
+use fixstep_window::session::{HostPlay, PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
 
 /// The host tick the spectator is to have drawn up to: a second and a half of the game, long
@@ -16,8 +17,9 @@ const WATCHED_TICK: u32 = 15;
 fn a_spectator_knows_every_character_it_draws_by_name() {
     let game = Loopback::new("labels");
     let level = &game.level;
-    let mut host = HostPlay::new(level.clone(), &game.host_options()).expect("the host binds");
-    let mut spectator = SpectatePlay::new(level.clone(), game.addr, "eve").expect("binds");
+    let mut host =
+        HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
+    let mut spectator = SpectatePlay::<Town>::new(&game.level, game.addr, "eve").expect("binds");
     frames(&mut [&mut host, &mut spectator], |huds| huds[1].tick >= WATCHED_TICK);
     let frame = spectator.drawn();
     assert!(

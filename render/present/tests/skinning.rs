@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use fixstep_render::present::skinning::{Rig, frame_pair};
+use fixstep_present::skinning::{Rig, frame_pair};
 use glam::{Mat4, Vec3};
 
 fn humanoid() -> Rig {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/animations/humanoid.ron");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/animations/humanoid.ron");
     Rig::load(&path).expect("the humanoid rig loads")
 }
 

@@ -24,11 +24,11 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use fixstep_game::level::{load_clips, stress_level};
 use fixstep_game::{PlayerCommand, TownSim};
-use fixstep_render::present::LocalPresentation;
-use fixstep_render::present::remote::{
+use fixstep_present::remote::{
     Measurement, Motion, RemoteBuffer, RemoteDraw, RemoteSample, RemoteView,
 };
 use fixstep_runtime::{Simulation, Tick};
+use fixstep_town_view::TownPresentation as LocalPresentation;
 use glam::Vec3;
 
 /// Remote entities in the view.
@@ -99,7 +99,7 @@ fn warm_view() -> (RemoteView, u32) {
 
 /// The stress level's local presentation after a few ticks, and its entity count.
 fn local_presentation() -> (LocalPresentation, usize) {
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&assets, "animations/humanoid.ron").expect("clips load");
     let level = Arc::new(stress_level(clips));
     let mut sim = TownSim::new(Arc::clone(&level), 1, 1);

@@ -4,18 +4,19 @@
 
 mod loopback;
 
-use fixstep_render::app::session::{HostPlay, JoinPlay, PlaySession, SpectatePlay};
-use fixstep_render::gpu::Hud;
+use fixstep_gpu::Hud;
+use fixstep_town::Town;
+use fixstep_window::session::{HostPlay, JoinPlay, PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
 
 #[test]
 fn players_and_spectators_are_told_the_host_ended_the_game() {
     let game = Loopback::new("game-end");
-    let level = &game.level;
-    let mut host = HostPlay::new(level.clone(), &game.host_options()).expect("the host binds");
-    let mut peer = JoinPlay::new(level.clone(), game.addr, "bob", game.reports.clone())
+    let mut host =
+        HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
+    let mut peer = JoinPlay::<Town>::new(&game.level, game.addr, "bob", game.reports.clone())
         .expect("the peer binds");
-    let mut spectator = SpectatePlay::new(level.clone(), game.addr, "eve").expect("binds");
+    let mut spectator = SpectatePlay::<Town>::new(&game.level, game.addr, "eve").expect("binds");
     let playing = frames(&mut [&mut host, &mut peer, &mut spectator], |huds| {
         huds[1].tick > 5 && huds[2].tick > 5
     });

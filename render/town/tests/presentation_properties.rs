@@ -1,10 +1,10 @@
 //! Properties of what the presentation draws, over random motion and random frame timing.
 
 use fixstep_game::AnimState;
-use fixstep_render::present::interp::angle_delta;
-use fixstep_render::present::samples::{CharacterSample, ClipLengths};
-use fixstep_render::present::track::Track;
+use fixstep_present::interp::angle_delta;
+use fixstep_present::track::Track;
 use fixstep_runtime::Tick;
+use fixstep_town_view::present::samples::{CharacterSample, ClipLengths};
 use glam::Vec3;
 use proptest::prelude::*;
 
@@ -49,7 +49,7 @@ proptest! {
         let mut facing = 0.0f32;
         let mut track = Track::new(Tick(0), sample(0.0, facing, 0.0, 0));
         for (t, turn) in turns.iter().enumerate() {
-            facing = fixstep_render::present::interp::wrap_angle(facing + turn);
+            facing = fixstep_present::interp::wrap_angle(facing + turn);
             track.observe(Tick(t as u32 + 1), sample(0.0, facing, 0.0, 0));
             let whole = angle_delta(track.previous().facing, track.current().facing);
             let mut last = track.previous().facing;
