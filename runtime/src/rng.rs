@@ -11,7 +11,7 @@ use crate::math::Fx;
 const PCG_MULTIPLIER: u64 = 6_364_136_223_846_793_005;
 
 /// A seeded random number generator (PCG-XSH-RR 64/32) whose whole state is two integers that
-/// are serialized and hashed with the rest of the simulation (DESIGN.md, rule 3). Written here
+/// are serialized and hashed with the rest of the simulation (docs/ARCHITECTURE.md, rule 3). Written here
 /// rather than taken from a crate so that its output can never change under an upgrade; the
 /// golden test in `runtime/tests/golden_rng.rs` pins it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]

@@ -1,6 +1,6 @@
 //! Entity ids and id-ordered storage.
 //!
-//! Iteration order is state (DESIGN.md, rule 3): two peers that visit entities in different
+//! Iteration order is state (docs/ARCHITECTURE.md, rule 3): two peers that visit entities in different
 //! orders resolve collisions differently. [`EntityStore`] keeps entities in a vector indexed by
 //! id, so iteration is always in id order, and reuses freed ids in a fixed (last freed, first
 //! reused) order that is itself part of the serialized state. A hash map may *find* entities by

@@ -622,3 +622,27 @@ fn every_peer_learns_every_players_name_as_they_join() {
     assert_eq!(rosters[1], [names(&["ada", "bob", "cy"])], "cy, told on its welcome");
     assert_eq!(host.names().collect::<Vec<_>>(), ["ada", "bob", "cy"]);
 }
+
+/// A host that looks at its session only when `poll_timeout` says drops a silent peer at
+/// the moment its timeout runs out, no sooner and no later, and hearing from a peer moves its
+/// deadline on.
+#[test]
+fn poll_timeout_names_the_moment_a_silent_peer_is_dropped() {
+    let config = HostConfig { identity: identity(), max_players: 8, local_players: 0 };
+    let mut session = HostSession::<DriftData>::new(config, Tick::ZERO);
+    assert_eq!(session.poll_timeout(), None, "no peer, no deadline");
+    session.connect(PeerId(1), 0);
+    session.connect(PeerId(2), 1_000_000);
+    let first = session.poll_timeout().expect("a deadline");
+    assert_eq!(first, PEER_TIMEOUT_MICROS + 1);
+    session.check_timeouts(first - 1);
+    assert_eq!(session.peers().count(), 2, "not before the deadline");
+    // Anything heard counts, even a message the session refuses.
+    session.receive(PeerId(2), Delivery::Reliable, b"not a message", 3_000_000);
+    session.check_timeouts(first);
+    let left: Vec<PeerId> = session.peers().map(|(id, _)| id).collect();
+    assert_eq!(left, [PeerId(2)], "the quiet one is dropped at its deadline");
+    assert_eq!(session.poll_timeout(), Some(3_000_000 + PEER_TIMEOUT_MICROS + 1));
+    session.check_timeouts(3_000_000 + PEER_TIMEOUT_MICROS + 1);
+    assert_eq!(session.poll_timeout(), None);
+}

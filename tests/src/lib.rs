@@ -1,6 +1,7 @@
 //! Helpers for Fixstep's cross-crate tests, which live in `tests/tests/`, one file per topic.
 
 pub mod float_literals;
+pub mod processes;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -6,236 +6,25 @@
 //! these tests prove that the binary puts it on real sockets, real time and a real bad link
 //! (the link conditioner, `fixstep netem`) without losing a bit.
 //!
-//! Each test holds [`ONE_GAME_AT_A_TIME`]: the smoothness tests judge frame timing, which
-//! another game's processes competing for this machine's two cores would disturb.
+//! Each test holds [`one_game`]: the smoothness tests judge frame timing, which another
+//! game's processes competing for this machine's two cores would disturb.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{self, File};
+use std::collections::BTreeSet;
+use std::fs;
 use std::net::{SocketAddr, UdpSocket};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use fixstep_runtime::rng::SimRng;
-use fixstep_tests::{Scratch, arg, fixstep_binary, judge, workspace_root};
+use fixstep_tests::processes::{
+    BAD_LINK, Hosting, Running, assert_agrees, free_port, hash_log, one_game, player_of,
+    reports_in, strs,
+};
+use fixstep_tests::{Scratch, arg, judge};
 use fixstep_tools::judder::{DrawnFrame, read_drawn_log, read_truth};
-
-/// Held by every test while its game runs; see the module documentation.
-static ONE_GAME_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn one_game() -> MutexGuard<'static, ()> {
-    ONE_GAME_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// The bad link of the lockstep tests: 80 ms one way, up to 20 ms of jitter, 5 % loss.
-const BAD_LINK: [&str; 6] = ["--delay", "80", "--jitter", "20", "--loss", "5"];
-
-/// How long any one process of a test may run before it is taken as hung, seconds: well
-/// over the longest game (1,200 ticks, two minutes), so only a hang reaches it.
-const HANG_S: u64 = 300;
-
-/// A `fixstep` process, killed when dropped (a failing test leaves nothing running); its
-/// standard output and error go to files in the test's scratch directory.
-struct Running {
-    name: String,
-    child: Child,
-    stdout: PathBuf,
-    stderr: PathBuf,
-}
-
-/// What a finished process printed.
-struct Finished {
-    stdout: String,
-    stderr: String,
-}
-
-impl Running {
-    fn start(dir: &Scratch, name: &str, args: &[&str]) -> Self {
-        let stdout = dir.path(&format!("{name}.out"));
-        let stderr = dir.path(&format!("{name}.err"));
-        let child = Command::new(fixstep_binary())
-            .args(args)
-            .current_dir(workspace_root())
-            .stdin(Stdio::null())
-            .stdout(File::create(&stdout).expect("a scratch file can be created"))
-            .stderr(File::create(&stderr).expect("a scratch file can be created"))
-            .spawn()
-            .expect("the fixstep binary starts");
-        Self { name: name.to_owned(), child, stdout, stderr }
-    }
-
-    fn stderr(&self) -> String {
-        fs::read_to_string(&self.stderr).unwrap_or_default()
-    }
-
-    /// Waits until the process prints `text` on its standard error.
-    fn wait_for(&self, text: &str, limit: Duration) {
-        let start = Instant::now();
-        while !self.stderr().contains(text) {
-            assert!(
-                start.elapsed() < limit,
-                "{} did not say {text:?} in {limit:?}; it said:\n{}",
-                self.name,
-                self.stderr()
-            );
-            thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Waits for the process to end on its own and to have succeeded.
-    fn finish(mut self) -> Finished {
-        let start = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().expect("the process can be waited for") {
-                break status;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(HANG_S),
-                "{} hung; it said:\n{}",
-                self.name,
-                self.stderr()
-            );
-            thread::sleep(Duration::from_millis(50));
-        };
-        let stdout = fs::read_to_string(&self.stdout).unwrap_or_default();
-        let stderr = self.stderr();
-        assert!(status.success(), "{} failed ({status}):\n{stdout}\n{stderr}", self.name);
-        Finished { stdout, stderr }
-    }
-
-    /// Asks the process to stop, as an orchestrator stops a game server: SIGTERM.
-    fn terminate(&self) {
-        let pid = self.child.id().to_string();
-        let sent = Command::new("kill").args(["-TERM", &pid]).status();
-        assert!(sent.is_ok_and(|s| s.success()), "SIGTERM could not be sent to {}", self.name);
-    }
-
-    /// Kills the process, as a crash or a pulled cable would end it: no goodbye.
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
-
-/// A UDP port on loopback that nothing listens on now (the host and the link conditioner
-/// need each other's ports before either starts, so neither can be given port 0).
-fn free_port() -> u16 {
-    UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("loopback binds").port()
-}
-
-/// A host, and where its peers connect: straight to it, or to a link conditioner in front.
-struct Game {
-    host_port: u16,
-    /// Where peers connect.
-    entry: String,
-}
-
-impl Game {
-    /// A game whose peers connect straight to the host.
-    fn direct() -> Self {
-        let host_port = free_port();
-        Self { host_port, entry: format!("127.0.0.1:{host_port}") }
-    }
-
-    /// A game whose peers connect through a link conditioner.
-    fn through_netem() -> (Self, u16) {
-        let (host_port, netem_port) = (free_port(), free_port());
-        (Self { host_port, entry: format!("127.0.0.1:{netem_port}") }, netem_port)
-    }
-
-    /// The arguments that put a host on this game's port, reachable at its entry.
-    fn host_args(&self) -> Vec<String> {
-        let mut args: Vec<String> =
-            ["host", "--headless", "--bind", "127.0.0.1", "--port"].map(str::to_owned).into();
-        args.push(self.host_port.to_string());
-        if self.entry != format!("127.0.0.1:{}", self.host_port) {
-            args.extend(["--also-reachable-at".to_owned(), self.entry.clone()]);
-        }
-        args
-    }
-
-    /// Starts a headless peer played by a bot (`fixstep join ENTRY --headless --bot`), with
-    /// `args` after, its output under `run` in `dir`.
-    fn bot_peer(&self, dir: &Scratch, run: &str, args: &[&str]) -> Running {
-        let mut all = vec!["join", self.entry.as_str(), "--headless", "--bot"];
-        all.extend_from_slice(args);
-        Running::start(dir, run, &all)
-    }
-
-    /// Starts the link conditioner in front of the host with `link`.
-    fn netem(&self, dir: &Scratch, netem_port: u16, link: &[&str], seed: u64) -> Running {
-        let listen = format!("127.0.0.1:{netem_port}");
-        let forward = format!("127.0.0.1:{}", self.host_port);
-        let seed = seed.to_string();
-        let mut args = vec!["netem", "--listen", &listen, "--forward", &forward, "--seed", &seed];
-        args.extend_from_slice(link);
-        Running::start(dir, "netem", &args)
-    }
-}
-
-fn strs(args: &[String]) -> Vec<&str> {
-    args.iter().map(String::as_str).collect()
-}
-
-/// A hash log (`TICK HASH` lines) by tick.
-fn hash_log(path: &Path) -> BTreeMap<u32, String> {
-    let text = fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read the hash log {}: {e}", path.display()));
-    text.lines()
-        .map(|line| {
-            let (tick, hash) = line.split_once(' ').expect("a hash log line is `TICK HASH`");
-            (tick.parse().expect("a tick"), hash.to_owned())
-        })
-        .collect()
-}
-
-/// Asserts that `peer`'s log covers ticks `from..=to` without a gap and agrees with the
-/// host's log on every one.
-fn assert_agrees(name: &str, peer: &BTreeMap<u32, String>, host: &BTreeMap<u32, String>) {
-    let (Some(&first), Some(&last)) = (peer.keys().next(), peer.keys().next_back()) else {
-        panic!("{name} ran no tick");
-    };
-    assert_eq!(
-        peer.len() as u32,
-        last - first + 1,
-        "{name}'s ticks {first}..={last} have gaps: a peer completes ticks contiguously"
-    );
-    for (tick, hash) in peer {
-        assert_eq!(host.get(tick), Some(hash), "{name} differs from the host at tick {tick}");
-    }
-}
-
-/// The players' number in a `fixstep join` summary line (`player 1 tick ...`).
-fn player_of(summary: &str) -> u32 {
-    summary
-        .lines()
-        .find_map(|l| l.strip_prefix("player "))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no player number in {summary:?}"))
-}
-
-fn reports_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .map(|entries| {
-            entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into()).collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-}
 
 /// Three players on a bad link and a host, 1,200 ticks (two minutes) of bots playing: every
 /// peer computes every tick's state to the host's bit, and nobody reports a desync.
@@ -243,7 +32,7 @@ fn reports_in(dir: &Path) -> Vec<String> {
 fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
     let _game = one_game();
     let dir = Scratch::new("network", "three-peers");
-    let (game, netem_port) = Game::through_netem();
+    let (game, netem_port) = Hosting::through_netem();
     let _netem = game.netem(&dir, netem_port, &BAD_LINK, 11);
     let host_log = dir.path("host.hashes");
     let reports = dir.path("reports");
@@ -271,7 +60,7 @@ fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
             (name, log, running)
         })
         .collect();
-    let finished: Vec<(String, PathBuf, Finished)> =
+    let finished: Vec<(String, PathBuf, fixstep_tests::processes::Finished)> =
         peers.into_iter().map(|(name, log, running)| (name, log, running.finish())).collect();
     let host = host.finish();
     assert!(host.stdout.contains("desyncs 0"), "the host found a desync: {}", host.stdout);
@@ -297,7 +86,7 @@ fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
 fn a_killed_peer_rejoins_by_name_and_agrees_from_then_on() {
     let _game = one_game();
     let dir = Scratch::new("network", "rejoin");
-    let game = Game::direct();
+    let game = Hosting::direct();
     let host_log = dir.path("host.hashes");
     let mut host_args = game.host_args();
     host_args.extend(
@@ -349,7 +138,7 @@ fn a_killed_peer_rejoins_by_name_and_agrees_from_then_on() {
 fn a_host_told_to_stop_ends_the_match_for_everyone_cleanly() {
     let _game = one_game();
     let dir = Scratch::new("network", "stop");
-    let game = Game::direct();
+    let game = Hosting::direct();
     let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
     let mut host_args = game.host_args();
     host_args.extend(["--hash-log", arg(&host_log)].map(str::to_owned));
@@ -380,7 +169,7 @@ fn a_host_told_to_stop_ends_the_match_for_everyone_cleanly() {
 fn a_host_ends_its_match_once_its_players_are_gone() {
     let _game = one_game();
     let dir = Scratch::new("network", "empty");
-    let game = Game::direct();
+    let game = Hosting::direct();
     let mut host_args = game.host_args();
     host_args.extend(["--end-when-empty", "2"].map(str::to_owned));
     let host = Running::start(&dir, "host", &strs(&host_args));
@@ -404,7 +193,7 @@ fn a_host_ends_its_match_once_its_players_are_gone() {
 fn a_spectator_draws_every_entity_smoothly_over_a_bad_link() {
     let _game = one_game();
     let dir = Scratch::new("network", "spectator");
-    let (game, netem_port) = Game::through_netem();
+    let (game, netem_port) = Hosting::through_netem();
     let _netem = game.netem(&dir, netem_port, &BAD_LINK, 23);
     let (truth, drawn) = (dir.path("truth.jsonl"), dir.path("drawn.jsonl"));
     let mut host_args = game.host_args();
@@ -452,7 +241,7 @@ fn a_perturbed_peer_is_reported_with_the_entity_and_field_that_differ() {
     const REPORT_WITHIN_TICKS: u32 = 2;
     let _game = one_game();
     let dir = Scratch::new("network", "perturbed");
-    let game = Game::direct();
+    let game = Hosting::direct();
     let (host_reports, peer_reports) = (dir.path("host-reports"), dir.path("peer-reports"));
     let mut host_args = game.host_args();
     host_args
@@ -509,7 +298,7 @@ fn a_flood_of_random_and_mutated_datagrams_does_not_stop_the_host() {
     let front = UdpSocket::bind("127.0.0.1:0").expect("loopback binds");
     let front_addr = front.local_addr().expect("an address");
     let host_addr: SocketAddr = format!("127.0.0.1:{host_port}").parse().expect("an address");
-    let game = Game { host_port, entry: front_addr.to_string() };
+    let game = Hosting::at(host_port, front_addr.to_string());
     let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
     let mut host_args = game.host_args();
     host_args.extend(
@@ -658,7 +447,7 @@ const FIRST_FRAME_MS: f64 = 1000.0 / 60.0;
 fn over_a_jittery_link_a_walker_keeps_its_pace_and_the_own_character_answers_at_once() {
     let _game = one_game();
     let dir = Scratch::new("network", "walk");
-    let (game, netem_port) = Game::through_netem();
+    let (game, netem_port) = Hosting::through_netem();
     let _netem = game.netem(&dir, netem_port, &["--delay", "80", "--jitter", "30"], 31);
     // The host's player walks east from its first tick; the peer's waits four seconds (it
     // has joined by then), then walks east beside it.

@@ -1,9 +1,10 @@
 //! The remote view (network clock, remote buffers, update-gap delay) over every generated
 //! network scenario (`fixstep_tools::tracegen`): each is generated into a scratch directory,
 //! run through `fixstep trace`'s library function, measured by `fixstep judder`'s against its
-//! truth, and held to what the specifications promise a client in that situation (the traces'
-//! `FORMAT.md`, the seeds `network-clock.md`, `remote-buffer.md`, `update-gap-delay.md` and
-//! the design's constants at 100 ms ticks). A failure lists every expectation missed, then the
+//! truth, and held to what the remote view promises a client in that situation (the measures
+//! of `docs/FORMATS.md`, and the network clock's, the remote buffers' and the update-gap
+//! delay's behaviour and constants at 100 ms ticks, as their module documentation states
+//! them). A failure lists every expectation missed, then the
 //! judder report.
 //!
 //! Two more tests hold the generator itself to account: it is deterministic, and its truth
@@ -41,13 +42,13 @@ const VEHICLE_OFF_PACE_PERCENT: f64 = 1.0;
 const VEHICLE_ERROR_P99_M: f64 = 0.05;
 
 /// Walkers: the most frames off pace, % of the paced ones. A walker is drawn at each
-/// segment's average speed (remote-buffer.md), which departs from the truth while it starts,
+/// segment's average speed (the remote buffer's rules), which departs from the truth while it starts,
 /// stops or changes pace within a segment: two or three ticks in every few seconds of walking.
 const WALKER_OFF_PACE_PERCENT: f64 = 5.0;
 
 /// Walkers in the tier-changes scenario: the most frames off pace, %. Relaxed from
 /// [`WALKER_OFF_PACE_PERCENT`]: every tier change slews the walker's delay at `RENDER_DRIFT`
-/// (3 % of a tick a tick; remote-buffer.md asks for a slew, never a jump) for up to 10 s,
+/// (3 % of a tick a tick; the remote buffer's rules ask for a slew, never a jump) for up to 10 s,
 /// every frame of a slew is 3 % off pace before any segment-average error adds to it, and with changes every
 /// few seconds a walker slews most of the time (half of the walkers' off-pace frames there
 /// fall in slews). Unlike the vehicles', the walkers' frames outside slews are too few for a
@@ -353,7 +354,7 @@ fn assert_meets(run: &Run, expect: &Expect) {
     // Slides: only a walker drawn at its segment's average speed through the last tick
     // before its stop's measurement. The host sends a stop at the first tick it sees the
     // walker standing, so it stopped at an unknown moment of the tick before; a straight
-    // segment at the average speed (remote-buffer.md) still moves where the truth already
+    // segment at the average speed (the remote buffer's rules) still moves where the truth already
     // stands, a centimetre a frame for the last few frames. No other slide is allowed.
     let stops = stops(&run.generated);
     let slides: Vec<&Pair> =
@@ -376,7 +377,7 @@ fn assert_meets(run: &Run, expect: &Expect) {
         });
     }
 
-    // An entity's delay never jumps: it slews at RENDER_DRIFT at most (remote-buffer.md), and
+    // An entity's delay never jumps: it slews at RENDER_DRIFT at most (the remote buffer's rules), and
     // an entity that arrives at its tier's period gets no gap delay, whose faster slew
     // (GAP_SLEW_TICKS_PER_SECOND) would show here.
     let drift = RENDER_DRIFT.to_num::<f64>();
@@ -519,7 +520,7 @@ fn link_stalls() {
     let mut expect = Expect::smooth(link.min_latency_ms);
     // How far past the newest measurement a stall leaves the render tick (ticks): the stall,
     // less the render delay's lead over the fastest arrival, less the extrapolation, which
-    // carries the entity on (remote-buffer.md) before it holds.
+    // carries the entity on (the remote buffer's rules) before it holds.
     let lead_ticks = (interp_delay_ms() + slack_ms() - link.min_latency_ms) / f64::from(TICK_MS);
     let blend_ticks = BLEND_MAX_TICKS;
     for stall in &link.stalls {
@@ -532,7 +533,7 @@ fn link_stalls() {
             stall.for_ms / f64::from(TICK_MS) - lead_ticks - f64::from(MAX_EXTRAPOLATION_TICKS);
         // A blend at no more than BLEND_PACE_SHARE over the entity's pace, eased in and out,
         // needs this long; past BLEND_MAX_TICKS the difference is taken at once
-        // (remote-buffer.md: "a difference of metres is taken at once"), a pop no client
+        // (the remote buffer takes a difference of metres at once), a pop no client
         // within those rules avoids.
         let catch_up_ticks = SMOOTHSTEP_PEAK * held_ticks / f64::from(BLEND_PACE_SHARE);
         if catch_up_ticks > blend_ticks {
@@ -580,7 +581,7 @@ fn tier_changes() {
     assert!(changes >= 18, "six entities change tier at least three times each ({changes})");
     let mut expect = Expect::smooth(run.scenario.link.min_latency_ms);
     // A tier change slews the entity's delay at RENDER_DRIFT, 3 % of a tick a tick, for up
-    // to 10 s (remote-buffer.md): every frame of a slew is 3 % off pace, and while the delay
+    // to 10 s (the remote buffer's rules): every frame of a slew is 3 % off pace, and while the delay
     // is still short of a farther tier's the entity is drawn past its newest measurement for
     // part of every gap, extrapolated and then corrected. Those frames are what the
     // specification asks for; the vehicles' other frames (two of the five never change

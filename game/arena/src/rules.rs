@@ -13,11 +13,21 @@ use serde::{Deserialize, Serialize};
 
 use crate::layout::Layout;
 
-/// A pusher's radius, metres: a player's disc, a little bigger than a puck.
-pub const PUSHER_RADIUS: Fx = fx_ratio(1, 2);
+/// Millimetres in a metre.
+const MM_PER_M: i32 = 1_000;
+
+/// A pusher's radius, millimetres: a player's disc, big enough to steer a puck with.
+pub const PUSHER_RADIUS_MM: i32 = 500;
+
+/// A puck's radius, millimetres: a little smaller than a pusher, so a pusher can get behind
+/// it.
+pub const PUCK_RADIUS_MM: i32 = 350;
+
+/// A pusher's radius, metres.
+pub const PUSHER_RADIUS: Fx = fx_ratio(PUSHER_RADIUS_MM, MM_PER_M);
 
 /// A puck's radius, metres.
-pub const PUCK_RADIUS: Fx = fx_ratio(7, 20);
+pub const PUCK_RADIUS: Fx = fx_ratio(PUCK_RADIUS_MM, MM_PER_M);
 
 /// What a pusher's velocity keeps of itself each tick: ice, not mud (a pusher let go coasts
 /// to a stop in about a second).
@@ -92,7 +102,7 @@ impl TextCommand for ArenaCommand {
         let percent = |word: &str, what: &str| -> Result<i8, String> {
             word.parse::<i8>()
                 .ok()
-                .filter(|v| v.unsigned_abs() <= 100)
+                .filter(|v| i32::from(*v).abs() <= FULL_PERCENT)
                 .ok_or_else(|| format!("{what} `{word}` is not a percent from -100 to 100"))
         };
         match words {
@@ -268,8 +278,8 @@ fn each_pair<T>(items: &mut [T], mut each: impl FnMut(&mut T, &mut T)) {
 impl ArenaSim {
     fn steer(pusher: &mut Pusher, command: &ArenaCommand) {
         let stick = Vec2::new(
-            fx(i32::from(command.x.clamp(-100, 100))),
-            fx(i32::from(command.y.clamp(-100, 100))),
+            fx(i32::from(command.x).clamp(-FULL_PERCENT, FULL_PERCENT)),
+            fx(i32::from(command.y).clamp(-FULL_PERCENT, FULL_PERCENT)),
         ) / fx(FULL_PERCENT);
         let stick = stick.clamp_length(Fx::ONE);
         pusher.vel = pusher.vel * PUSHER_DRAG + stick * PUSHER_ACCEL;

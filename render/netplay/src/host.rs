@@ -137,6 +137,13 @@ impl<G: NetGame> HostGame<G> {
         &self.hash
     }
 
+    /// When the session next needs a look whatever arrives, microseconds (see
+    /// [`HostSession::poll_timeout`]).
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.session.poll_timeout()
+    }
+
     /// What the HUD says (of the game; the socket's counts are [`NetHost::stats`]').
     #[must_use]
     pub fn stats(&self) -> HostStats {
@@ -321,6 +328,12 @@ impl<G: NetGame> NetHost<G> {
     #[must_use]
     pub fn stats(&self) -> HostStats {
         HostStats { malformed_datagrams: self.transport.malformed_datagrams(), ..self.game.stats() }
+    }
+
+    /// When its game's session next needs a look whatever arrives, microseconds.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.game.poll_timeout()
     }
 
     /// Players connected now (not counting spectators or the host's own).

@@ -10,9 +10,10 @@
 //!
 //! - while frames come, the window runs each tick on its frame, as a game played alone does,
 //!   so the host's own character answers its keys at once;
-//! - when the window has run no tick for [`STAND_IN_MICROS`] past one's time, the thread runs
+//! - when the window has run no tick for [`STAND_IN_MICROS`](crate::STAND_IN_MICROS) past one's time, the thread runs
 //!   it, with the host player's held input standing in (as the host does for a peer whose input
-//!   is late), and the window does not run it again ([`HostSchedule`]).
+//!   is late), and the window does not run it again (the [`HostSchedule`] says who runs
+//!   each tick).
 //!
 //! Either way each tick runs exactly once, on the host's 100 ms schedule, and the window draws
 //! every completed tick in order ([`CompletedTick`]).
@@ -22,22 +23,16 @@ use std::thread::JoinHandle;
 
 use fixstep_net::WallClock;
 use fixstep_present::{CommandOf, Game, SnapshotOf};
-use fixstep_runtime::tick::{FrameScheduler, MAX_BACKLOG_TICKS, TICK_MICROS};
-use fixstep_runtime::{HeldInput, Simulation, Tick};
+use fixstep_runtime::tick::MAX_BACKLOG_TICKS;
+use fixstep_runtime::{Simulation, Tick};
 
-use crate::{NetGame, NetHost, NetPlayError};
+use crate::{HostSchedule, NetGame, NetHost, NetPlayError};
 
 /// How often a serving thread serves its socket, microseconds: 2 ms, as a headless host does,
 /// so an input that arrives just before its tick is fixed is not missed for want of a look,
 /// and an acknowledgement leaves within 2 ms of what it acknowledges. A windowed peer's or
 /// spectator's thread ([`super::NetPeer::serve_from_thread`]) looks as often.
 pub const SERVE_MICROS: u64 = 2_000;
-
-/// How long past a tick's time the window may leave it unrun before the thread runs it,
-/// microseconds: 50 ms. A window drawing at 20 frames a second or faster runs every tick
-/// itself; one slower than that, hidden or stalled, has the thread stand in, so no tick is more
-/// than half a tick late for the peers.
-pub const STAND_IN_MICROS: u64 = 50_000;
 
 /// The most completed ticks kept for a window that has not drawn them, ticks: the backlog a
 /// frame scheduler keeps. A window away for longer draws from the latest on (a gap, drawn as a
@@ -52,107 +47,6 @@ pub struct CompletedTick<G: Game> {
     pub snapshot: Arc<SnapshotOf<G>>,
     /// The host player's character after it, for the own prediction.
     pub own: Option<G::Own>,
-}
-
-/// The host's 100 ms schedule, and who runs each tick on it: the window, on its frame, or the
-/// thread, when the window is late.
-///
-/// Ticks are due at fixed times from the start, whoever runs them, so the game keeps the
-/// schedule through any frames: a tick runs once, never before its time, and at most
-/// [`STAND_IN_MICROS`] after it (give or take the thread's look). The window's frame scheduler
-/// is set from it each frame ([`HostSchedule::window_owed_micros`]), so the window's ticks and
-/// the presentation's fraction of a tick stay in phase with it after a stall. Pure bookkeeping
-/// on times in microseconds, tested without threads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HostSchedule {
-    /// When the game started: tick `n` (counting from one) is due `n` ticks later.
-    start_micros: u64,
-    /// Ticks run.
-    ran: u64,
-    /// Ticks the thread ran.
-    stood_in: u64,
-}
-
-impl HostSchedule {
-    /// A game that starts at `start_micros`, its first tick due a tick later.
-    #[must_use]
-    pub const fn starting_at(start_micros: u64) -> Self {
-        Self { start_micros, ran: 0, stood_in: 0 }
-    }
-
-    /// Ticks due by `now_micros`.
-    #[must_use]
-    pub const fn due(&self, now_micros: u64) -> u64 {
-        now_micros.saturating_sub(self.start_micros) / TICK_MICROS
-    }
-
-    /// Whether the window is late with a tick at `now_micros`, so the thread runs it.
-    #[must_use]
-    pub const fn thread_due(&self, now_micros: u64) -> bool {
-        self.ran < self.due(now_micros.saturating_sub(STAND_IN_MICROS))
-    }
-
-    /// The thread ran the next tick.
-    pub const fn thread_ran(&mut self) {
-        self.ran += 1;
-        self.stood_in += 1;
-    }
-
-    /// What the window's frame scheduler owes at `now_micros`: the time since the latest tick
-    /// run was due. Whole ticks of it are ticks due and not run; the rest is the presentation's
-    /// fraction of a tick.
-    #[must_use]
-    pub const fn window_owed_micros(&self, now_micros: u64) -> u64 {
-        now_micros.saturating_sub(self.start_micros + self.ran * TICK_MICROS)
-    }
-
-    /// The window's scheduler owes a tick at `now_micros`: whether to run it (`false`: it is
-    /// not due, the thread ran it already).
-    pub const fn window_runs(&mut self, now_micros: u64) -> bool {
-        if self.ran < self.due(now_micros) {
-            self.ran += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// A window's frame at `now_micros` with `held` held: feeds `input` the time the schedule
-    /// owes and hands `run` each tick due (its command, and what was held of it). What was held
-    /// while the thread stood in is in the window's next command: a key pressed then is not
-    /// lost, only late. Returns the frame's scheduler, for the fraction of a tick to draw at.
-    ///
-    /// # Errors
-    ///
-    /// The first error of `run`.
-    pub fn window_frame<I: HeldInput, E>(
-        &mut self,
-        now_micros: u64,
-        input: &mut I,
-        held: &I::Command,
-        mut run: impl FnMut(I::Command, &I::Partial) -> Result<(), E>,
-    ) -> Result<FrameScheduler, E> {
-        // What the window owes is the time since the latest tick run was due, whoever ran it,
-        // so a stall leaves nothing to catch up twice.
-        let mut scheduler = FrameScheduler::new();
-        let owed = self.window_owed_micros(now_micros);
-        input.run_frame(&mut scheduler, owed, held, |command, partial| {
-            if self.window_runs(now_micros) { run(command, partial) } else { Ok(()) }
-        })?;
-        Ok(scheduler)
-    }
-
-    /// Ticks run.
-    #[must_use]
-    pub const fn ran(&self) -> u64 {
-        self.ran
-    }
-
-    /// Ticks the thread ran, the window being late.
-    #[must_use]
-    pub const fn stood_in(&self) -> u64 {
-        self.stood_in
-    }
 }
 
 /// What the window and the thread share.

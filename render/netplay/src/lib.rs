@@ -22,19 +22,58 @@
 //! plane can send spectators the poses of what moves with [`ground`]; games drawn as shapes
 //! get the whole of it from [`shapes`].
 //!
-//! ```
-//! use fixstep_netplay::RecentStates;
-//! use fixstep_runtime::{HashRecord, StateHash, Tick};
+//! A host and a peer of the arena (the second game in this repository), with the bytes
+//! handed between them in memory where a UDP transport would carry them:
 //!
-//! // The states after the latest ticks, kept for desync reports.
-//! let mut recent = RecentStates::default();
-//! let hash = HashRecord::of(&StateHash::default());
-//! recent.push(Tick(7), &(1_u32, "seven"), hash.clone()).expect("a state encodes");
-//! let (bytes, kept) = recent.get(Tick(7)).expect("kept");
-//! assert_eq!(postcard::from_bytes::<(u32, String)>(bytes).unwrap(), (1, "seven".to_owned()));
-//! assert_eq!(kept, &hash);
-//! assert!(recent.get(Tick(6)).is_none());
 //! ```
+//! use std::sync::Arc;
+//! use fixstep_arena::{Arena, ArenaCommand};
+//! use fixstep_netplay::{HostGame, HostOptions, identity_of};
+//! use fixstep_present::Game;
+//! use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerId, PeerSession, Role};
+//!
+//! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
+//! let rink = Arena::load_content(assets, &Arena::default_content(assets)).expect("it loads");
+//! let rink = Arc::new(rink);
+//! let options = HostOptions {
+//!     bind: ([127, 0, 0, 1], 0).into(),
+//!     also_reachable_at: Vec::new(),
+//!     max_players: 2,
+//!     own_player: true,
+//!     seed: 7,
+//!     name: "host".to_owned(),
+//!     reports: std::env::temp_dir(),
+//! };
+//! let mut host = HostGame::<Arena>::new(&rink, &options);
+//! let identity = identity_of::<Arena>(&rink);
+//! let mut peer = PeerSession::<Arena>::new(PeerConfig {
+//!     identity,
+//!     name: "guest".to_owned(),
+//!     role: Role::Player,
+//! });
+//! peer.connect();
+//! host.session_mut().connect(PeerId(1), 0);
+//! let mut welcomed = None;
+//! for tick in 1..=5_u64 {
+//!     let now = tick * 100_000;
+//!     for (delivery, bytes) in peer.drain_outgoing() {
+//!         host.session_mut().receive(PeerId(1), delivery, &bytes, now);
+//!     }
+//!     host.after_receive(now).expect("no report to write");
+//!     host.run_tick(Some(ArenaCommand { x: 100, y: 0, dash: false })).expect("it runs");
+//!     for (_, delivery, bytes) in host.session_mut().drain_outgoing() {
+//!         peer.receive(delivery, &bytes);
+//!     }
+//!     for event in peer.drain_events() {
+//!         if let PeerEvent::Welcomed(welcome) = event {
+//!             welcomed = Some(welcome.player);
+//!         }
+//!     }
+//! }
+//! // The guest joined late, as player 1, with the host's state.
+//! assert_eq!(welcomed, Some(Some(1)));
+//! assert_eq!(fixstep_runtime::Simulation::players(host.sim()), 2);
+//! //! ```
 
 pub mod desync;
 mod error;
@@ -43,6 +82,7 @@ mod host;
 pub mod host_thread;
 mod peer;
 mod player_frames;
+mod schedule;
 pub mod shapes;
 mod spectator;
 
@@ -55,9 +95,10 @@ use fixstep_runtime::{HashRecord, Simulation, StateHash, Tick};
 
 pub use error::NetPlayError;
 pub use host::{HostGame, HostOptions, HostStats, NetHost};
-pub use host_thread::{CompletedTick, HostSchedule, HostThread};
+pub use host_thread::{CompletedTick, HostThread};
 pub use peer::{InputLatency, NetPeer, PeerStats, identity_of};
 pub use player_frames::PlayerFrames;
+pub use schedule::{HostSchedule, STAND_IN_MICROS};
 pub use spectator::NetSpectator;
 
 /// A game played over the network: what the layers above the core need of it beyond

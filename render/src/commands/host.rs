@@ -10,10 +10,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use fixstep_net::WallClock;
-use fixstep_netplay::{HostOptions, NetHost};
+use fixstep_netplay::{HostOptions, HostSchedule, NetHost};
 use fixstep_present::CommandOf;
-use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
-use fixstep_runtime::{Bot, HeldInput, Simulation};
+use fixstep_runtime::{Bot, Simulation};
 
 use super::{Logs, NetLogArgs, Paths, held_at, read_input_script, sleep_until};
 use crate::games::Playable;
@@ -113,9 +112,9 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     let mut empty_since: Option<u64> = None;
     let mut ever_joined = false;
     let clock = WallClock::new();
-    let mut schedule = FrameScheduler::new();
-    let mut own = G::Input::default();
     let mut last = clock.now_micros();
+    let mut schedule = HostSchedule::starting_at(last);
+    let mut own = G::Input::default();
     loop {
         let now = clock.now_micros();
         let elapsed = now - last;
@@ -127,7 +126,7 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         let held = held_at(script.as_ref(), now, elapsed);
         let mut done = false;
         let mut failure = None;
-        own.run_frame(&mut schedule, elapsed, &held, |command, _| -> Result<()> {
+        schedule.run_due(now, &mut own, &held, |command, _| -> Result<()> {
             if done {
                 return Ok(());
             }
@@ -163,7 +162,9 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         if done {
             break;
         }
-        sleep_until(&clock, now + POLL_MICROS.min(TICK_MICROS));
+        // Until the next look at the socket, or sooner when a tick or the session is due.
+        let wake = [Some(now + POLL_MICROS), Some(schedule.next_due_micros()), host.poll_timeout()];
+        sleep_until(&clock, wake.into_iter().flatten().min().unwrap_or(now));
     }
     let farewell_until = clock.now_micros() + FAREWELL_MICROS;
     while clock.now_micros() < farewell_until {

@@ -210,11 +210,10 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
         let mut schedule = served.schedule;
         let presentation = &mut self.presentation;
         let held = G::held(controls);
-        let scheduler =
-            schedule.window_frame(now, &mut self.input, &held, |command, partial| {
-                presentation.own_command(served.host.sim().next_tick(), &command, partial);
-                served.run_tick(Some(command))
-            })?;
+        let scheduler = schedule.run_due(now, &mut self.input, &held, |command, partial| {
+            presentation.own_command(served.host.sim().next_tick(), &command, partial);
+            served.run_tick(Some(command))
+        })?;
         served.schedule = schedule;
         served.host.send();
         for tick in served.drain_completed() {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use fixstep_game::PlayerCommand;
 use fixstep_game::predict::InputAccumulator;
 use fixstep_gpu::Hud;
-use fixstep_netplay::host_thread::{HostSchedule, STAND_IN_MICROS};
+use fixstep_netplay::{HostSchedule, STAND_IN_MICROS};
 use fixstep_runtime::input::Controls;
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_town::Town;
@@ -31,7 +31,7 @@ fn timeline(end_ms: u64, frames: impl Fn(u64) -> bool) -> (Vec<u64>, u64) {
         }
         if ms > 0 && frames(ms) {
             let held = PlayerCommand::default();
-            schedule.window_frame(now, &mut input, &held, |_, _| Ok::<(), ()>(())).expect("runs");
+            schedule.run_due(now, &mut input, &held, |_, _| Ok::<(), ()>(())).expect("runs");
         }
         by_ms.push(schedule.ran());
     }

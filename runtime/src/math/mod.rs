@@ -1,6 +1,6 @@
 //! Fixed-point math whose every output bit is the same on every machine and in every build.
 //!
-//! The simulation never touches a float (DESIGN.md, rule 1). Its scalar is [`Fx`], a signed
+//! The simulation never touches a float (docs/ARCHITECTURE.md, rule 1). Its scalar is [`Fx`], a signed
 //! 64-bit number with 32 fractional bits (`fixed::types::I32F32`): a resolution of 2^-32 and a
 //! range of ±2^31, which holds a town in metres with sub-nanometre steps. Angles are
 //! [`Angle`]s, 32-bit binary angles in which 2^32 is a full turn, so turning past ±π wraps for

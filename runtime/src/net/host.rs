@@ -324,6 +324,16 @@ impl<D: GameData> HostSession<D> {
         self.events.push(HostEvent::PeerLeft { peer, player });
     }
 
+    /// When the session next needs [`check_timeouts`](Self::check_timeouts), microseconds:
+    /// just after the quietest peer has been silent for [`PEER_TIMEOUT_MICROS`]. `None` with
+    /// no peer. A host that sleeps between looks at its socket need not look sooner for the
+    /// session's sake.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<u64> {
+        let quietest = self.peers.values().map(|p| p.last_heard_micros).min()?;
+        Some(quietest.saturating_add(PEER_TIMEOUT_MICROS + 1))
+    }
+
     /// Drops peers that have been silent for [`PEER_TIMEOUT_MICROS`].
     pub fn check_timeouts(&mut self, now_micros: u64) {
         self.now_micros = self.now_micros.max(now_micros);

@@ -2,14 +2,14 @@
 //! where every entity really was.
 //!
 //! It reads a drawn log (what each frame drew) and a truth file (where each entity was), both
-//! in the formats of the traces' `FORMAT.md`, and counts for each kind of entity the frames
+//! in the formats of `docs/FORMATS.md`, and counts for each kind of entity the frames
 //! drawn at the wrong pace, the position error and delay, pops, reversals, slides and frames
 //! drawn between two places across a jump; for local play also turns drawn the long way round
 //! and animations stepping backwards. The drawn log's extension fields for local play are
 //! described at [`DrawnEntity`]. With `--plot`, the worst entities' drawn and true speeds are
 //! drawn over time.
 //!
-//! The measures are those of `FORMAT.md`, over each pair of consecutive frames that both draw
+//! The measures are those of `docs/FORMATS.md`, over each pair of consecutive frames that both draw
 //! an entity, with these readings of it:
 //!
 //! - distances are in 3D (x, y and z), so a figure drawn hopping is as wrong as one sliding;

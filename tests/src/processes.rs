@@ -1,0 +1,279 @@
+//! `fixstep` processes for end-to-end tests of network play: hosts, peers, spectators and the
+//! link conditioner, each a process of its own on loopback, killed if a test fails, and
+//! readers of the hash logs and desync reports they leave.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::net::UdpSocket;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::{Scratch, fixstep_binary, workspace_root};
+
+/// Held by every test while its game runs; see [`one_game`].
+static ONE_GAME_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Held by a test while its game runs: the smoothness tests judge frame timing, which
+/// another game's processes competing for the machine's cores would disturb.
+pub fn one_game() -> MutexGuard<'static, ()> {
+    ONE_GAME_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The bad link of the lockstep tests: 80 ms one way, up to 20 ms of jitter, 5 % loss.
+pub const BAD_LINK: [&str; 6] = ["--delay", "80", "--jitter", "20", "--loss", "5"];
+
+/// How long any one process of a test may run before it is taken as hung, seconds: well
+/// over the longest game (1,200 ticks, two minutes), so only a hang reaches it.
+pub const HANG_S: u64 = 300;
+
+/// A `fixstep` process, killed when dropped (a failing test leaves nothing running); its
+/// standard output and error go to files in the test's scratch directory.
+pub struct Running {
+    name: String,
+    child: Child,
+    stdout: PathBuf,
+    stderr: PathBuf,
+}
+
+/// What a finished process printed.
+pub struct Finished {
+    /// Its standard output.
+    pub stdout: String,
+    /// Its standard error.
+    pub stderr: String,
+}
+
+impl Running {
+    /// Starts `fixstep` with `args`, named `name` in messages and its output files.
+    #[must_use]
+    pub fn start(dir: &Scratch, name: &str, args: &[&str]) -> Self {
+        let stdout = dir.path(&format!("{name}.out"));
+        let stderr = dir.path(&format!("{name}.err"));
+        let child = Command::new(fixstep_binary())
+            .args(args)
+            .current_dir(workspace_root())
+            .stdin(Stdio::null())
+            .stdout(File::create(&stdout).expect("a scratch file can be created"))
+            .stderr(File::create(&stderr).expect("a scratch file can be created"))
+            .spawn()
+            .expect("the fixstep binary starts");
+        Self { name: name.to_owned(), child, stdout, stderr }
+    }
+
+    /// What it said on its standard error so far.
+    #[must_use]
+    pub fn stderr(&self) -> String {
+        fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    /// Waits until the process prints `text` on its standard error.
+    pub fn wait_for(&self, text: &str, limit: Duration) {
+        let start = Instant::now();
+        while !self.stderr().contains(text) {
+            assert!(
+                start.elapsed() < limit,
+                "{} did not say {text:?} in {limit:?}; it said:\n{}",
+                self.name,
+                self.stderr()
+            );
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits for the process to end on its own and to have succeeded.
+    pub fn finish(mut self) -> Finished {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("the process can be waited for") {
+                break status;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(HANG_S),
+                "{} hung; it said:\n{}",
+                self.name,
+                self.stderr()
+            );
+            thread::sleep(Duration::from_millis(50));
+        };
+        let stdout = fs::read_to_string(&self.stdout).unwrap_or_default();
+        let stderr = self.stderr();
+        assert!(status.success(), "{} failed ({status}):\n{stdout}\n{stderr}", self.name);
+        Finished { stdout, stderr }
+    }
+
+    /// Asks the process to stop, as an orchestrator stops a game server: SIGTERM.
+    pub fn terminate(&self) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status();
+        assert!(sent.is_ok_and(|s| s.success()), "SIGTERM could not be sent to {}", self.name);
+    }
+
+    /// Kills the process, as a crash or a pulled cable would end it: no goodbye.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// A UDP port on loopback that nothing listens on now (the host and the link conditioner
+/// need each other's ports before either starts, so neither can be given port 0).
+#[must_use]
+pub fn free_port() -> u16 {
+    UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("loopback binds").port()
+}
+
+/// A host, and where its peers connect: straight to it, or to a link conditioner in front.
+pub struct Hosting {
+    /// The host's port on loopback.
+    pub host_port: u16,
+    /// Where peers connect.
+    pub entry: String,
+    /// `--game` and its game, for a game other than the default (the town).
+    game: Vec<String>,
+}
+
+impl Hosting {
+    /// A game whose peers connect straight to the host.
+    #[must_use]
+    pub fn direct() -> Self {
+        let host_port = free_port();
+        Self { host_port, entry: format!("127.0.0.1:{host_port}"), game: Vec::new() }
+    }
+
+    /// A game whose peers connect through a link conditioner.
+    #[must_use]
+    pub fn through_netem() -> (Self, u16) {
+        let (host_port, netem_port) = (free_port(), free_port());
+        let entry = format!("127.0.0.1:{netem_port}");
+        (Self { host_port, entry, game: Vec::new() }, netem_port)
+    }
+
+    /// A game whose host listens on `host_port` and whose peers connect to `entry` (a relay
+    /// of the test's own, say).
+    #[must_use]
+    pub const fn at(host_port: u16, entry: String) -> Self {
+        Self { host_port, entry, game: Vec::new() }
+    }
+
+    /// The same, playing game `name` (`fixstep --game NAME`) instead of the town.
+    #[must_use]
+    pub fn playing(mut self, name: &str) -> Self {
+        self.game = vec!["--game".to_owned(), name.to_owned()];
+        self
+    }
+
+    /// The arguments that put a host on this game's port, reachable at its entry.
+    #[must_use]
+    pub fn host_args(&self) -> Vec<String> {
+        let mut args = self.game.clone();
+        args.extend(["host", "--headless", "--bind", "127.0.0.1", "--port"].map(str::to_owned));
+        args.push(self.host_port.to_string());
+        if self.entry != format!("127.0.0.1:{}", self.host_port) {
+            args.extend(["--also-reachable-at".to_owned(), self.entry.clone()]);
+        }
+        args
+    }
+
+    /// Starts a headless peer played by a bot (`fixstep join ENTRY --headless --bot`), with
+    /// `args` after, its output under `run` in `dir`.
+    #[must_use]
+    pub fn bot_peer(&self, dir: &Scratch, run: &str, args: &[&str]) -> Running {
+        let mut all: Vec<&str> = self.game.iter().map(String::as_str).collect();
+        all.extend(["join", self.entry.as_str(), "--headless", "--bot"]);
+        all.extend_from_slice(args);
+        Running::start(dir, run, &all)
+    }
+
+    /// Starts the link conditioner in front of the host with `link`.
+    #[must_use]
+    pub fn netem(&self, dir: &Scratch, netem_port: u16, link: &[&str], seed: u64) -> Running {
+        let listen = format!("127.0.0.1:{netem_port}");
+        let forward = format!("127.0.0.1:{}", self.host_port);
+        let seed = seed.to_string();
+        let mut args = vec!["netem", "--listen", &listen, "--forward", &forward, "--seed", &seed];
+        args.extend_from_slice(link);
+        Running::start(dir, "netem", &args)
+    }
+}
+
+/// `args` as the `&str`s [`Running::start`] takes.
+#[must_use]
+pub fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+/// A hash log (`TICK HASH` lines) by tick.
+///
+/// # Panics
+///
+/// If the log cannot be read or a line is not `TICK HASH`.
+#[must_use]
+pub fn hash_log(path: &Path) -> BTreeMap<u32, String> {
+    let text = fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read the hash log {}: {e}", path.display()));
+    text.lines()
+        .map(|line| {
+            let (tick, hash) = line.split_once(' ').expect("a hash log line is `TICK HASH`");
+            (tick.parse().expect("a tick"), hash.to_owned())
+        })
+        .collect()
+}
+
+/// Asserts that `peer`'s log covers ticks `from..=to` without a gap and agrees with the
+/// host's log on every one.
+///
+/// # Panics
+///
+/// If it does not.
+pub fn assert_agrees(name: &str, peer: &BTreeMap<u32, String>, host: &BTreeMap<u32, String>) {
+    let (Some(&first), Some(&last)) = (peer.keys().next(), peer.keys().next_back()) else {
+        panic!("{name} ran no tick");
+    };
+    assert_eq!(
+        peer.len() as u32,
+        last - first + 1,
+        "{name}'s ticks {first}..={last} have gaps: a peer completes ticks contiguously"
+    );
+    for (tick, hash) in peer {
+        assert_eq!(host.get(tick), Some(hash), "{name} differs from the host at tick {tick}");
+    }
+}
+
+/// The players' number in a `fixstep join` summary line (`player 1 tick ...`).
+///
+/// # Panics
+///
+/// If there is none.
+#[must_use]
+pub fn player_of(summary: &str) -> u32 {
+    summary
+        .lines()
+        .find_map(|l| l.strip_prefix("player "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no player number in {summary:?}"))
+}
+
+/// The names of the desync reports under `dir`, sorted (none if it does not exist).
+#[must_use]
+pub fn reports_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map(|entries| {
+            entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into()).collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}

@@ -1,0 +1,173 @@
+//! The second game, the arena, played over the network end to end by the same `fixstep host`,
+//! `join`, `spectate` and `netem` as the town: the proof that network play is written once for
+//! any game. Each process is its own on loopback, and the link between them is a bad one.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::PathBuf;
+
+use fixstep_tests::processes::{
+    BAD_LINK, Finished, Hosting, Running, assert_agrees, hash_log, one_game, player_of, reports_in,
+    strs,
+};
+use fixstep_tests::{Scratch, arg, judge};
+use fixstep_tools::judder::read_truth;
+
+/// The ticks every arena peer must agree with the host on: a minute of play.
+const AGREED_TICKS: usize = 600;
+
+/// How long the host runs, ticks: [`AGREED_TICKS`] and the handshakes over the bad link before
+/// them (a few ticks each, with room to spare on a busy machine).
+const HOST_TICKS: &str = "700";
+
+/// Three arena players and a host through the link conditioner (80 ms one way, 20 ms jitter,
+/// 5 % loss): every peer runs at least 600 consecutive ticks, each to the host's bit, and
+/// nobody reports a desync.
+#[test]
+fn three_arena_peers_through_a_bad_link_agree_on_every_hash() {
+    let _game = one_game();
+    let dir = Scratch::new("arena-network", "three-peers");
+    let (game, netem_port) = Hosting::through_netem();
+    let game = game.playing("arena");
+    let _netem = game.netem(&dir, netem_port, &BAD_LINK, 5);
+    let host_log = dir.path("host.hashes");
+    let reports = dir.path("reports");
+    let mut host_args = game.host_args();
+    host_args.extend(
+        ["--bot", "--ticks", HOST_TICKS, "--hash-log", arg(&host_log), "--reports", arg(&reports)]
+            .map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let peers: Vec<(String, PathBuf, Running)> = (1..=3)
+        .map(|i| {
+            let name = format!("skater-{i}");
+            let log = dir.path(&format!("{name}.hashes"));
+            let args = [
+                "--ticks",
+                HOST_TICKS,
+                "--name",
+                &name,
+                "--hash-log",
+                arg(&log),
+                "--reports",
+                arg(&reports),
+            ];
+            let running = game.bot_peer(&dir, &name, &args);
+            (name, log, running)
+        })
+        .collect();
+    let finished: Vec<(String, PathBuf, Finished)> =
+        peers.into_iter().map(|(name, log, running)| (name, log, running.finish())).collect();
+    let host = host.finish();
+    assert!(host.stdout.contains("desyncs 0"), "the host found a desync: {}", host.stdout);
+    let host_hashes = hash_log(&host_log);
+    assert_eq!(host_hashes.len(), 700, "the host runs every tick");
+    for (name, log, done) in &finished {
+        assert!(done.stdout.contains("desync none"), "{name}: {}", done.stdout);
+        let hashes = hash_log(log);
+        assert_agrees(name, &hashes, &host_hashes);
+        assert!(hashes.len() >= AGREED_TICKS, "{name} agreed on only {} ticks", hashes.len());
+    }
+    let players: BTreeSet<u32> = finished.iter().map(|(_, _, f)| player_of(&f.stdout)).collect();
+    assert_eq!(players.len(), 3, "three players, three pushers: {players:?}");
+    assert!(reports_in(&reports).is_empty(), "desync reports: {:?}", reports_in(&reports));
+}
+
+/// An arena spectator runs no simulation: it draws the pushers and pucks the host sends,
+/// through the same remote view as the town's. Over the bad link for 600 ticks it draws every
+/// pusher and puck of the host's truth, nothing pops or runs backwards, and at most 2 % of
+/// the frames of moving discs are off pace (a bounce is a turn no kernel can foresee).
+#[test]
+fn an_arena_spectator_draws_every_disc_without_a_pop_over_a_bad_link() {
+    let _game = one_game();
+    let dir = Scratch::new("arena-network", "spectator");
+    let (game, netem_port) = Hosting::through_netem();
+    let game = game.playing("arena");
+    let _netem = game.netem(&dir, netem_port, &BAD_LINK, 17);
+    let (truth, drawn) = (dir.path("truth.jsonl"), dir.path("drawn.jsonl"));
+    let mut host_args = game.host_args();
+    host_args.extend(
+        ["--bot", "--ticks", HOST_TICKS, "--truth-log", arg(&truth), "--reports", arg(dir.dir())]
+            .map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    // A bot peer too, so that a second pusher skates and the pucks are knocked about.
+    let peer = game.bot_peer(&dir, "peer", &["--ticks", HOST_TICKS, "--reports", arg(dir.dir())]);
+    let spectator_args = [
+        "--game",
+        "arena",
+        "spectate",
+        &game.entry,
+        "--headless",
+        "--ticks",
+        "600",
+        "--drawn-log",
+        arg(&drawn),
+    ];
+    let spectator = Running::start(&dir, "spectator", &spectator_args);
+    spectator.finish();
+    peer.finish();
+    host.finish();
+    let report = judge(&drawn, &truth);
+    println!("{report}");
+    let truth_ids: BTreeSet<u64> = read_truth(&truth)
+        .expect("the truth log reads")
+        .iter()
+        .flat_map(|line| line.entities.iter().map(|e| e.id))
+        .collect();
+    let drawn_ids: BTreeSet<u64> = report.entities.iter().map(|e| e.id).collect();
+    let missing: Vec<&u64> = truth_ids.difference(&drawn_ids).collect();
+    assert!(missing.is_empty(), "discs never drawn: {missing:?}");
+    assert!(truth_ids.len() >= 5, "two pushers and three pucks: {truth_ids:?}");
+    assert!(report.all.tally.paced >= 1_000, "{} frames of moving discs", report.all.tally.paced);
+    assert_eq!(report.all.tally.pops, 0, "pops\n{report}");
+    assert_eq!(report.all.tally.reversals, 0, "reversals\n{report}");
+    let off = report.all.tally.off_pace_percent().unwrap_or(f64::NAN);
+    assert!(off <= 2.0, "{off:.2} % of frames off pace\n{report}");
+}
+
+/// An arena peer that differs from the host on purpose (`--perturb-at`: its pusher a metre
+/// east after a tick) is caught at that tick, and both sides' desync reports name the pusher
+/// and the field, through the arena's own naming of its state.
+#[test]
+fn a_perturbed_arena_peer_is_reported_naming_its_pusher_and_the_field() {
+    const PERTURBED_TICK: u32 = 80;
+    /// How many ticks after the perturbation the report's tick may be.
+    const REPORT_WITHIN_TICKS: u32 = 2;
+    let _game = one_game();
+    let dir = Scratch::new("arena-network", "perturbed");
+    let game = Hosting::direct().playing("arena");
+    let (host_reports, peer_reports) = (dir.path("host-reports"), dir.path("peer-reports"));
+    let mut host_args = game.host_args();
+    host_args
+        .extend(["--bot", "--ticks", "180", "--reports", arg(&host_reports)].map(str::to_owned));
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let tick = PERTURBED_TICK.to_string();
+    let peer_args = ["--ticks", "160", "--perturb-at", &tick, "--reports", arg(&peer_reports)];
+    let peer = game.bot_peer(&dir, "peer", &peer_args).finish();
+    let host = host.finish();
+    let player = player_of(&peer.stdout);
+    let reported: u32 = peer
+        .stdout
+        .split("desync ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|tick| tick.parse().ok())
+        .unwrap_or_else(|| panic!("the peer names the desync's tick: {}", peer.stdout));
+    assert!(
+        (PERTURBED_TICK..=PERTURBED_TICK + REPORT_WITHIN_TICKS).contains(&reported),
+        "perturbed after tick {PERTURBED_TICK}, reported at {reported}"
+    );
+    let folder = format!("desync-tick-{reported}-player-{player}");
+    for (side, reports) in [("host", &host_reports), ("peer", &peer_reports)] {
+        assert_eq!(reports_in(reports), std::slice::from_ref(&folder), "the {side}'s reports");
+        let summary = fs::read_to_string(reports.join(&folder).join("summary.txt"))
+            .expect("a report has a summary");
+        assert!(
+            summary.contains(&format!("in pusher {player} (player {player}), field pos")),
+            "the {side}'s summary names the pusher and the field:\n{summary}"
+        );
+        assert!(summary.contains("pushers    host"), "the arena's partial hashes:\n{summary}");
+    }
+    assert!(host.stderr.contains(&format!("desync at tick {reported}")), "{}", host.stderr);
+}
