@@ -63,6 +63,14 @@ pub enum Error {
         /// The version this build reads.
         supported: u16,
     },
+    /// The replay was recorded by another game's simulation.
+    #[error("replay was recorded by {recorded}, not by {running}: play it with its own game")]
+    OtherSimulation {
+        /// The simulation that recorded it.
+        recorded: String,
+        /// The simulation asked to play it.
+        running: &'static str,
+    },
     /// The replay was recorded on other content (a changed level): its commands would not
     /// reproduce its hashes.
     #[error(

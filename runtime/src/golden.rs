@@ -83,8 +83,7 @@ impl StreamRecorder {
     /// least every tick).
     #[must_use]
     pub fn new<S: Simulation>(sample_every: u32) -> Self {
-        let full = core::any::type_name::<S>();
-        let sim = full.rsplit("::").next().unwrap_or(full).to_owned();
+        let sim = crate::sim::sim_name::<S>().to_owned();
         Self {
             stream: GoldenStream {
                 sim,

@@ -98,6 +98,6 @@ pub use error::{Desync, Error, SyncCheck};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
 pub use input::{Bot, Controls, HeldInput};
-pub use sim::Simulation;
+pub use sim::{Simulation, sim_name};
 pub use tick::Tick;
 pub use world::{EntityId, EntityStore};

@@ -6,17 +6,19 @@
 //! determinism check: [`verify`] re-simulates and names the first tick that differs, and, from
 //! the recorded partial hashes, the first subsystem.
 //!
-//! ## File format (version 2)
+//! ## File format (version 3)
 //!
 //! ```text
 //! signature   8 bytes  "FXREPLAY"
-//! format      u16 LE   2
+//! format      u16 LE   3
 //! records     each:    length u32 LE | xxh3-64 of the payload u64 LE | payload (postcard)
 //!             record 0 is the ReplayHeader, records 1.. are TickRecords in tick order
 //! ```
 //!
-//! Version 1 had no content digest, joins or partial hashes; its replays were recorded under
-//! rules this build no longer runs, so it is refused with [`Error::OlderReplayFormat`].
+//! Version 1 had no content digest, joins or partial hashes, and version 2 did not name the
+//! simulation (so a replay of one game read by another failed on its first command rather
+//! than saying whose it was); both were recorded under rules this build no longer runs, so
+//! they are refused with [`Error::OlderReplayFormat`].
 //!
 //! The checksum per record lets a reader tell a damaged file from a truncated one and say
 //! where; postcard keeps records small (a command of a player at rest is a few bytes).
@@ -28,14 +30,14 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::Error;
 use crate::hash::{ContentDigest, HashRecord, StateHash, StateHasher};
-use crate::sim::Simulation;
+use crate::sim::{Simulation, sim_name};
 use crate::tick::Tick;
 
 /// The bytes every replay starts with.
 pub const REPLAY_SIGNATURE: [u8; 8] = *b"FXREPLAY";
 
 /// The replay format this build writes and the only one it reads.
-pub const REPLAY_FORMAT_VERSION: u16 = 2;
+pub const REPLAY_FORMAT_VERSION: u16 = 3;
 
 /// The largest record payload a reader accepts, in bytes: 16 MiB, far above any tick's
 /// commands (a few bytes a player), so a damaged length cannot make the reader allocate
@@ -48,6 +50,9 @@ const RECORD_FRAME_BYTES: usize = 4 + 8;
 /// What a replay was recorded with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplayHeader {
+    /// The short name of the simulation that recorded it ([`sim_name`]): a replay is played
+    /// only by the same game.
+    pub sim: String,
     /// [`Simulation::VERSION`] of the rules that recorded it.
     pub sim_version: u32,
     /// The level, as the game names it (a path under `assets/`, or a generated level's name).
@@ -72,6 +77,7 @@ impl ReplayHeader {
     /// [`Error::Encode`] for more than 65,535 players.
     pub fn of<S: Simulation>(sim: &S, level: String, seed: u64) -> Result<Self, Error> {
         Ok(Self {
+            sim: sim_name::<S>().to_owned(),
             sim_version: S::VERSION,
             level,
             level_digest: sim.content_digest(),
@@ -97,6 +103,23 @@ pub struct TickRecord<C> {
     pub commands: Vec<C>,
     /// The state hash after this tick, if it was recorded.
     pub hash: Option<HashRecord>,
+}
+
+impl ReplayHeader {
+    /// Reads only the header of a replay from its file bytes: whose it is, before its
+    /// commands are decoded as some game's.
+    ///
+    /// # Errors
+    ///
+    /// As [`Replay::from_bytes`], for the header's record.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        let mut reader = RecordReader::new(bytes)?;
+        reader.next_record()?.ok_or(Error::ReplayTruncated {
+            record: 0,
+            offset: reader.offset as u64,
+            missing: RECORD_FRAME_BYTES as u64,
+        })
+    }
 }
 
 impl<C> TickRecord<C> {
@@ -377,14 +400,20 @@ pub struct VerifyReport {
 ///
 /// # Errors
 ///
-/// [`Error::SimVersionMismatch`], [`Error::ContentMismatch`] or [`Error::ReplayPlayers`] when
-/// the replay was not recorded with these rules, this level or this many players,
+/// [`Error::OtherSimulation`], [`Error::SimVersionMismatch`], [`Error::ContentMismatch`] or
+/// [`Error::ReplayPlayers`] when the replay was not recorded by this game, with these rules, this level or this many players,
 /// [`Error::TickOutOfOrder`] when `sim` does not start at the replay's first tick, and
 /// [`Error::PlayerLimit`] when a recorded join does not fit.
 pub fn verify<S: Simulation>(
     sim: &mut S,
     replay: &Replay<S::Command>,
 ) -> Result<VerifyReport, Error> {
+    if replay.header.sim != sim_name::<S>() {
+        return Err(Error::OtherSimulation {
+            recorded: replay.header.sim.clone(),
+            running: sim_name::<S>(),
+        });
+    }
     if replay.header.sim_version != S::VERSION {
         return Err(Error::SimVersionMismatch {
             found: replay.header.sim_version,

@@ -103,3 +103,14 @@ pub trait Simulation {
         hasher.finish()
     }
 }
+
+/// The short name of simulation type `S` (`TownSim`, `ArenaSim`): what replays and golden
+/// files record, so that a file of one game's rules is refused by another's by name.
+#[must_use]
+pub fn sim_name<S: Simulation>() -> &'static str {
+    let full = core::any::type_name::<S>();
+    // Generic parameters, if any, are part of the name; only the path before it goes.
+    let base = full.split('<').next().unwrap_or(full);
+    let start = base.rfind("::").map_or(0, |i| i + 2);
+    &full[start..]
+}

@@ -181,7 +181,7 @@ fn a_newer_format_is_refused_with_both_versions() {
     let mut bytes = recorded().to_bytes().expect("encodes");
     bytes[8..10].copy_from_slice(&(REPLAY_FORMAT_VERSION + 1).to_le_bytes());
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("newer");
-    assert_eq!(err.to_string(), "replay format version 3 is newer than this build reads (up to 2)");
+    assert_eq!(err.to_string(), "replay format version 4 is newer than this build reads (up to 3)");
 }
 
 #[test]
@@ -191,7 +191,7 @@ fn an_older_format_is_refused_with_both_versions() {
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("older");
     assert_eq!(
         err.to_string(),
-        "replay format version 1 is older than this build reads (version 2): record it again"
+        "replay format version 1 is older than this build reads (version 3): record it again"
     );
 }
 
@@ -204,6 +204,24 @@ fn a_replay_of_other_rules_is_refused_before_simulating() {
     assert_eq!(
         err.to_string(),
         "replay was recorded by simulation version 9; this build runs version 8"
+    );
+    assert_eq!(sim.next_tick(), Tick(0), "nothing was simulated");
+}
+
+/// A replay names the simulation that recorded it: another game's is refused by name, and
+/// its header can be read alone, before its commands are decoded as anyone's.
+#[test]
+fn a_replay_of_another_game_is_refused_naming_both() {
+    let mut replay = recorded();
+    assert_eq!(replay.header.sim, "Drift");
+    let bytes = replay.to_bytes().expect("encodes");
+    assert_eq!(ReplayHeader::from_bytes(&bytes).expect("a header"), replay.header);
+    replay.header.sim = "TownSim".to_owned();
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let err = verify(&mut sim, &replay).expect_err("another game's");
+    assert_eq!(
+        err.to_string(),
+        "replay was recorded by TownSim, not by Drift: play it with its own game"
     );
     assert_eq!(sim.next_tick(), Tick(0), "nothing was simulated");
 }

@@ -95,17 +95,17 @@ const ORANGE: [u8; 3] = [235, 120, 30];
 const PUCK_COLOUR: [u8; 3] = [30, 30, 36];
 
 /// The ice's colour (sRGB): pale blue-grey, under everything else.
-const ICE: [u8; 3] = [170, 200, 220];
+const ICE: [u8; 3] = [120, 160, 190];
 
 /// The boards' colour (sRGB): light grey, apart from the ice and both teams.
 const BOARDS: [u8; 3] = [200, 200, 210];
 
 /// The camera's height over the rink, as a share of the rink's half length: with
-/// [`CAMERA_SOUTH`], the whole rink in a 16:9 picture, seen at a slant of about 56°.
-const CAMERA_HEIGHT: Fx = fx_ratio(6, 5);
+/// [`CAMERA_SOUTH`], the whole rink, boards and goals in a 16:9 picture, seen at a slant of about 55°.
+const CAMERA_HEIGHT: Fx = fx_ratio(7, 5);
 
 /// The camera's distance south of the rink's centre, as a share of its half length.
-const CAMERA_SOUTH: Fx = fx_ratio(4, 5);
+const CAMERA_SOUTH: Fx = fx_ratio(1, 1);
 
 /// A pusher's look, in its team's colour.
 const fn pusher_look(colour: [u8; 3]) -> Look {
@@ -150,6 +150,8 @@ impl Game for Arena {
 
     const NAME: &'static str = "arena";
     const MAX_PLAYERS: usize = MAX_PLAYERS;
+    const CONTROLS: &'static str = "WASD skate, F dash";
+    const MOUSE_TURNS: bool = false;
 
     fn default_content(assets: &Path) -> PathBuf {
         assets.join("arena").join("arena.ron")

@@ -61,6 +61,8 @@ impl Game for Town {
 
     const NAME: &'static str = "town";
     const MAX_PLAYERS: usize = fixstep_game::MAX_PLAYERS;
+    const CONTROLS: &'static str = "WASD move, Shift run, Q/E turn, F interact";
+    const MOUSE_TURNS: bool = true;
 
     fn default_content(assets: &Path) -> PathBuf {
         fixstep_town_view::assets::default_level(assets)

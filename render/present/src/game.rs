@@ -55,6 +55,13 @@ pub trait Game: Sized + 'static {
     /// The most players one simulation holds.
     const MAX_PLAYERS: usize;
 
+    /// What the keys do for a player, as a window's help line says it (`"WASD move, F
+    /// interact"`); see [`held`](Self::held).
+    const CONTROLS: &'static str;
+
+    /// Whether the mouse turns the player (the window then offers to capture it).
+    const MOUSE_TURNS: bool;
+
     /// The content played when none is named, under the assets root.
     fn default_content(assets: &Path) -> PathBuf;
 

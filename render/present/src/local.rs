@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::{Simulation, StateHasher, Tick};
+use fixstep_runtime::{Bot, Simulation, StateHasher, Tick};
 
 use crate::game::{CommandOf, Game, PartialOf, Presentation};
 
@@ -17,6 +17,10 @@ pub struct LocalGame<G: Game> {
     hasher: StateHasher,
     hash: u64,
     local_player: usize,
+    /// The bots of the players after the one at the keys, in player order.
+    bots: Vec<G::Bot>,
+    /// A tick's commands, kept to be filled again.
+    commands: Vec<CommandOf<G>>,
 }
 
 impl<G: Game> std::fmt::Debug for LocalGame<G> {
@@ -37,23 +41,25 @@ impl<G: Game> LocalGame<G> {
         let mut presentation = G::presentation(content, local_player);
         presentation.observe(sim.snapshot(), G::own(&sim, local_player));
         let hash = sim.state_hash().total();
-        Self { sim, presentation, hasher: StateHasher::new(), hash, local_player }
+        let (bots, commands) = (Vec::new(), Vec::new());
+        Self { sim, presentation, hasher: StateHasher::new(), hash, local_player, bots, commands }
     }
 
-    /// A game of `content` played alone by a player at the keys: their character is drawn
-    /// from the prediction of what they hold ([`Presentation::predict_own`]).
+    /// A game of `content` played by a player at the keys (player 0), and by `bots` bots
+    /// (players 1 to `bots`): the player's character is drawn from the prediction of what
+    /// they hold ([`Presentation::predict_own`]).
     #[must_use]
-    pub fn held_by_player(content: &Arc<G::Content>, seed: u64) -> Self {
-        let sim = G::new_sim(content, seed, 1);
-        let mut presentation = G::presentation(content, 0);
-        presentation.predict_own();
-        presentation.observe(sim.snapshot(), G::own(&sim, 0));
-        let hash = sim.state_hash().total();
-        Self { sim, presentation, hasher: StateHasher::new(), hash, local_player: 0 }
+    pub fn held_by_player(content: &Arc<G::Content>, seed: u64, bots: usize) -> Self {
+        let mut game = Self::new(content, seed, 1 + bots, 0);
+        game.presentation.predict_own();
+        game.presentation.observe(game.sim.snapshot(), G::own(&game.sim, 0));
+        game.bots = (1..=bots).map(|player| G::bot(content, player)).collect();
+        game
     }
 
-    /// Runs the next tick of a game played alone, with the own `command` that stands for
-    /// `partial` (what was held over the tick), and shows the presentation the result.
+    /// Runs the next tick of a game [held by a player](Self::held_by_player), with their own
+    /// `command` that stands for `partial` (what was held over the tick) and the bots'
+    /// commands, and shows the presentation the result.
     ///
     /// # Errors
     ///
@@ -64,7 +70,14 @@ impl<G: Game> LocalGame<G> {
         partial: &PartialOf<G>,
     ) -> Result<(), fixstep_runtime::Error> {
         self.presentation.own_command(self.sim.next_tick(), command, partial);
-        self.step(std::slice::from_ref(command))
+        let mut commands = std::mem::take(&mut self.commands);
+        commands.clear();
+        commands.push(command.clone());
+        let snapshot = self.sim.snapshot();
+        commands.extend(self.bots.iter_mut().map(|bot| bot.command(snapshot)));
+        let stepped = self.step(&commands);
+        self.commands = commands;
+        stepped
     }
 
     /// Runs the next tick with one command per player, and shows its snapshot (and the local

@@ -31,6 +31,10 @@ pub struct PlayArgs {
     /// Seed of the simulation's random numbers.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Bots that play alongside you (players 1 to N): company in the town, opponents and
+    /// team mates in the arena.
+    #[arg(long, default_value_t = 0)]
+    pub bots: usize,
     /// Pose the characters on the CPU instead of the GPU.
     #[arg(long)]
     pub cpu_skinning: bool,
@@ -71,6 +75,14 @@ pub enum Windowed {
 ///
 /// A bad level, no display, no GPU, or a failure of the game.
 pub fn run<G: Playable>(args: &PlayArgs, paths: &Paths) -> Result<()> {
+    if args.bots >= G::MAX_PLAYERS {
+        return Err(bad_input(anyhow::anyhow!(
+            "--bots {}: the {} holds at most {} players, you among them",
+            args.bots,
+            G::NAME,
+            G::MAX_PLAYERS
+        )));
+    }
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
     window::<G>(paths, &level_file, &content, &Windowed::Local(args.clone()))
@@ -98,6 +110,7 @@ pub fn window<G: Playable>(
                 frames: args.frames,
                 screenshot: args.screenshot.clone(),
                 seed: args.seed,
+                bots: args.bots,
                 drawn_log: args.drawn_log.clone(),
             },
             args.cpu_skinning,

@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use fixstep_present::{CommandOf, Game};
-use fixstep_runtime::replay::{Replay, verify};
+use fixstep_runtime::replay::{Replay, ReplayHeader, verify};
+use fixstep_runtime::sim_name;
 
 use super::{Paths, bad_input};
 
@@ -46,6 +47,19 @@ pub fn run<G: Game>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
     let bytes = std::fs::read(path)
         .with_context(|| format!("cannot read replay {}", path.display()))
         .map_err(bad_input)?;
+    // Whose replay it is, before its commands are read as this game's.
+    let header = ReplayHeader::from_bytes(&bytes)
+        .with_context(|| format!("replay {}", path.display()))
+        .map_err(bad_input)?;
+    let running = sim_name::<G::Sim>();
+    if header.sim != running {
+        return Err(bad_input(anyhow!(
+            "replay {} was recorded by {}, and the {} runs {running}: choose its game with --game",
+            path.display(),
+            header.sim,
+            G::NAME
+        )));
+    }
     let replay: Replay<CommandOf<G>> = Replay::from_bytes(&bytes)
         .with_context(|| format!("replay {}", path.display()))
         .map_err(bad_input)?;

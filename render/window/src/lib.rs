@@ -87,16 +87,25 @@ pub struct PlayOptions {
     pub frames: Option<u64>,
     /// Write the last frame drawn to this PNG (with `frames`).
     pub screenshot: Option<PathBuf>,
-    /// Seed of the simulation of a game played alone.
+    /// Seed of the simulation of a game played locally.
     pub seed: u64,
+    /// Bots that play a local game alongside the player at the keys.
+    pub bots: usize,
     /// Where to write what each frame drew.
     pub drawn_log: Option<PathBuf>,
 }
 
 impl Default for PlayOptions {
-    /// Playing at the default size until the window is closed, with nothing recorded.
+    /// Playing alone at the default size until the window is closed, with nothing recorded.
     fn default() -> Self {
-        Self { size: DEFAULT_SIZE, frames: None, screenshot: None, seed: 1, drawn_log: None }
+        Self {
+            size: DEFAULT_SIZE,
+            frames: None,
+            screenshot: None,
+            seed: 1,
+            bots: 0,
+            drawn_log: None,
+        }
     }
 }
 
@@ -203,10 +212,10 @@ where
     }
 }
 
-/// The HUD's line of help: the adapter, and the keys, with how to capture the mouse or let it
-/// go as it is now. A spectator's keys move its camera: it has no character to run or to
-/// interact with.
-fn hud_note(ctx: &GpuContext, mouse_captured: bool, spectator: bool) -> String {
+/// The HUD's line of help: the adapter, and the keys of game `G`, with how to capture the
+/// mouse or let it go as it is now where the mouse turns. A spectator's keys move its camera:
+/// it has no character to move or to interact with.
+fn hud_note<G: Game>(ctx: &GpuContext, mouse_captured: bool, spectator: bool) -> String {
     let mouse = if mouse_captured {
         "mouse turns (Esc lets it go)"
     } else {
@@ -214,8 +223,10 @@ fn hud_note(ctx: &GpuContext, mouse_captured: bool, spectator: bool) -> String {
     };
     let keys = if spectator {
         format!("WASD move the camera, Q/E turn it, {mouse}")
+    } else if G::MOUSE_TURNS {
+        format!("{}, {mouse}", G::CONTROLS)
     } else {
-        format!("WASD move, Shift run, Q/E turn, {mouse}, F interact")
+        G::CONTROLS.to_owned()
     };
     format!("{}   {keys}, wheel zoom, F3 graph, Esc quit", ctx.describe())
 }
@@ -322,7 +333,9 @@ where
         let mut renderer = make_renderer(&ctx, view_format, (config.width, config.height))?;
         let content = &self.content;
         let game: Box<dyn PlaySession<G>> = match &self.mode {
-            Mode::Local => Box::new(LocalPlay::<G>::new(content, self.options.seed)),
+            Mode::Local => {
+                Box::new(LocalPlay::<G>::new(content, self.options.seed, self.options.bots))
+            }
             Mode::Host(options) => Box::new(HostPlay::<G>::new(content, options)?),
             Mode::Join { host, name, reports } => {
                 Box::new(JoinPlay::<G>::new(content, *host, name, reports.clone())?)
@@ -347,7 +360,7 @@ where
             }),
             None => None,
         };
-        let note = hud_note(&ctx, false, game.is_spectator());
+        let note = hud_note::<G>(&ctx, false, game.is_spectator());
         let hud = Hud { visible: true, note: Some(note), ..Hud::default() };
         window.request_redraw();
         Ok(Running {
@@ -390,7 +403,7 @@ where
         }
         self.window.set_cursor_visible(!capture);
         self.input.mouse_look = capture;
-        self.hud.note = Some(hud_note(&self.ctx, capture, self.game.is_spectator()));
+        self.hud.note = Some(hud_note::<G>(&self.ctx, capture, self.game.is_spectator()));
     }
 
     fn resize(&mut self, size: PhysicalSize<u32>) {
@@ -565,7 +578,11 @@ where
                     }
                 }
             }
-            WindowEvent::MouseInput { state: ElementState::Pressed, .. } => {
+            // A game whose player the mouse does not turn keeps the pointer free, except for
+            // a spectator, whose camera it turns.
+            WindowEvent::MouseInput { state: ElementState::Pressed, .. }
+                if G::MOUSE_TURNS || running.game.is_spectator() =>
+            {
                 running.capture_mouse(true);
             }
             WindowEvent::MouseWheel { delta, .. } => {

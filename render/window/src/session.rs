@@ -104,11 +104,11 @@ pub struct LocalPlay<G: Game> {
 }
 
 impl<G: Game> LocalPlay<G> {
-    /// A game of `content`, played alone.
+    /// A game of `content`, played at the keys, with `bots` bots.
     #[must_use]
-    pub fn new(content: &Arc<G::Content>, seed: u64) -> Self {
+    pub fn new(content: &Arc<G::Content>, seed: u64, bots: usize) -> Self {
         Self {
-            game: LocalGame::held_by_player(content, seed),
+            game: LocalGame::held_by_player(content, seed, bots),
             scheduler: FrameScheduler::new(),
             input: G::Input::default(),
         }

@@ -1,0 +1,110 @@
+//! The second game through the same `fixstep` commands as the town (`--game arena`): a
+//! headless run with its hash log, a recorded replay that verifies, the sync test, command
+//! scripts, and its errors, each one line naming the file at fault.
+
+use std::fs;
+use std::process::Output;
+
+use fixstep_tests::{Scratch, arg, run_fixstep};
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs `fixstep --game arena` with `args`.
+fn arena(args: &[&str]) -> Output {
+    let mut all = vec!["--game", "arena"];
+    all.extend_from_slice(args);
+    run_fixstep(&all)
+}
+
+/// Asserts success and returns standard output.
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "fixstep failed ({:?}):\n{}", out.status, stderr(out));
+    stdout(out)
+}
+
+/// Asserts an input error (exit code 2, one line on standard error) and returns the line.
+fn one_line_error(out: &Output) -> String {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "exit code 2 expected; stderr:\n{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line expected on standard error:\n{err}");
+    err.trim_end().to_owned()
+}
+
+/// A headless arena prints its final tick and hash, the same on a second run; its hash log
+/// has every tick and ends on that hash; and a replay recorded alongside verifies every hash.
+#[test]
+fn a_headless_arena_logs_every_hash_and_its_replay_verifies() {
+    let dir = Scratch::new("cli-arena", "replay");
+    let (log, replay) = (dir.path("hashes.txt"), dir.path("game.fxr"));
+    let args = ["sim", "--ticks", "400", "--bots", "4", "--hash-log", arg(&log)];
+    let first = ok(&arena(&[&args[..], &["--record", arg(&replay)]].concat()));
+    let hash = first.strip_prefix("tick 400 hash ").expect("`tick 400 hash H`").trim_end();
+    assert_eq!(hash.len(), 16, "{first}");
+    assert_eq!(ok(&arena(&args)), first, "a second run ends on the same hash");
+    let text = fs::read_to_string(&log).expect("the hash log is written");
+    assert_eq!(text.lines().count(), 400);
+    assert_eq!(text.lines().last(), Some(format!("399 {hash}").as_str()));
+
+    let verified = ok(&arena(&["replay", arg(&replay), "--verify"]));
+    assert!(verified.contains("400 hashes match"), "{verified}");
+    assert!(verified.contains(hash), "the recording's final hash: {verified}");
+    let described = ok(&arena(&["replay", arg(&replay)]));
+    assert!(described.contains("replay of arena/arena.ron"), "{described}");
+}
+
+/// The town's program does not read an arena replay as the town's: it says whose it is.
+#[test]
+fn an_arena_replay_is_refused_by_the_town_naming_both_games() {
+    let dir = Scratch::new("cli-arena", "foreign-replay");
+    let replay = dir.path("game.fxr");
+    ok(&arena(&["sim", "--ticks", "20", "--bots", "2", "--record", arg(&replay)]));
+    let line = one_line_error(&run_fixstep(&["replay", arg(&replay), "--verify"]));
+    assert!(line.contains("recorded by ArenaSim, and the town runs TownSim"), "{line}");
+    assert!(line.contains(arg(&replay)), "names the file: {line}");
+}
+
+/// The sync test runs the arena and the town alike: every tick twice from a saved state, and
+/// a copy rebuilt from the serialized state alongside.
+#[test]
+fn the_sync_test_passes_for_both_games() {
+    let out = ok(&arena(&["sync-test", "--ticks", "300", "--bots", "4"]));
+    assert!(out.starts_with("300 ticks of the arena pass the sync test"), "{out}");
+    let out = ok(&run_fixstep(&["sync-test", "--ticks", "100", "--bots", "2"]));
+    assert!(out.starts_with("100 ticks of the town pass the sync test"), "{out}");
+}
+
+/// A command script drives arena players with the arena's fields (`X Y [dash]`); a line the
+/// arena cannot read is refused naming the file, the line and the field.
+#[test]
+fn command_scripts_use_the_arenas_fields() {
+    let dir = Scratch::new("cli-arena", "script");
+    let good = dir.write(
+        "good.txt",
+        "# player 2 skates east, then dashes north\n0 2 100 0\n20 2 0 100 dash\n",
+    );
+    let still = dir.write("still.txt", "0 2 0 0\n");
+    let moved = ok(&arena(&["sim", "--ticks", "60", "--bots", "2", "--commands", arg(&good)]));
+    let stood = ok(&arena(&["sim", "--ticks", "60", "--bots", "2", "--commands", arg(&still)]));
+    assert_ne!(moved, stood, "the script's commands reach the game");
+    let bad = dir.write("bad.txt", "0 2 0 0\n5 2 250 0\n");
+    let line = one_line_error(&arena(&["sim", "--ticks", "10", "--commands", arg(&bad)]));
+    assert!(line.contains("bad.txt: line 2: x `250` is not a percent"), "{line}");
+}
+
+/// A broken rink file is refused in one line naming the file, its line and the field.
+#[test]
+fn a_broken_rink_is_refused_naming_its_line() {
+    let dir = Scratch::new("cli-arena", "rink");
+    let rink = fs::read_to_string(fixstep_tests::workspace_root().join("assets/arena/arena.ron"))
+        .expect("the rink reads");
+    let bad = dir.write("rink.ron", rink.replace("goal_width_mm: 6000", "goal_width_mm: 60000"));
+    let line = one_line_error(&arena(&["sim", "--ticks", "10", "--level", arg(&bad)]));
+    assert!(line.contains("rink.ron:"), "{line}");
+    assert!(line.contains("goal_width_mm: a goal 60000 mm wide does not fit"), "{line}");
+}
