@@ -5,12 +5,17 @@
 //! fixed-point arithmetic. Nothing here knows that anything draws it: after each tick
 //! [`TownSim`] publishes a [`GameSnapshot`], and the presentation pulls.
 //!
-//! ```no_run
+//! Its modules: [`level`] loads and checks levels (and generates the stress level); [`state`]
+//! is what a tick changes; [`bots`] play it headless; [`predict`] is the rules' half of the
+//! own character's prediction; [`geom`] the fixed-point geometry of walls and zones; [`tuning`]
+//! every constant of the rules, each with its unit and reason.
+//!
+//! ```
 //! use std::sync::Arc;
 //! use fixstep_game::{PlayerCommand, TownSim, level};
 //! use fixstep_runtime::{Simulation, Tick};
 //!
-//! let assets = std::path::Path::new("assets");
+//! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../assets"));
 //! let town = level::load_level(assets, &assets.join("levels/town.ron")).expect("valid level");
 //! let mut sim = TownSim::new(Arc::new(town), 42, 1);
 //! let walk = PlayerCommand { forward: 100, ..PlayerCommand::default() };

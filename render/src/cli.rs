@@ -85,9 +85,12 @@ pub enum Command {
 enum Done {
     /// It printed this and succeeded.
     Said(String),
-    /// It printed this and found what it was asked to look for (desyncs, differences): exit
-    /// code 1, with the message on standard error.
+    /// It found what it was asked to check for (a replay that does not verify): exit code 1,
+    /// with the message on standard error.
     Found(String),
+    /// It listed the differences it was asked for, and there are some: exit code 1, the list
+    /// on standard output (as `diff` does).
+    Differ(String),
 }
 
 /// Parses `args` (the program name first) and runs the command. Usage errors print one line
@@ -124,6 +127,10 @@ where
             eprintln!("{text}");
             ExitCode::FAILURE
         }
+        Ok(Done::Differ(text)) => {
+            say(&text);
+            ExitCode::FAILURE
+        }
         Err((error, always_usage)) => {
             eprintln!("fixstep: {error:#}");
             let input = always_usage || is_bad_input(&error);
@@ -153,9 +160,10 @@ fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyho
         Command::Join(args) => failure(said(join::run::<G>(&args, paths))),
         Command::Spectate(args) => failure(said(spectate::run::<G>(&args, paths))),
         Command::Netem(args) => failure(said(netem::run(&args))),
-        Command::DesyncDiff(args) => usage(desync_diff::run::<G>(&args).map(|(text, differ)| {
-            if differ { Done::Found(text.trim_end().to_owned()) } else { Done::Said(text) }
-        })),
+        Command::DesyncDiff(args) => usage(
+            desync_diff::run::<G>(&args)
+                .map(|(text, differ)| if differ { Done::Differ(text) } else { Done::Said(text) }),
+        ),
         Command::Judder(args) => usage(said(judder::run(&args, paths))),
         Command::Screenshot(args) => usage(said(screenshot::run::<G>(&args, paths))),
         Command::Trace(args) => usage(said(trace::run(&args))),

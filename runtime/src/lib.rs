@@ -19,6 +19,19 @@
 //! 5. Prove it deterministic: [`sync_test::sync_test`] checks rollback and serialization every
 //!    tick, and a [`replay::Replay`] with per-tick hashes is checked by [`replay::verify`].
 //!
+//! ## Modules
+//!
+//! - [`math`]: fixed-point scalars, vectors and binary angles, with sin, cos, atan2 and sqrt
+//!   in integer code; [`world`]: id-ordered entity storage; [`rng`]: the seeded generator;
+//! - [`tick`]: ticks and the frame scheduler of local play; [`clock`]: the network clock that
+//!   paces a peer's ticks and a spectator's drawing;
+//! - [`command`], [`input`] and [`script`]: players' commands, held keys becoming a tick's
+//!   command, bots, and command and input scripts as text;
+//! - [`hash`]: canonical bytes, state hashes with a part per subsystem, content digests;
+//! - [`replay`], [`golden`] and [`sync_test`]: recorded games that verify, pinned hash
+//!   streams, and the determinism self-test;
+//! - [`net`]: the lockstep protocol as sans-IO host and peer sessions.
+//!
 //! ```
 //! use std::sync::Arc;
 //! use fixstep_runtime::{Canonical, Command, ContentDigest, Error, Simulation, StateHasher, Tick};

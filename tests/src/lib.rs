@@ -1,4 +1,14 @@
-//! Helpers for Fixstep's cross-crate tests, which live in `tests/tests/`, one file per topic.
+//! Helpers for Fixstep's cross-crate tests, which live in `tests/tests/`, one file per topic:
+//! the `fixstep` binary and scratch directories (here), the processes of a network game on
+//! loopback ([`processes`]), and the scan for float literals the clippy ban cannot see
+//! ([`float_literals`]).
+//!
+//! ```
+//! use fixstep_tests::float_literals::float_literals;
+//!
+//! let found = float_literals("let half = Fx::from_num(0.5); // not 1.5, a comment");
+//! assert_eq!(found.iter().map(|f| f.text.as_str()).collect::<Vec<_>>(), ["0.5"]);
+//! ```
 
 pub mod float_literals;
 pub mod processes;

@@ -277,3 +277,71 @@ pub fn reports_in(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// What a game with a perturbed peer left: see [`Hosting::perturbed_game`].
+pub struct PerturbedRun {
+    /// The perturbed peer's player number.
+    pub player: u32,
+    /// The tick its desync was reported at.
+    pub reported: u32,
+    /// The host's report summary, then the peer's, with who wrote it.
+    pub summaries: [(&'static str, String); 2],
+}
+
+impl Hosting {
+    /// Plays `host_ticks` on a headless host with a bot, and a bot peer of `peer_ticks` that
+    /// moves its own state off the host's after tick `perturbed_tick` (`--perturb-at`).
+    /// Checks what every game's desync must give: the peer names the tick, within
+    /// `within_ticks` after the perturbation; the host says so; both sides write exactly one
+    /// report, `desync-tick-T-player-P`, with both states. Returns the summaries for the
+    /// game's own naming of the entity and field to be checked.
+    ///
+    /// # Panics
+    ///
+    /// If any of that does not hold.
+    #[must_use]
+    pub fn perturbed_game(
+        &self,
+        dir: &Scratch,
+        (host_ticks, peer_ticks): (u32, u32),
+        perturbed_tick: u32,
+        within_ticks: u32,
+    ) -> PerturbedRun {
+        let (host_reports, peer_reports) = (dir.path("host-reports"), dir.path("peer-reports"));
+        let mut host_args = self.host_args();
+        let ticks = host_ticks.to_string();
+        host_args.extend(
+            ["--bot", "--ticks", &ticks, "--reports", crate::arg(&host_reports)].map(str::to_owned),
+        );
+        let host = Running::start(dir, "host", &strs(&host_args));
+        let (tick, ticks) = (perturbed_tick.to_string(), peer_ticks.to_string());
+        let peer_args =
+            ["--ticks", &ticks, "--perturb-at", &tick, "--reports", crate::arg(&peer_reports)];
+        let peer = self.bot_peer(dir, "peer", &peer_args).finish();
+        let host = host.finish();
+        let player = player_of(&peer.stdout);
+        let reported: u32 = peer
+            .stdout
+            .split("desync ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|tick| tick.parse().ok())
+            .unwrap_or_else(|| panic!("the peer names the desync's tick: {}", peer.stdout));
+        assert!(
+            (perturbed_tick..=perturbed_tick + within_ticks).contains(&reported),
+            "perturbed after tick {perturbed_tick}, reported at {reported}"
+        );
+        assert!(host.stderr.contains(&format!("desync at tick {reported}")), "{}", host.stderr);
+        let folder = format!("desync-tick-{reported}-player-{player}");
+        let summaries = [("host", host_reports), ("peer", peer_reports)].map(|(side, reports)| {
+            assert_eq!(reports_in(&reports), std::slice::from_ref(&folder), "the {side}'s reports");
+            for state in ["host.ron", "peer.ron"] {
+                assert!(reports.join(&folder).join(state).exists(), "the {side}'s {state}");
+            }
+            let summary = fs::read_to_string(reports.join(&folder).join("summary.txt"))
+                .expect("a report has a summary");
+            (side, summary)
+        });
+        PerturbedRun { player, reported, summaries }
+    }
+}

@@ -3,7 +3,6 @@
 //! any game. Each process is its own on loopback, and the link between them is a bad one.
 
 use std::collections::BTreeSet;
-use std::fs;
 use std::path::PathBuf;
 
 use fixstep_tests::processes::{
@@ -137,37 +136,13 @@ fn a_perturbed_arena_peer_is_reported_naming_its_pusher_and_the_field() {
     let _game = one_game();
     let dir = Scratch::new("arena-network", "perturbed");
     let game = Hosting::direct().playing("arena");
-    let (host_reports, peer_reports) = (dir.path("host-reports"), dir.path("peer-reports"));
-    let mut host_args = game.host_args();
-    host_args
-        .extend(["--bot", "--ticks", "180", "--reports", arg(&host_reports)].map(str::to_owned));
-    let host = Running::start(&dir, "host", &strs(&host_args));
-    let tick = PERTURBED_TICK.to_string();
-    let peer_args = ["--ticks", "160", "--perturb-at", &tick, "--reports", arg(&peer_reports)];
-    let peer = game.bot_peer(&dir, "peer", &peer_args).finish();
-    let host = host.finish();
-    let player = player_of(&peer.stdout);
-    let reported: u32 = peer
-        .stdout
-        .split("desync ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|tick| tick.parse().ok())
-        .unwrap_or_else(|| panic!("the peer names the desync's tick: {}", peer.stdout));
-    assert!(
-        (PERTURBED_TICK..=PERTURBED_TICK + REPORT_WITHIN_TICKS).contains(&reported),
-        "perturbed after tick {PERTURBED_TICK}, reported at {reported}"
-    );
-    let folder = format!("desync-tick-{reported}-player-{player}");
-    for (side, reports) in [("host", &host_reports), ("peer", &peer_reports)] {
-        assert_eq!(reports_in(reports), std::slice::from_ref(&folder), "the {side}'s reports");
-        let summary = fs::read_to_string(reports.join(&folder).join("summary.txt"))
-            .expect("a report has a summary");
+    let run = game.perturbed_game(&dir, (180, 160), PERTURBED_TICK, REPORT_WITHIN_TICKS);
+    let player = run.player;
+    for (side, summary) in &run.summaries {
         assert!(
             summary.contains(&format!("in pusher {player} (player {player}), field pos")),
             "the {side}'s summary names the pusher and the field:\n{summary}"
         );
         assert!(summary.contains("pushers    host"), "the arena's partial hashes:\n{summary}");
     }
-    assert!(host.stderr.contains(&format!("desync at tick {reported}")), "{}", host.stderr);
 }

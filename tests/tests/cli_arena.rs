@@ -108,3 +108,41 @@ fn a_broken_rink_is_refused_naming_its_line() {
     assert!(line.contains("rink.ron:"), "{line}");
     assert!(line.contains("goal_width_mm: a goal 60000 mm wide does not fit"), "{line}");
 }
+
+/// `fixstep desync-diff` lists where two arena states differ, naming the pusher a field lies
+/// in, and exits 1; two equal states exit 0; files that are not states of the arena are
+/// refused in one line naming the file (they are not "equal states").
+#[test]
+fn desync_diff_names_the_pusher_and_refuses_what_is_not_a_state() {
+    use fixstep_arena::{Arena, ArenaSim};
+    use fixstep_present::Game;
+    use fixstep_runtime::Simulation;
+    use fixstep_runtime::math::Fx;
+
+    let dir = Scratch::new("cli-arena", "desync-diff");
+    let assets = fixstep_tests::workspace_root().join("assets");
+    let rink = Arena::load_content(&assets, &Arena::default_content(&assets)).expect("loads");
+    let host = ArenaSim::new(std::sync::Arc::new(rink), 1, 3).state().clone();
+    let mut peer = host.clone();
+    peer.pushers[1].pos.x += Fx::ONE;
+    let ron = |state| fixstep_netplay::desync::state_ron(state).expect("a state writes");
+    let (a, b) = (dir.write("host.ron", ron(&host)), dir.write("peer.ron", ron(&peer)));
+    let out = arena(&["desync-diff", arg(&a), arg(&b)]);
+    assert_eq!(out.status.code(), Some(1), "they differ: {}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "pushers[1].pos.x: 9 (bits 38654705664) -> 10 (bits 42949672960)  (pusher 1 (player 1))"
+        ),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 1, "one difference: {text}");
+    assert_eq!(ok(&arena(&["desync-diff", arg(&a), arg(&a)])), "the states are equal\n");
+
+    let not_state = dir.write("settings.ron", "(volume: 3)\n");
+    let line = one_line_error(&arena(&["desync-diff", arg(&not_state), arg(&not_state)]));
+    assert!(line.contains("settings.ron:1:"), "{line}");
+    assert!(line.contains("not a state of arena"), "{line}");
+    let line = one_line_error(&run_fixstep(&["desync-diff", arg(&a), arg(&b)]));
+    assert!(line.contains("host.ron:") && line.contains("not a state of town"), "{line}");
+}

@@ -71,3 +71,50 @@ fn integers_ranges_fields_and_text_are_not_floats() {
     "##;
     assert_eq!(float_literals(source), []);
 }
+
+/// Every `.rs` file under `dir`, nested crates included, skipping build output.
+fn sources_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() && path.file_name().is_some_and(|n| n != "target") {
+            sources_under(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Fixed point becomes float in one place, `render/present/src/convert.rs`: a conversion
+/// anywhere else in a crate's sources (`to_num::<f32>`, `to_num::<f64>`) is a second place
+/// where precision could be chosen differently. Tests and benchmarks, which measure against
+/// floats, are not the crates' sources. The scan is shown to fire on `convert.rs` itself.
+#[test]
+fn fixed_point_becomes_float_only_in_the_presentations_convert_module() {
+    let mut files = Vec::new();
+    for top in ["runtime", "game", "render"] {
+        sources_under(&workspace_root().join(top), &mut files);
+    }
+    let convert = workspace_root().join("render/present/src/convert.rs");
+    let (mut in_convert, mut elsewhere) = (0, Vec::new());
+    for file in files {
+        let is_source = file.components().any(|c| c.as_os_str() == "src");
+        let text = std::fs::read_to_string(&file).expect("the sources are readable");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("to_num::<f32>") || code.contains("to_num::<f64>") {
+                if file == convert {
+                    in_convert += 1;
+                } else if is_source {
+                    elsewhere.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(in_convert >= 2, "the scan finds the conversions of convert.rs ({in_convert})");
+    assert!(
+        elsewhere.is_empty(),
+        "fixed point made float outside convert.rs:\n{}",
+        elsewhere.join("\n")
+    );
+}

@@ -10,7 +10,6 @@
 //! game's processes competing for this machine's two cores would disturb.
 
 use std::collections::BTreeSet;
-use std::fs;
 use std::net::{SocketAddr, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -241,43 +240,15 @@ fn a_perturbed_peer_is_reported_with_the_entity_and_field_that_differ() {
     const REPORT_WITHIN_TICKS: u32 = 2;
     let _game = one_game();
     let dir = Scratch::new("network", "perturbed");
-    let game = Hosting::direct();
-    let (host_reports, peer_reports) = (dir.path("host-reports"), dir.path("peer-reports"));
-    let mut host_args = game.host_args();
-    host_args
-        .extend(["--bot", "--ticks", "220", "--reports", arg(&host_reports)].map(str::to_owned));
-    let host = Running::start(&dir, "host", &strs(&host_args));
-    let tick = PERTURBED_TICK.to_string();
-    let peer_args = ["--ticks", "200", "--perturb-at", &tick, "--reports", arg(&peer_reports)];
-    let peer = game.bot_peer(&dir, "peer", &peer_args);
-    let peer = peer.finish();
-    let host = host.finish();
-    let player = player_of(&peer.stdout);
-    let reported: u32 = peer
-        .stdout
-        .split("desync ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|tick| tick.parse().ok())
-        .unwrap_or_else(|| panic!("the peer names the desync's tick: {}", peer.stdout));
-    assert!(
-        (PERTURBED_TICK..=PERTURBED_TICK + REPORT_WITHIN_TICKS).contains(&reported),
-        "perturbed after tick {PERTURBED_TICK}, reported at {reported}"
-    );
-    let folder = format!("desync-tick-{reported}-player-{player}");
-    for (side, reports) in [("host", &host_reports), ("peer", &peer_reports)] {
-        assert_eq!(reports_in(reports), std::slice::from_ref(&folder), "the {side}'s reports");
-        let summary = fs::read_to_string(reports.join(&folder).join("summary.txt"))
-            .expect("a report has a summary");
+    let run =
+        Hosting::direct().perturbed_game(&dir, (220, 200), PERTURBED_TICK, REPORT_WITHIN_TICKS);
+    let player = run.player;
+    for (side, summary) in &run.summaries {
         assert!(
             summary.contains(&format!("(player {player}), field health")),
             "the {side}'s summary names the character and the field:\n{summary}"
         );
-        for state in ["host.ron", "peer.ron"] {
-            assert!(reports.join(&folder).join(state).exists(), "the {side}'s {state}");
-        }
     }
-    assert!(host.stderr.contains(&format!("desync at tick {reported}")), "{}", host.stderr);
 }
 
 /// How many datagrams the flood sends.

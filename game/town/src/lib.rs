@@ -8,12 +8,12 @@
 //! town's entities, and how a test makes a peer differ on purpose. Like the rules, this crate
 //! holds no float.
 //!
-//! ```no_run
+//! ```
 //! use std::sync::Arc;
 //! use fixstep_present::{Game, LocalGame};
 //! use fixstep_town::Town;
 //!
-//! let assets = std::path::Path::new("assets");
+//! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let level = Town::load_content(assets, &Town::default_content(assets)).expect("the town loads");
 //! let mut game = LocalGame::<Town>::new(&Arc::new(level), 1, 1, 0);
 //! game.step(&[Default::default()]).expect("a tick runs");

@@ -7,8 +7,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use fixstep_present::StateOf;
+use fixstep_runtime::math::Fx;
 use fixstep_runtime::{HashRecord, Tick};
 use ron::Value;
+use ron::value::Number;
 use serde::Serialize;
 
 use crate::{NetGame, NetPlayError};
@@ -132,8 +134,29 @@ fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<Difference>, limit: usiz
             }
         }
         (Value::Option(Some(va)), Value::Option(Some(vb))) => walk(path, va, vb, out, limit),
-        _ => out.push(Difference { path: path.to_owned(), a: value_text(a), b: value_text(b) }),
+        _ => out.push(match (path.strip_suffix(".bits"), fixed_text(a), fixed_text(b)) {
+            // A fixed-point number is written as its bits: said as the number it is.
+            (Some(field), Some(a), Some(b)) => Difference { path: field.to_owned(), a, b },
+            _ => Difference { path: path.to_owned(), a: value_text(a), b: value_text(b) },
+        }),
     }
+}
+
+/// The bits of a fixed-point number (how `fixed` writes an [`Fx`] in RON) as that number in
+/// decimal, exactly, with the bits after it.
+fn fixed_text(v: &Value) -> Option<String> {
+    let bits = match v {
+        Value::Number(Number::I64(n)) => *n,
+        Value::Number(Number::I32(n)) => i64::from(*n),
+        Value::Number(Number::I16(n)) => i64::from(*n),
+        Value::Number(Number::I8(n)) => i64::from(*n),
+        Value::Number(Number::U32(n)) => i64::from(*n),
+        Value::Number(Number::U16(n)) => i64::from(*n),
+        Value::Number(Number::U8(n)) => i64::from(*n),
+        Value::Number(Number::U64(n)) => i64::try_from(*n).ok()?,
+        _ => return None,
+    };
+    Some(format!("{} (bits {bits})", Fx::from_bits(bits)))
 }
 
 /// The places where two RON states differ, in the order of the first's fields, at most

@@ -8,7 +8,7 @@
 //!   them, compares the peers' hashes with its own, lets late joiners in with its state, and
 //!   feeds spectators what its game chooses to send them; [`HostGame`] is the same without a
 //!   socket (for a benchmark with many peers), and [`HostThread`] serves a windowed host's
-//!   socket from a thread of its own;
+//!   socket from a thread of its own ([`host_thread`]), all on one [`HostSchedule`];
 //! - a [`NetPeer`] is a player: it sends its inputs a round trip ahead on a clock the host's
 //!   reports nudge, runs every tick the host fixed when the drawn time reaches it, and
 //!   reports its hashes; [`PlayerFrames`] is a player's frame loop, headless or in a window;

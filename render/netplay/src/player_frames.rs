@@ -139,7 +139,7 @@ impl<G: NetGame> PlayerFrames<G> {
         let presentation = self.presentation.as_mut()?;
         presentation.own_input(&self.input.partial());
         let latest = presentation.latest_tick().map_or(0, |t| t.0);
-        let drawn = render_tick.map_or(0.0, |r| r.to_num::<f64>());
+        let drawn = render_tick.map_or(0.0, fixstep_present::convert::f64_of);
         let alpha = (drawn - f64::from(latest) + 1.0).clamp(0.0, 1.0) as f32;
         let dt = fixstep_present::convert::seconds_of_micros(elapsed_micros);
         Some(presentation.draw(alpha, dt))

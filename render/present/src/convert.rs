@@ -23,6 +23,13 @@ pub fn f(x: Fx) -> f32 {
     x.to_num::<f32>()
 }
 
+/// A fixed-point number as `f64`: for ticks and shares of a tick, whose fractions a clock
+/// compares over minutes, where single precision would lose them.
+#[must_use]
+pub fn f64_of(x: Fx) -> f64 {
+    x.to_num::<f64>()
+}
+
 /// A binary angle as radians in (-π, π].
 #[must_use]
 pub fn radians(a: Angle) -> f32 {

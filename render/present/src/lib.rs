@@ -33,7 +33,8 @@
 //! against those. What was drawn and what was true are written as the drawn log and the truth
 //! ([`record`], in the files of [`format`]), which `fixstep judder` measures. This crate is the
 //! one place where fixed-point numbers become floats ([`convert`]); nothing here changes
-//! simulation state.
+//! simulation state. The camera that follows the player is a [`camera`] rig; skinned figures
+//! are posed from their clips by [`skinning`].
 //!
 //! ```
 //! use fixstep_present::track::{Sample, Track};

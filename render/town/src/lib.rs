@@ -18,11 +18,11 @@
 //! It presents any game whose simulation is the town's ([`TownGame`]): `fixstep-town`'s
 //! `Town` is that game.
 //!
-//! ```no_run
+//! ```
 //! use std::sync::Arc;
 //! use fixstep_town_view::{TownPresentation, assets};
 //!
-//! let root = std::path::Path::new("assets");
+//! let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let level = assets::load_level_file(root, &assets::default_level(root)).expect("the town loads");
 //! let presentation = TownPresentation::new(Arc::new(level), 0);
 //! assert!(presentation.latest().is_none(), "nothing observed yet");

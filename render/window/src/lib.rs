@@ -12,23 +12,29 @@
 //! draws nothing; an outdated surface is reconfigured and a lost one recreated. Without a
 //! display or a GPU, [`run`] returns an error that says so in one line.
 //!
-//! Playing the arena alone, drawn by the shape renderer:
+//! Playing the arena with three bots for a few frames, drawn by the shape renderer (without a
+//! display or a GPU, `run` says so and the example stops there):
 //!
-//! ```no_run
+//! ```
 //! use std::sync::Arc;
 //! use fixstep_arena::Arena;
 //! use fixstep_gpu::shapes::ShapeRenderer;
 //! use fixstep_present::Game;
 //! use fixstep_present::shapes::{ShapeGame, scenery_of};
-//! use fixstep_window::{Mode, PlayOptions, run};
+//! use fixstep_window::{Mode, PlayError, PlayOptions, run};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let assets = std::path::Path::new("assets");
+//! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let rink = Arc::new(Arena::load_content(assets, &Arena::default_content(assets))?);
 //! let scenery = scenery_of::<Arena>(&rink);
-//! run::<Arena, _>(&PlayOptions::default(), &rink, &Mode::Local, |ctx, format, size| {
+//! let options = PlayOptions { frames: Some(3), bots: 3, ..PlayOptions::default() };
+//! let played = run::<Arena, _>(&options, &rink, &Mode::Local, |ctx, format, size| {
 //!     Ok(ShapeRenderer::new(ctx, format, size, assets, scenery, Arena::kinds())?)
-//! })?;
+//! });
+//! match played {
+//!     Ok(()) | Err(PlayError::NoDisplay(_) | PlayError::Gpu(_)) => {}
+//!     Err(other) => return Err(other.into()),
+//! }
 //! # Ok(())
 //! # }
 //! ```

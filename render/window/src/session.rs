@@ -342,7 +342,7 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
             if self.offsets.len() == OFFSET_SAMPLES {
                 self.offsets.pop_front();
             }
-            let ticks = (offset - first).to_num::<f32>();
+            let ticks = fixstep_present::convert::f(offset - first);
             self.offsets.push_back(ticks * TICK_SECONDS_F32 * MS_PER_S);
         }
         let names = self.peer.names().to_vec();

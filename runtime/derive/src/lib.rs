@@ -13,6 +13,25 @@
 //! data, or a fieldless enum with an integer `#[repr]`, which is then written as its
 //! discriminant at that width (its memory) instead of as a `u32` index. The type must also
 //! derive bytemuck's `NoUninit`, which checks the layout; the derive checks the fields.
+//!
+//! ```
+//! use fixstep_runtime::Canonical;
+//! use fixstep_runtime::hash::canonical_hash;
+//!
+//! #[derive(Canonical)]
+//! struct Puck {
+//!     x: i32,
+//!     y: i32,
+//!     /// A name for people, not a part of the game.
+//!     #[canonical(skip)]
+//!     label: String,
+//! }
+//!
+//! let a = Puck { x: 1, y: 2, label: "left".to_owned() };
+//! let b = Puck { x: 1, y: 2, label: "right".to_owned() };
+//! assert_eq!(canonical_hash(&a), canonical_hash(&b), "the label is not hashed");
+//! assert_ne!(canonical_hash(&a), canonical_hash(&Puck { x: 2, y: 1, ..b }), "fields in order");
+//! ```
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;

@@ -17,7 +17,63 @@
 //!
 //! A game's loop, each frame: [`HostTransport::receive`] (or the peer's) hands what arrived
 //! to the session, the game runs what the session says, and [`HostTransport::send`] sends
-//! what the session has to say.
+//! what the session has to say. A host and a peer on loopback, as far as the peer asking for
+//! the game's state to join:
+//!
+//! ```
+//! use std::time::Duration;
+//! use fixstep_net::{HostTransport, PeerTransport, WallClock};
+//! use fixstep_runtime::net::{
+//!     GameData, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerConfig,
+//!     PeerSession, Role,
+//! };
+//! use fixstep_runtime::{Command, ContentDigest, Tick};
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// A game whose players nudge something left or right.
+//! struct Nudges;
+//!
+//! #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+//! struct Nudge(i8);
+//!
+//! impl Command for Nudge {
+//!     fn held(&self) -> Self { *self }
+//!     fn merge_presses(&mut self, _: &Self) {}
+//! }
+//!
+//! impl GameData for Nudges {
+//!     type Command = Nudge;
+//!     type SpectatorUpdate = ();
+//!     type SpectatorView = ();
+//! }
+//!
+//! let identity = Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(7) };
+//! let config = HostConfig { identity, max_players: 4, local_players: 0 };
+//! let mut host = HostSession::<Nudges>::new(config, Tick::ZERO);
+//! let mut host_link = HostTransport::bind(([127, 0, 0, 1], 0).into(), &[], 4)?;
+//! let address = host_link.local_addr().expect("bound");
+//! let mut peer = PeerSession::<Nudges>::new(PeerConfig {
+//!     identity,
+//!     name: "ada".to_owned(),
+//!     role: Role::Player,
+//! });
+//! let mut peer_link = PeerTransport::connect(address)?;
+//! let (clock, step) = (WallClock::new(), Duration::from_millis(5));
+//! let mut asked = false;
+//! for _ in 0..400 {
+//!     peer_link.receive(step, &mut peer)?;
+//!     peer_link.send(&mut peer)?;
+//!     host_link.receive(step, clock.now_micros(), &mut host)?;
+//!     asked |= host.drain_events().any(|e| matches!(e, HostEvent::StateWanted { .. }));
+//!     host_link.send(&mut host);
+//!     if asked {
+//!         break;
+//!     }
+//!     std::thread::sleep(step);
+//! }
+//! assert!(asked, "the peer's hello crossed the socket, and the host would now welcome it");
+//! # Ok::<(), fixstep_net::NetError>(())
+//! ```
 
 pub mod netcode;
 mod netem;

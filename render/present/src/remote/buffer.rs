@@ -208,7 +208,8 @@ impl RemoteBuffer {
         let target = tier_delay(tier) as f32;
         if self.tier_delay != target {
             // RENDER_DRIFT is a small fraction, exact enough in single precision.
-            let step = (RENDER_DRIFT.to_num::<f64>() * dt_seconds.max(0.0) / TICK_SECONDS) as f32;
+            let step =
+                (crate::convert::f64_of(RENDER_DRIFT) * dt_seconds.max(0.0) / TICK_SECONDS) as f32;
             self.tier_delay = if self.tier_delay < target {
                 (self.tier_delay + step).min(target)
             } else {

@@ -175,7 +175,7 @@ impl RemoteView {
             self.frame.render_tick = f64::NEG_INFINITY;
             return &self.frame;
         };
-        let render_tick = render_tick.to_num::<f64>();
+        let render_tick = crate::convert::f64_of(render_tick);
         self.frame.render_tick = render_tick;
         let mut sample = RemoteSample::default();
         let mut slot = 0;

@@ -67,7 +67,7 @@ impl OwnRules for TownRules {
     /// The keys held turn the character at their rate as the tick goes on; anything else
     /// (another key, the mouse) is a change of input.
     fn continued(last: &PartialInput, now: &PartialInput) -> Option<PartialInput> {
-        let elapsed = (now.share - last.share).to_num::<f64>();
+        let elapsed = fixstep_present::convert::f64_of(now.share - last.share);
         let expected = last.turn + (f64::from(i32::from(last.held.turn) << 16) * elapsed) as i32;
         let turned_otherwise = (now.turn - expected).unsigned_abs() > TURN_SLACK_UNITS;
         (turned_otherwise || last.held.turn != now.held.turn).then_some(PartialInput {

@@ -10,7 +10,7 @@ use super::geometry::{
 use super::{Checker, Site, pt};
 use crate::level::load::MINUTES_PER_DAY;
 use crate::level::load::locate::Seg;
-use crate::level::model::{CircleCm, LevelFile, ObjectKind};
+use crate::level::model::{CircleCm, Door, LevelFile, Lift, ObjectKind, Sign};
 
 /// How far a door's hinge may lie from its building's outline, centimetres. Hinges are
 /// placed by hand in whole centimetres, and a hinge within a wall's thickness of the
@@ -21,9 +21,32 @@ const HINGE_TOLERANCE_CM: i64 = 10;
 /// ambiguous and the leaf folds back through its own wall.
 const MAX_DOOR_SWING_DEG: i32 = 179;
 
-/// Checks every rule of a level file that does not need other files.
+/// Checks every rule of a level file that does not need other files, section by section in
+/// the order a reader meets them (so the first problem reported is the first in the file's
+/// own order of concerns).
 pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker<'_>) {
-    // The ground and the clock.
+    let ground_ok = check_ground_and_clock(file, c);
+    // Buildings first: everything else must stand clear of them.
+    let site = check_buildings(file, c, ground_ok);
+    let streets = check_streets(file, c, &site);
+    check_spawns(file, c, &site);
+    check_objects(file, c, &site, ground_ok);
+    check_zones(file, c, &site);
+    check_character_names(file, c);
+    check_pedestrians(file, c, &site);
+    check_taxis(file, c, &streets);
+    check_talkers_and_lamps(file, c, &site);
+}
+
+/// The street graph as the taxis' checks need it: each waypoint's index by id, and the lanes
+/// as pairs of indices.
+struct Streets<'f> {
+    waypoint_index: BTreeMap<&'f str, usize>,
+    lanes: BTreeSet<(usize, usize)>,
+}
+
+/// The ground and the clock; whether the ground is a proper rectangle.
+fn check_ground_and_clock(file: &LevelFile, c: &mut Checker<'_>) -> bool {
     c.point(&path!["ground", "min"], "ground: min", file.ground.min);
     c.point(&path!["ground", "max"], "ground: max", file.ground.max);
     let ground_ok = rect_has_area(&file.ground);
@@ -49,8 +72,12 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
             format!("start_minute is {}; it must be below {MINUTES_PER_DAY}", file.start_minute),
         );
     }
+    ground_ok
+}
 
-    // Buildings first: everything else must stand clear of them.
+/// Buildings: unique ids, footprints with area on the ground, sizes; the site everything else
+/// must stand clear of.
+fn check_buildings<'f>(file: &'f LevelFile, c: &mut Checker<'_>, ground_ok: bool) -> Site<'f> {
     c.unique("building", file.buildings.iter().map(|b| b.id.as_str()), |i| {
         path!["buildings", i, "id"].to_vec()
     });
@@ -73,7 +100,7 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
         }
         c.size(&path!["buildings", i, "height_cm"], &who, b.height_cm);
     }
-    let site = Site {
+    Site {
         ground: ground_ok.then_some(file.ground),
         buildings: file
             .buildings
@@ -81,11 +108,12 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
             .filter(|b| rect_has_area(&b.footprint))
             .map(|b| (b.id.as_str(), b.footprint))
             .collect(),
-    };
-    let building_index: BTreeMap<&str, usize> =
-        file.buildings.iter().enumerate().rev().map(|(i, b)| (b.id.as_str(), i)).collect();
+    }
+}
 
-    // The street graph.
+/// The street graph: unique waypoints on free ground, lanes between existing waypoints with a
+/// length.
+fn check_streets<'f>(file: &'f LevelFile, c: &mut Checker<'_>, site: &Site<'_>) -> Streets<'f> {
     let waypoints = &file.streets.waypoints;
     let waypoint_index = c.unique("waypoint", waypoints.iter().map(|w| w.id.as_str()), |i| {
         path!["streets", "waypoints", i, "id"].to_vec()
@@ -129,8 +157,11 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
             lanes.insert((a, b));
         }
     }
+    Streets { waypoint_index, lanes }
+}
 
-    // Spawns.
+/// Spawns: at least one, on free ground, outside every teleport zone.
+fn check_spawns(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>) {
     if file.spawns.is_empty() {
         c.report(&path!["spawns"], "no spawns: a level needs at least one player spawn");
     }
@@ -150,128 +181,135 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
             }
         }
     }
+}
 
-    // Objects.
+/// Objects: unique ids, and each kind's own rules.
+fn check_objects(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>, ground_ok: bool) {
     c.unique("object", file.objects.iter().map(|o| o.id.as_str()), |i| {
         path!["objects", i, "id"].to_vec()
     });
+    let building_index: BTreeMap<&str, usize> =
+        file.buildings.iter().enumerate().rev().map(|(i, b)| (b.id.as_str(), i)).collect();
     for (i, object) in file.objects.iter().enumerate() {
         match &object.kind {
-            ObjectKind::Door(door) => {
-                let who = format!("door {:?}", object.id);
-                c.point(
-                    &path!["objects", i, "kind", "hinge"],
-                    &format!("{who}: hinge"),
-                    door.hinge,
-                );
-                c.point(
-                    &path!["objects", i, "kind", "leaf_end"],
-                    &format!("{who}: leaf_end"),
-                    door.leaf_end,
-                );
-                let building = building_index.get(door.building.as_str()).copied();
-                match building.and_then(|b| file.buildings.get(b)) {
-                    None => c.report(
-                        &path!["objects", i, "kind", "building"],
-                        format!("{who}: building {:?} does not exist", door.building),
-                    ),
-                    Some(b) if rect_has_area(&b.footprint) => {
-                        let off = distance_to_outline_squared(&b.footprint, door.hinge);
-                        let tolerance = i128::from(HINGE_TOLERANCE_CM);
-                        if off > tolerance * tolerance {
-                            c.report(
-                                &path!["objects", i, "kind", "hinge"],
-                                format!(
-                                    "{who}: hinge {} is not on the outline of building {:?}: \
-                                     it is {} cm away (at most {HINGE_TOLERANCE_CM})",
-                                    pt(door.hinge),
-                                    b.id,
-                                    off.unsigned_abs().isqrt()
-                                ),
-                            );
-                        }
-                    }
-                    Some(_) => {}
-                }
-                if door.hinge == door.leaf_end {
-                    c.report(
-                        &path!["objects", i, "kind", "leaf_end"],
-                        format!(
-                            "{who}: the leaf has no length: leaf_end {} is the hinge",
-                            pt(door.leaf_end)
-                        ),
-                    );
-                }
-                c.size(&path!["objects", i, "kind", "height_cm"], &who, door.height_cm);
-                if door.open_deg == 0
-                    || door.open_deg.unsigned_abs() > MAX_DOOR_SWING_DEG.unsigned_abs()
-                {
-                    c.report(
-                        &path!["objects", i, "kind", "open_deg"],
-                        format!(
-                            "{who}: door without a swing: open_deg is {}; it must be \
-                             -{MAX_DOOR_SWING_DEG}..={MAX_DOOR_SWING_DEG} and not 0",
-                            door.open_deg
-                        ),
-                    );
-                }
-                c.duration(&path!["objects", i, "kind", "swing_ticks"], &who, door.swing_ticks);
-                c.duration(
-                    &path!["objects", i, "kind", "stay_open_ticks"],
-                    &who,
-                    door.stay_open_ticks,
-                );
-            }
-            ObjectKind::Lift(lift) => {
-                let who = format!("lift {:?}", object.id);
-                if !rect_has_area(&lift.footprint) {
-                    c.report(
-                        &path!["objects", i, "kind", "footprint"],
-                        format!(
-                            "{who}: footprint min {} is not south-west of max {}: it has no area",
-                            pt(lift.footprint.min),
-                            pt(lift.footprint.max)
-                        ),
-                    );
-                } else if ground_ok && !rect_within(&lift.footprint, &file.ground) {
-                    c.report(
-                        &path!["objects", i, "kind", "footprint"],
-                        format!("{who}: footprint reaches outside the ground"),
-                    );
-                }
-                c.coordinate(&path!["objects", i, "kind", "bottom_cm"], &who, lift.bottom_cm);
-                c.coordinate(&path!["objects", i, "kind", "top_cm"], &who, lift.top_cm);
-                if lift.top_cm <= lift.bottom_cm {
-                    c.report(
-                        &path!["objects", i, "kind", "top_cm"],
-                        format!(
-                            "{who}: top_cm {} is not above bottom_cm {}",
-                            lift.top_cm, lift.bottom_cm
-                        ),
-                    );
-                }
-                c.duration(&path!["objects", i, "kind", "travel_ticks"], &who, lift.travel_ticks);
-                c.duration(&path!["objects", i, "kind", "wait_ticks"], &who, lift.wait_ticks);
-            }
-            ObjectKind::Sign(sign) => {
-                let who = format!("sign {:?}", object.id);
-                if let Some(ground) = &site.ground
-                    && !rect_contains(ground, sign.at)
-                {
-                    c.report(
-                        &path!["objects", i, "kind", "at"],
-                        format!("{who} at {} is outside the ground", pt(sign.at)),
-                    );
-                }
-                c.size(&path!["objects", i, "kind", "height_cm"], &who, sign.height_cm);
-                c.duration(&path!["objects", i, "kind", "fade_ticks"], &who, sign.fade_ticks);
-                c.duration(&path!["objects", i, "kind", "hold_ticks"], &who, sign.hold_ticks);
-            }
+            ObjectKind::Door(door) => check_door(file, c, (i, &object.id), door, &building_index),
+            ObjectKind::Lift(lift) => check_lift(file, c, (i, &object.id), lift, ground_ok),
+            ObjectKind::Sign(sign) => check_sign(c, (i, &object.id), sign, site),
         }
     }
+}
 
-    // Teleports and cutscene triggers: their zones must not overlap, and a teleport's exits
-    // must lie outside every teleport zone.
+/// A door (object `i`): a hinge on its building's outline, a leaf with a length, a swing.
+fn check_door(
+    file: &LevelFile,
+    c: &mut Checker<'_>,
+    (i, id): (usize, &str),
+    door: &Door,
+    building_index: &BTreeMap<&str, usize>,
+) {
+    let who = format!("door {id:?}");
+    c.point(&path!["objects", i, "kind", "hinge"], &format!("{who}: hinge"), door.hinge);
+    c.point(&path!["objects", i, "kind", "leaf_end"], &format!("{who}: leaf_end"), door.leaf_end);
+    let building = building_index.get(door.building.as_str()).copied();
+    match building.and_then(|b| file.buildings.get(b)) {
+        None => c.report(
+            &path!["objects", i, "kind", "building"],
+            format!("{who}: building {:?} does not exist", door.building),
+        ),
+        Some(b) if rect_has_area(&b.footprint) => {
+            let off = distance_to_outline_squared(&b.footprint, door.hinge);
+            let tolerance = i128::from(HINGE_TOLERANCE_CM);
+            if off > tolerance * tolerance {
+                c.report(
+                    &path!["objects", i, "kind", "hinge"],
+                    format!(
+                        "{who}: hinge {} is not on the outline of building {:?}: \
+                         it is {} cm away (at most {HINGE_TOLERANCE_CM})",
+                        pt(door.hinge),
+                        b.id,
+                        off.unsigned_abs().isqrt()
+                    ),
+                );
+            }
+        }
+        Some(_) => {}
+    }
+    if door.hinge == door.leaf_end {
+        c.report(
+            &path!["objects", i, "kind", "leaf_end"],
+            format!("{who}: the leaf has no length: leaf_end {} is the hinge", pt(door.leaf_end)),
+        );
+    }
+    c.size(&path!["objects", i, "kind", "height_cm"], &who, door.height_cm);
+    if door.open_deg == 0 || door.open_deg.unsigned_abs() > MAX_DOOR_SWING_DEG.unsigned_abs() {
+        c.report(
+            &path!["objects", i, "kind", "open_deg"],
+            format!(
+                "{who}: door without a swing: open_deg is {}; it must be \
+                 -{MAX_DOOR_SWING_DEG}..={MAX_DOOR_SWING_DEG} and not 0",
+                door.open_deg
+            ),
+        );
+    }
+    c.duration(&path!["objects", i, "kind", "swing_ticks"], &who, door.swing_ticks);
+    c.duration(&path!["objects", i, "kind", "stay_open_ticks"], &who, door.stay_open_ticks);
+}
+
+/// A lift (object `i`): a footprint with area on the ground, a top above its bottom.
+fn check_lift(
+    file: &LevelFile,
+    c: &mut Checker<'_>,
+    (i, id): (usize, &str),
+    lift: &Lift,
+    ground_ok: bool,
+) {
+    let who = format!("lift {id:?}");
+    if !rect_has_area(&lift.footprint) {
+        c.report(
+            &path!["objects", i, "kind", "footprint"],
+            format!(
+                "{who}: footprint min {} is not south-west of max {}: it has no area",
+                pt(lift.footprint.min),
+                pt(lift.footprint.max)
+            ),
+        );
+    } else if ground_ok && !rect_within(&lift.footprint, &file.ground) {
+        c.report(
+            &path!["objects", i, "kind", "footprint"],
+            format!("{who}: footprint reaches outside the ground"),
+        );
+    }
+    c.coordinate(&path!["objects", i, "kind", "bottom_cm"], &who, lift.bottom_cm);
+    c.coordinate(&path!["objects", i, "kind", "top_cm"], &who, lift.top_cm);
+    if lift.top_cm <= lift.bottom_cm {
+        c.report(
+            &path!["objects", i, "kind", "top_cm"],
+            format!("{who}: top_cm {} is not above bottom_cm {}", lift.top_cm, lift.bottom_cm),
+        );
+    }
+    c.duration(&path!["objects", i, "kind", "travel_ticks"], &who, lift.travel_ticks);
+    c.duration(&path!["objects", i, "kind", "wait_ticks"], &who, lift.wait_ticks);
+}
+
+/// A sign (object `i`): on the ground, with a size and its timings.
+fn check_sign(c: &mut Checker<'_>, (i, id): (usize, &str), sign: &Sign, site: &Site<'_>) {
+    let who = format!("sign {id:?}");
+    if let Some(ground) = &site.ground
+        && !rect_contains(ground, sign.at)
+    {
+        c.report(
+            &path!["objects", i, "kind", "at"],
+            format!("{who} at {} is outside the ground", pt(sign.at)),
+        );
+    }
+    c.size(&path!["objects", i, "kind", "height_cm"], &who, sign.height_cm);
+    c.duration(&path!["objects", i, "kind", "fade_ticks"], &who, sign.fade_ticks);
+    c.duration(&path!["objects", i, "kind", "hold_ticks"], &who, sign.hold_ticks);
+}
+
+/// Teleports and cutscene triggers: their zones must not overlap, and a teleport's exits must
+/// lie outside every teleport zone.
+fn check_zones(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>) {
     c.unique("teleport", file.teleports.iter().map(|t| t.id.as_str()), |i| {
         path!["teleports", i, "id"].to_vec()
     });
@@ -333,8 +371,10 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
             }
         }
     }
+}
 
-    // Characters: names unique among pedestrians and talkers.
+/// Character names: unique among pedestrians and talkers, and not empty.
+fn check_character_names(file: &LevelFile, c: &mut Checker<'_>) {
     let mut names: BTreeMap<&str, Vec<Seg>> = BTreeMap::new();
     let character_names = file
         .pedestrians
@@ -356,7 +396,11 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
             names.insert(name, path);
         }
     }
+}
 
+/// Pedestrians: routes of at least two points on free ground, no leg through a building,
+/// stops on the route, timings and speeds in range.
+fn check_pedestrians(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>) {
     for (i, ped) in file.pedestrians.iter().enumerate() {
         let who = format!("pedestrian {:?}", ped.name);
         let n = ped.route.len();
@@ -417,8 +461,12 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
         c.duration(&path!["pedestrians", i, "pause_ticks"], &who, ped.pause_ticks);
         c.speed(&path!["pedestrians", i, "speed_cm_per_s"], &who, ped.speed_cm_per_s);
     }
+}
 
-    // Taxis.
+/// Taxis: unique ids, routes along lanes (the last waypoint back to the first), stands on the
+/// route.
+fn check_taxis(file: &LevelFile, c: &mut Checker<'_>, streets: &Streets<'_>) {
+    let Streets { waypoint_index, lanes } = streets;
     c.unique("taxi", file.taxis.iter().map(|t| t.id.as_str()), |i| {
         path!["taxis", i, "id"].to_vec()
     });
@@ -476,8 +524,10 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
         c.duration(&path!["taxis", i, "stand_ticks"], &who, taxi.stand_ticks);
         c.speed(&path!["taxis", i, "max_speed_cm_per_s"], &who, taxi.max_speed_cm_per_s);
     }
+}
 
-    // Talkers and lamps.
+/// Talkers and lamps: on free ground; lamps with a height.
+fn check_talkers_and_lamps(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>) {
     for (i, talker) in file.talkers.iter().enumerate() {
         site.check_point(
             c,
