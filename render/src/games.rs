@@ -2,13 +2,12 @@
 //! generic commands: how its frames are drawn in a window or a picture, and what a screenshot
 //! may add to one. Everything else a command does is written once, against the game traits.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+#[cfg(feature = "window")]
+pub mod drawn;
 
-use anyhow::{Result, bail};
+use std::path::{Path, PathBuf};
+
 use fixstep_netplay::NetGame;
-use fixstep_present::FrameOf;
-use fixstep_town::Town;
 
 /// Which game a command runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -20,147 +19,20 @@ pub enum GameName {
     Arena,
 }
 
-/// What a renderer is made from besides the GPU: where the assets are, the content file it
-/// was loaded from, and how characters are posed.
-#[derive(Clone, Debug)]
-pub struct RenderSetup {
-    /// The assets root (fonts, images, rigs).
-    pub assets: PathBuf,
-    /// The content file (a level).
-    pub content_file: PathBuf,
-    /// Pose skinned characters on the CPU instead of the GPU.
-    pub cpu_skinning: bool,
-}
+/// A game this program plays: any game network play runs, and, in a build with the window,
+/// one it can draw ([`drawn::Drawn`]).
+#[cfg(feature = "window")]
+pub trait Playable: NetGame + drawn::Drawn {}
 
-/// A game this program plays.
-pub trait Playable: NetGame {
-    /// Its renderer.
-    #[cfg(feature = "window")]
-    type Renderer: fixstep_gpu::FrameRenderer<Frame = FrameOf<Self>>;
+#[cfg(feature = "window")]
+impl<G: NetGame + drawn::Drawn> Playable for G {}
 
-    /// Its renderer of `content` into targets of `format` and `size`.
-    ///
-    /// # Errors
-    ///
-    /// Assets it needs that do not load (a font, a rig).
-    #[cfg(feature = "window")]
-    fn renderer(
-        ctx: &fixstep_gpu::GpuContext,
-        format: fixstep_gpu::wgpu::TextureFormat,
-        size: (u32, u32),
-        content: &Arc<Self::Content>,
-        setup: &RenderSetup,
-    ) -> Result<Self::Renderer>;
+/// A game this program plays: any game network play runs (this build draws nothing).
+#[cfg(not(feature = "window"))]
+pub trait Playable: NetGame {}
 
-    /// Changes a screenshot's frame as asked: the time of day drawn (a fraction of a day),
-    /// and a crowd of extra characters for the frame benchmark.
-    ///
-    /// # Errors
-    ///
-    /// If the game has no such thing to change.
-    fn dress(frame: &mut FrameOf<Self>, time: Option<f32>, crowd: usize) -> Result<()>;
-
-    /// Moves a benchmark's frame on by a frame, as a real frame does (its animations).
-    fn bench_step(frame: &mut FrameOf<Self>);
-
-    /// What a frame holds, in a few words, for a screenshot's line and a benchmark's.
-    fn describe_frame(frame: &FrameOf<Self>) -> String;
-}
-
-impl Playable for Town {
-    #[cfg(feature = "window")]
-    type Renderer = fixstep_town_view::gpu::TownRenderer;
-
-    #[cfg(feature = "window")]
-    fn renderer(
-        ctx: &fixstep_gpu::GpuContext,
-        format: fixstep_gpu::wgpu::TextureFormat,
-        (width, height): (u32, u32),
-        level: &Arc<Self::Content>,
-        setup: &RenderSetup,
-    ) -> Result<Self::Renderer> {
-        use fixstep_town_view::gpu::{RendererSetup, TownRenderer};
-        let rig = fixstep_town_view::assets::load_rig(&setup.assets, &setup.content_file, level)?;
-        let mut renderer = TownRenderer::new(
-            ctx,
-            &RendererSetup {
-                level: Arc::clone(level),
-                rig: Arc::new(rig),
-                assets: setup.assets.clone(),
-                format,
-                width,
-                height,
-            },
-        )?;
-        if setup.cpu_skinning {
-            renderer.skinning = fixstep_gpu::SkinningPath::Cpu;
-        }
-        Ok(renderer)
-    }
-
-    fn dress(frame: &mut FrameOf<Self>, time: Option<f32>, crowd: usize) -> Result<()> {
-        if let Some(time) = time {
-            frame.time_of_day = time;
-        }
-        fixstep_town_view::shot::add_crowd(frame, crowd);
-        Ok(())
-    }
-
-    fn bench_step(frame: &mut FrameOf<Self>) {
-        for c in &mut frame.characters {
-            c.sample.frame += TOWN_BENCH_FRAME_STEP;
-        }
-    }
-
-    fn describe_frame(frame: &FrameOf<Self>) -> String {
-        format!("{} characters", frame.characters.len())
-    }
-}
-
-/// How far a town benchmark frame moves each character's animation, frames: a 60 Hz frame of
-/// a walk's clip.
-const TOWN_BENCH_FRAME_STEP: f32 = 0.4;
-
-impl Playable for fixstep_arena::Arena {
-    #[cfg(feature = "window")]
-    type Renderer = fixstep_gpu::shapes::ShapeRenderer;
-
-    #[cfg(feature = "window")]
-    fn renderer(
-        ctx: &fixstep_gpu::GpuContext,
-        format: fixstep_gpu::wgpu::TextureFormat,
-        size: (u32, u32),
-        layout: &Arc<Self::Content>,
-        setup: &RenderSetup,
-    ) -> Result<Self::Renderer> {
-        use fixstep_present::shapes::{ShapeGame, scenery_of};
-        let scenery = scenery_of::<Self>(layout);
-        Ok(fixstep_gpu::shapes::ShapeRenderer::new(
-            ctx,
-            format,
-            size,
-            &setup.assets,
-            scenery,
-            Self::kinds(),
-        )?)
-    }
-
-    fn dress(_frame: &mut FrameOf<Self>, time: Option<f32>, crowd: usize) -> Result<()> {
-        if time.is_some() {
-            unsupported("arena", "time of day")?;
-        }
-        if crowd > 0 {
-            unsupported("arena", "crowd of characters")?;
-        }
-        Ok(())
-    }
-
-    fn bench_step(_frame: &mut FrameOf<Self>) {}
-
-    fn describe_frame(frame: &FrameOf<Self>) -> String {
-        format!("{} shapes", frame.shapes.len())
-    }
-}
+#[cfg(not(feature = "window"))]
+impl<G: NetGame> Playable for G {}
 
 /// The assets root when none is given: `./assets` if there is one, else the workspace's own
 /// (for `cargo run` from anywhere in it).
@@ -171,9 +43,4 @@ pub fn default_assets_root() -> PathBuf {
         return local;
     }
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("assets")
-}
-
-/// Refuses a screenshot option the game has nothing for.
-pub fn unsupported(game: &str, option: &str) -> Result<()> {
-    bail!("the {game} has no {option} to draw")
 }

@@ -46,6 +46,10 @@ pub struct PlayArgs {
 
 /// Which network game a window plays.
 #[derive(Clone, Debug)]
+#[cfg_attr(
+    not(feature = "window"),
+    expect(dead_code, reason = "a headless build has no window to hand what it plays to")
+)]
 pub enum Windowed {
     /// A game played alone.
     Local(PlayArgs),
@@ -126,7 +130,7 @@ pub fn window<G: Playable>(
             (PlayOptions::default(), false, Mode::Spectate { host: *host, name: name.clone() })
         }
     };
-    let setup = crate::games::RenderSetup {
+    let setup = crate::games::drawn::RenderSetup {
         assets: paths.assets.clone(),
         content_file: level_file.to_path_buf(),
         cpu_skinning,

@@ -99,6 +99,7 @@ pub struct ScreenshotArgs {
 }
 
 /// The `p`th percentile of sorted `values`.
+#[cfg(feature = "window")]
 #[must_use]
 pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
@@ -140,7 +141,7 @@ pub fn run<G: Playable>(args: &ScreenshotArgs, paths: &Paths) -> Result<String> 
     let render_tick = (f64::from(game.tick().0) - 1.0 + f64::from(args.alpha)).max(0.0);
     let ctx = GpuContext::headless().map_err(bad_input)?;
     let (width, height) = args.size;
-    let setup = crate::games::RenderSetup {
+    let setup = crate::games::drawn::RenderSetup {
         assets: paths.assets.clone(),
         content_file: level_file,
         cpu_skinning: args.cpu_skinning,
