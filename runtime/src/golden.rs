@@ -15,7 +15,7 @@
 //!
 //! ```text
 //! # what the stream protects (comment lines start with #)
-//! sim TownSim
+//! sim MySim
 //! version 2
 //! ticks 6000
 //! sample_every 100

@@ -104,7 +104,7 @@ pub trait Simulation {
     }
 }
 
-/// The short name of simulation type `S` (`TownSim`, `ArenaSim`): what replays and golden
+/// The short name of simulation type `S` (`MySim` for `my_game::MySim`): what replays and golden
 /// files record, so that a file of one game's rules is refused by another's by name.
 #[must_use]
 pub fn sim_name<S: Simulation>() -> &'static str {

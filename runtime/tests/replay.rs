@@ -216,12 +216,12 @@ fn a_replay_of_another_game_is_refused_naming_both() {
     assert_eq!(replay.header.sim, "Drift");
     let bytes = replay.to_bytes().expect("encodes");
     assert_eq!(ReplayHeader::from_bytes(&bytes).expect("a header"), replay.header);
-    replay.header.sim = "TownSim".to_owned();
+    replay.header.sim = "OtherSim".to_owned();
     let mut sim = Drift::new(SEED, PLAYERS);
     let err = verify(&mut sim, &replay).expect_err("another game's");
     assert_eq!(
         err.to_string(),
-        "replay was recorded by TownSim, not by Drift: play it with its own game"
+        "replay was recorded by OtherSim, not by Drift: play it with its own game"
     );
     assert_eq!(sim.next_tick(), Tick(0), "nothing was simulated");
 }

@@ -65,7 +65,7 @@ fn an_arena_replay_is_refused_by_the_town_naming_both_games() {
     let replay = dir.path("game.fxr");
     ok(&arena(&["sim", "--ticks", "20", "--bots", "2", "--record", arg(&replay)]));
     let line = one_line_error(&run_fixstep(&["replay", arg(&replay), "--verify"]));
-    assert!(line.contains("recorded by ArenaSim, and the town runs TownSim"), "{line}");
+    assert!(line.contains("recorded by ArenaSim, and the town runs"), "{line}");
     assert!(line.contains(arg(&replay)), "names the file: {line}");
 }
 

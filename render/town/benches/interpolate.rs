@@ -9,8 +9,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use fixstep_game::PlayerCommand;
 use fixstep_game::level::{load_clips, stress_level};
-use fixstep_game::{PlayerCommand, TownSim};
+use fixstep_present::Game;
 use fixstep_runtime::Simulation;
 use fixstep_town_view::TownPresentation as LocalPresentation;
 
@@ -21,7 +22,7 @@ fn bench(c: &mut Criterion) {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&assets, "animations/humanoid.ron").expect("clips load");
     let level = Arc::new(stress_level(clips));
-    let mut sim = TownSim::new(Arc::clone(&level), 1, 1);
+    let mut sim = fixstep_town::Town::new_sim(&level, 1, 1);
     let mut present = LocalPresentation::new(level, 0);
     present.observe(sim.snapshot());
     let walk = [PlayerCommand { forward: 100, ..PlayerCommand::default() }];

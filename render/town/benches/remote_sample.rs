@@ -22,8 +22,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use fixstep_game::PlayerCommand;
 use fixstep_game::level::{load_clips, stress_level};
-use fixstep_game::{PlayerCommand, TownSim};
+use fixstep_present::Game;
 use fixstep_present::remote::{
     Measurement, Motion, RemoteBuffer, RemoteDraw, RemoteSample, RemoteView,
 };
@@ -102,7 +103,7 @@ fn local_presentation() -> (LocalPresentation, usize) {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&assets, "animations/humanoid.ron").expect("clips load");
     let level = Arc::new(stress_level(clips));
-    let mut sim = TownSim::new(Arc::clone(&level), 1, 1);
+    let mut sim = fixstep_town::Town::new_sim(&level, 1, 1);
     let mut present = LocalPresentation::new(level, 0);
     present.observe(sim.snapshot());
     let walk = [PlayerCommand { forward: 100, ..PlayerCommand::default() }];
