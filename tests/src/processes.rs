@@ -345,3 +345,68 @@ impl Hosting {
         PerturbedRun { player, reported, summaries }
     }
 }
+
+/// The hash logs of a game of bots: see [`Hosting::bots_agree`].
+pub struct BotGame {
+    /// The host's hashes by tick.
+    pub host: BTreeMap<u32, String>,
+    /// Each peer's name and hashes by tick.
+    pub peers: Vec<(String, BTreeMap<u32, String>)>,
+}
+
+impl Hosting {
+    /// Plays `ticks` on a headless host with a bot, and `peers` bot peers (`peer-1`, ...) of
+    /// as many ticks, each logging its hashes. Checks what every game must give: the host ran
+    /// every tick; nobody found a desync or wrote a report; each peer's ticks are contiguous
+    /// and every one agrees with the host's; the peers are as many players. Returns the logs.
+    ///
+    /// # Panics
+    ///
+    /// If any of that does not hold.
+    #[must_use]
+    pub fn bots_agree(&self, dir: &Scratch, peers: usize, ticks: u32) -> BotGame {
+        let (host_log, reports) = (dir.path("host.hashes"), dir.path("reports"));
+        let ticks_text = ticks.to_string();
+        let mut host_args = self.host_args();
+        host_args.extend(
+            ["--bot", "--ticks", &ticks_text, "--hash-log"].map(str::to_owned).into_iter().chain(
+                [crate::arg(&host_log), "--reports", crate::arg(&reports)].map(str::to_owned),
+            ),
+        );
+        let host = Running::start(dir, "host", &strs(&host_args));
+        let running: Vec<(String, PathBuf, Running)> = (1..=peers)
+            .map(|i| {
+                let name = format!("peer-{i}");
+                let log = dir.path(&format!("{name}.hashes"));
+                let args = ["--ticks", &ticks_text, "--name", &name, "--hash-log"];
+                let args = [&args[..], &[crate::arg(&log), "--reports", crate::arg(&reports)]];
+                let peer = self.bot_peer(dir, &name, &args.concat());
+                (name, log, peer)
+            })
+            .collect();
+        let finished: Vec<(String, PathBuf, Finished)> =
+            running.into_iter().map(|(name, log, peer)| (name, log, peer.finish())).collect();
+        let host_done = host.finish();
+        assert!(
+            host_done.stdout.contains("desyncs 0"),
+            "the host found a desync: {}",
+            host_done.stdout
+        );
+        let host_hashes = hash_log(&host_log);
+        assert_eq!(host_hashes.len(), ticks as usize, "the host runs every tick");
+        let players: std::collections::BTreeSet<u32> =
+            finished.iter().map(|(_, _, done)| player_of(&done.stdout)).collect();
+        assert_eq!(players.len(), peers, "a player each: {players:?}");
+        assert!(reports_in(&reports).is_empty(), "desync reports: {:?}", reports_in(&reports));
+        let peers = finished
+            .into_iter()
+            .map(|(name, log, done)| {
+                assert!(done.stdout.contains("desync none"), "{name}: {}", done.stdout);
+                let hashes = hash_log(&log);
+                assert_agrees(&name, &hashes, &host_hashes);
+                (name, hashes)
+            })
+            .collect();
+        BotGame { host: host_hashes, peers }
+    }
+}

@@ -3,12 +3,8 @@
 //! any game. Each process is its own on loopback, and the link between them is a bad one.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
-use fixstep_tests::processes::{
-    BAD_LINK, Finished, Hosting, Running, assert_agrees, hash_log, one_game, player_of, reports_in,
-    strs,
-};
+use fixstep_tests::processes::{BAD_LINK, Hosting, Running, one_game, strs};
 use fixstep_tests::{Scratch, arg, judge};
 use fixstep_tools::judder::read_truth;
 
@@ -17,7 +13,7 @@ const AGREED_TICKS: usize = 600;
 
 /// How long the host runs, ticks: [`AGREED_TICKS`] and the handshakes over the bad link before
 /// them (a few ticks each, with room to spare on a busy machine).
-const HOST_TICKS: &str = "700";
+const HOST_TICKS: u32 = 700;
 
 /// Three arena players and a host through the link conditioner (80 ms one way, 20 ms jitter,
 /// 5 % loss): every peer runs at least 600 consecutive ticks, each to the host's bit, and
@@ -29,47 +25,9 @@ fn three_arena_peers_through_a_bad_link_agree_on_every_hash() {
     let (game, netem_port) = Hosting::through_netem();
     let game = game.playing("arena");
     let _netem = game.netem(&dir, netem_port, &BAD_LINK, 5);
-    let host_log = dir.path("host.hashes");
-    let reports = dir.path("reports");
-    let mut host_args = game.host_args();
-    host_args.extend(
-        ["--bot", "--ticks", HOST_TICKS, "--hash-log", arg(&host_log), "--reports", arg(&reports)]
-            .map(str::to_owned),
-    );
-    let host = Running::start(&dir, "host", &strs(&host_args));
-    let peers: Vec<(String, PathBuf, Running)> = (1..=3)
-        .map(|i| {
-            let name = format!("skater-{i}");
-            let log = dir.path(&format!("{name}.hashes"));
-            let args = [
-                "--ticks",
-                HOST_TICKS,
-                "--name",
-                &name,
-                "--hash-log",
-                arg(&log),
-                "--reports",
-                arg(&reports),
-            ];
-            let running = game.bot_peer(&dir, &name, &args);
-            (name, log, running)
-        })
-        .collect();
-    let finished: Vec<(String, PathBuf, Finished)> =
-        peers.into_iter().map(|(name, log, running)| (name, log, running.finish())).collect();
-    let host = host.finish();
-    assert!(host.stdout.contains("desyncs 0"), "the host found a desync: {}", host.stdout);
-    let host_hashes = hash_log(&host_log);
-    assert_eq!(host_hashes.len(), 700, "the host runs every tick");
-    for (name, log, done) in &finished {
-        assert!(done.stdout.contains("desync none"), "{name}: {}", done.stdout);
-        let hashes = hash_log(log);
-        assert_agrees(name, &hashes, &host_hashes);
+    for (name, hashes) in game.bots_agree(&dir, 3, HOST_TICKS).peers {
         assert!(hashes.len() >= AGREED_TICKS, "{name} agreed on only {} ticks", hashes.len());
     }
-    let players: BTreeSet<u32> = finished.iter().map(|(_, _, f)| player_of(&f.stdout)).collect();
-    assert_eq!(players.len(), 3, "three players, three pushers: {players:?}");
-    assert!(reports_in(&reports).is_empty(), "desync reports: {:?}", reports_in(&reports));
 }
 
 /// An arena spectator runs no simulation: it draws the pushers and pucks the host sends,
@@ -84,14 +42,15 @@ fn an_arena_spectator_draws_every_disc_without_a_pop_over_a_bad_link() {
     let game = game.playing("arena");
     let _netem = game.netem(&dir, netem_port, &BAD_LINK, 17);
     let (truth, drawn) = (dir.path("truth.jsonl"), dir.path("drawn.jsonl"));
+    let ticks = HOST_TICKS.to_string();
     let mut host_args = game.host_args();
     host_args.extend(
-        ["--bot", "--ticks", HOST_TICKS, "--truth-log", arg(&truth), "--reports", arg(dir.dir())]
+        ["--bot", "--ticks", &ticks, "--truth-log", arg(&truth), "--reports", arg(dir.dir())]
             .map(str::to_owned),
     );
     let host = Running::start(&dir, "host", &strs(&host_args));
     // A bot peer too, so that a second pusher skates and the pucks are knocked about.
-    let peer = game.bot_peer(&dir, "peer", &["--ticks", HOST_TICKS, "--reports", arg(dir.dir())]);
+    let peer = game.bot_peer(&dir, "peer", &["--ticks", &ticks, "--reports", arg(dir.dir())]);
     let spectator_args = [
         "--game",
         "arena",

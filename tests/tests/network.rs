@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 use std::net::{SocketAddr, UdpSocket};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -19,8 +19,7 @@ use std::time::{Duration, Instant};
 
 use fixstep_runtime::rng::SimRng;
 use fixstep_tests::processes::{
-    BAD_LINK, Hosting, Running, assert_agrees, free_port, hash_log, one_game, player_of,
-    reports_in, strs,
+    BAD_LINK, Hosting, Running, assert_agrees, free_port, hash_log, one_game, player_of, strs,
 };
 use fixstep_tests::{Scratch, arg, judge};
 use fixstep_tools::judder::{DrawnFrame, read_drawn_log, read_truth};
@@ -33,49 +32,11 @@ fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
     let dir = Scratch::new("network", "three-peers");
     let (game, netem_port) = Hosting::through_netem();
     let _netem = game.netem(&dir, netem_port, &BAD_LINK, 11);
-    let host_log = dir.path("host.hashes");
-    let reports = dir.path("reports");
-    let mut host_args = game.host_args();
-    host_args.extend(
-        ["--bot", "--ticks", "1200", "--hash-log", arg(&host_log), "--reports", arg(&reports)]
-            .map(str::to_owned),
-    );
-    let host = Running::start(&dir, "host", &strs(&host_args));
-    let peers: Vec<(String, PathBuf, Running)> = (1..=3)
-        .map(|i| {
-            let name = format!("peer-{i}");
-            let log = dir.path(&format!("{name}.hashes"));
-            let args = [
-                "--ticks",
-                "1200",
-                "--name",
-                &name,
-                "--hash-log",
-                arg(&log),
-                "--reports",
-                arg(&reports),
-            ];
-            let running = game.bot_peer(&dir, &name, &args);
-            (name, log, running)
-        })
-        .collect();
-    let finished: Vec<(String, PathBuf, fixstep_tests::processes::Finished)> =
-        peers.into_iter().map(|(name, log, running)| (name, log, running.finish())).collect();
-    let host = host.finish();
-    assert!(host.stdout.contains("desyncs 0"), "the host found a desync: {}", host.stdout);
-    let host_hashes = hash_log(&host_log);
-    assert_eq!(host_hashes.len(), 1200, "the host runs every tick");
-    for (name, log, done) in &finished {
-        assert!(done.stdout.contains("desync none"), "{name}: {}", done.stdout);
-        let hashes = hash_log(log);
-        assert_agrees(name, &hashes, &host_hashes);
+    for (name, hashes) in game.bots_agree(&dir, 3, 1200).peers {
         // A peer joins a few ticks in (the handshake over the bad link) and plays to the end.
         assert!(hashes.len() >= 1100, "{name} ran {} ticks", hashes.len());
         assert_eq!(hashes.keys().next_back(), Some(&1199), "{name} plays to the end");
     }
-    let players: BTreeSet<u32> = finished.iter().map(|(_, _, f)| player_of(&f.stdout)).collect();
-    assert_eq!(players.len(), 3, "three players, three characters: {players:?}");
-    assert!(reports_in(&reports).is_empty(), "desync reports: {:?}", reports_in(&reports));
 }
 
 /// A player whose process dies mid-game: the host drops it after its timeout and the game

@@ -336,16 +336,7 @@ impl Overlay {
                 custom_glyphs: &[],
             })
         });
-        // A glyph that does not fit the atlas is left out this frame rather than stopping it.
-        let _ = self.renderer.prepare(
-            device,
-            queue,
-            &mut text.fonts,
-            &mut text.atlas,
-            &text.viewport,
-            areas,
-            &mut text.swash,
-        );
+        text.prepare(&mut self.renderer, device, queue, areas);
     }
 
     /// Shows the HUD (if it is visible): the tick, frame rate and time, the state hash, the

@@ -73,6 +73,26 @@ impl TextSystem {
         self.format
     }
 
+    /// Prepares `areas` for `renderer` to draw this frame. A glyph that does not fit the atlas
+    /// is left out of this frame rather than stopping it.
+    pub fn prepare<'a>(
+        &mut self,
+        renderer: &mut glyphon::TextRenderer,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        areas: impl IntoIterator<Item = glyphon::TextArea<'a>>,
+    ) {
+        let _ = renderer.prepare(
+            device,
+            queue,
+            &mut self.fonts,
+            &mut self.atlas,
+            &self.viewport,
+            areas,
+            &mut self.swash,
+        );
+    }
+
     /// Frees atlas space of glyphs no longer drawn (after a frame is submitted).
     pub fn trim(&mut self) {
         self.atlas.trim();

@@ -146,16 +146,7 @@ impl LabelsPipeline {
                 custom_glyphs: &[],
             })
         });
-        // A glyph that does not fit the atlas is left out this frame rather than stopping it.
-        let _ = self.renderer.prepare(
-            device,
-            queue,
-            &mut text.fonts,
-            &mut text.atlas,
-            &text.viewport,
-            areas,
-            &mut text.swash,
-        );
+        text.prepare(&mut self.renderer, device, queue, areas);
     }
 
     /// Draws the bars, then the text.
