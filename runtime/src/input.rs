@@ -78,8 +78,9 @@ pub trait HeldInput: Clone + Default + core::fmt::Debug {
     /// Hands a frame of `elapsed_micros` to `scheduler` with `held` held over it: every tick
     /// the frame owes is filled with `held`, its command taken and given to `run_tick` with
     /// what was held of it; then the rest of the frame is held into the tick under way, so the
-    /// held time always matches the scheduler's (up to a tick). Stops at the first error of
-    /// `run_tick`.
+    /// held time always matches the scheduler's (up to a tick). A press of the frame goes into
+    /// the first tick it completes, or the tick under way if it completes none: once, however
+    /// many ticks the frame spans. Stops at the first error of `run_tick`.
     ///
     /// # Errors
     ///
@@ -92,13 +93,17 @@ pub trait HeldInput: Clone + Default + core::fmt::Debug {
         mut run_tick: impl FnMut(Self::Command, &Self::Partial) -> Result<(), E>,
     ) -> Result<FrameTicks, E> {
         let due = scheduler.advance(elapsed_micros);
+        // After the first tick the frame completes, its presses are spent.
+        let pressed_once = held.held();
+        let mut holding = held;
         for _ in 0..due.run {
-            self.fill(held);
+            self.fill(holding);
             let partial = self.partial();
             let command = self.take();
             run_tick(command, &partial)?;
+            holding = &pressed_once;
         }
-        self.hold_until(held, scheduler.owed_micros().min(TICK_MICROS));
+        self.hold_until(holding, scheduler.owed_micros().min(TICK_MICROS));
         Ok(due)
     }
 }

@@ -67,3 +67,35 @@ fn a_simulation_fed_held_inputs_runs_as_if_the_held_commands_were_sent() {
         assert_eq!(late.state_hash(), sent.state_hash(), "tick {t}");
     }
 }
+
+/// Held keys in frames: a press (here a spawn) reaches exactly one tick's command, whether
+/// its frame completes no tick (it waits for the tick under way), one, or several; what is
+/// held goes on in every tick.
+#[test]
+fn a_press_in_a_frame_reaches_one_tick_however_many_the_frame_completes() {
+    use fixstep_runtime::input::{HeldInput, SampledInput};
+    use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
+
+    // Frames of 60 ms, 110 ms and 250 ms complete 0, 1 and 2 ticks from a fresh start; the
+    // press is in the first frame only, and the key stays down.
+    for first_ms in [60, 110, 250] {
+        let mut input = SampledInput::<DriftCommand>::default();
+        let mut scheduler = FrameScheduler::new();
+        let mut commands = Vec::new();
+        let mut frame = |input: &mut SampledInput<DriftCommand>, ms: u64, held| {
+            input
+                .run_frame(&mut scheduler, ms * 1_000, &held, |command, ()| {
+                    commands.push(command);
+                    Ok::<(), ()>(())
+                })
+                .expect("no error");
+        };
+        frame(&mut input, first_ms, SPAWN);
+        for _ in 0..5 {
+            frame(&mut input, TICK_MICROS / 1_000, THRUST);
+        }
+        let spawns: Vec<usize> = (0..commands.len()).filter(|&i| commands[i].spawn).collect();
+        assert_eq!(spawns, [0], "a press in a {first_ms} ms first frame: in the first tick only");
+        assert!(commands.iter().all(|c| c.thrust == THRUST.thrust), "held throughout");
+    }
+}
