@@ -27,12 +27,16 @@ pub mod bot;
 pub mod layout;
 pub mod rules;
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fixstep_netplay::NetGame;
+use fixstep_netplay::desync::index_after;
 use fixstep_netplay::ground::GroundPoint;
-use fixstep_netplay::shapes::{ShapeFeed, ShapeSpectator, ShapeUpdate, spectator_update};
+use fixstep_netplay::shapes::{
+    ShapeFeed, ShapeSource, ShapeSpectator, ShapeUpdate, spectator_source,
+};
 use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
 use fixstep_present::remote::Motion;
@@ -61,6 +65,9 @@ pub struct Arena;
 
 /// The first id of pucks among the shapes: above any player's pusher.
 const PUCK_ID_BASE: u64 = 1_000;
+
+/// Seconds in a minute, for the clock of the status line.
+const SECONDS_PER_MINUTE: u32 = 60;
 
 /// A puck's kind: its index in [`KINDS`] (a pusher's is its team).
 const KIND_PUCK: u16 = 2;
@@ -204,7 +211,7 @@ impl Game for Arena {
         current: &ArenaState,
         out: &mut Vec<TruthEntity>,
     ) {
-        shape_truth::<Self>(current, &mut Vec::new(), out);
+        shape_truth::<Self>(current, out);
     }
 }
 
@@ -255,9 +262,9 @@ impl ShapeGame for Arena {
         state.next
     }
 
-    fn shapes(state: &ArenaState, out: &mut Vec<ShapePose>) {
+    fn shapes(state: &ArenaState, each: &mut dyn FnMut(ShapePose)) {
         for (player, p) in state.pushers.iter().enumerate() {
-            out.push(ShapePose {
+            each(ShapePose {
                 id: player as u64,
                 kind: rules::team_of(player) as u16,
                 pos: p.pos,
@@ -268,7 +275,7 @@ impl ShapeGame for Arena {
             });
         }
         for (i, puck) in state.pucks.iter().enumerate() {
-            out.push(ShapePose {
+            each(ShapePose {
                 id: PUCK_ID_BASE + i as u64,
                 kind: KIND_PUCK,
                 pos: puck.pos,
@@ -282,13 +289,10 @@ impl ShapeGame for Arena {
 
     fn status(state: &ArenaState, out: &mut String) {
         let seconds = state.next.0 / fixstep_runtime::tick::TICKS_PER_SECOND;
-        out.push_str(&format!(
-            "blue {} : {} orange    {}:{:02}",
-            state.score[0],
-            state.score[1],
-            seconds / 60,
-            seconds % 60
-        ));
+        let (minutes, seconds) = (seconds / SECONDS_PER_MINUTE, seconds % SECONDS_PER_MINUTE);
+        let [blue, orange] = state.score;
+        // Writing into a String cannot fail.
+        let _ = write!(out, "blue {blue} : {orange} orange    {minutes}:{seconds:02}");
     }
 }
 
@@ -300,22 +304,27 @@ impl GameData for Arena {
 
 impl NetGame for Arena {
     type Feed = ShapeFeed;
+    type Source = ShapeSource;
     type Spectator = ShapeSpectator<Self>;
 
-    fn spectator_update(sim: &ArenaSim, feed: &mut ShapeFeed, view: &GroundPoint) -> ShapeUpdate {
-        spectator_update::<Self>(sim, feed, view)
+    fn spectator_source(sim: &ArenaSim, source: &mut ShapeSource) {
+        spectator_source::<Self>(sim, source);
+    }
+
+    fn spectator_update(
+        source: &ShapeSource,
+        feed: &mut ShapeFeed,
+        view: &GroundPoint,
+    ) -> ShapeUpdate {
+        feed.update(source, *view)
     }
 
     /// `pusher 3 (player 3)`, `puck 1`.
     fn entity_at(_state: &ArenaState, path: &str) -> Option<String> {
-        let index_after = |prefix: &str| -> Option<usize> {
-            let rest = path.strip_prefix(prefix)?;
-            rest[..rest.find(']')?].parse().ok()
-        };
-        if let Some(player) = index_after("pushers[") {
+        if let Some(player) = index_after(path, "pushers[") {
             return Some(format!("pusher {player} (player {player})"));
         }
-        index_after("pucks[").map(|puck| format!("puck {puck}"))
+        index_after(path, "pucks[").map(|puck| format!("puck {puck}"))
     }
 
     /// Moves the player's pusher a metre east.

@@ -29,6 +29,7 @@ use fixstep_game::predict::{InputAccumulator, OwnBody, OwnRules};
 use fixstep_game::state::GameState;
 use fixstep_game::{GameSnapshot, PlayerCommand, TownSim};
 use fixstep_netplay::NetGame;
+use fixstep_netplay::desync::index_after;
 use fixstep_netplay::ground::GroundPoint;
 use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
@@ -36,7 +37,7 @@ use fixstep_runtime::input::Controls;
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::{ContentDigest, Simulation};
 use fixstep_town_view::{
-    TownFeed, TownGame, TownNetGame, TownPresentation, TownSpectator, TownUpdate,
+    TownFeed, TownGame, TownNetGame, TownPresentation, TownSource, TownSpectator, TownUpdate,
 };
 
 /// Turn per tick while a turn key is held, 2^-16 of a turn: 1/32 turn per 100 ms, about 112°
@@ -137,20 +138,25 @@ impl GameData for Town {
 
 impl NetGame for Town {
     type Feed = TownFeed;
+    type Source = TownSource;
     type Spectator = TownSpectator;
 
-    fn spectator_update(sim: &TownSim, feed: &mut TownFeed, view: &GroundPoint) -> TownUpdate {
-        feed.update(sim.next_tick(), sim.snapshot(), *view)
+    fn spectator_source(sim: &TownSim, source: &mut TownSource) {
+        source.fill(sim.next_tick(), sim.snapshot());
+    }
+
+    fn spectator_update(
+        source: &TownSource,
+        feed: &mut TownFeed,
+        view: &GroundPoint,
+    ) -> TownUpdate {
+        feed.update(source, *view)
     }
 
     /// `character 12v0 (player 1)`, `taxi 3`, `object 2`; `None` for state outside any entity
     /// (the clock, the random numbers).
     fn entity_at(state: &GameState, path: &str) -> Option<String> {
-        let index_after = |prefix: &str| -> Option<usize> {
-            let rest = path.strip_prefix(prefix)?;
-            rest[..rest.find(']')?].parse().ok()
-        };
-        if let Some(slot) = index_after("characters.values[") {
+        if let Some(slot) = index_after(path, "characters.values[") {
             let id = state.characters.ids().find(|id| id.index as usize == slot)?;
             let role = state
                 .players
@@ -159,10 +165,10 @@ impl NetGame for Town {
                 .map_or_else(|| "an NPC".to_owned(), |player| format!("player {player}"));
             return Some(format!("character {id} ({role})"));
         }
-        if let Some(index) = index_after("taxis[") {
+        if let Some(index) = index_after(path, "taxis[") {
             return Some(format!("taxi {index}"));
         }
-        index_after("objects[").map(|index| format!("object {index}"))
+        index_after(path, "objects[").map(|index| format!("object {index}"))
     }
 
     /// Takes a point of health from the player's character.

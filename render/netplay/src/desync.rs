@@ -15,6 +15,15 @@ use serde::Serialize;
 
 use crate::{NetGame, NetPlayError};
 
+/// The index in brackets right after `prefix` at the start of a field's `path`
+/// (`index_after("pucks[2].pos.x", "pucks[")` is 2), for a game naming the entity of a field
+/// ([`NetGame::entity_at`]).
+#[must_use]
+pub fn index_after(path: &str, prefix: &str) -> Option<usize> {
+    let rest = path.strip_prefix(prefix)?;
+    rest[..rest.find(']')?].parse().ok()
+}
+
 /// The most differences `fixstep desync-diff` lists before it says how many more there are.
 pub const MAX_LISTED_DIFFERENCES: usize = 50;
 

@@ -156,6 +156,27 @@ pub fn tier_at(pos_mm: [i32; 2], camera_mm: [i32; 2], was: Option<u8>) -> u8 {
     }
 }
 
+/// Every entity's pose and role after a tick, gathered once a tick for all the spectators'
+/// feeds; its lists are kept and refilled.
+#[derive(Clone, Debug, Default)]
+pub struct GroundSource {
+    /// The tick the poses are of.
+    pub tick: Tick,
+    /// Every entity's pose, in id order.
+    pub poses: Vec<Pose>,
+    /// The roles of those that have one.
+    pub roles: Vec<EntityRole>,
+}
+
+impl GroundSource {
+    /// Empties the lists for the poses of `tick`.
+    pub fn start(&mut self, tick: Tick) {
+        self.tick = tick;
+        self.poses.clear();
+        self.roles.clear();
+    }
+}
+
 /// What one spectator was last sent of each entity, to send it only what is its due.
 #[derive(Clone, Debug, Default)]
 pub struct GroundFeed {

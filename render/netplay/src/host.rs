@@ -1,6 +1,6 @@
 //! The host of a network game: the simulation, the host session and its UDP transport.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -72,7 +72,10 @@ pub struct HostGame<G: NetGame> {
     /// The state after each recent tick (postcard) and its hash, for desync reports.
     recent: RecentStates,
     feeds: BTreeMap<PeerId, G::Feed>,
-    reported: BTreeMap<PeerId, ()>,
+    /// What the feeds are cut from, gathered once a tick.
+    source: G::Source,
+    /// Peers whose desync was reported (once each).
+    reported: BTreeSet<PeerId>,
     pending: BTreeMap<(PeerId, Tick), PendingReport>,
     reports: PathBuf,
     stats: HostStats,
@@ -106,7 +109,8 @@ impl<G: NetGame> HostGame<G> {
             hash,
             recent: RecentStates::default(),
             feeds: BTreeMap::new(),
-            reported: BTreeMap::new(),
+            source: G::Source::default(),
+            reported: BTreeSet::new(),
             pending: BTreeMap::new(),
             reports: options.reports.clone(),
             stats: HostStats::default(),
@@ -198,7 +202,7 @@ impl<G: NetGame> HostGame<G> {
             HostEvent::InputLate { .. } => self.stats.late_inputs += 1,
             HostEvent::Desync { peer, tick, ours, theirs } => {
                 self.stats.desyncs += 1;
-                if self.reported.insert(peer, ()).is_none()
+                if self.reported.insert(peer)
                     && let Some((state, _)) = self.recent.get(tick)
                 {
                     let state = state.to_vec();
@@ -251,9 +255,12 @@ impl<G: NetGame> HostGame<G> {
         let report = HashRecord::of(&self.hash);
         self.session.local_hash(record.tick, report.clone());
         self.recent.push(record.tick, self.sim.state(), report)?;
+        if !self.feeds.is_empty() {
+            G::spectator_source(&self.sim, &mut self.source);
+        }
         for (&peer, feed) in &mut self.feeds {
             let view = self.session.spectator_view(peer).cloned().unwrap_or_default();
-            let update = G::spectator_update(&self.sim, feed, &view);
+            let update = G::spectator_update(&self.source, feed, &view);
             self.session.send_update(peer, update);
         }
         Ok(record)

@@ -73,7 +73,7 @@
 //! // The guest joined late, as player 1, with the host's state.
 //! assert_eq!(welcomed, Some(Some(1)));
 //! assert_eq!(fixstep_runtime::Simulation::players(host.sim()), 2);
-//! //! ```
+//! ```
 
 pub mod desync;
 mod error;
@@ -107,13 +107,19 @@ pub trait NetGame: Game + GameData<Command = CommandOf<Self>> {
     /// What the host keeps for each spectator, to send it only what is due (the poses last
     /// sent, say).
     type Feed: Default + Send + 'static;
+    /// What every spectator's update is cut from: gathered once a tick, whoever watches, and
+    /// kept to be filled again.
+    type Source: Default + Send + 'static;
     /// How a spectator draws what it is sent: into the same frames as a player's, so that one
     /// renderer draws both.
     type Spectator: Spectator<Self, Frame = FrameOf<Self>>;
 
-    /// What spectator `feed` is sent of the tick `sim` just ran, given what it looks at.
+    /// Gathers into `source` what the spectators are sent of the tick `sim` just ran.
+    fn spectator_source(sim: &Self::Sim, source: &mut Self::Source);
+
+    /// What spectator `feed` is sent of the tick gathered in `source`, given what it looks at.
     fn spectator_update(
-        sim: &Self::Sim,
+        source: &Self::Source,
         feed: &mut Self::Feed,
         view: &Self::SpectatorView,
     ) -> Self::SpectatorUpdate;

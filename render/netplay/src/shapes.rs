@@ -4,7 +4,6 @@
 //! through the remote view into the same frames a player draws ([`ShapeSpectator`]). A shape
 //! game's [`NetGame`](crate::NetGame) is then a few lines that name these.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use fixstep_present::format::DrawnFrame;
@@ -19,7 +18,8 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use crate::ground::{
-    EntityRole, GroundFeed, GroundPoint, GroundUpdate, GroundView, Pose, mm_per_second, mm2,
+    EntityRole, GroundFeed, GroundPoint, GroundSource, GroundUpdate, GroundView, Pose,
+    mm_per_second, mm2,
 };
 use crate::{NetGame, Spectator};
 
@@ -55,32 +55,24 @@ pub fn of_role_code(code: u64) -> Option<(u16, Option<u16>)> {
     Some((kind, player))
 }
 
-/// What the host last sent one spectator of a shape game.
+/// Every shape's pose and role after a tick, and the status line: what each spectator's
+/// update is cut from, gathered once a tick.
 #[derive(Clone, Debug, Default)]
-pub struct ShapeFeed {
-    ground: GroundFeed,
-    shapes: Vec<ShapePose>,
-    poses: Vec<Pose>,
-    roles: Vec<EntityRole>,
-    status: Option<String>,
+pub struct ShapeSource {
+    ground: GroundSource,
+    status: String,
 }
 
-impl ShapeFeed {
-    /// The update of `snapshot` for a spectator looking at `camera`.
-    pub fn update<G: ShapeGame>(
-        &mut self,
-        snapshot: &SnapshotOf<G>,
-        camera: GroundPoint,
-    ) -> ShapeUpdate {
-        self.shapes.clear();
-        G::shapes(snapshot, &mut self.shapes);
+impl ShapeSource {
+    /// Gathers the shapes and the status line of `snapshot`.
+    pub fn fill<G: ShapeGame>(&mut self, snapshot: &SnapshotOf<G>) {
+        self.ground.start(G::tick_of(snapshot));
         let kinds = G::kinds();
-        self.poses.clear();
-        self.roles.clear();
-        for s in &self.shapes {
+        let ground = &mut self.ground;
+        G::shapes(snapshot, &mut |s: ShapePose| {
             let vehicle =
                 kinds.get(usize::from(s.kind)).is_some_and(|k| k.motion == Motion::Vehicle);
-            self.poses.push(Pose {
+            ground.poses.push(Pose {
                 id: s.id,
                 vehicle,
                 pos_mm: mm2(s.pos),
@@ -91,28 +83,37 @@ impl ShapeFeed {
                 jumps: s.jumps,
                 health: 0,
             });
-            self.roles.push(EntityRole { id: s.id, role: role_code(s.kind, s.player) });
-        }
-        let ground = self.ground.update(G::tick_of(snapshot), &self.poses, &self.roles, camera);
-        let mut status = String::new();
-        G::status(snapshot, &mut status);
-        let changed = self.status.as_ref() != Some(&status);
-        let status = changed.then(|| {
-            self.status = Some(status.clone());
-            status
+            ground.roles.push(EntityRole { id: s.id, role: role_code(s.kind, s.player) });
+        });
+        self.status.clear();
+        G::status(snapshot, &mut self.status);
+    }
+}
+
+/// What the host last sent one spectator of a shape game.
+#[derive(Clone, Debug, Default)]
+pub struct ShapeFeed {
+    ground: GroundFeed,
+    status: Option<String>,
+}
+
+impl ShapeFeed {
+    /// The update of the tick gathered in `source` for a spectator looking at `camera`.
+    pub fn update(&mut self, source: &ShapeSource, camera: GroundPoint) -> ShapeUpdate {
+        let g = &source.ground;
+        let ground = self.ground.update(g.tick, &g.poses, &g.roles, camera);
+        let status = (self.status.as_deref() != Some(source.status.as_str())).then(|| {
+            self.status = Some(source.status.clone());
+            source.status.clone()
         });
         ShapeUpdate { ground, status }
     }
 }
 
-/// The update a host sends a spectator of shape game `G`: the [`NetGame::spectator_update`] of
-/// a shape game.
-pub fn spectator_update<G: ShapeGame>(
-    sim: &G::Sim,
-    feed: &mut ShapeFeed,
-    view: &GroundPoint,
-) -> ShapeUpdate {
-    feed.update::<G>(fixstep_runtime::Simulation::snapshot(sim), *view)
+/// Gathers what spectators of shape game `G` are sent of the tick `sim` just ran: the
+/// [`NetGame::spectator_source`] of a shape game.
+pub fn spectator_source<G: ShapeGame>(sim: &G::Sim, source: &mut ShapeSource) {
+    source.fill::<G>(fixstep_runtime::Simulation::snapshot(sim));
 }
 
 /// A spectator's view of a shape game: the remote view of the shapes it is sent, drawn into
@@ -120,8 +121,6 @@ pub fn spectator_update<G: ShapeGame>(
 #[derive(Debug)]
 pub struct ShapeSpectator<G> {
     view: GroundView,
-    /// Each shape's kind and player by id, as its role said.
-    kinds: BTreeMap<u64, (u16, Option<u16>)>,
     frame: ShapeFrame,
     fixed_camera: CameraDraw,
     game: std::marker::PhantomData<fn() -> G>,
@@ -133,7 +132,6 @@ impl<G: ShapeGame> ShapeSpectator<G> {
     pub fn of(content: &G::Content) -> Self {
         Self {
             view: GroundView::new(),
-            kinds: BTreeMap::new(),
             frame: ShapeFrame::default(),
             fixed_camera: camera_of::<G>(content),
             game: std::marker::PhantomData,
@@ -157,34 +155,29 @@ where
     }
 
     fn update(&mut self, update: ShapeUpdate) {
-        let ground = &update.ground;
-        for role in &ground.roles {
-            if let Some(kind) = of_role_code(role.role) {
-                self.kinds.insert(role.id, kind);
-            }
-        }
-        for &id in &ground.gone {
-            self.kinds.remove(&id);
-        }
-        self.view.update(ground);
+        self.view.update(&update.ground);
         if let Some(status) = update.status {
             self.frame.status = status;
         }
     }
 
-    fn view(&self, target: Vec3) -> GroundPoint {
-        GroundPoint::under(target)
+    /// The shapes are seen from the game's own camera, wherever the spectator's keys move
+    /// theirs: the tiers are measured from where it looks.
+    fn view(&self, _target: Vec3) -> GroundPoint {
+        GroundPoint::under(self.fixed_camera.target)
     }
 
     /// A shape game's camera stands where the game says, whatever the spectator's keys.
     fn draw(&mut self, _camera: &CameraDraw, _dt_seconds: f32) -> &ShapeFrame {
-        let (remote, _) = self.view.draw();
+        // Who each shape is comes with its role, and is kept as long as the remote view
+        // still draws it (past its leaving, until the render tick reaches that).
+        let (remote, people) = self.view.draw();
         let frame = &mut self.frame;
         frame.render_tick = if remote.render_tick.is_finite() { remote.render_tick } else { 0.0 };
         frame.camera = self.fixed_camera;
         frame.shapes.clear();
         for e in &remote.entities {
-            let Some(&(kind, player)) = self.kinds.get(&e.id) else { continue };
+            let Some((kind, player)) = people.role(e.id).and_then(of_role_code) else { continue };
             let s = &e.sample;
             frame.shapes.push(ShapeDraw {
                 id: e.id,
@@ -211,9 +204,7 @@ where
     }
 
     fn set_player_names(&mut self, names: &[String]) {
-        if self.frame.player_names != names {
-            self.frame.player_names = names.to_vec();
-        }
+        self.frame.set_player_names(names);
     }
 
     fn record(&self, line: &mut DrawnFrame) {

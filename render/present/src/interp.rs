@@ -76,3 +76,10 @@ pub fn lerp_rolling(a: f32, b: f32, t: f32) -> f32 {
 pub fn wrapped_clock(clock: f32, dt: f32, period: f32) -> f32 {
     (clock + dt.max(0.0)).rem_euclid(period)
 }
+
+/// The speed something is drawn moving at between two samples a tick apart, metres a second:
+/// none across a discontinuity, which is drawn as a cut, not as motion.
+#[must_use]
+pub fn drawn_speed(previous: Vec3, current: Vec3, reset: bool) -> f32 {
+    if reset { 0.0 } else { (current - previous).length() * crate::convert::TICKS_PER_SECOND_F32 }
+}

@@ -11,15 +11,15 @@
 
 use std::sync::Arc;
 
+use fixstep_runtime::Tick;
 use fixstep_runtime::math::{Angle, Vec2, Vec3 as FxVec3};
-use fixstep_runtime::{EntityId, Tick};
 use glam::Vec3;
 
 use crate::camera::{CameraDraw, CameraRig};
 use crate::convert::{TICKS_PER_SECOND_F32, f, ground, radians, world};
 use crate::format::{DrawnEntity, DrawnFrame};
 use crate::game::{Game, Presentation, SnapshotOf};
-use crate::interp::{lerp_angle, lerp_vec};
+use crate::interp::{drawn_speed, lerp_angle, lerp_vec};
 use crate::remote::Motion;
 use crate::track::{Sample, Track};
 
@@ -114,8 +114,8 @@ pub trait ShapeGame: Game {
     /// The tick a snapshot shows: ticks run so far.
     fn tick_of(snapshot: &SnapshotOf<Self>) -> Tick;
 
-    /// Every entity of `snapshot`, in id order.
-    fn shapes(snapshot: &SnapshotOf<Self>, out: &mut Vec<ShapePose>);
+    /// Hands `each` every entity of `snapshot`, in id order.
+    fn shapes(snapshot: &SnapshotOf<Self>, each: &mut dyn FnMut(ShapePose));
 
     /// The line the game shows over the picture (a score, a clock), written into `out`.
     fn status(snapshot: &SnapshotOf<Self>, out: &mut String);
@@ -200,6 +200,15 @@ pub struct ShapeFrame {
     pub local_player: Option<u16>,
 }
 
+impl ShapeFrame {
+    /// Names the players, by number (only when they changed: a frame's names are its own).
+    pub fn set_player_names(&mut self, names: &[String]) {
+        if self.player_names != names {
+            self.player_names = names.to_vec();
+        }
+    }
+}
+
 /// A shape in the presentation: its track and who it is.
 #[derive(Clone, Debug)]
 struct Tracked {
@@ -211,16 +220,16 @@ struct Tracked {
 
 /// The presentation of a [`ShapeGame`]; see the [module documentation](self).
 pub struct ShapePresentation<G: ShapeGame> {
-    content: Arc<G::Content>,
     camera: CameraRig,
     fixed_camera: CameraDraw,
     /// Tracks in id order.
     tracked: Vec<Tracked>,
+    /// The tracks of the tick before, while the new ones are made (kept for its room).
+    spare: Vec<Tracked>,
     latest_tick: Option<Tick>,
     first_tick: Tick,
-    poses: Vec<ShapePose>,
     frame: ShapeFrame,
-    scenery: Vec<SceneryDraw>,
+    game: std::marker::PhantomData<fn() -> G>,
 }
 
 impl<G: ShapeGame> std::fmt::Debug for ShapePresentation<G> {
@@ -255,34 +264,16 @@ impl<G: ShapeGame> ShapePresentation<G> {
     pub fn new(content: &Arc<G::Content>, local_player: Option<u16>) -> Self {
         let fixed_camera = camera_of::<G>(content);
         Self {
-            scenery: scenery_of::<G>(content),
-            content: Arc::clone(content),
             camera: CameraRig::default(),
             fixed_camera,
             tracked: Vec::new(),
+            spare: Vec::new(),
             latest_tick: None,
             first_tick: Tick::ZERO,
-            poses: Vec::new(),
             frame: ShapeFrame { local_player, ..ShapeFrame::default() },
+            game: std::marker::PhantomData,
         }
     }
-
-    /// The content drawn.
-    #[must_use]
-    pub const fn content(&self) -> &Arc<G::Content> {
-        &self.content
-    }
-
-    /// The scenery, in world metres.
-    #[must_use]
-    pub fn scenery(&self) -> &[SceneryDraw] {
-        &self.scenery
-    }
-}
-
-/// The speed a shape is drawn moving at, metres a second: none across a discontinuity.
-fn drawn_speed(previous: Vec3, current: Vec3, reset: bool) -> f32 {
-    if reset { 0.0 } else { (current - previous).length() * TICKS_PER_SECOND_F32 }
 }
 
 impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
@@ -298,16 +289,15 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
         if self.latest_tick.is_none() {
             self.first_tick = tick;
         }
-        self.poses.clear();
-        G::shapes(snapshot, &mut self.poses);
         // Both lists are in id order: walk them together, keeping the tracks of the ids still
         // there and starting those of new ones.
-        let old = std::mem::take(&mut self.tracked);
-        let mut old = old.into_iter().peekable();
-        for pose in &self.poses {
+        std::mem::swap(&mut self.tracked, &mut self.spare);
+        let mut old = self.spare.drain(..).peekable();
+        let tracked = &mut self.tracked;
+        G::shapes(snapshot, &mut |pose: ShapePose| {
             while old.next_if(|t| t.id < pose.id).is_some() {}
-            let sample = ShapeSample::of(pose);
-            let tracked = match old.next_if(|t| t.id == pose.id) {
+            let sample = ShapeSample::of(&pose);
+            tracked.push(match old.next_if(|t| t.id == pose.id) {
                 Some(mut t) if t.kind == pose.kind => {
                     t.track.observe(tick, sample);
                     t.player = pose.player;
@@ -319,9 +309,9 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
                     player: pose.player,
                     track: Track::new(tick, sample),
                 },
-            };
-            self.tracked.push(tracked);
-        }
+            });
+        });
+        drop(old);
         self.frame.status.clear();
         G::status(snapshot, &mut self.frame.status);
         self.latest_tick = Some(tick);
@@ -367,9 +357,7 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
     }
 
     fn set_player_names(&mut self, names: &[String]) {
-        if self.frame.player_names != names {
-            self.frame.player_names = names.to_vec();
-        }
+        self.frame.set_player_names(names);
     }
 
     fn camera(&mut self) -> &mut CameraRig {
@@ -400,12 +388,9 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
 /// log ([`Game::truth`] of a shape game can be this).
 pub fn shape_truth<G: ShapeGame>(
     snapshot: &SnapshotOf<G>,
-    poses: &mut Vec<ShapePose>,
     out: &mut Vec<crate::format::TruthEntity>,
 ) {
-    poses.clear();
-    G::shapes(snapshot, poses);
-    for pose in poses.iter() {
+    G::shapes(snapshot, &mut |pose: ShapePose| {
         let pos = ground(pose.pos, 0.0);
         out.push(crate::format::TruthEntity {
             id: pose.id,
@@ -415,11 +400,5 @@ pub fn shape_truth<G: ShapeGame>(
             jumps: pose.jumps,
             leg: None,
         });
-    }
-}
-
-/// An id for an entity of the runtime's storage, as shapes and logs number it: its slot.
-#[must_use]
-pub fn shape_id(id: EntityId) -> u64 {
-    u64::from(id.index)
+    });
 }

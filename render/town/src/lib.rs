@@ -48,7 +48,7 @@ use fixstep_runtime::Simulation;
 pub use present::frame::DrawFrame;
 pub use present::presentation::TownPresentation;
 pub use spectator::TownSpectator;
-pub use wire::{TownFeed, TownUpdate};
+pub use wire::{TownFeed, TownSource, TownUpdate};
 
 /// A game whose simulation is the town's: its snapshots, commands, held input and own
 /// character are the town's, and its content a level. What this crate presents.

@@ -5,7 +5,7 @@
 use fixstep_game::state::Role;
 use fixstep_game::{GameSnapshot, ObjectView};
 use fixstep_netplay::ground::{
-    EntityRole, GroundFeed, GroundPoint, GroundUpdate, Pose, mm_per_second, mm2,
+    EntityRole, GroundFeed, GroundPoint, GroundSource, GroundUpdate, Pose, mm_per_second, mm2,
 };
 use fixstep_runtime::Tick;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
@@ -42,6 +42,69 @@ pub struct TownUpdate {
     pub objects: Vec<ObjectPose>,
 }
 
+/// Every character's and taxi's pose and role, and every object, after a tick: what each
+/// spectator's update is cut from, gathered once a tick into lists kept for the next.
+#[derive(Clone, Debug, Default)]
+pub struct TownSource {
+    ground: GroundSource,
+    objects: Vec<ObjectPose>,
+}
+
+impl TownSource {
+    /// Gathers `snapshot`, the state after `ticks` ticks: every enabled character and every
+    /// taxi with the ids the logs use (characters by slot index, taxi `i` as
+    /// [`TAXI_ID_BASE`] + `i`), in tier 1; the characters' roles, coded by [`role_code`];
+    /// every object by its index in the level.
+    pub fn fill(&mut self, ticks: Tick, snapshot: &GameSnapshot) {
+        let ground = &mut self.ground;
+        ground.start(ticks);
+        for c in snapshot.characters.iter().filter(|c| c.enabled) {
+            let id = u64::from(c.id.index);
+            ground.poses.push(Pose {
+                id,
+                vehicle: false,
+                pos_mm: mm2(c.pos),
+                vel_mm_s: mm_per_second(c.velocity),
+                yaw: c.facing.0,
+                at_rest: c.velocity == Vec2::ZERO,
+                tier: 1,
+                jumps: c.jumps,
+                health: c.health,
+            });
+            ground.roles.push(EntityRole { id, role: role_code(c.role) });
+        }
+        for (i, t) in snapshot.taxis.iter().enumerate() {
+            let forward = Vec2::from_angle(t.yaw) * t.speed;
+            ground.poses.push(Pose {
+                id: TAXI_ID_BASE + i as u64,
+                vehicle: true,
+                pos_mm: mm2(t.pos),
+                vel_mm_s: mm_per_second(forward),
+                yaw: t.yaw.0,
+                at_rest: t.at_rest,
+                tier: 1,
+                jumps: t.jumps,
+                health: 0,
+            });
+        }
+        self.objects.clear();
+        self.objects.extend(snapshot.objects.iter().enumerate().map(|(i, o)| ObjectPose {
+            index: u32::try_from(i).unwrap_or(u32::MAX),
+            offset: [o.offset.x.to_bits(), o.offset.y.to_bits(), o.offset.z.to_bits()],
+            rotation: o.rotation.0,
+            scale: o.scale.to_bits(),
+            opacity: o.opacity.to_bits(),
+            jumps: o.jumps,
+        }));
+    }
+
+    /// Every object gathered, by its index in the level.
+    #[must_use]
+    pub fn objects(&self) -> &[ObjectPose] {
+        &self.objects
+    }
+}
+
 /// What the host last sent one spectator of the town, to send it only what is due.
 #[derive(Clone, Debug, Default)]
 pub struct TownFeed {
@@ -50,66 +113,18 @@ pub struct TownFeed {
 }
 
 impl TownFeed {
-    /// The update of `snapshot` (the state after `ticks` ticks) for a spectator looking at
-    /// `camera`: the ground poses due, and every object that changed since it was last sent
-    /// (near or far: there are few, they change rarely, and a door seen swinging late looks
-    /// broken).
-    pub fn update(
-        &mut self,
-        ticks: Tick,
-        snapshot: &GameSnapshot,
-        camera: GroundPoint,
-    ) -> TownUpdate {
-        let ground = self.ground.update(ticks, &poses_of(snapshot), &roles_of(snapshot), camera);
-        let objects = object_poses_of(snapshot);
-        let changed = objects.iter().enumerate().filter(|(i, o)| self.objects.get(*i) != Some(o));
-        let changed = changed.map(|(_, o)| *o).collect();
-        self.objects = objects;
-        TownUpdate { ground, objects: changed }
+    /// The update of the tick gathered in `source` for a spectator looking at `camera`: the
+    /// ground poses due, and every object that changed since it was last sent (near or far:
+    /// there are few, they change rarely, and a door seen swinging late looks broken).
+    pub fn update(&mut self, source: &TownSource, camera: GroundPoint) -> TownUpdate {
+        let g = &source.ground;
+        let ground = self.ground.update(g.tick, &g.poses, &g.roles, camera);
+        let changed = source.objects.iter().enumerate();
+        let changed = changed.filter(|(i, o)| self.objects.get(*i) != Some(o));
+        let objects = changed.map(|(_, o)| *o).collect();
+        self.objects.clone_from(&source.objects);
+        TownUpdate { ground, objects }
     }
-}
-
-/// Every enabled character and every taxi of `snapshot`, with the ids the logs use
-/// (characters by slot index, taxi `i` as [`TAXI_ID_BASE`] + `i`), in tier 1.
-#[must_use]
-pub fn poses_of(snapshot: &GameSnapshot) -> Vec<Pose> {
-    let mut poses = Vec::with_capacity(snapshot.characters.len() + snapshot.taxis.len());
-    for c in snapshot.characters.iter().filter(|c| c.enabled) {
-        poses.push(Pose {
-            id: u64::from(c.id.index),
-            vehicle: false,
-            pos_mm: mm2(c.pos),
-            vel_mm_s: mm_per_second(c.velocity),
-            yaw: c.facing.0,
-            at_rest: c.velocity == Vec2::ZERO,
-            tier: 1,
-            jumps: c.jumps,
-            health: c.health,
-        });
-    }
-    for (i, t) in snapshot.taxis.iter().enumerate() {
-        let forward = Vec2::from_angle(t.yaw) * t.speed;
-        poses.push(Pose {
-            id: TAXI_ID_BASE + i as u64,
-            vehicle: true,
-            pos_mm: mm2(t.pos),
-            vel_mm_s: mm_per_second(forward),
-            yaw: t.yaw.0,
-            at_rest: t.at_rest,
-            tier: 1,
-            jumps: t.jumps,
-            health: 0,
-        });
-    }
-    poses
-}
-
-/// The role of every enabled character of `snapshot` (by the ids of [`poses_of`]), coded by
-/// [`role_code`].
-#[must_use]
-pub fn roles_of(snapshot: &GameSnapshot) -> Vec<EntityRole> {
-    let enabled = snapshot.characters.iter().filter(|c| c.enabled);
-    enabled.map(|c| EntityRole { id: u64::from(c.id.index), role: role_code(c.role) }).collect()
 }
 
 /// Where a role's kind sits in its code: above the 32 bits of its index.
@@ -138,24 +153,6 @@ pub fn role_of_code(code: u64) -> Option<Role> {
         2 => Some(Role::Talker(index)),
         _ => None,
     }
-}
-
-/// Every object of `snapshot`, by its index in the level.
-#[must_use]
-pub fn object_poses_of(snapshot: &GameSnapshot) -> Vec<ObjectPose> {
-    snapshot
-        .objects
-        .iter()
-        .enumerate()
-        .map(|(i, o)| ObjectPose {
-            index: u32::try_from(i).unwrap_or(u32::MAX),
-            offset: [o.offset.x.to_bits(), o.offset.y.to_bits(), o.offset.z.to_bits()],
-            rotation: o.rotation.0,
-            scale: o.scale.to_bits(),
-            opacity: o.opacity.to_bits(),
-            jumps: o.jumps,
-        })
-        .collect()
 }
 
 /// The object view an [`ObjectPose`] was made of, bit for bit.

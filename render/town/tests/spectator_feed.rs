@@ -12,9 +12,9 @@ use fixstep_present::Game as _;
 use fixstep_present::remote::RemoteObjects;
 use fixstep_runtime::{Bot as _, Simulation, Tick};
 use fixstep_town::Town;
-use fixstep_town_view::TownFeed;
 use fixstep_town_view::present::samples::ObjectSample;
-use fixstep_town_view::wire::{object_poses_of, object_view_of, role_code, role_of_code};
+use fixstep_town_view::wire::{ObjectPose, object_view_of, role_code, role_of_code};
+use fixstep_town_view::{TownFeed, TownSource};
 
 fn town() -> Sim {
     let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
@@ -25,6 +25,18 @@ fn town() -> Sim {
 
 fn level_of(sim: &Sim) -> Arc<Level> {
     Arc::clone(sim.level())
+}
+
+/// The update a spectator at the centre of the town is sent of `sim`'s latest tick, gathered
+/// in `source` as a host gathers it; and every object gathered.
+fn update_at_centre(
+    feed: &mut TownFeed,
+    source: &mut TownSource,
+    tick: u32,
+    sim: &Sim,
+) -> (fixstep_town_view::TownUpdate, Vec<ObjectPose>) {
+    source.fill(Tick(tick), sim.snapshot());
+    (feed.update(source, CENTRE), source.objects().to_vec())
 }
 
 /// A camera at the centre of the town.
@@ -45,10 +57,9 @@ fn role_codes_read_back_and_foreign_codes_read_as_none() {
 fn objects_are_sent_all_at_first_then_only_when_they_change_and_arrive_bit_for_bit() {
     let mut sim = town();
     let level = level_of(&sim);
-    let mut feed = TownFeed::default();
-    let objects = object_poses_of(sim.snapshot());
+    let (mut feed, mut source) = (TownFeed::default(), TownSource::default());
+    let (first, objects) = update_at_centre(&mut feed, &mut source, 0, &sim);
     assert!(!objects.is_empty(), "the town has doors, a lift and a sign");
-    let first = feed.update(Tick(0), sim.snapshot(), CENTRE);
     assert_eq!(first.objects, objects, "every object at first");
     for (pose, view) in objects.iter().zip(&sim.snapshot().objects) {
         assert_eq!(&object_view_of(pose), view, "an object pose is its view, bit for bit");
@@ -62,8 +73,7 @@ fn objects_are_sent_all_at_first_then_only_when_they_change_and_arrive_bit_for_b
         let command = bot.command(sim.snapshot());
         let next = sim.next_tick();
         sim.step(next, std::slice::from_ref(&command)).expect("a tick runs");
-        let now = object_poses_of(sim.snapshot());
-        let snapshot = feed.update(Tick(tick), sim.snapshot(), CENTRE);
+        let (snapshot, now) = update_at_centre(&mut feed, &mut source, tick, &sim);
         let changed: Vec<_> =
             now.iter().zip(&last).filter(|(a, b)| a != b).map(|(a, _)| *a).collect();
         assert_eq!(snapshot.objects, changed, "tick {tick}");
@@ -120,7 +130,7 @@ fn a_spectators_objects_are_the_hosts_drawn_at_the_same_ticks() {
     // presentation samples them: at every quarter tick they are drawn alike.
     let mut sim = town();
     let level = level_of(&sim);
-    let mut feed = TownFeed::default();
+    let (mut feed, mut source) = (TownFeed::default(), TownSource::default());
     let mut remote = RemoteObjects::default();
     let mut bot = Bot::new(0, &level);
     let mut history: Vec<Vec<ObjectSample>> = Vec::new();
@@ -131,7 +141,7 @@ fn a_spectators_objects_are_the_hosts_drawn_at_the_same_ticks() {
             let next = sim.next_tick();
             sim.step(next, std::slice::from_ref(&command)).expect("a tick runs");
         }
-        for object in feed.update(Tick(tick), sim.snapshot(), CENTRE).objects {
+        for object in update_at_centre(&mut feed, &mut source, tick, &sim).0.objects {
             remote.measure(object.index as usize, tick, ObjectSample::of(&object_view_of(&object)));
         }
         history.push(sim.snapshot().objects.iter().map(ObjectSample::of).collect());

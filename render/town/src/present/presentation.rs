@@ -9,9 +9,9 @@ use fixstep_game::predict::{OwnBody, PartialInput};
 use fixstep_game::state::Role;
 use fixstep_game::{GameSnapshot, PlayerCommand};
 use fixstep_present::camera::CameraRig;
-use fixstep_present::convert::{TICKS_PER_SECOND_F32, day_fraction};
+use fixstep_present::convert::day_fraction;
 use fixstep_present::format::DrawnFrame;
-use fixstep_present::interp::lerp;
+use fixstep_present::interp::{drawn_speed, lerp};
 use fixstep_present::own::OwnPrediction;
 use fixstep_present::track::{Sample, Track};
 use fixstep_present::{Presentation, SnapshotOf};
@@ -370,12 +370,6 @@ fn observe_all<S: Sample>(
             tracks.push(Track::new(tick, sample));
         }
     }
-}
-
-/// The speed a character is drawn moving at over an interval, metres per second: none across
-/// a discontinuity, which is drawn as a cut, not as motion.
-fn drawn_speed(previous: glam::Vec3, current: glam::Vec3, reset: bool) -> f32 {
-    if reset { 0.0 } else { (current - previous).length() * TICKS_PER_SECOND_F32 }
 }
 
 /// Time of day between two fractions of a day, forward across midnight.
