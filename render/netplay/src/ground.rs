@@ -336,7 +336,6 @@ const HEALTH_CHANGES_KEPT: usize = 16;
 pub struct GroundView {
     view: RemoteView,
     people: People,
-    updates: u64,
 }
 
 impl GroundView {
@@ -352,12 +351,6 @@ impl GroundView {
         &self.view
     }
 
-    /// Updates taken.
-    #[must_use]
-    pub const fn updates(&self) -> u64 {
-        self.updates
-    }
-
     /// `elapsed_micros` of real time passed.
     pub fn advance(&mut self, elapsed_micros: u64) {
         self.view.advance(elapsed_micros);
@@ -365,7 +358,6 @@ impl GroundView {
 
     /// An update arrived now.
     pub fn update(&mut self, update: &GroundUpdate) {
-        self.updates += 1;
         self.view.snapshot_arrived(update.tick);
         for pose in &update.poses {
             let (motion, measurement) = measurement_of(pose, update.tick);

@@ -24,7 +24,7 @@ use std::thread::JoinHandle;
 use fixstep_net::WallClock;
 use fixstep_present::{CommandOf, Game, SnapshotOf};
 use fixstep_runtime::tick::MAX_BACKLOG_TICKS;
-use fixstep_runtime::{Simulation, Tick};
+use fixstep_runtime::Simulation;
 
 use crate::{HostSchedule, NetGame, NetHost, NetPlayError};
 
@@ -41,8 +41,6 @@ const UNDRAWN_TICKS: usize = MAX_BACKLOG_TICKS as usize;
 
 /// A tick completed: what the window draws of it.
 pub struct CompletedTick<G: Game> {
-    /// Ticks run so far, this one included.
-    pub ticks: Tick,
     /// The game after it.
     pub snapshot: Arc<SnapshotOf<G>>,
     /// The host player's character after it, for the own prediction.
@@ -80,8 +78,7 @@ impl<G: NetGame> ServedHost<G> {
         }
         let sim = self.host.sim();
         let snapshot = Arc::clone(sim.snapshot());
-        let ticks = sim.next_tick();
-        self.completed.push_back(CompletedTick { ticks, snapshot, own: G::own(sim, 0) });
+        self.completed.push_back(CompletedTick { snapshot, own: G::own(sim, 0) });
         Ok(())
     }
 

@@ -159,12 +159,6 @@ impl<G: NetGame> NetPeer<G> {
         self.perturb_at = Some(tick);
     }
 
-    /// The content played.
-    #[must_use]
-    pub const fn content(&self) -> &Arc<G::Content> {
-        &self.content
-    }
-
     /// The simulation, once welcomed.
     #[must_use]
     pub const fn sim(&self) -> Option<&G::Sim> {

@@ -25,7 +25,6 @@ pub struct NetSpectator<G: NetGame> {
     target: Vec3,
     since_view: u64,
     updates: u64,
-    names: Vec<String>,
 }
 
 impl<G: NetGame> std::fmt::Debug for NetSpectator<G> {
@@ -56,7 +55,6 @@ impl<G: NetGame> NetSpectator<G> {
             target: Vec3::ZERO,
             since_view: 0,
             updates: 0,
-            names: Vec::new(),
         })
     }
 
@@ -70,12 +68,6 @@ impl<G: NetGame> NetSpectator<G> {
     #[must_use]
     pub const fn updates(&self) -> u64 {
         self.updates
-    }
-
-    /// Every player's name, by player number, as the host last said.
-    #[must_use]
-    pub fn names(&self) -> &[String] {
-        &self.names
     }
 
     /// The link to the host.
@@ -119,7 +111,6 @@ impl<G: NetGame> NetSpectator<G> {
                 }
                 PeerEvent::Roster(names) => {
                     self.spectator.set_player_names(&names);
-                    self.names = names;
                 }
                 _ => {}
             }

@@ -37,8 +37,23 @@ impl<G: Game> LocalGame<G> {
     /// A game of `content` with `players` players, seen by player `local_player`.
     #[must_use]
     pub fn new(content: &Arc<G::Content>, seed: u64, players: usize, local_player: usize) -> Self {
+        Self::seen_by(content, seed, players, local_player, false)
+    }
+
+    /// A game of `content` with `players` players, seen by player `local_player`, whose own
+    /// character is drawn from the prediction of what they hold if `predicted`.
+    fn seen_by(
+        content: &Arc<G::Content>,
+        seed: u64,
+        players: usize,
+        local_player: usize,
+        predicted: bool,
+    ) -> Self {
         let sim = G::new_sim(content, seed, players);
         let mut presentation = G::presentation(content, local_player);
+        if predicted {
+            presentation.predict_own();
+        }
         presentation.observe(sim.snapshot(), G::own(&sim, local_player));
         let hash = sim.state_hash().total();
         let (bots, commands) = (Vec::new(), Vec::new());
@@ -50,9 +65,7 @@ impl<G: Game> LocalGame<G> {
     /// they hold ([`Presentation::predict_own`]).
     #[must_use]
     pub fn held_by_player(content: &Arc<G::Content>, seed: u64, bots: usize) -> Self {
-        let mut game = Self::new(content, seed, 1 + bots, 0);
-        game.presentation.predict_own();
-        game.presentation.observe(game.sim.snapshot(), G::own(&game.sim, 0));
+        let mut game = Self::seen_by(content, seed, 1 + bots, 0, true);
         game.bots = (1..=bots).map(|player| G::bot(content, player)).collect();
         game
     }

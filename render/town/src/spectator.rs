@@ -37,7 +37,6 @@ pub struct TownSpectator {
     level: Arc<Level>,
     view: GroundView,
     objects: RemoteObjects<ObjectSample>,
-    object_draws: Vec<ObjectDraw>,
     object_motion: ObjectMotion,
     drawn_seconds: f64,
     frame: DrawFrame,
@@ -56,7 +55,6 @@ impl TownSpectator {
             level: Arc::clone(level),
             view: GroundView::new(),
             objects: RemoteObjects::default(),
-            object_draws: Vec::new(),
             object_motion: ObjectMotion::new(),
             drawn_seconds: 0.0,
             frame: DrawFrame::default(),
@@ -65,23 +63,8 @@ impl TownSpectator {
         }
     }
 
-    /// The ground view: the remote entities and who they are.
-    #[must_use]
-    pub const fn ground(&self) -> &GroundView {
-        &self.view
-    }
-
-    /// Takes an update of the host.
-    pub fn take(&mut self, update: &TownUpdate) {
-        self.view.update(&update.ground);
-        for object in &update.objects {
-            let sample = ObjectSample::of(&object_view_of(object));
-            self.objects.measure(object.index as usize, update.ground.tick.0, sample);
-        }
-    }
-
     /// Draws the frame through `camera`, `dt` seconds after the last.
-    pub fn draw_frame(&mut self, camera: &CameraDraw, dt: f32) -> &DrawFrame {
+    fn draw_frame(&mut self, camera: &CameraDraw, dt: f32) -> &DrawFrame {
         self.drawn_seconds += f64::from(dt.max(0.0));
         let clips = &self.level.clips;
         let (remote, people) = self.view.draw();
@@ -89,11 +72,10 @@ impl TownSpectator {
         frame.render_tick = if remote.render_tick.is_finite() { remote.render_tick } else { 0.0 };
         frame.characters.clear();
         frame.taxis.clear();
-        self.object_draws.clear();
-        self.object_draws.extend(
+        frame.objects.clear();
+        frame.objects.extend(
             self.objects.draw(frame.render_tick).iter().map(|(i, s)| ObjectDraw::of(*i, s)),
         );
-        frame.objects.clone_from(&self.object_draws);
         self.object_motion.drawn(self.drawn_seconds, &self.level, &frame.objects);
         for e in &remote.entities {
             let s = &e.sample;
@@ -172,7 +154,11 @@ impl<G: TownNetGame> Spectator<G> for TownSpectator {
     }
 
     fn update(&mut self, update: TownUpdate) {
-        self.take(&update);
+        self.view.update(&update.ground);
+        for object in &update.objects {
+            let sample = ObjectSample::of(&object_view_of(object));
+            self.objects.measure(object.index as usize, update.ground.tick.0, sample);
+        }
     }
 
     fn view(&self, target: glam::Vec3) -> GroundPoint {
@@ -200,6 +186,6 @@ impl<G: TownNetGame> Spectator<G> for TownSpectator {
     }
 
     fn record(&self, line: &mut DrawnFrame) {
-        record_remote(self.view.view().frame(), &self.object_draws, &self.object_motion, line);
+        record_remote(self.view.view().frame(), &self.frame.objects, &self.object_motion, line);
     }
 }

@@ -345,9 +345,8 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
             let ticks = fixstep_present::convert::f(offset - first);
             self.offsets.push_back(ticks * TICK_SECONDS_F32 * MS_PER_S);
         }
-        let names = self.peer.names().to_vec();
         if let Some(p) = self.frames.presentation_mut() {
-            p.set_player_names(&names);
+            p.set_player_names(self.peer.names());
         }
         self.frames.draw(render, elapsed_micros);
         Ok(())
