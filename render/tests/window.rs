@@ -6,21 +6,7 @@ use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-/// A GPU, or `None` after printing why the test is skipped. With `FIXSTEP_REQUIRE_GPU=1`
-/// (as CI sets it once the software driver is installed) a missing GPU fails the test.
-fn gpu_or_skip(test: &str) -> Option<fixstep_gpu::GpuContext> {
-    match fixstep_gpu::GpuContext::headless() {
-        Ok(ctx) => Some(ctx),
-        Err(error) => {
-            assert!(
-                std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() != Ok("1"),
-                "{test}: FIXSTEP_REQUIRE_GPU=1 but {error}"
-            );
-            println!("skipped {test}: {error}");
-            None
-        }
-    }
-}
+use fixstep_gpu::testing::gpu_or_skip;
 
 /// Where the tests write their pictures and logs: under the build's target directory, never
 /// in the repository.
@@ -65,24 +51,31 @@ fn start_xvfb() -> Result<Xvfb, String> {
     Ok(Xvfb { display: format!(":{number}"), child })
 }
 
-#[test]
-fn play_draws_frames_in_a_window_and_writes_a_picture() {
-    if gpu_or_skip("play_draws_frames_in_a_window_and_writes_a_picture").is_none() {
-        return;
-    }
+/// Plays `fixstep GAME play --frames 120 --size 320x180 PLAY` under Xvfb with a screenshot
+/// and a drawn log, and checks that it succeeded with a picture that is not blank; returns
+/// the frames drawn, or `None` if the test is skipped (no GPU, no Xvfb).
+fn play_in_a_window(
+    test: &str,
+    game: &[&str],
+    play: &[&str],
+) -> Option<Vec<fixstep_present::format::DrawnFrame>> {
+    gpu_or_skip(test)?;
     let xvfb = match start_xvfb() {
         Ok(x) => x,
         Err(reason) => {
             assert!(std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() != Ok("1"), "{reason}");
             println!("skipped: {reason}");
-            return;
+            return None;
         }
     };
-    let out = output_dir().join("window.png");
-    let drawn = output_dir().join("window-drawn.jsonl");
+    let out = output_dir().join(format!("{test}.png"));
+    let drawn = output_dir().join(format!("{test}-drawn.jsonl"));
     let _ = std::fs::remove_file(&out);
     let run = Command::new(FIXSTEP)
-        .args(["play", "--frames", "120", "--size", "320x180", "--screenshot"])
+        .args(game)
+        .args(["play", "--frames", "120", "--size", "320x180"])
+        .args(play)
+        .arg("--screenshot")
         .arg(&out)
         .arg("--drawn-log")
         .arg(&drawn)
@@ -107,11 +100,37 @@ fn play_draws_frames_in_a_window_and_writes_a_picture() {
         colours.len(),
         out.display()
     );
-    // What the window drew, frame by frame: the own character (drawn from its prediction)
-    // and the camera in every frame.
     let frames = fixstep_tools::judder::read_drawn_log(&drawn).expect("a drawn log");
     assert!(frames.len() >= 120, "{} frames logged", frames.len());
+    Some(frames)
+}
+
+#[test]
+fn play_draws_frames_in_a_window_and_writes_a_picture() {
+    let Some(frames) = play_in_a_window("window", &[], &[]) else { return };
+    // What the window drew, frame by frame: the own character (drawn from its prediction)
+    // and the camera in every frame.
     assert!(frames.iter().all(|f| f.camera.is_some() && f.entities.iter().any(|e| e.local)));
+}
+
+/// The second game plays in the same window: the arena with three bots draws four pushers
+/// and its pucks in every frame, and the bots' pushers move.
+#[test]
+fn the_arena_plays_in_a_window_with_bots() {
+    let Some(frames) = play_in_a_window("arena-window", &["--game", "arena"], &["--bots", "3"])
+    else {
+        return;
+    };
+    let pushers = |f: &fixstep_present::format::DrawnFrame| {
+        f.entities.iter().filter(|e| e.kind.as_deref() == Some("pusher")).count()
+    };
+    assert!(frames.iter().all(|f| pushers(f) == 4), "four pushers in every frame");
+    assert!(frames.iter().all(|f| f.entities.iter().any(|e| e.kind.as_deref() == Some("puck"))));
+    let bot = |f: &fixstep_present::format::DrawnFrame| {
+        f.entities.iter().find(|e| e.id == 1).map(|e| e.pos)
+    };
+    let (first, last) = (frames.first().and_then(bot), frames.last().and_then(bot));
+    assert_ne!(first, last, "a bot's pusher skated");
 }
 
 #[test]

@@ -18,6 +18,8 @@
 //! - [`text`] sets text with the font the assets ship; [`rects`] draws flat rectangles;
 //!   [`overlay`] draws what lies flat over the picture, the [`Hud`] among it.
 //! - [`shapes`] is a complete renderer of `fixstep-present`'s shape frames.
+//! - [`testing`] is what every renderer's image tests share: a GPU or a reason to skip, and
+//!   pictures compared with references within a tolerance.
 //!
 //! Drawing an empty shape frame offscreen and reading the picture back (on a machine with no
 //! GPU at all, the context says why and the example stops there):
@@ -31,7 +33,7 @@
 //! let Ok(ctx) = GpuContext::headless() else { return Ok(()) };
 //! let target = OffscreenTarget::new(&ctx.device, 320, 180, fixstep_gpu::offscreen::OFFSCREEN_FORMAT);
 //! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
-//! let mut renderer = ShapeRenderer::new(&ctx, target.format, (320, 180), assets, Vec::new(), &[])?;
+//! let mut renderer = ShapeRenderer::new(&ctx, target.format, (320, 180), assets, &[], &[])?;
 //! renderer.render(&target.view, &ShapeFrame::default(), &Hud::default());
 //! let picture = target.read_image(&ctx.device, &ctx.queue)?;
 //! assert_eq!(picture.dimensions(), (320, 180));
@@ -51,6 +53,7 @@ pub mod scene;
 pub mod shadow;
 pub mod shapes;
 pub mod skinning;
+pub mod testing;
 pub mod text;
 
 use fixstep_present::CameraDraw;

@@ -38,13 +38,30 @@ const STATUS_PX: f32 = 22.0;
 /// The gap above the status line, pixels at a 720-pixel-high screen.
 const STATUS_TOP_PX: f32 = 14.0;
 
-/// The two unit meshes and their instances this frame.
+/// The opacity of the band behind the status line: dark enough to read white text over the
+/// brightest floor, light enough to see the rink through.
+const STATUS_BAND_ALPHA: f32 = 0.5;
+
+/// The status line's colour: warm white.
+const STATUS_COLOUR: Color = Color::rgb(250, 245, 225);
+
+/// Players' names' colour, and the local player's: light blue, to find oneself at a glance.
+const NAME_COLOUR: Color = Color::rgb(255, 255, 255);
+const LOCAL_NAME_COLOUR: Color = Color::rgb(150, 210, 255);
+
+/// How much brighter the local player's piece is drawn than its kind's colour, as a factor:
+/// enough to tell it from team mates of the same colour, not enough to change its team.
+const LOCAL_BRIGHTEN: f32 = 1.25;
+
+/// One unit mesh and its instances: the scenery's, written once, then this frame's pieces.
 #[derive(Debug)]
 struct Unit {
     mesh: GpuMesh,
     instances: GrowBuffer,
     data: Vec<f32>,
     count: u32,
+    /// The scenery's share of `data` and `count`, kept from frame to frame.
+    scenery: (usize, u32),
 }
 
 impl Unit {
@@ -54,7 +71,27 @@ impl Unit {
             instances: GrowBuffer::new(device, label, wgpu::BufferUsages::VERTEX, 4096),
             data: Vec::new(),
             count: 0,
+            scenery: (0, 0),
         }
+    }
+
+    /// An instance of the unit scaled to `look`, standing at `at`, turned by `yaw`, its colour
+    /// times `brighten`.
+    fn push(&mut self, at: Vec3, yaw: f32, look: &Look, brighten: f32) {
+        let [r, g, b] = look.colour;
+        push_model_instance(&mut self.data, model(at, yaw, look), srgb(r, g, b) * brighten, 1.0);
+        self.count += 1;
+    }
+
+    /// What is pushed so far is the scenery, which stays.
+    fn keep_as_scenery(&mut self) {
+        self.scenery = (self.data.len(), self.count);
+    }
+
+    /// Forgets the last frame's pieces, keeping the scenery.
+    fn back_to_scenery(&mut self) {
+        self.data.truncate(self.scenery.0);
+        self.count = self.scenery.1;
     }
 
     fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
@@ -75,13 +112,13 @@ pub struct ShapeRenderer {
     shadow: wgpu::RenderPipeline,
     cylinders: Unit,
     blocks: Unit,
-    scenery: Vec<SceneryDraw>,
-    kinds: Vec<ShapeKind>,
+    kinds: &'static [ShapeKind],
     text: TextSystem,
     overlay: Overlay,
     status: Slot,
-    /// A name slot per player number, made when the player is first drawn.
-    names: Vec<Slot>,
+    /// A name slot per player number, made when the player is first drawn, with the name
+    /// drawn until the host says one (`player N`).
+    names: Vec<(Slot, String)>,
     local_player: Option<u16>,
     effects_seconds: f32,
 }
@@ -119,8 +156,8 @@ impl ShapeRenderer {
         format: wgpu::TextureFormat,
         size: (u32, u32),
         assets: &Path,
-        scenery: Vec<SceneryDraw>,
-        kinds: &[ShapeKind],
+        scenery: &[SceneryDraw],
+        kinds: &'static [ShapeKind],
     ) -> Result<Self, GpuError> {
         let device = &ctx.device;
         let shared = Shared::new(device, format);
@@ -149,6 +186,17 @@ impl ShapeRenderer {
         let mut overlay = Overlay::new(device, &ctx.queue, &mut text, assets.to_path_buf());
         let status = overlay.slot(&mut text);
         let (width, height) = (size.0.max(1), size.1.max(1));
+        let mut cylinders = Unit::new(device, "shape cylinders", &cylinder);
+        let mut blocks = Unit::new(device, "shape blocks", &block);
+        for piece in scenery {
+            let unit = match piece.look.shape {
+                Shape::Cylinder { .. } => &mut cylinders,
+                Shape::Block { .. } => &mut blocks,
+            };
+            unit.push(piece.at, piece.yaw, &piece.look, 1.0);
+        }
+        cylinders.keep_as_scenery();
+        blocks.keep_as_scenery();
         Ok(Self {
             device: device.clone(),
             queue: ctx.queue.clone(),
@@ -157,10 +205,9 @@ impl ShapeRenderer {
             passes: ScenePasses::new(device, &shared, width, height),
             pipeline: shared.lit_pipeline(device, &desc),
             shadow: shared.shadow_pipeline(device, &desc),
-            cylinders: Unit::new(device, "shape cylinders", &cylinder),
-            blocks: Unit::new(device, "shape blocks", &block),
-            scenery,
-            kinds: kinds.to_vec(),
+            cylinders,
+            blocks,
+            kinds,
             text,
             overlay,
             status,
@@ -170,34 +217,18 @@ impl ShapeRenderer {
         })
     }
 
-    fn push(&mut self, at: Vec3, yaw: f32, look: &Look, brighten: f32) {
-        let unit = match look.shape {
-            Shape::Cylinder { .. } => &mut self.cylinders,
-            Shape::Block { .. } => &mut self.blocks,
-        };
-        let [r, g, b] = look.colour;
-        let tint = srgb(r, g, b) * brighten;
-        push_model_instance(&mut unit.data, model(at, yaw, look), tint, 1.0);
-        unit.count += 1;
-    }
-
     fn prepare_instances(&mut self, frame: &ShapeFrame) {
-        for unit in [&mut self.cylinders, &mut self.blocks] {
-            unit.data.clear();
-            unit.count = 0;
-        }
-        for piece in self.scenery.clone() {
-            self.push(piece.at, piece.yaw, &piece.look, 1.0);
-        }
+        self.cylinders.back_to_scenery();
+        self.blocks.back_to_scenery();
         for shape in &frame.shapes {
-            let Some(kind) = self.kinds.get(usize::from(shape.kind)).copied() else { continue };
+            let Some(kind) = self.kinds.get(usize::from(shape.kind)) else { continue };
+            let unit = match kind.look.shape {
+                Shape::Cylinder { .. } => &mut self.cylinders,
+                Shape::Block { .. } => &mut self.blocks,
+            };
             let mine = shape.player.is_some() && shape.player == self.local_player;
-            self.push(
-                shape.sample.pos,
-                shape.sample.yaw,
-                &kind.look,
-                if mine { 1.25 } else { 1.0 },
-            );
+            let brighten = if mine { LOCAL_BRIGHTEN } else { 1.0 };
+            unit.push(shape.sample.pos, shape.sample.yaw, &kind.look, brighten);
         }
         for unit in [&mut self.cylinders, &mut self.blocks] {
             unit.instances.write(&self.device, &self.queue, bytemuck::cast_slice(&unit.data));
@@ -218,9 +249,9 @@ impl ShapeRenderer {
                 None,
                 (left - pad, top - pad / 2.0, tw + pad * 2.0, th + pad),
                 Vec3::ZERO,
-                0.5,
+                STATUS_BAND_ALPHA,
             );
-            self.overlay.show(self.status, left, top, Color::rgb(250, 245, 225));
+            self.overlay.show(self.status, left, top, STATUS_COLOUR);
         }
         for shape in &frame.shapes {
             let Some(player) = shape.player else { continue };
@@ -229,21 +260,14 @@ impl ShapeRenderer {
             let Some((x, y, _)) = camera.project(anchor) else { continue };
             while self.names.len() <= usize::from(player) {
                 let slot = self.overlay.slot(&mut self.text);
-                self.names.push(slot);
+                self.names.push((slot, format!("player {}", self.names.len())));
             }
-            let slot = self.names[usize::from(player)];
-            let name = frame
-                .player_names
-                .get(usize::from(player))
-                .cloned()
-                .unwrap_or_else(|| format!("player {player}"));
-            let (tw, th) = self.overlay.text(&mut self.text, slot, &name, NAME_PX * ui, None);
-            let colour = if Some(player) == self.local_player {
-                Color::rgb(150, 210, 255)
-            } else {
-                Color::rgb(255, 255, 255)
-            };
-            self.overlay.show(slot, x - tw / 2.0, y - th, colour);
+            let (slot, untold) = &self.names[usize::from(player)];
+            let name = frame.player_names.get(usize::from(player)).unwrap_or(untold);
+            let (tw, th) = self.overlay.text(&mut self.text, *slot, name, NAME_PX * ui, None);
+            let colour =
+                if Some(player) == self.local_player { LOCAL_NAME_COLOUR } else { NAME_COLOUR };
+            self.overlay.show(*slot, x - tw / 2.0, y - th, colour);
         }
         self.overlay.hud(&mut self.text, hud, None);
         self.overlay.finish(&self.device, &self.queue, &mut self.text);

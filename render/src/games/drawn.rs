@@ -123,7 +123,7 @@ impl Drawn for fixstep_arena::Arena {
             format,
             size,
             &setup.assets,
-            scenery,
+            &scenery,
             Self::kinds(),
         )?)
     }

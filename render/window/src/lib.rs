@@ -29,7 +29,7 @@
 //! let scenery = scenery_of::<Arena>(&rink);
 //! let options = PlayOptions { frames: Some(3), bots: 3, ..PlayOptions::default() };
 //! let played = run::<Arena, _>(&options, &rink, &Mode::Local, |ctx, format, size| {
-//!     Ok(ShapeRenderer::new(ctx, format, size, assets, scenery, Arena::kinds())?)
+//!     Ok(ShapeRenderer::new(ctx, format, size, assets, &scenery, Arena::kinds())?)
 //! });
 //! match played {
 //!     Ok(()) | Err(PlayError::NoDisplay(_) | PlayError::Gpu(_)) => {}

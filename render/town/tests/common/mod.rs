@@ -35,29 +35,7 @@ pub struct GameAssets {
 /// Size of the image tests' pictures: small, so a software rasteriser draws them quickly.
 pub const TEST_SIZE: (u32, u32) = (320, 180);
 
-/// A pixel differs from the reference when one of its channels differs by more than this
-/// (of 255): small enough to catch a wrong colour or a missing thing, large enough to pass a
-/// driver's rounding.
-pub const PIXEL_TOLERANCE: u8 = 24;
-
-/// A picture matches its reference when at most this fraction of its pixels differ: room for
-/// an edge or a glyph rasterised a pixel over, not for a missing object.
-pub const FRACTION_TOLERANCE: f64 = 0.01;
-
-/// A GPU, or `None` after printing why the test is skipped. With `FIXSTEP_REQUIRE_GPU=1`
-/// (as CI sets it once the software driver is installed) a missing GPU fails the test.
-pub fn gpu_or_skip(test: &str) -> Option<GpuContext> {
-    match GpuContext::headless() {
-        Ok(ctx) => Some(ctx),
-        Err(error) => {
-            if std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() == Ok("1") {
-                panic!("{test}: FIXSTEP_REQUIRE_GPU=1 but {error}");
-            }
-            println!("skipped {test}: {error}");
-            None
-        }
-    }
-}
+pub use fixstep_gpu::testing::gpu_or_skip;
 
 /// The workspace's assets.
 pub fn assets_root() -> PathBuf {
@@ -116,66 +94,11 @@ pub fn output_dir() -> PathBuf {
     dir
 }
 
-/// Compares `actual` with `tests/reference/NAME.png`. `FIXSTEP_BLESS=1` writes the reference
-/// instead. Returns a description of the failure, naming the actual and difference pictures
-/// it wrote, or `None` if they match.
+/// Compares `actual` with `tests/reference/NAME.png` (see
+/// [`fixstep_gpu::testing::check_reference`]).
 pub fn check_reference(name: &str, actual: &image::RgbaImage) -> Option<String> {
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("reference")
-        .join(format!("{name}.png"));
-    if std::env::var("FIXSTEP_BLESS").as_deref() == Ok("1") {
-        actual.save(&reference).expect("the reference is written");
-        println!("blessed {}", reference.display());
-        return None;
-    }
-    let out = output_dir();
-    let actual_path = out.join(format!("{name}.actual.png"));
-    let Ok(expected) = image::open(&reference).map(|i| i.to_rgba8()) else {
-        actual.save(&actual_path).expect("the actual picture is written");
-        return Some(format!(
-            "{name}: no reference {} (the picture drawn is {}; run with FIXSTEP_BLESS=1 to make it the reference)",
-            reference.display(),
-            actual_path.display()
-        ));
-    };
-    if expected.dimensions() != actual.dimensions() {
-        actual.save(&actual_path).expect("the actual picture is written");
-        return Some(format!(
-            "{name}: the reference is {:?} but the picture is {:?} ({})",
-            expected.dimensions(),
-            actual.dimensions(),
-            actual_path.display()
-        ));
-    }
-    let mut diff = image::RgbaImage::new(actual.width(), actual.height());
-    let mut differing = 0usize;
-    for (x, y, a) in actual.enumerate_pixels() {
-        let e = expected.get_pixel(x, y);
-        let worst = (0..3).map(|c| a[c].abs_diff(e[c])).max().unwrap_or(0);
-        if worst > PIXEL_TOLERANCE {
-            differing += 1;
-            diff.put_pixel(x, y, image::Rgba([255, 0, 255, 255]));
-        } else {
-            // The reference, dimmed, so the differences stand out in place.
-            diff.put_pixel(x, y, image::Rgba([e[0] / 3, e[1] / 3, e[2] / 3, 255]));
-        }
-    }
-    let fraction = differing as f64 / f64::from(actual.width() * actual.height());
-    if fraction <= FRACTION_TOLERANCE {
-        return None;
-    }
-    let diff_path = out.join(format!("{name}.diff.png"));
-    actual.save(&actual_path).expect("the actual picture is written");
-    diff.save(&diff_path).expect("the difference picture is written");
-    Some(format!(
-        "{name}: {:.2}% of pixels differ from {} by more than {PIXEL_TOLERANCE} (allowed {:.2}%); actual {}, difference {}",
-        fraction * 100.0,
-        reference.display(),
-        FRACTION_TOLERANCE * 100.0,
-        actual_path.display(),
-        diff_path.display()
-    ))
+    let references = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("reference");
+    fixstep_gpu::testing::check_reference(&references, &output_dir(), name, actual)
 }
 
 /// A moment of a bot's game worth a picture.
