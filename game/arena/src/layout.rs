@@ -4,15 +4,14 @@
 use std::path::Path;
 
 use fixstep_runtime::Canonical;
-use fixstep_runtime::math::{Fx, Vec2};
+
+use crate::rules::MM_PER_M;
+use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
 use serde::Deserialize;
 
 /// The largest side an arena may have, millimetres: a kilometre, far beyond a rink and well
 /// inside what fixed-point positions and their squares hold.
 const MAX_SIDE_MM: i32 = 1_000_000;
-
-/// Millimetres in a metre.
-const MM_PER_M: i32 = 1_000;
 
 /// A validated arena, in fixed-point metres. Its canonical bytes (without its path) are its
 /// content digest.
@@ -36,9 +35,10 @@ pub struct Layout {
     pub spawns: [Vec<Vec2>; 2],
 }
 
-/// A problem of an arena file.
+/// A problem of an arena file: `FILE:LINE:COLUMN: MESSAGE`, or `FILE: MESSAGE` for the file
+/// as a whole.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {message}")]
+#[error("{}", self.located())]
 pub struct LayoutError {
     /// The file.
     pub file: String,
@@ -48,6 +48,15 @@ pub struct LayoutError {
     pub column: usize,
     /// What is wrong.
     pub message: String,
+}
+
+impl LayoutError {
+    fn located(&self) -> String {
+        match self.line {
+            0 => format!("{}: {}", self.file, self.message),
+            line => format!("{}:{line}:{}: {}", self.file, self.column, self.message),
+        }
+    }
 }
 
 /// Points as written: millimetres east and north of the centre.
@@ -66,7 +75,7 @@ struct LayoutFile {
 }
 
 fn metres(mm: i32) -> Fx {
-    Fx::from_num(mm) / Fx::from_num(MM_PER_M)
+    fx_ratio(mm, MM_PER_M)
 }
 
 fn point((x, y): (i32, i32)) -> Vec2 {

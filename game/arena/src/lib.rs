@@ -52,8 +52,8 @@ use fixstep_runtime::{ContentDigest, Simulation, Tick};
 pub use bot::ArenaBot;
 pub use layout::{Layout, LayoutError, load_layout};
 pub use rules::{
-    ArenaCommand, ArenaSim, ArenaState, MAX_PLAYERS, PUCK_RADIUS, PUCK_RADIUS_MM, PUSHER_RADIUS,
-    PUSHER_RADIUS_MM,
+    ArenaCommand, ArenaSim, ArenaState, MAX_PLAYERS, MM_PER_M, PUCK_MAX_SPEED, PUCK_RADIUS,
+    PUCK_RADIUS_MM, PUSHER_RADIUS, PUSHER_RADIUS_MM,
 };
 
 /// One line on what this game is, for `fixstep about`.
@@ -71,9 +71,6 @@ const SECONDS_PER_MINUTE: u32 = 60;
 
 /// A puck's kind: its index in [`KINDS`] (a pusher's is its team).
 const KIND_PUCK: u16 = 2;
-
-/// Millimetres in a metre, for the looks.
-const MM: u32 = 1_000;
 
 /// A pusher's height, millimetres: a low disc that a camera high over the rink sees whole.
 const PUSHER_HEIGHT_MM: u32 = 600;
@@ -143,7 +140,12 @@ static KINDS: [ShapeKind; 3] = [
 
 /// A length in metres as whole millimetres (a rink's sizes are whole millimetres).
 fn mm_of(metres: Fx) -> u32 {
-    (metres * Fx::from_num(MM)).to_num::<u32>()
+    fixstep_netplay::ground::mm(metres).unsigned_abs()
+}
+
+/// A length in whole millimetres as metres.
+fn metres_of(mm: u32) -> Fx {
+    fx_ratio(i32::try_from(mm).unwrap_or(i32::MAX), MM_PER_M)
 }
 
 impl Game for Arena {
@@ -228,11 +230,11 @@ impl ShapeGame for Arena {
             yaw: Angle::ZERO,
             look: Look { shape: Shape::Block { size_mm }, colour },
         };
-        let wall = Fx::from_num(WALL_MM / 2) / Fx::from_num(MM);
+        let wall = metres_of(WALL_MM / 2);
         let (hx, hy) = (layout.half_length + wall, layout.half_width + wall);
         // The short walls' two pieces, each from a corner to a goal post.
         let side = (width - goal) / 2;
-        let side_y = layout.goal_half_width + Fx::from_num(side / 2) / Fx::from_num(MM);
+        let side_y = layout.goal_half_width + metres_of(side / 2);
         let mut scenery = vec![
             block(Fx::ZERO, Fx::ZERO, [length, FLOOR_MM, width], ICE),
             block(Fx::ZERO, hy, [length + 2 * WALL_MM, WALL_HEIGHT_MM, WALL_MM], BOARDS),
@@ -270,7 +272,8 @@ impl ShapeGame for Arena {
                 pos: p.pos,
                 yaw: p.facing,
                 velocity: p.vel,
-                jumps: p.jumps,
+                // The rules never put a pusher somewhere new.
+                jumps: 0,
                 player: u16::try_from(player).ok(),
             });
         }

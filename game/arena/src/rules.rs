@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::layout::Layout;
 
-/// Millimetres in a metre.
-const MM_PER_M: i32 = 1_000;
+/// Millimetres in a metre: the arena's sizes are written in millimetres.
+pub const MM_PER_M: i32 = 1_000;
 
 /// A pusher's radius, millimetres: a player's disc, big enough to steer a puck with.
 pub const PUSHER_RADIUS_MM: i32 = 500;
@@ -52,7 +52,7 @@ const DASH_COOLDOWN_TICKS: u16 = 15;
 /// The fastest a puck goes, metres per tick (7 m/s): with a pusher's top speed the two close
 /// by at most 1.6 m in a tick, under twice their reach (1.7 m), so no puck passes through a
 /// pusher between two ticks.
-const PUCK_MAX_SPEED: Fx = fx_ratio(7, 10);
+pub const PUCK_MAX_SPEED: Fx = fx_ratio(7, 10);
 
 /// The share of a pusher-puck collision's push the pusher takes: a puck is light, and a
 /// pusher drives through it barely slowed.
@@ -125,8 +125,6 @@ pub struct Pusher {
     pub facing: Angle,
     /// Ticks until it may dash again.
     pub dash_cooldown: u16,
-    /// Counts the times the rules put it somewhere new.
-    pub jumps: u32,
 }
 
 /// A puck.
@@ -141,7 +139,7 @@ pub struct Puck {
 }
 
 /// Everything that changes in a game of the arena.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]
 pub struct ArenaState {
     /// The next tick to run (ticks run so far).
     pub next: Tick,
@@ -153,6 +151,30 @@ pub struct ArenaState {
     pub score: [u32; 2],
     /// Where a puck lands back after a goal, a little off its spot.
     pub rng: SimRng,
+}
+
+impl Clone for ArenaState {
+    fn clone(&self) -> Self {
+        let Self { next, pushers, pucks, score, rng } = self;
+        Self {
+            next: *next,
+            pushers: pushers.clone(),
+            pucks: pucks.clone(),
+            score: *score,
+            rng: rng.clone(),
+        }
+    }
+
+    /// Field by field into the lists' own room: a published snapshot is refilled, never
+    /// reallocated.
+    fn clone_from(&mut self, source: &Self) {
+        let Self { next, pushers, pucks, score, rng } = source;
+        self.next = *next;
+        self.pushers.clone_from(pushers);
+        self.pucks.clone_from(pucks);
+        self.score = *score;
+        self.rng.clone_from(rng);
+    }
 }
 
 /// The team of player `player`.
@@ -276,6 +298,15 @@ fn each_pair<T>(items: &mut [T], mut each: impl FnMut(&mut T, &mut T)) {
 }
 
 impl ArenaSim {
+    /// Copies the state into the snapshot: into the last one's room when nobody holds it any
+    /// more (the presentation lets go of it within a tick or two), so a tick allocates nothing.
+    fn publish(&mut self) {
+        match Arc::get_mut(&mut self.snapshot) {
+            Some(snapshot) => snapshot.clone_from(&self.state),
+            None => self.snapshot = Arc::new(self.state.clone()),
+        }
+    }
+
     fn steer(pusher: &mut Pusher, command: &ArenaCommand) {
         let stick = Vec2::new(
             fx(i32::from(command.x).clamp(-FULL_PERCENT, FULL_PERCENT)),
@@ -300,7 +331,9 @@ impl Simulation for ArenaSim {
     type State = ArenaState;
     type Snapshot = ArenaState;
 
-    const VERSION: u32 = 1;
+    /// 2: pucks capped before they move; pushers lost their jump counter, which nothing
+    /// changed.
+    const VERSION: u32 = 2;
 
     fn next_tick(&self) -> Tick {
         self.state.next
@@ -332,8 +365,9 @@ impl Simulation for ArenaSim {
             walls(layout, &mut pusher.pos, &mut pusher.vel, PUSHER_RADIUS, false);
         }
         for puck in &mut s.pucks {
-            puck.pos += puck.vel;
+            // Capped before it moves: a puck struck last tick never outruns the cap.
             puck.vel = (puck.vel * PUCK_DRAG).clamp_length(PUCK_MAX_SPEED);
+            puck.pos += puck.vel;
         }
         // Pushers part evenly; a pusher drives a puck, which barely slows it (a tenth).
         let half = fx_ratio(1, 2);
@@ -360,7 +394,7 @@ impl Simulation for ArenaSim {
             walls(layout, &mut pusher.pos, &mut pusher.vel, PUSHER_RADIUS, false);
         }
         s.next = s.next.next();
-        self.snapshot = Arc::new(s.clone());
+        self.publish();
     }
 
     fn snapshot(&self) -> &Arc<ArenaState> {
@@ -372,8 +406,8 @@ impl Simulation for ArenaSim {
     }
 
     fn restore(&mut self, state: &ArenaState) {
-        self.state = state.clone();
-        self.snapshot = Arc::new(state.clone());
+        self.state.clone_from(state);
+        self.publish();
     }
 
     fn hash_state(&self, hasher: &mut StateHasher) {

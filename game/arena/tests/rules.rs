@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fixstep_arena::{
-    Arena, ArenaCommand, ArenaSim, Layout, MAX_PLAYERS, PUCK_RADIUS, PUSHER_RADIUS, load_layout,
+    Arena, ArenaCommand, ArenaSim, Layout, MAX_PLAYERS, PUCK_MAX_SPEED, PUCK_RADIUS, PUSHER_RADIUS,
+    load_layout,
 };
 use fixstep_netplay::NetGame;
 use fixstep_present::Game;
@@ -119,6 +120,23 @@ fn a_puck_in_the_east_goal_scores_for_blue_and_comes_back_to_its_spot() {
     assert_eq!(puck.vel, Vec2::ZERO, "at rest");
     let off = (puck.pos - layout.pucks[0]).length();
     assert!(off <= fx_ratio(1, 4), "back at its spot, {off} m off");
+}
+
+/// A puck struck hard (faster than a puck may go, as a pusher's bounce can make it) moves no
+/// farther in its next tick than the cap: the cap holds before it moves, so no puck outruns
+/// the distance a pusher can cover.
+#[test]
+fn a_puck_struck_too_fast_moves_no_farther_than_the_cap() {
+    let mut sim = ArenaSim::new(rink(), 1, 0);
+    let mut state = sim.state().clone();
+    let start = Vec2::new(-Fx::from_num(5), Fx::ZERO);
+    state.pucks[0].pos = start;
+    state.pucks[0].vel = Vec2::new(Fx::from_num(3), Fx::ZERO);
+    sim.restore(&state);
+    step(&mut sim, &[]);
+    let moved = (sim.state().pucks[0].pos - start).length();
+    assert!(moved <= PUCK_MAX_SPEED, "moved {moved} m in a tick, the cap is {PUCK_MAX_SPEED}");
+    assert!(moved > PUCK_MAX_SPEED - fx_ratio(1, 100), "at the cap: {moved} m");
 }
 
 /// A puck that hits the boards beside the goal bounces back, losing a fifth of its speed,
