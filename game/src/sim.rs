@@ -246,6 +246,7 @@ impl Simulation for TownSim {
     type Snapshot = GameSnapshot;
     /// 2: characters and taxis hashed as plain old data, names in the level, taxis keep their
     /// forward vector; the golden hash stream of every tick is pinned with it.
+    const NAME: &'static str = "TownSim";
     const VERSION: u32 = 2;
 
     fn next_tick(&self) -> Tick {

@@ -83,7 +83,7 @@ impl StreamRecorder {
     /// least every tick).
     #[must_use]
     pub fn new<S: Simulation>(sample_every: u32) -> Self {
-        let sim = crate::sim::sim_name::<S>().to_owned();
+        let sim = S::NAME.to_owned();
         Self {
             stream: GoldenStream {
                 sim,

@@ -56,6 +56,7 @@
 //!     type Command = Add;
 //!     type State = Counter;
 //!     type Snapshot = Fx;
+//!     const NAME: &'static str = "Adder";
 //!     const VERSION: u32 = 1;
 //!     fn next_tick(&self) -> Tick { self.state.next }
 //!     fn players(&self) -> usize { usize::from(self.state.players) }
@@ -111,6 +112,6 @@ pub use error::{Desync, Error, SyncCheck};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
 pub use input::{Bot, Controls, HeldInput};
-pub use sim::{Simulation, sim_name};
+pub use sim::Simulation;
 pub use tick::Tick;
 pub use world::{EntityId, EntityStore};

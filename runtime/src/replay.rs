@@ -30,7 +30,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::Error;
 use crate::hash::{ContentDigest, HashRecord, StateHash, StateHasher};
-use crate::sim::{Simulation, sim_name};
+use crate::sim::Simulation;
 use crate::tick::Tick;
 
 /// The bytes every replay starts with.
@@ -50,8 +50,8 @@ const RECORD_FRAME_BYTES: usize = 4 + 8;
 /// What a replay was recorded with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplayHeader {
-    /// The short name of the simulation that recorded it ([`sim_name`]): a replay is played
-    /// only by the same game.
+    /// The [`Simulation::NAME`] of the rules that recorded it: a replay is played only by the
+    /// same game.
     pub sim: String,
     /// [`Simulation::VERSION`] of the rules that recorded it.
     pub sim_version: u32,
@@ -77,7 +77,7 @@ impl ReplayHeader {
     /// [`Error::Encode`] for more than 65,535 players.
     pub fn of<S: Simulation>(sim: &S, level: String, seed: u64) -> Result<Self, Error> {
         Ok(Self {
-            sim: sim_name::<S>().to_owned(),
+            sim: S::NAME.to_owned(),
             sim_version: S::VERSION,
             level,
             level_digest: sim.content_digest(),
@@ -113,12 +113,29 @@ impl ReplayHeader {
     ///
     /// As [`Replay::from_bytes`], for the header's record.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let mut reader = RecordReader::new(bytes)?;
+        Self::read(&mut RecordReader::new(bytes)?)
+    }
+
+    /// The header: the first record.
+    fn read(reader: &mut RecordReader<'_>) -> Result<Self, Error> {
         reader.next_record()?.ok_or(Error::ReplayTruncated {
             record: 0,
             offset: reader.offset as u64,
             missing: RECORD_FRAME_BYTES as u64,
         })
+    }
+
+    /// Whether simulation `S` recorded it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OtherSimulation`] if another did.
+    pub fn check_sim<S: Simulation>(&self) -> Result<(), Error> {
+        if self.sim == S::NAME {
+            Ok(())
+        } else {
+            Err(Error::OtherSimulation { recorded: self.sim.clone(), running: S::NAME })
+        }
     }
 }
 
@@ -162,11 +179,25 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
     /// at which byte.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         let mut reader = RecordReader::new(bytes)?;
-        let header: ReplayHeader = reader.next_record()?.ok_or(Error::ReplayTruncated {
-            record: 0,
-            offset: reader.offset as u64,
-            missing: RECORD_FRAME_BYTES as u64,
-        })?;
+        let header = ReplayHeader::read(&mut reader)?;
+        Self::read_ticks(reader, header)
+    }
+
+    /// Reads a replay of simulation `S` from its file bytes, refusing another game's by its
+    /// header before any of its commands is read as `S`'s.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OtherSimulation`], or as [`from_bytes`](Self::from_bytes).
+    pub fn read_for<S: Simulation<Command = C>>(bytes: &[u8]) -> Result<Self, Error> {
+        let mut reader = RecordReader::new(bytes)?;
+        let header = ReplayHeader::read(&mut reader)?;
+        header.check_sim::<S>()?;
+        Self::read_ticks(reader, header)
+    }
+
+    /// The tick records after `header`, checked as they are read.
+    fn read_ticks(mut reader: RecordReader<'_>, header: ReplayHeader) -> Result<Self, Error> {
         let mut ticks: Vec<TickRecord<C>> = Vec::new();
         let mut players = usize::from(header.players);
         while let Some(record) = reader.next_record::<TickRecord<C>>()? {
@@ -408,12 +439,7 @@ pub fn verify<S: Simulation>(
     sim: &mut S,
     replay: &Replay<S::Command>,
 ) -> Result<VerifyReport, Error> {
-    if replay.header.sim != sim_name::<S>() {
-        return Err(Error::OtherSimulation {
-            recorded: replay.header.sim.clone(),
-            running: sim_name::<S>(),
-        });
-    }
+    replay.header.check_sim::<S>()?;
     if replay.header.sim_version != S::VERSION {
         return Err(Error::SimVersionMismatch {
             found: replay.header.sim_version,

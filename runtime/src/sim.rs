@@ -27,6 +27,11 @@ pub trait Simulation {
     /// What the presentation needs to draw one completed tick.
     type Snapshot;
 
+    /// The rules' name (`TownSim`), as replays and golden files record it: a file of one
+    /// game's rules is refused by another's by name. Written out, not derived from the type's
+    /// path, so that it stays the same across compilers and moves.
+    const NAME: &'static str;
+
     /// Version of the rules. Anything that changes the result of a tick changes it, so a replay
     /// recorded under other rules is refused instead of failing its hashes.
     const VERSION: u32;
@@ -102,15 +107,4 @@ pub trait Simulation {
         self.hash_state(&mut hasher);
         hasher.finish()
     }
-}
-
-/// The short name of simulation type `S` (`MySim` for `my_game::MySim`): what replays and golden
-/// files record, so that a file of one game's rules is refused by another's by name.
-#[must_use]
-pub fn sim_name<S: Simulation>() -> &'static str {
-    let full = core::any::type_name::<S>();
-    // Generic parameters, if any, are part of the name; only the path before it goes.
-    let base = full.split('<').next().unwrap_or(full);
-    let start = base.rfind("::").map_or(0, |i| i + 2);
-    &full[start..]
 }

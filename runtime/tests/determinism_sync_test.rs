@@ -32,6 +32,7 @@ struct HiddenCounter {
 }
 
 impl Simulation for HiddenCounter {
+    const NAME: &'static str = "HiddenCounter";
     type Command = DriftCommand;
     type State = DriftState;
     type Snapshot = DriftSnapshot;
@@ -84,6 +85,7 @@ fn state_outside_the_saved_state_is_a_rollback_desync_naming_the_subsystem() {
 struct LossyRestore(Drift);
 
 impl Simulation for LossyRestore {
+    const NAME: &'static str = "LossyRestore";
     type Command = DriftCommand;
     type State = DriftState;
     type Snapshot = DriftSnapshot;

@@ -224,6 +224,25 @@ fn a_replay_of_another_game_is_refused_naming_both() {
         "replay was recorded by OtherSim, not by Drift: play it with its own game"
     );
     assert_eq!(sim.next_tick(), Tick(0), "nothing was simulated");
+    // Read for Drift, the other game's file is refused by its header, before any of its
+    // records is decoded as Drift's commands (which could fail as a malformed record or,
+    // worse, read as something).
+    let bytes = replay.to_bytes().expect("encodes");
+    let err = Replay::<DriftCommand>::read_for::<Drift>(&bytes).expect_err("another game's");
+    assert!(matches!(err, Error::OtherSimulation { running: "Drift", .. }), "{err}");
+    let own = recorded().to_bytes().expect("encodes");
+    assert_eq!(Replay::<DriftCommand>::read_for::<Drift>(&own).expect("its own"), recorded());
+}
+
+/// Format 2, the last before replays named their game, is refused as older: its header
+/// would not read as this one's.
+#[test]
+fn a_format_2_replay_is_refused_as_older() {
+    let mut bytes = recorded().to_bytes().expect("encodes");
+    bytes[8..10].copy_from_slice(&2u16.to_le_bytes());
+    let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("older");
+    assert!(matches!(err, Error::OlderReplayFormat { found: 2, supported: 3 }), "{err}");
+    assert!(matches!(ReplayHeader::from_bytes(&bytes), Err(Error::OlderReplayFormat { .. })));
 }
 
 #[test]

@@ -331,6 +331,8 @@ impl Simulation for ArenaSim {
     type State = ArenaState;
     type Snapshot = ArenaState;
 
+    const NAME: &'static str = "ArenaSim";
+
     /// 2: pucks capped before they move; pushers lost their jump counter, which nothing
     /// changed.
     const VERSION: u32 = 2;

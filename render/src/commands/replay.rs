@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use fixstep_present::{CommandOf, Game};
-use fixstep_runtime::replay::{Replay, ReplayHeader, verify};
-use fixstep_runtime::sim_name;
+use fixstep_runtime::Error;
+use fixstep_runtime::replay::{Replay, verify};
 
 use super::{Paths, bad_input};
 
@@ -47,22 +47,18 @@ pub fn run<G: Game>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
     let bytes = std::fs::read(path)
         .with_context(|| format!("cannot read replay {}", path.display()))
         .map_err(bad_input)?;
-    // Whose replay it is, before its commands are read as this game's.
-    let header = ReplayHeader::from_bytes(&bytes)
-        .with_context(|| format!("replay {}", path.display()))
-        .map_err(bad_input)?;
-    let running = sim_name::<G::Sim>();
-    if header.sim != running {
-        return Err(bad_input(anyhow!(
-            "replay {} was recorded by {}, and the {} runs {running}: choose its game with --game",
-            path.display(),
-            header.sim,
-            G::NAME
-        )));
-    }
-    let replay: Replay<CommandOf<G>> = Replay::from_bytes(&bytes)
-        .with_context(|| format!("replay {}", path.display()))
-        .map_err(bad_input)?;
+    // Another game's replay is refused by name, before its commands are read as this game's.
+    let replay: Replay<CommandOf<G>> = match Replay::read_for::<G::Sim>(&bytes) {
+        Err(Error::OtherSimulation { recorded, running }) => {
+            return Err(bad_input(anyhow!(
+                "replay {} was recorded by {recorded}, and the {} runs {running}: choose its \
+                 game with --game",
+                path.display(),
+                G::NAME
+            )));
+        }
+        read => read.with_context(|| format!("replay {}", path.display())).map_err(bad_input)?,
+    };
     let h = &replay.header;
     if !args.verify {
         return Ok(Replayed::Ok(format!(

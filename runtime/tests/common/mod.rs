@@ -115,6 +115,7 @@ impl Simulation for Drift {
     type State = DriftState;
     type Snapshot = DriftSnapshot;
     /// 8: entity stores hash their slots as parallel runs (generations, occupancy, values).
+    const NAME: &'static str = "Drift";
     const VERSION: u32 = 8;
 
     fn next_tick(&self) -> Tick {
