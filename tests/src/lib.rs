@@ -67,6 +67,33 @@ pub fn run_fixstep(args: &[&str]) -> Output {
         .expect("the fixstep binary starts")
 }
 
+/// What a run printed on its standard output.
+#[must_use]
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// What a run printed on its standard error.
+#[must_use]
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts an input error as the CLI promises it (exit code 2, nothing on standard output,
+/// exactly one line on standard error) and returns that line.
+///
+/// # Panics
+///
+/// If the run is not such an error.
+#[must_use]
+pub fn one_line_error(out: &Output) -> String {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "exit code 2 expected; stderr:\n{err}");
+    assert!(out.stdout.is_empty(), "nothing expected on standard output: {}", stdout(out));
+    assert_eq!(err.trim_end().lines().count(), 1, "one line expected on standard error:\n{err}");
+    err.trim_end().to_owned()
+}
+
 /// A scratch directory for one test, removed when the test ends (also when it fails), so
 /// parallel tests and repeated runs never see each other's files.
 #[derive(Debug)]

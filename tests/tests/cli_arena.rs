@@ -5,15 +5,7 @@
 use std::fs;
 use std::process::Output;
 
-use fixstep_tests::{Scratch, arg, run_fixstep};
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep, stderr, stdout};
 
 /// Runs `fixstep --game arena` with `args`.
 fn arena(args: &[&str]) -> Output {
@@ -26,14 +18,6 @@ fn arena(args: &[&str]) -> Output {
 fn ok(out: &Output) -> String {
     assert!(out.status.success(), "fixstep failed ({:?}):\n{}", out.status, stderr(out));
     stdout(out)
-}
-
-/// Asserts an input error (exit code 2, one line on standard error) and returns the line.
-fn one_line_error(out: &Output) -> String {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(2), "exit code 2 expected; stderr:\n{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line expected on standard error:\n{err}");
-    err.trim_end().to_owned()
 }
 
 /// A headless arena prints its final tick and hash, the same on a second run; its hash log
@@ -77,6 +61,34 @@ fn the_sync_test_passes_for_both_games() {
     assert!(out.starts_with("300 ticks of the arena pass the sync test"), "{out}");
     let out = ok(&run_fixstep(&["sync-test", "--ticks", "100", "--bots", "2"]));
     assert!(out.starts_with("100 ticks of the town pass the sync test"), "{out}");
+}
+
+/// The sync test takes its players as `sim` does: a command script for the players after the
+/// bots (and its moves reach the hash), and a game of more players than the arena holds is
+/// refused in one line rather than reported as not deterministic.
+#[test]
+fn the_sync_test_takes_a_script_and_refuses_too_many_players() {
+    let dir = Scratch::new("cli-arena", "sync-script");
+    let script = dir.write("moves.txt", "0 2 100 0\n10 2 0 -100 dash\n");
+    let args = ["sync-test", "--ticks", "60", "--bots", "2"];
+    let scripted = ok(&arena(&[&args[..], &["--commands", arg(&script)]].concat()));
+    let idle = dir.write("idle.txt", "0 2 0 0\n");
+    let still = ok(&arena(&[&args[..], &["--commands", arg(&idle)]].concat()));
+    assert!(scripted.starts_with("60 ticks of the arena pass"), "{scripted}");
+    assert_ne!(scripted, still, "the script's player moved");
+    let line = one_line_error(&arena(&["sync-test", "--bots", "17"]));
+    assert!(line.contains("17 players: the arena holds at most 16"), "{line}");
+}
+
+/// `play --bots` is refused before any window opens when the game cannot hold them all with
+/// the player at the keys.
+#[test]
+fn play_refuses_more_bots_than_the_game_holds() {
+    let line = one_line_error(&arena(&["play", "--bots", "16"]));
+    assert!(
+        line.contains("--bots 16: the arena holds at most 16 players, you among them"),
+        "{line}"
+    );
 }
 
 /// A command script drives arena players with the arena's fields (`X Y [dash]`); a line the

@@ -10,19 +10,13 @@ use std::process::Output;
 
 use fixstep_game::PlayerCommand;
 use fixstep_runtime::replay::Replay;
-use fixstep_tests::{Scratch, arg, fixstep_binary, run_fixstep, workspace_root};
+use fixstep_tests::{
+    Scratch, arg, fixstep_binary, one_line_error, run_fixstep, stderr, stdout, workspace_root,
+};
 
 /// The level every run here uses, relative to the workspace root (where `run_fixstep` runs
 /// the binary), as a user would type it.
 const TOWN: &str = "assets/levels/town.ron";
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// Asserts a successful run and returns the hash of its one `tick N hash H` line, checking
 /// the line's form: the tick asked for and 16 lowercase hex digits.
@@ -41,16 +35,6 @@ fn final_hash(out: &Output, ticks: u32) -> String {
 
 fn is_hash(text: &str) -> bool {
     text.len() == 16 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
-
-/// Asserts an input error as the CLI promises it (exit code 2, nothing on standard output,
-/// exactly one line on standard error) and returns that line.
-fn one_line_error(out: &Output) -> String {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(2), "exit code 2 expected; stderr:\n{err}");
-    assert!(out.stdout.is_empty(), "nothing expected on standard output: {}", stdout(out));
-    assert_eq!(err.trim_end().lines().count(), 1, "one line expected on standard error:\n{err}");
-    err.trim_end().to_owned()
 }
 
 fn sim(extra: &[&str]) -> Output {

@@ -5,7 +5,7 @@
 use std::fs;
 use std::process::Output;
 
-use fixstep_tests::{Scratch, arg, run_fixstep};
+use fixstep_tests::{Scratch, arg, run_fixstep, stderr};
 
 const HEADER: &str = r#"{"header":{"format":1,"tick_ms":100}}"#;
 
@@ -39,10 +39,6 @@ fn good_trace() -> String {
 /// A scratch path as the text of an argument.
 fn text(path: &std::path::Path) -> String {
     arg(path).to_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Runs `fixstep trace` on `contents` and expects exit 2 with one line naming the file and

@@ -155,7 +155,7 @@ impl FramePacing {
 }
 
 /// Where every player's commands come from in a run.
-struct Drivers<G: Game> {
+pub(super) struct Drivers<G: Game> {
     /// One a player.
     each: Vec<Driver<G>>,
     /// The scripted players' commands.
@@ -163,9 +163,62 @@ struct Drivers<G: Game> {
 }
 
 impl<G: Game> Drivers<G> {
+    /// The drivers of a run of `content`: the first `held` players hold keys, the next `bots`
+    /// are bots, and the command script at `commands` (if any) drives the rest.
+    ///
+    /// # Errors
+    ///
+    /// A bad command script, a script line for a bot's or a held player, or more players
+    /// than the game holds.
+    pub(super) fn new(
+        content: &Arc<G::Content>,
+        commands: Option<&Path>,
+        held: usize,
+        bots: usize,
+    ) -> Result<Self> {
+        let script = read_command_script::<G>(commands)?.unwrap_or_default();
+        let bots = held..held + bots;
+        if let Some(player) = (0..bots.end).find(|&p| script.drives(p)) {
+            return Err(bad_input(anyhow!(
+                "command script {}: player {player} is {} (bots are players {}..{}); number \
+                 scripted players from {}",
+                commands.map_or_else(String::new, |p| p.display().to_string()),
+                if player < held { "the input script's" } else { "a bot" },
+                bots.start,
+                bots.end,
+                bots.end
+            )));
+        }
+        let players = bots.end.max(script.players());
+        if players > G::MAX_PLAYERS {
+            return Err(bad_input(anyhow!(
+                "{players} players: the {} holds at most {}",
+                G::NAME,
+                G::MAX_PLAYERS
+            )));
+        }
+        let each = (0..players)
+            .map(|p| {
+                if p < held {
+                    Driver::Held
+                } else if bots.contains(&p) {
+                    Driver::Bot(Box::new(G::bot(content, p)))
+                } else {
+                    Driver::Script
+                }
+            })
+            .collect();
+        Ok(Self { each, script })
+    }
+
+    /// Players driven.
+    pub(super) fn players(&self) -> usize {
+        self.each.len()
+    }
+
     /// This tick's commands of every player into `out`; `held` is the command of a player
     /// driven by held input (no input without one).
-    fn commands(
+    pub(super) fn commands(
         &mut self,
         tick: Tick,
         sim: &G::Sim,
@@ -184,49 +237,6 @@ impl<G: Game> Drivers<G> {
     }
 }
 
-/// The players' drivers of a run of `content`, and their number.
-///
-/// # Errors
-///
-/// A bad command script, or a script line for a bot's player.
-fn prepare<G: Game>(args: &SimArgs, content: &Arc<G::Content>) -> Result<(usize, Drivers<G>)> {
-    let script = read_command_script::<G>(args.commands.as_deref())?.unwrap_or_default();
-    // With an input script the local player 0 holds keys and the bots come after it.
-    let first_bot = usize::from(args.input_script.is_some());
-    let bots = first_bot..first_bot + args.bots;
-    if let Some(player) = (0..bots.end).find(|&p| script.drives(p)) {
-        return Err(bad_input(anyhow!(
-            "command script {}: player {player} is {} (bots are players {}..{}); number scripted \
-             players from {}",
-            args.commands.as_deref().map_or_else(String::new, |p| p.display().to_string()),
-            if player < first_bot { "the input script's" } else { "a bot" },
-            bots.start,
-            bots.end,
-            bots.end
-        )));
-    }
-    let players = bots.end.max(script.players());
-    if players > G::MAX_PLAYERS {
-        return Err(bad_input(anyhow!(
-            "{players} players: the {} holds at most {}",
-            G::NAME,
-            G::MAX_PLAYERS
-        )));
-    }
-    let each = (0..players)
-        .map(|p| {
-            if p < first_bot {
-                Driver::Held
-            } else if bots.contains(&p) {
-                Driver::Bot(Box::new(G::bot(content, p)))
-            } else {
-                Driver::Script
-            }
-        })
-        .collect();
-    Ok((players, Drivers { each, script }))
-}
-
 /// Steps the simulation with every player's commands, and logs hashes and the replay.
 struct Stepper<G: Game> {
     sim: G::Sim,
@@ -241,8 +251,10 @@ struct Stepper<G: Game> {
 impl<G: Game> Stepper<G> {
     fn new(args: &SimArgs, paths: &Paths) -> Result<(Self, Arc<G::Content>)> {
         let content = paths.load::<G>(&paths.content_file::<G>(args.level.as_deref()))?;
-        let (players, drivers) = prepare::<G>(args, &content)?;
-        let sim = G::new_sim(&content, args.seed, players);
+        // With an input script the local player 0 holds keys and the bots come after it.
+        let held = usize::from(args.input_script.is_some());
+        let drivers = Drivers::<G>::new(&content, args.commands.as_deref(), held, args.bots)?;
+        let sim = G::new_sim(&content, args.seed, drivers.players());
         let hash_log =
             args.hash_log.as_deref().map(|p| super::create(p, "hash log")).transpose()?;
         let recorder = match &args.record {

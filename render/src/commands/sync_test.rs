@@ -9,9 +9,10 @@ use anyhow::{Result, anyhow};
 use clap::Args;
 use fixstep_present::Game;
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
-use fixstep_runtime::{Bot, Simulation, Tick};
+use fixstep_runtime::{Simulation, Tick};
 
-use super::{Paths, read_command_script};
+use super::Paths;
+use super::sim::Drivers;
 
 /// `fixstep sync-test`'s arguments.
 #[derive(Clone, Debug, Args)]
@@ -44,28 +45,22 @@ pub struct SyncTestArgs {
 pub fn run<G: Game>(args: &SyncTestArgs, paths: &Paths) -> Result<String> {
     let file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&file)?;
-    let script = read_command_script::<G>(args.commands.as_deref())?.unwrap_or_default();
-    let players = args.bots.max(script.players());
-    let mut bots: Vec<G::Bot> = (0..args.bots).map(|p| G::bot(&content, p)).collect();
+    let mut drivers = Drivers::<G>::new(&content, args.commands.as_deref(), 0, args.bots)?;
+    let players = drivers.players();
     let mut sim = G::new_sim(&content, args.seed, players);
-    let mut snapshot_of = G::new_sim(&content, args.seed, players);
+    let mut shadow = G::new_sim(&content, args.seed, players);
     let config = SyncTestConfig { ticks: args.ticks, roundtrip_every: args.roundtrip_every };
     // The bots read the snapshot of the tick before, as they would in play: a shadow
     // simulation runs the same commands to give it to them.
+    let mut commands = Vec::new();
     let report = sync_test(
         &mut sim,
         || G::new_sim(&content, args.seed, players),
         |tick: Tick| {
-            let snapshot = std::sync::Arc::clone(snapshot_of.snapshot());
-            let commands: Vec<_> = (0..players)
-                .map(|p| match bots.get_mut(p) {
-                    Some(bot) => bot.command(&snapshot),
-                    None => script.command(p, tick),
-                })
-                .collect();
+            drivers.commands(tick, &shadow, None, &mut commands);
             // The shadow runs in step; a refused tick shows in the test itself.
-            let _ = snapshot_of.step(tick, &commands);
-            commands
+            let _ = shadow.step(tick, &commands);
+            commands.clone()
         },
         config,
     )
