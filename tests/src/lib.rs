@@ -85,7 +85,6 @@ pub fn stderr(out: &Output) -> String {
 /// # Panics
 ///
 /// If the run is not such an error.
-#[must_use]
 pub fn one_line_error(out: &Output) -> String {
     let err = stderr(out);
     assert_eq!(out.status.code(), Some(2), "exit code 2 expected; stderr:\n{err}");
