@@ -231,28 +231,41 @@ fn skip_char_or_lifetime(chars: &[char], i: usize) -> usize {
 /// A directory or file that cannot be read.
 pub fn float_literals_under(dir: &Path) -> std::io::Result<Vec<(PathBuf, FloatLiteral)>> {
     let mut found = Vec::new();
+    // Crates of their own inside (the derive macro, the network transport, which meets real
+    // time and the transport's measures) are not the simulation's sources.
+    for path in rust_files_under(dir, false)? {
+        let text = std::fs::read_to_string(&path)?;
+        if declares_floats(&text) {
+            continue;
+        }
+        found.extend(float_literals(&text).into_iter().map(|f| (path.clone(), f)));
+    }
+    Ok(found)
+}
+
+/// Every `.rs` file under `dir` in path order, skipping build output, and crates nested in it
+/// unless `nested`.
+///
+/// # Errors
+///
+/// A directory that cannot be read.
+pub fn rust_files_under(dir: &Path, nested: bool) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
     let mut entries: Vec<PathBuf> =
         std::fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            // Build output, and crates of their own inside (the derive macro, the network
-            // transport, which meets real time and the transport's measures): not the
-            // simulation's sources.
-            if path.file_name().is_some_and(|n| n == "target") || path.join("Cargo.toml").is_file()
-            {
-                continue;
+            let skipped = path.file_name().is_some_and(|n| n == "target")
+                || (!nested && path.join("Cargo.toml").is_file());
+            if !skipped {
+                files.extend(rust_files_under(&path, nested)?);
             }
-            found.extend(float_literals_under(&path)?);
         } else if path.extension().is_some_and(|e| e == "rs") {
-            let text = std::fs::read_to_string(&path)?;
-            if declares_floats(&text) {
-                continue;
-            }
-            found.extend(float_literals(&text).into_iter().map(|f| (path.clone(), f)));
+            files.push(path);
         }
     }
-    Ok(found)
+    Ok(files)
 }
 
 /// Whether a file exempts itself from the float ban with an inner `expect` of the lint.

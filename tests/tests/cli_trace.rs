@@ -3,7 +3,6 @@
 //! fault, and exit code 2, never a panic.
 
 use std::fs;
-use std::process::Output;
 
 use fixstep_tests::{Scratch, arg, run_fixstep, stderr};
 

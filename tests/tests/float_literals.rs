@@ -3,7 +3,9 @@
 //! so the sources of `runtime`, `game` and the games nested in it (the town's descriptor and
 //! the arena) are scanned for them here.
 
-use fixstep_tests::float_literals::{FloatLiteral, float_literals, float_literals_under};
+use fixstep_tests::float_literals::{
+    FloatLiteral, float_literals, float_literals_under, rust_files_under,
+};
 use fixstep_tests::workspace_root;
 
 #[test]
@@ -72,19 +74,6 @@ fn integers_ranges_fields_and_text_are_not_floats() {
     assert_eq!(float_literals(source), []);
 }
 
-/// Every `.rs` file under `dir`, nested crates included, skipping build output.
-fn sources_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() && path.file_name().is_some_and(|n| n != "target") {
-            sources_under(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// Fixed point becomes float in one place, `render/present/src/convert.rs`: a conversion
 /// anywhere else in a crate's sources (`to_num::<f32>`, `to_num::<f64>`) is a second place
 /// where precision could be chosen differently. Tests and benchmarks, which measure against
@@ -93,7 +82,7 @@ fn sources_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 fn fixed_point_becomes_float_only_in_the_presentations_convert_module() {
     let mut files = Vec::new();
     for top in ["runtime", "game", "render"] {
-        sources_under(&workspace_root().join(top), &mut files);
+        files.extend(rust_files_under(&workspace_root().join(top), true).expect("readable"));
     }
     let convert = workspace_root().join("render/present/src/convert.rs");
     let (mut in_convert, mut elsewhere) = (0, Vec::new());
