@@ -8,6 +8,8 @@
 //! counter-clockwise seen from above with 0 along +x, speeds metres a second, ticks the host's
 //! 100 ms ticks (fractional where drawn between them), times milliseconds.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize, Serializer};
 
 /// The trace format version this build writes and reads.
@@ -140,12 +142,13 @@ pub struct DrawnEntity {
     /// The speed it is drawn moving at (m/s).
     #[serde(serialize_with = "single")]
     pub speed: f64,
-    /// Extension: the entity's kind, for the report's rows.
+    /// Extension: the entity's kind, for the report's rows (a game's own name, borrowed, as a
+    /// frame records it; owned when read back).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    /// Extension: the animation state drawn.
+    pub kind: Option<Cow<'static, str>>,
+    /// Extension: the animation state drawn (as `kind`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub anim: Option<String>,
+    pub anim: Option<Cow<'static, str>>,
     /// Extension: the fractional frame of the animation drawn.
     #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "single_option")]
     pub frame: Option<f64>,
@@ -186,8 +189,8 @@ impl DrawnEntity {
 
     /// The same entity marked as of `kind`.
     #[must_use]
-    pub fn of_kind(mut self, kind: &str) -> Self {
-        self.kind = Some(kind.to_owned());
+    pub fn of_kind(mut self, kind: &'static str) -> Self {
+        self.kind = Some(Cow::Borrowed(kind));
         self
     }
 }

@@ -378,7 +378,7 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
                 f64::from(s.sample.yaw),
                 f64::from(s.speed),
             );
-            entity.kind = kinds.get(usize::from(s.kind)).map(|k| k.name.to_owned());
+            entity.kind = kinds.get(usize::from(s.kind)).map(|k| k.name.into());
             line.entities.push(entity);
         }
     }

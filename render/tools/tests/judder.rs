@@ -102,7 +102,7 @@ fn walker_x(t: f64) -> f64 {
 }
 
 fn with_kind(mut entity: DrawnEntity, kind: &str) -> DrawnEntity {
-    entity.kind = Some(kind.to_owned());
+    entity.kind = Some(kind.to_owned().into());
     entity
 }
 
@@ -344,7 +344,7 @@ fn a_turn_drawn_the_long_way_round_is_counted() {
 
 fn animated(id: u64, tick: f64, anim: &str, frame: f64, looping: bool) -> DrawnEntity {
     let mut entity = DrawnEntity::new(id, tick, [0.0, 0.0, 0.0], 0.0, 0.0);
-    entity.anim = Some(anim.to_owned());
+    entity.anim = Some(anim.to_owned().into());
     entity.frame = Some(frame);
     entity.frames = Some(24.0);
     entity.looping = Some(looping);

@@ -121,7 +121,7 @@ pub fn record_frame(
             .defs
             .get(usize::from(s.clip))
             .map_or((1, true), |clip| (clip.frames, clip.looping));
-        entity.anim = Some(s.anim.clip_name().to_owned());
+        entity.anim = Some(s.anim.clip_name().into());
         entity.frame = Some(f64::from(s.frame));
         entity.frames = Some(f64::from(frames));
         entity.looping = Some(looping);

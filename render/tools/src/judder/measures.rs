@@ -204,8 +204,10 @@ pub fn measure(frames: &[DrawnFrame], truth: &Truth, trace: &TraceEntities) -> V
                 id: entity.id,
                 kind: kinds
                     .get(&entity.id)
-                    .or(entity.kind.as_ref())
-                    .map_or_else(|| UNKNOWN_KIND.to_owned(), Clone::clone),
+                    .map(String::as_str)
+                    .or(entity.kind.as_deref())
+                    .unwrap_or(UNKNOWN_KIND)
+                    .to_owned(),
                 tally: Tally::default(),
                 speeds: Vec::new(),
             });
