@@ -282,8 +282,6 @@ pub fn reports_in(dir: &Path) -> Vec<String> {
 pub struct PerturbedRun {
     /// The perturbed peer's player number.
     pub player: u32,
-    /// The tick its desync was reported at.
-    pub reported: u32,
     /// The host's report summary, then the peer's, with who wrote it.
     pub summaries: [(&'static str, String); 2],
 }
@@ -342,15 +340,13 @@ impl Hosting {
                 .expect("a report has a summary");
             (side, summary)
         });
-        PerturbedRun { player, reported, summaries }
+        PerturbedRun { player, summaries }
     }
 }
 
 /// The hash logs of a game of bots: see [`Hosting::bots_agree`].
 pub struct BotGame {
-    /// The host's hashes by tick.
-    pub host: BTreeMap<u32, String>,
-    /// Each peer's name and hashes by tick.
+    /// Each peer's name and hashes by tick (each agreeing with the host's).
     pub peers: Vec<(String, BTreeMap<u32, String>)>,
 }
 
@@ -407,6 +403,6 @@ impl Hosting {
                 (name, hashes)
             })
             .collect();
-        BotGame { host: host_hashes, peers }
+        BotGame { peers }
     }
 }

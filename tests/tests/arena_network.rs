@@ -27,6 +27,7 @@ fn three_arena_peers_through_a_bad_link_agree_on_every_hash() {
     let _netem = game.netem(&dir, netem_port, &BAD_LINK, 5);
     for (name, hashes) in game.bots_agree(&dir, 3, HOST_TICKS).peers {
         assert!(hashes.len() >= AGREED_TICKS, "{name} agreed on only {} ticks", hashes.len());
+        assert_eq!(hashes.keys().next_back(), Some(&(HOST_TICKS - 1)), "{name} plays to the end");
     }
 }
 

@@ -2,11 +2,10 @@
 //!
 //! The town as a game of Fixstep's: [`Town`], the one type through which everything above the
 //! core runs it (the frame loops, network play, the window, the tools). It names the town's
-//! parts: its rules (`fixstep-game`'s `TownSim`, its held-input integrator, its bots), its
-//! presentation and spectators' view (`fixstep-town-view`), and its integer side of network
-//! play, written here: what a spectator is sent each tick, how a desync report names the
-//! town's entities, and how a test makes a peer differ on purpose. Like the rules, this crate
-//! holds no float.
+//! parts: its rules (`fixstep-game`'s `TownSim`, its held-input integrator, its bots), and its
+//! presentation, spectators' feed and view (`fixstep-town-view`). Written here: how a desync
+//! report names the town's entities, and how a test makes a peer differ on purpose. Like the
+//! rules, this crate holds no float.
 //!
 //! ```
 //! use std::sync::Arc;
