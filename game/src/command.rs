@@ -2,7 +2,7 @@
 
 use fixstep_runtime::Command;
 use fixstep_runtime::math::Angle;
-use fixstep_runtime::script::TextCommand;
+use fixstep_runtime::script::{TextCommand, number};
 use serde::{Deserialize, Serialize};
 
 use crate::tuning::{MAX_MOVE_PERCENT, MAX_TURN_PER_TICK};
@@ -127,8 +127,4 @@ impl TextCommand for PlayerCommand {
         command.validate().map_err(|e| e.to_string())?;
         Ok(command)
     }
-}
-
-fn number<T: core::str::FromStr>(field: &str, what: &str) -> Result<T, String> {
-    field.parse().map_err(|_| format!("{what} `{field}` is not a number in range"))
 }

@@ -24,8 +24,10 @@ pub trait Command:
     /// Adds the one-tick actions of `other` (its presses) to this command: a key pressed and
     /// released between two looks at the keys, or a script line's press within a frame, is
     /// pressed once even though the command that goes on is the one held last. A command
-    /// without presses does nothing here.
-    fn merge_presses(&mut self, other: &Self);
+    /// without presses does nothing here, as by default.
+    fn merge_presses(&mut self, other: &Self) {
+        let _ = other;
+    }
 }
 
 /// Each player's command for the next tick as they arrive, and every player's last command:

@@ -153,20 +153,3 @@ pub trait Bot<S: Simulation> {
     /// The command for the next tick, having seen `snapshot`.
     fn command(&mut self, snapshot: &S::Snapshot) -> S::Command;
 }
-
-/// What a player holds on the keyboard and mouse, as a window reads it, before a game makes
-/// it its command: movement and turn axes, in percent of full, and two buttons. A game maps
-/// it to its own held command; a scripted player writes the command itself.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Controls {
-    /// Forward (+) or back (-), percent: -100..=100.
-    pub forward: i8,
-    /// Right (+) or left (-), percent: -100..=100.
-    pub strafe: i8,
-    /// Turn left (+) or right (-), percent of the game's key turn rate: -100..=100.
-    pub turn: i8,
-    /// The run (or boost) button is held.
-    pub run: bool,
-    /// The action button (interact, use) was pressed since the last look: once per press.
-    pub interact: bool,
-}

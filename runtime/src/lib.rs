@@ -47,7 +47,6 @@
 //!
 //! impl Command for Add {
 //!     fn held(&self) -> Self { *self }
-//!     fn merge_presses(&mut self, _: &Self) {}
 //! }
 //!
 //! struct Adder { state: Counter, snapshot: Arc<Fx> }
@@ -111,7 +110,7 @@ pub use command::{Command, HeldInputs};
 pub use error::{Desync, Error, SyncCheck};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
-pub use input::{Bot, Controls, HeldInput};
+pub use input::{Bot, HeldInput};
 pub use sim::Simulation;
 pub use tick::Tick;
 pub use world::{EntityId, EntityStore};

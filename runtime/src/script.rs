@@ -165,7 +165,13 @@ impl<C: TextCommand> CommandScript<C> {
     }
 }
 
-fn number<T: core::str::FromStr>(field: &str, what: &str) -> Result<T, String> {
+/// The number `field` of a command's words, `what` naming it in the error (a game's
+/// [`TextCommand::from_words`] reads its numbers with this, so every game says it alike).
+///
+/// # Errors
+///
+/// A field that is not a number of type `T`.
+pub fn number<T: core::str::FromStr>(field: &str, what: &str) -> Result<T, String> {
     field.parse().map_err(|_| format!("{what} `{field}` is not a number in range"))
 }
 

@@ -29,3 +29,18 @@ fn help_and_version_succeed_on_standard_output() {
         assert!(!out.stdout.is_empty(), "{flag}");
     }
 }
+
+/// What only a headless run does (a hash log, a tick limit, a bot) is refused in a window, in
+/// one line naming `--headless`, rather than silently ignored.
+#[test]
+fn headless_only_options_are_refused_without_headless() {
+    for args in [
+        &["host", "--hash-log", "hashes.txt"][..],
+        &["join", "127.0.0.1:7465", "--ticks", "10"],
+        &["spectate", "127.0.0.1:7465", "--drawn-log", "drawn.jsonl"],
+        &["--game", "arena", "host", "--bot"],
+    ] {
+        let line = fixstep_tests::one_line_error(&run_fixstep(args));
+        assert!(line.contains("--headless"), "{args:?}: {line}");
+    }
+}

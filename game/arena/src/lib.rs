@@ -37,6 +37,7 @@ use fixstep_netplay::ground::GroundPoint;
 use fixstep_netplay::shapes::{
     ShapeFeed, ShapeSource, ShapeSpectator, ShapeUpdate, spectator_source,
 };
+use fixstep_present::Controls;
 use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
 use fixstep_present::remote::Motion;
@@ -44,7 +45,7 @@ use fixstep_present::shapes::{
     Look, Scenery, Shape, ShapeCamera, ShapeGame, ShapeKind, ShapePose, ShapePresentation,
     shape_truth,
 };
-use fixstep_runtime::input::{Controls, SampledInput};
+use fixstep_runtime::input::SampledInput;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx_ratio};
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::{ContentDigest, Simulation, Tick};

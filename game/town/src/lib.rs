@@ -30,9 +30,9 @@ use fixstep_game::{GameSnapshot, PlayerCommand, TownSim};
 use fixstep_netplay::NetGame;
 use fixstep_netplay::desync::index_after;
 use fixstep_netplay::ground::GroundPoint;
+use fixstep_present::Controls;
 use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
-use fixstep_runtime::input::Controls;
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::{ContentDigest, Simulation};
 use fixstep_town_view::{

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use fixstep_runtime::input::{Bot, Controls, HeldInput};
+use fixstep_runtime::input::{Bot, HeldInput};
 use fixstep_runtime::script::TextCommand;
 use fixstep_runtime::{ContentDigest, Simulation, Tick};
 
@@ -29,6 +29,23 @@ pub type PartialOf<G> = <<G as Game>::Input as HeldInput>::Partial;
 
 /// What game `G`'s presentation draws a frame as.
 pub type FrameOf<G> = <<G as Game>::Presentation as Presentation<G>>::Frame;
+
+/// What a player holds on the keyboard and mouse, as a window reads it, before a game makes
+/// it its command: movement and turn axes, in percent of full, and two buttons. A game maps
+/// it to its own held command; a scripted player writes the command itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Controls {
+    /// Forward (+) or back (-), percent: -100..=100.
+    pub forward: i8,
+    /// Right (+) or left (-), percent: -100..=100.
+    pub strafe: i8,
+    /// Turn left (+) or right (-), percent of the game's key turn rate: -100..=100.
+    pub turn: i8,
+    /// The run (or boost) button is held.
+    pub run: bool,
+    /// The action button (interact, use) was pressed since the last look: once per press.
+    pub interact: bool,
+}
 
 /// A game, as everything above the deterministic core sees it.
 pub trait Game: Sized + 'static {

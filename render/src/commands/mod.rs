@@ -135,27 +135,28 @@ pub fn sleep_until(clock: &WallClock, until_micros: u64) {
 /// What a headless network run does and logs (the formats of `fixstep sim`).
 #[derive(Clone, Debug, Args)]
 pub struct NetLogArgs {
-    /// Run without a window.
+    /// Run without a window. What follows is what a headless run does and logs; a window
+    /// refuses it rather than ignore it.
     #[arg(long)]
     pub headless: bool,
     /// Stop after this many ticks.
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub ticks: Option<u32>,
     /// Play a scripted bot (a headless host plays no character of its own without one).
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub bot: bool,
     /// Hold keys as this script says (`MS 0 FIELDS`, the game's command fields; the town's
     /// are `FORWARD STRAFE TURN [run] [interact]`).
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub input_script: Option<PathBuf>,
     /// Write `TICK HASH` for every tick run.
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub hash_log: Option<PathBuf>,
     /// Write what every frame drew (JSON Lines).
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub drawn_log: Option<PathBuf>,
     /// Write where everything is at every tick (JSON Lines).
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub truth_log: Option<PathBuf>,
     /// Frames a second of a headless run that draws (with --drawn-log).
     #[arg(long, default_value_t = 60.0)]

@@ -31,10 +31,10 @@ pub struct SpectateArgs {
     #[arg(long)]
     pub headless: bool,
     /// Stop after watching this many ticks.
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub ticks: Option<u32>,
     /// Write what every frame drew (the trace format's drawn log).
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub drawn_log: Option<PathBuf>,
     /// Frames a second.
     #[arg(long, default_value_t = 60.0)]

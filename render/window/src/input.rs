@@ -6,7 +6,7 @@
 //! turns while it is captured (a click captures it, Esc lets it go), F acts (once per press),
 //! the wheel zooms.
 
-use fixstep_runtime::input::Controls;
+use fixstep_present::Controls;
 use winit::keyboard::KeyCode;
 
 /// Turn per pixel of mouse movement, in a command's turn units (2^-16 of a turn): 1000 pixels

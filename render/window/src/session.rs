@@ -11,11 +11,11 @@ use fixstep_net::WallClock;
 use fixstep_netplay::{
     HostOptions, HostThread, NetGame, NetHost, NetPeer, NetSpectator, PlayerFrames, Spectator,
 };
+use fixstep_present::Controls;
 use fixstep_present::camera::CameraRig;
 use fixstep_present::convert::{TICK_SECONDS_F32, radians_of_turn_units, seconds_of_micros};
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::{FrameOf, Game, LocalGame, Presentation};
-use fixstep_runtime::input::Controls;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{HeldInput, Simulation, Tick};

@@ -10,7 +10,7 @@ use fixstep_game::PlayerCommand;
 use fixstep_game::predict::InputAccumulator;
 use fixstep_gpu::Hud;
 use fixstep_netplay::{HostSchedule, STAND_IN_MICROS};
-use fixstep_runtime::input::Controls;
+use fixstep_present::Controls;
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_town::Town;
 use fixstep_window::session::{HostPlay, JoinPlay, PlaySession};

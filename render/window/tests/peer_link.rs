@@ -6,7 +6,7 @@ mod loopback;
 use std::time::{Duration, Instant};
 
 use fixstep_gpu::Hud;
-use fixstep_runtime::input::Controls;
+use fixstep_present::Controls;
 use fixstep_town::Town;
 use fixstep_window::session::{HostPlay, JoinPlay, PlaySession};
 use loopback::{FRAME_MICROS, Loopback};

@@ -38,7 +38,6 @@
 //!
 //! impl Command for Nudge {
 //!     fn held(&self) -> Self { *self }
-//!     fn merge_presses(&mut self, _: &Self) {}
 //! }
 //!
 //! impl GameData for Nudges {

@@ -26,8 +26,6 @@ impl fixstep_runtime::Command for Nothing {
     fn held(&self) -> Self {
         Self
     }
-
-    fn merge_presses(&mut self, _: &Self) {}
 }
 
 /// The data of a game that sends nothing.

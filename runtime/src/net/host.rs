@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 use std::collections::VecDeque;
 
 use super::wire::{
-    Delivery, DesyncNotice, GameData, Identity, MAX_INPUTS_PER_MESSAGE, MAX_NAME_BYTES, Refusal,
-    Role, TickRecord, ToHost, ToPeer, Welcome, decode, encode, valid_name,
+    Delivery, DesyncNotice, GameData, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
+    MAX_NAME_BYTES, PeerMessage, Refusal, Role, TickRecord, ToHost, Welcome, decode, encode,
+    valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
 use crate::command::Command;
@@ -141,12 +142,6 @@ pub struct DropCounts {
     pub stale: u64,
 }
 
-/// What a peer sends, in `D`'s types.
-type FromPeer<D> = ToHost<<D as GameData>::Command, <D as GameData>::SpectatorView>;
-
-/// What the host sends, in `D`'s types.
-type ToPeerOf<D> = ToPeer<<D as GameData>::Command, <D as GameData>::SpectatorUpdate>;
-
 /// A connected peer.
 #[derive(Clone, Debug)]
 struct Peer<V> {
@@ -261,7 +256,7 @@ impl<D: GameData> HostSession<D> {
 
     fn send_roster(&mut self, peer: PeerId) {
         let names = self.slots.iter().map(|s| s.name.clone()).collect();
-        self.send(peer, Delivery::Reliable, &ToPeerOf::<D>::Roster { names });
+        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Roster { names });
     }
 
     /// Players in the game (connected or not).
@@ -363,7 +358,7 @@ impl<D: GameData> HostSession<D> {
         self.now_micros = self.now_micros.max(now_micros);
         let Some(known) = self.peers.get_mut(&peer) else { return };
         known.last_heard_micros = now_micros;
-        let message: FromPeer<D> = match decode(bytes, delivery) {
+        let message: PeerMessage<D> = match decode(bytes, delivery) {
             Ok(m) => m,
             Err(refusal) => return self.drop_message(peer, Dropped::Refused(refusal)),
         };
@@ -382,7 +377,7 @@ impl<D: GameData> HostSession<D> {
     }
 
     fn refuse(&mut self, peer: PeerId, reason: String) {
-        self.send(peer, Delivery::Reliable, &ToPeerOf::<D>::Refused { reason: reason.clone() });
+        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Refused { reason: reason.clone() });
         self.events.push(HostEvent::Refused { peer, reason });
     }
 
@@ -470,7 +465,8 @@ impl<D: GameData> HostSession<D> {
             slot.inputs.clear();
         }
         let state = if player.is_some() { state.to_vec() } else { Vec::new() };
-        let welcome = ToPeerOf::<D>::Welcome(Welcome { player, tick: self.next_tick, state, hash });
+        let welcome =
+            HostMessage::<D>::Welcome(Welcome { player, tick: self.next_tick, state, hash });
         self.send(peer, Delivery::Reliable, &welcome);
         if player.is_some() {
             // Everyone learns the newcomer's name (a spectator only needs the roster once).
@@ -555,14 +551,14 @@ impl<D: GameData> HostSession<D> {
         }
         let record = TickRecord { tick, joins, commands };
         self.next_tick = tick.next();
-        let tick_message = encode(&ToPeerOf::<D>::Tick(record.clone()));
+        let tick_message = encode(&HostMessage::<D>::Tick(record.clone()));
         for (&peer, p) in &self.peers {
             if matches!(p.joined, Some(Joined::Player(_))) {
                 self.outgoing.push((peer, Delivery::Reliable, tick_message.clone()));
             }
         }
         for (peer, number, queued, late, missing, early_micros) in acks {
-            let ack = ToPeerOf::<D>::InputAck { tick, missing, queued, early_micros };
+            let ack = HostMessage::<D>::InputAck { tick, missing, queued, early_micros };
             self.send(peer, Delivery::Unreliable, &ack);
             if late {
                 // At most max_players.
@@ -624,16 +620,16 @@ impl<D: GameData> HostSession<D> {
         self.send(
             peer,
             Delivery::Reliable,
-            &ToPeerOf::<D>::Desync(DesyncNotice { tick, hash, state }),
+            &HostMessage::<D>::Desync(DesyncNotice { tick, hash, state }),
         );
     }
 
     /// Sends spectator `peer` what it is sent of a tick.
     pub fn send_update(&mut self, peer: PeerId, update: D::SpectatorUpdate) {
-        self.send(peer, Delivery::Reliable, &ToPeerOf::<D>::Update(update));
+        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Update(update));
     }
 
-    fn send(&mut self, peer: PeerId, delivery: Delivery, message: &ToPeerOf<D>) {
+    fn send(&mut self, peer: PeerId, delivery: Delivery, message: &HostMessage<D>) {
         self.outgoing.push((peer, delivery, encode(message)));
     }
 

@@ -34,7 +34,6 @@
 //!
 //! impl Command for Step {
 //!     fn held(&self) -> Self { *self }
-//!     fn merge_presses(&mut self, _: &Self) {}
 //! }
 //!
 //! /// The game's data on the wire: its command; its spectators are sent nothing.

@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use super::wire::{
-    Delivery, DesyncNotice, GameData, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, Refusal, Role,
-    TickRecord, ToHost, ToPeer, Welcome, decode, encode, valid_name,
+    Delivery, DesyncNotice, GameData, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER,
+    PeerMessage, Refusal, Role, TickRecord, ToPeer, Welcome, decode, encode, valid_name,
 };
 use crate::hash::HashRecord;
 use crate::hash::StateHash;
@@ -65,12 +65,6 @@ pub enum PeerEvent<C, U> {
 
 /// A peer's events in the types of game `D`.
 pub type PeerEventOf<D> = PeerEvent<<D as GameData>::Command, <D as GameData>::SpectatorUpdate>;
-
-/// What a peer sends, in `D`'s types.
-type ToHostOf<D> = ToHost<<D as GameData>::Command, <D as GameData>::SpectatorView>;
-
-/// What the host sends, in `D`'s types.
-type FromHost<D> = ToPeer<<D as GameData>::Command, <D as GameData>::SpectatorUpdate>;
 
 /// A peer's side of the lockstep protocol, for the game whose data `D` describes; see the
 /// [module documentation](super).
@@ -142,7 +136,7 @@ impl<D: GameData> PeerSession<D> {
 
     /// The transport connected: says hello.
     pub fn connect(&mut self) {
-        let hello = ToHostOf::<D>::Hello {
+        let hello = PeerMessage::<D>::Hello {
             identity: self.config.identity,
             name: self.config.name.clone(),
             role: self.config.role,
@@ -152,7 +146,7 @@ impl<D: GameData> PeerSession<D> {
 
     /// `bytes` arrived from the host with `delivery`.
     pub fn receive(&mut self, delivery: Delivery, bytes: &[u8]) {
-        let message: FromHost<D> = match decode(bytes, delivery) {
+        let message: HostMessage<D> = match decode(bytes, delivery) {
             Ok(m) => m,
             Err(refusal) => return self.drop_message(refusal),
         };
@@ -242,26 +236,26 @@ impl<D: GameData> PeerSession<D> {
         let keep = self.unacked.len().min(MAX_INPUTS_PER_MESSAGE);
         let skip = self.unacked.len() - keep;
         let first = Tick(self.unacked_from.0 + skip as u32);
-        let inputs = ToHostOf::<D>::Inputs { first, commands: self.unacked[skip..].to_vec() };
+        let inputs = PeerMessage::<D>::Inputs { first, commands: self.unacked[skip..].to_vec() };
         self.send(Delivery::Unreliable, &inputs);
     }
 
     /// The peer ran `tick` and its state hash is `hash`.
     pub fn report_hash(&mut self, tick: Tick, hash: &StateHash) {
-        self.send(Delivery::Reliable, &ToHostOf::<D>::Hash { tick, hash: HashRecord::of(hash) });
+        self.send(Delivery::Reliable, &PeerMessage::<D>::Hash { tick, hash: HashRecord::of(hash) });
     }
 
     /// Tells the host what this spectator looks at (where its camera is).
     pub fn report_view(&mut self, view: D::SpectatorView) {
-        self.send(Delivery::Unreliable, &ToHostOf::<D>::View(view));
+        self.send(Delivery::Unreliable, &PeerMessage::<D>::View(view));
     }
 
     /// The peer's state of a desync tick (postcard bytes), for the host's report.
     pub fn send_desync_state(&mut self, tick: Tick, state: Vec<u8>) {
-        self.send(Delivery::Reliable, &ToHostOf::<D>::DesyncState { tick, state });
+        self.send(Delivery::Reliable, &PeerMessage::<D>::DesyncState { tick, state });
     }
 
-    fn send(&mut self, delivery: Delivery, message: &ToHostOf<D>) {
+    fn send(&mut self, delivery: Delivery, message: &PeerMessage<D>) {
         self.outgoing.push((delivery, encode(message)));
     }
 

@@ -131,6 +131,12 @@ pub trait GameData: 'static {
         + Send;
 }
 
+/// What a peer sends, in the types of game `D`.
+pub(super) type PeerMessage<D> = ToHost<<D as GameData>::Command, <D as GameData>::SpectatorView>;
+
+/// What the host sends, in the types of game `D`.
+pub(super) type HostMessage<D> = ToPeer<<D as GameData>::Command, <D as GameData>::SpectatorUpdate>;
+
 /// What a peer sends the host, with the game's commands `C` and spectator views `V`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToHost<C, V> {

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use fixstep_game::level::Level;
 use fixstep_gpu::Hud;
 use fixstep_netplay::HostOptions;
+use fixstep_present::Controls;
 use fixstep_present::Game as _;
-use fixstep_runtime::input::Controls;
 use fixstep_town::Town;
 use fixstep_window::session::PlaySession;
 
