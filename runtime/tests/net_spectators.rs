@@ -1,0 +1,93 @@
+//! A spectator's side of the protocol, with a game whose spectator data is its own: the view a
+//! spectator reports reaches the host (the latest one), the updates the host sends arrive in
+//! order as events, and a player may not report a view.
+
+mod common;
+
+use common::DriftCommand;
+use fixstep_runtime::net::{
+    Dropped, GameData, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerConfig,
+    PeerEvent, PeerId, PeerSession, Role,
+};
+use fixstep_runtime::{ContentDigest, Tick};
+
+/// A game whose spectators say which grid cell they look at and are sent words.
+struct Watched;
+
+impl GameData for Watched {
+    type Command = DriftCommand;
+    type SpectatorUpdate = Vec<String>;
+    type SpectatorView = (i32, i32);
+}
+
+fn identity() -> Identity {
+    Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(3) }
+}
+
+/// Hands everything each side has to send to the other, once.
+fn exchange(host: &mut HostSession<Watched>, peer: &mut PeerSession<Watched>, id: PeerId) {
+    for (delivery, bytes) in peer.drain_outgoing() {
+        host.receive(id, delivery, &bytes, 0);
+    }
+    for (to, delivery, bytes) in host.drain_outgoing() {
+        if to == id {
+            peer.receive(delivery, &bytes);
+        }
+    }
+}
+
+/// A host and a peer of `role` that said hello and was welcomed (with an empty state), and
+/// the host's events of the join.
+fn joined(role: Role, id: PeerId) -> (HostSession<Watched>, PeerSession<Watched>, Vec<HostEvent>) {
+    let config = HostConfig { identity: identity(), max_players: 4, local_players: 0 };
+    let mut host = HostSession::new(config, Tick::ZERO);
+    let mut peer = PeerSession::new(PeerConfig { identity: identity(), name: "eve".into(), role });
+    host.connect(id, 0);
+    peer.connect();
+    exchange(&mut host, &mut peer, id);
+    let mut events: Vec<HostEvent> = host.drain_events().collect();
+    if events.iter().any(|e| matches!(e, HostEvent::StateWanted { .. })) {
+        host.welcome(id, &[], 0);
+        events.extend(host.drain_events());
+    }
+    exchange(&mut host, &mut peer, id);
+    (host, peer, events)
+}
+
+#[test]
+fn a_spectators_view_reaches_the_host_and_its_updates_arrive_in_order() {
+    let id = PeerId(9);
+    let (mut host, mut peer, events) = joined(Role::Spectator, id);
+    assert!(events.iter().any(|e| matches!(e, HostEvent::SpectatorJoined { .. })), "{events:?}");
+    assert_eq!(host.spectator_view(id), None, "nothing said yet");
+    peer.report_view((3, -4));
+    peer.report_view((5, 6));
+    exchange(&mut host, &mut peer, id);
+    assert_eq!(host.spectator_view(id), Some(&(5, 6)), "the latest view");
+    host.send_update(id, vec!["one".into()]);
+    host.send_update(id, vec!["two".into(), "three".into()]);
+    exchange(&mut host, &mut peer, id);
+    let updates: Vec<Vec<String>> = peer
+        .drain_events()
+        .filter_map(|e| match e {
+            PeerEvent::Update(u) => Some(u),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(updates, [vec!["one".to_owned()], vec!["two".to_owned(), "three".to_owned()]]);
+}
+
+#[test]
+fn a_player_may_not_report_a_view() {
+    let id = PeerId(2);
+    let (mut host, mut peer, events) = joined(Role::Player, id);
+    assert!(events.iter().any(|e| matches!(e, HostEvent::PlayerJoined { .. })), "{events:?}");
+    peer.report_view((1, 1));
+    exchange(&mut host, &mut peer, id);
+    assert!(
+        host.drain_events()
+            .any(|e| matches!(e, HostEvent::Dropped { why: Dropped::OutOfPlace, .. })),
+        "a player's view is out of place"
+    );
+    assert_eq!(host.spectator_view(id), None);
+}
