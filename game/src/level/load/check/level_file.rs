@@ -10,7 +10,7 @@ use super::geometry::{
 use super::{Checker, Site, pt};
 use crate::level::load::MINUTES_PER_DAY;
 use crate::level::load::locate::Seg;
-use crate::level::model::{CircleCm, Door, LevelFile, Lift, ObjectKind, Sign};
+use crate::level::model::{CircleCm, Door, LevelFile, Lift, ObjectKind, RectCm, Sign};
 
 /// How far a door's hinge may lie from its building's outline, centimetres. Hinges are
 /// placed by hand in whole centimetres, and a hinge within a wall's thickness of the
@@ -30,7 +30,7 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
     let site = check_buildings(file, c, ground_ok);
     let streets = check_streets(file, c, &site);
     check_spawns(file, c, &site);
-    check_objects(file, c, &site, ground_ok);
+    check_objects(file, c, &site);
     check_zones(file, c, &site);
     check_character_names(file, c);
     check_pedestrians(file, c, &site);
@@ -83,21 +83,8 @@ fn check_buildings<'f>(file: &'f LevelFile, c: &mut Checker<'_>, ground_ok: bool
     });
     for (i, b) in file.buildings.iter().enumerate() {
         let who = format!("building {:?}", b.id);
-        if !rect_has_area(&b.footprint) {
-            c.report(
-                &path!["buildings", i, "footprint"],
-                format!(
-                    "{who}: footprint min {} is not south-west of max {}: it has no area",
-                    pt(b.footprint.min),
-                    pt(b.footprint.max)
-                ),
-            );
-        } else if ground_ok && !rect_within(&b.footprint, &file.ground) {
-            c.report(
-                &path!["buildings", i, "footprint"],
-                format!("{who}: footprint reaches outside the ground"),
-            );
-        }
+        let ground = ground_ok.then_some(&file.ground);
+        check_footprint(c, &path!["buildings", i, "footprint"], &who, &b.footprint, ground);
         c.size(&path!["buildings", i, "height_cm"], &who, b.height_cm);
     }
     Site {
@@ -184,7 +171,7 @@ fn check_spawns(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>) {
 }
 
 /// Objects: unique ids, and each kind's own rules.
-fn check_objects(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>, ground_ok: bool) {
+fn check_objects(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>) {
     c.unique("object", file.objects.iter().map(|o| o.id.as_str()), |i| {
         path!["objects", i, "id"].to_vec()
     });
@@ -193,7 +180,7 @@ fn check_objects(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>, ground_
     for (i, object) in file.objects.iter().enumerate() {
         match &object.kind {
             ObjectKind::Door(door) => check_door(file, c, (i, &object.id), door, &building_index),
-            ObjectKind::Lift(lift) => check_lift(file, c, (i, &object.id), lift, ground_ok),
+            ObjectKind::Lift(lift) => check_lift(c, (i, &object.id), lift, site),
             ObjectKind::Sign(sign) => check_sign(c, (i, &object.id), sign, site),
         }
     }
@@ -256,29 +243,10 @@ fn check_door(
 }
 
 /// A lift (object `i`): a footprint with area on the ground, a top above its bottom.
-fn check_lift(
-    file: &LevelFile,
-    c: &mut Checker<'_>,
-    (i, id): (usize, &str),
-    lift: &Lift,
-    ground_ok: bool,
-) {
+fn check_lift(c: &mut Checker<'_>, (i, id): (usize, &str), lift: &Lift, site: &Site<'_>) {
     let who = format!("lift {id:?}");
-    if !rect_has_area(&lift.footprint) {
-        c.report(
-            &path!["objects", i, "kind", "footprint"],
-            format!(
-                "{who}: footprint min {} is not south-west of max {}: it has no area",
-                pt(lift.footprint.min),
-                pt(lift.footprint.max)
-            ),
-        );
-    } else if ground_ok && !rect_within(&lift.footprint, &file.ground) {
-        c.report(
-            &path!["objects", i, "kind", "footprint"],
-            format!("{who}: footprint reaches outside the ground"),
-        );
-    }
+    let path = path!["objects", i, "kind", "footprint"];
+    check_footprint(c, &path, &who, &lift.footprint, site.ground.as_ref());
     c.coordinate(&path!["objects", i, "kind", "bottom_cm"], &who, lift.bottom_cm);
     c.coordinate(&path!["objects", i, "kind", "top_cm"], &who, lift.top_cm);
     if lift.top_cm <= lift.bottom_cm {
@@ -294,14 +262,7 @@ fn check_lift(
 /// A sign (object `i`): on the ground, with a size and its timings.
 fn check_sign(c: &mut Checker<'_>, (i, id): (usize, &str), sign: &Sign, site: &Site<'_>) {
     let who = format!("sign {id:?}");
-    if let Some(ground) = &site.ground
-        && !rect_contains(ground, sign.at)
-    {
-        c.report(
-            &path!["objects", i, "kind", "at"],
-            format!("{who} at {} is outside the ground", pt(sign.at)),
-        );
-    }
+    site.check_on_ground(c, &path!["objects", i, "kind", "at"], &format!("{who} at"), sign.at);
     c.size(&path!["objects", i, "kind", "height_cm"], &who, sign.height_cm);
     c.duration(&path!["objects", i, "kind", "fade_ticks"], &who, sign.fade_ticks);
     c.duration(&path!["objects", i, "kind", "hold_ticks"], &who, sign.hold_ticks);
@@ -317,14 +278,8 @@ fn check_zones(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>) {
         for (end_name, end) in [("a", &pair.a), ("b", &pair.b)] {
             let who = format!("teleport {:?} end {end_name}", pair.id);
             c.size(&path!["teleports", i, end_name, "zone", "radius_cm"], &who, end.zone.radius_cm);
-            if let Some(ground) = &site.ground
-                && !rect_contains(ground, end.zone.centre)
-            {
-                c.report(
-                    &path!["teleports", i, end_name, "zone", "centre"],
-                    format!("{who}: zone centre {} is outside the ground", pt(end.zone.centre)),
-                );
-            }
+            let centre = path!["teleports", i, end_name, "zone", "centre"];
+            site.check_on_ground(c, &centre, &format!("{who}: zone centre"), end.zone.centre);
             site.check_point(
                 c,
                 &path!["teleports", i, end_name, "exit"],
@@ -350,14 +305,8 @@ fn check_zones(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_>) {
     for (i, trigger) in file.cutscene_triggers.iter().enumerate() {
         let who = format!("cutscene trigger {:?}", trigger.id);
         c.size(&path!["cutscene_triggers", i, "zone", "radius_cm"], &who, trigger.zone.radius_cm);
-        if let Some(ground) = &site.ground
-            && !rect_contains(ground, trigger.zone.centre)
-        {
-            c.report(
-                &path!["cutscene_triggers", i, "zone", "centre"],
-                format!("{who}: zone centre {} is outside the ground", pt(trigger.zone.centre)),
-            );
-        }
+        let centre = path!["cutscene_triggers", i, "zone", "centre"];
+        site.check_on_ground(c, &centre, &format!("{who}: zone centre"), trigger.zone.centre);
     }
     let zones = all_zones(file);
     for (j, (path_j, name_j, zone_j)) in zones.iter().enumerate() {
@@ -540,6 +489,28 @@ fn check_talkers_and_lamps(file: &LevelFile, c: &mut Checker<'_>, site: &Site<'_
         let who = format!("lamp {i}");
         site.check_point(c, &path!["lamps", i, "at"], &who, lamp.at);
         c.size(&path!["lamps", i, "height_cm"], &who, lamp.height_cm);
+    }
+}
+
+/// A footprint at `path` of `who`: one with area, and within `ground` where there is one.
+fn check_footprint(
+    c: &mut Checker<'_>,
+    path: &[Seg],
+    who: &str,
+    footprint: &RectCm,
+    ground: Option<&RectCm>,
+) {
+    if !rect_has_area(footprint) {
+        c.report(
+            path,
+            format!(
+                "{who}: footprint min {} is not south-west of max {}: it has no area",
+                pt(footprint.min),
+                pt(footprint.max)
+            ),
+        );
+    } else if ground.is_some_and(|ground| !rect_within(footprint, ground)) {
+        c.report(path, format!("{who}: footprint reaches outside the ground"));
     }
 }
 

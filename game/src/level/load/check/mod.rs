@@ -187,6 +187,16 @@ impl Site<'_> {
     }
 
     /// Checks that `p` is on the ground and outside every building.
+    /// Reports `what` (`sign "s1" at`) at `p` if it is off the ground (where the ground is a
+    /// proper rectangle).
+    fn check_on_ground(&self, c: &mut Checker<'_>, path: &[Seg], what: &str, p: PointCm) {
+        if let Some(ground) = &self.ground
+            && !rect_contains(ground, p)
+        {
+            c.report(path, format!("{what} {} is outside the ground", pt(p)));
+        }
+    }
+
     fn check_point(&self, c: &mut Checker<'_>, path: &[Seg], who: &str, p: PointCm) {
         if let Some(why) = self.misplaced(p) {
             c.report(path, format!("{who} at {} {why}", pt(p)));
