@@ -1040,3 +1040,53 @@ fn no_input_makes_the_loader_panic() {
         assert!(load_with(&text, &assets).is_err(), "{to} loaded");
     }
 }
+
+/// Footprints and places off the ground: a building whose footprint has no area, a lift whose
+/// footprint reaches past the ground's edge, a sign, a teleport zone and a cutscene trigger
+/// beyond it, each reported where it is written.
+#[test]
+fn footprints_and_places_off_the_ground_are_reported() {
+    let text = edit(
+        &small_level(),
+        "max: (1000, 1000)), height_cm: 600",
+        "max: (-1000, 1000)), height_cm: 600",
+    );
+    let text = edit(&text, "max: (-4200, 4500)),", "max: (-4200, 5500)),");
+    let text =
+        edit(&text, "centre: (4000, 0), radius_cm: 150", "centre: (6000, 0), radius_cm: 150");
+    let text =
+        edit(&text, "centre: (0, -4000), radius_cm: 200", "centre: (0, -6000), radius_cm: 200");
+    let text = edit(&text, "at: (0, -1500), facing_deg: -90", "at: (0, -6500), facing_deg: -90");
+    let found = problems(&text, &assets());
+    let file = Path::new(LABEL);
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "footprint: (min: (-1000, -1000), max: (-1000", "("),
+        &["building \"shop\": footprint min (-1000, -1000) is not south-west of max (-1000, 1000)"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "footprint: (min: (-4500, 4200)", "("),
+        &["lift \"lift\": footprint reaches outside the ground"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "centre: (6000, 0)", "("),
+        &["end b: zone centre (6000, 0) is outside the ground"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "centre: (0, -6000)", "("),
+        &["cutscene trigger \"well\": zone centre (0, -6000) is outside the ground"],
+    );
+    assert_problem(
+        &found,
+        file,
+        position_in(&text, "at: (0, -6500)", "("),
+        &["sign \"sign\" at (0, -6500) is outside the ground"],
+    );
+}
