@@ -1,6 +1,10 @@
 //! The arena allocates nothing per tick or per frame once it is running: a tick of its rules
 //! (whose snapshot refills the last one's room), its presentation taking the tick and drawing
 //! frames between, and a host gathering what its spectators are sent.
+#![expect(
+    clippy::disallowed_types,
+    reason = "frames are drawn at float fractions of a tick, as a window draws them"
+)]
 
 use std::path::Path;
 use std::sync::Arc;
