@@ -7,7 +7,7 @@ mod common;
 use common::DriftCommand;
 use fixstep_runtime::net::{
     Dropped, GameData, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerConfig,
-    PeerEvent, PeerId, PeerSession, Role,
+    PeerEvent, PeerId, PeerSession, RejoinSecret, Role,
 };
 use fixstep_runtime::{ContentDigest, Tick};
 
@@ -41,13 +41,18 @@ fn exchange(host: &mut HostSession<Watched>, peer: &mut PeerSession<Watched>, id
 fn joined(role: Role, id: PeerId) -> (HostSession<Watched>, PeerSession<Watched>, Vec<HostEvent>) {
     let config = HostConfig { identity: identity(), max_players: 4, local_players: 0 };
     let mut host = HostSession::new(config, Tick::ZERO);
-    let mut peer = PeerSession::new(PeerConfig { identity: identity(), name: "eve".into(), role });
+    let mut peer = PeerSession::new(PeerConfig {
+        identity: identity(),
+        name: "eve".into(),
+        role,
+        rejoin: None,
+    });
     host.connect(id, 0);
     peer.connect();
     exchange(&mut host, &mut peer, id);
     let mut events: Vec<HostEvent> = host.drain_events().collect();
     if events.iter().any(|e| matches!(e, HostEvent::StateWanted { .. })) {
-        host.welcome(id, &[], 0);
+        host.welcome(id, &[], 0, RejoinSecret([0; 16]));
         events.extend(host.drain_events());
     }
     exchange(&mut host, &mut peer, id);

@@ -72,6 +72,7 @@ impl Room {
             seed: 1,
             name: "host".to_owned(),
             reports: PathBuf::from("desync-reports"),
+            access: fixstep_netplay::Access::Open,
         };
         let mut host = HostGame::new(&level, &options);
         let mut sessions = Vec::new();
@@ -80,6 +81,7 @@ impl Room {
                 identity: identity_of::<Town>(&level),
                 name: format!("peer {i}"),
                 role: Role::Player,
+                rejoin: None,
             };
             let mut session = PeerSession::new(config);
             session.connect();

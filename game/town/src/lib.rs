@@ -175,7 +175,9 @@ impl NetGame for Town {
         let mut state = sim.state().clone();
         let id = state.players.get(usize::from(player)).copied();
         if let Some(character) = id.and_then(|id| state.characters.get_mut(id)) {
-            character.health -= 1;
+            // A metre east: a divergence that lasts, as a bug in the rules' copy would make
+            // (a point of health would heal by the next tick and hide it).
+            character.pos.x += fixstep_runtime::math::Fx::ONE;
             sim.restore(&state);
         }
     }

@@ -1,13 +1,13 @@
 //! The host of a network game: the simulation, the host session and its UDP transport.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use fixstep_net::{HostTransport, LinkStats};
+use fixstep_net::{Access, HostTransport, LinkStats, Turned, rejoin_secret};
 use fixstep_present::CommandOf;
-use fixstep_runtime::net::{HostConfig, HostEvent, HostSession, PeerId, TickRecord};
+use fixstep_runtime::net::{HostConfig, HostEvent, HostSession, PeerId, Role, TickRecord};
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use crate::desync::{Side, write_report};
@@ -31,6 +31,8 @@ pub struct HostOptions {
     pub name: String,
     /// Where desync reports go.
     pub reports: PathBuf,
+    /// Who may join: anyone, or whoever holds the session's key.
+    pub access: Access,
 }
 
 /// What the host's HUD and logs say of the game.
@@ -44,12 +46,13 @@ pub struct HostStats {
     pub desyncs: u64,
     /// The desync reports written.
     pub reports: Vec<PathBuf>,
+    /// Resyncs sent to desynced peers.
+    pub resyncs: u64,
     /// Messages the session refused: malformed, oversized, unknown or replayed messages,
     /// commands for another player's character or too many of them.
     pub refused: u64,
-    /// Datagrams dropped before netcode read them (shaped as no netcode packet can be), and
-    /// payloads of connected peers kept from renet (see [`fixstep_net::renet_guard`]).
-    pub malformed_datagrams: u64,
+    /// What the socket turned away before netcode read it (see [`Turned`]).
+    pub turned: Turned,
 }
 
 /// A desync waiting for the peer's state before its report is written.
@@ -74,8 +77,6 @@ pub struct HostGame<G: NetGame> {
     feeds: BTreeMap<PeerId, G::Feed>,
     /// What the feeds are cut from, gathered once a tick.
     source: G::Source,
-    /// Peers whose desync was reported (once each).
-    reported: BTreeSet<PeerId>,
     pending: BTreeMap<(PeerId, Tick), PendingReport>,
     reports: PathBuf,
     stats: HostStats,
@@ -110,7 +111,6 @@ impl<G: NetGame> HostGame<G> {
             recent: RecentStates::default(),
             feeds: BTreeMap::new(),
             source: G::Source::default(),
-            reported: BTreeSet::new(),
             pending: BTreeMap::new(),
             reports: options.reports.clone(),
             stats: HostStats::default(),
@@ -177,9 +177,8 @@ impl<G: NetGame> HostGame<G> {
     fn event(&mut self, event: HostEvent) -> Result<(), NetPlayError> {
         match event {
             HostEvent::StateWanted { peer } => {
-                let state = postcard::to_allocvec(self.sim.state())
-                    .map_err(|e| NetPlayError::Encode(e.to_string()))?;
-                self.session.welcome(peer, &state, self.hash.total());
+                let state = self.encoded_state()?;
+                self.session.welcome(peer, &state, self.hash.total(), rejoin_secret());
             }
             HostEvent::PlayerJoined { player, name, rejoined, .. } => {
                 let how = if rejoined { "came back as" } else { "joined as" };
@@ -189,30 +188,47 @@ impl<G: NetGame> HostGame<G> {
                 self.feeds.insert(peer, G::Feed::default());
                 self.events.push(format!("{name} is watching"));
             }
-            HostEvent::PeerLeft { peer, player } => {
-                self.feeds.remove(&peer);
+            HostEvent::PeerLeft { peer, name, player, goodbye } => {
+                let watching = self.feeds.remove(&peer).is_some();
                 self.departed.push(peer);
-                let who =
-                    player.map_or_else(|| "a spectator".to_owned(), |p| format!("player {p}"));
-                self.events.push(format!("{who} left"));
+                let who = match player {
+                    Some(p) => format!("{name} (player {p})"),
+                    None if watching => format!("{name} (spectator)"),
+                    // Refused, and said so; or gone before its hello.
+                    None => return Ok(()),
+                };
+                self.events.push(match goodbye {
+                    Some(goodbye) => format!("{who} left: {goodbye}"),
+                    None => format!("{who} left"),
+                });
             }
-            HostEvent::Refused { reason, .. } => {
-                self.events.push(format!("refused a peer: {reason}"));
+            HostEvent::Refused { name, role, goodbye, .. } => {
+                let role = match role {
+                    Role::Player => "player",
+                    Role::Spectator => "spectator",
+                };
+                self.events.push(format!("refused {role} {name:?}: {goodbye}"));
             }
             HostEvent::InputLate { .. } => self.stats.late_inputs += 1,
             HostEvent::Desync { peer, tick, ours, theirs } => {
                 self.stats.desyncs += 1;
-                if self.reported.insert(peer)
-                    && let Some((state, _)) = self.recent.get(tick)
-                {
+                self.events.push(format!("desync at tick {}", tick.0));
+                // Gone if it was one desync too many.
+                let Some(player) = self.session.peers().find(|(id, _)| *id == peer).map(|p| p.1)
+                else {
+                    return Ok(());
+                };
+                if let Some((state, _)) = self.recent.get(tick) {
                     let state = state.to_vec();
-                    let player =
-                        self.session.peers().find(|(id, _)| *id == peer).and_then(|(_, p)| p);
                     self.session.send_desync(peer, tick, ours.clone(), state.clone());
                     self.pending
                         .insert((peer, tick), PendingReport { player, state, ours, theirs });
-                    self.events.push(format!("desync at tick {}", tick.0));
                 }
+                // Then the state it goes on from, as a late joiner's.
+                let now = self.encoded_state()?;
+                self.session.resync(peer, &now, self.hash.total());
+                self.stats.resyncs += 1;
+                self.events.push(format!("resynced at tick {}", self.session.next_tick().0));
             }
             HostEvent::DesyncState { peer, tick, state } => {
                 if let Some(p) = self.pending.remove(&(peer, tick)) {
@@ -232,6 +248,11 @@ impl<G: NetGame> HostGame<G> {
             HostEvent::Dropped { .. } => self.stats.refused += 1,
         }
         Ok(())
+    }
+
+    /// The game's state now (postcard), for a welcome or a resync.
+    fn encoded_state(&self) -> Result<Vec<u8>, NetPlayError> {
+        postcard::to_allocvec(self.sim.state()).map_err(|e| NetPlayError::Encode(e.to_string()))
     }
 
     /// Fixes and runs the next tick, with `own` as the host's own player's command (if it has
@@ -267,10 +288,19 @@ impl<G: NetGame> HostGame<G> {
     }
 }
 
+/// How long the host keeps a departing peer's connection open for its goodbye to get
+/// through, microseconds: a second, ten of the reliable channel's resends, so that even on a
+/// lossy link the peer learns why before netcode's disconnection reaches it.
+pub const GOODBYE_GRACE_MICROS: u64 = 1_000_000;
+
 /// The host of a network game on a UDP socket; see the [module documentation](self).
 pub struct NetHost<G: NetGame> {
     game: HostGame<G>,
     transport: HostTransport,
+    /// Connections to close, once their goodbye has had its time.
+    closing: Vec<(PeerId, u64)>,
+    /// The latest time the host was told, microseconds.
+    now_micros: u64,
 }
 
 impl<G: NetGame> std::fmt::Debug for NetHost<G> {
@@ -286,9 +316,14 @@ impl<G: NetGame> NetHost<G> {
     ///
     /// If the socket cannot be bound.
     pub fn bind(content: &Arc<G::Content>, options: &HostOptions) -> Result<Self, NetPlayError> {
-        let transport =
-            HostTransport::bind(options.bind, &options.also_reachable_at, options.max_players)?;
-        Ok(Self { game: HostGame::new(content, options), transport })
+        let transport = HostTransport::bind(
+            options.bind,
+            &options.also_reachable_at,
+            options.max_players,
+            &options.access,
+        )?;
+        let game = HostGame::new(content, options);
+        Ok(Self { game, transport, closing: Vec::new(), now_micros: 0 })
     }
 
     /// Where it listens.
@@ -334,7 +369,7 @@ impl<G: NetGame> NetHost<G> {
     /// What the HUD says, with the socket's counts.
     #[must_use]
     pub fn stats(&self) -> HostStats {
-        HostStats { malformed_datagrams: self.transport.malformed_datagrams(), ..self.game.stats() }
+        HostStats { turned: self.transport.turned(), ..self.game.stats() }
     }
 
     /// When its game's session next needs a look whatever arrives, microseconds.
@@ -363,21 +398,46 @@ impl<G: NetGame> NetHost<G> {
     /// If the socket fails, or a report cannot be written.
     pub fn receive(&mut self, elapsed_micros: u64, now_micros: u64) -> Result<(), NetPlayError> {
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
+        self.now_micros = self.now_micros.max(now_micros);
         self.transport.receive(elapsed, now_micros, &mut self.game.session)?;
         self.game.after_receive(now_micros)?;
-        for peer in self.game.drain_departed() {
-            self.transport.disconnect(peer);
-        }
+        let close_at = self.now_micros + GOODBYE_GRACE_MICROS;
+        self.closing.extend(self.game.drain_departed().map(|peer| (peer, close_at)));
         Ok(())
     }
 
-    /// Sends what the session has to send.
+    /// Sends what the session has to send, and closes the connections of the peers that left
+    /// or were dropped [`GOODBYE_GRACE_MICROS`] ago (their goodbyes sent first).
     pub fn send(&mut self) {
         self.transport.send(&mut self.game.session);
+        let now = self.now_micros;
+        let transport = &mut self.transport;
+        self.closing.retain(|&(peer, at)| {
+            let due = at <= now;
+            if due {
+                transport.disconnect(peer);
+            }
+            !due
+        });
     }
 
-    /// Tells every peer the game is over.
+    /// Says goodbye to every peer: the match is over. Their connections close
+    /// [`GOODBYE_GRACE_MICROS`] later, or at [`shut_down`](Self::shut_down).
+    ///
+    /// # Errors
+    ///
+    /// Never in practice: only departures come of it, and nothing is written.
+    pub fn end_match(&mut self) -> Result<(), NetPlayError> {
+        self.game.session.end_match();
+        self.receive(0, self.now_micros)?;
+        self.send();
+        Ok(())
+    }
+
+    /// Tells every peer still connected that the match is over, and closes every connection.
     pub fn shut_down(&mut self) {
+        self.game.session.end_match();
+        self.transport.send(&mut self.game.session);
         self.transport.shut_down();
     }
 }

@@ -43,6 +43,7 @@
 //!     seed: 7,
 //!     name: "host".to_owned(),
 //!     reports: std::env::temp_dir(),
+//!     access: fixstep_netplay::Access::Open,
 //! };
 //! let mut host = HostGame::<Arena>::new(&rink, &options);
 //! let identity = identity_of::<Arena>(&rink);
@@ -50,6 +51,7 @@
 //!     identity,
 //!     name: "guest".to_owned(),
 //!     role: Role::Player,
+//!     rejoin: None,
 //! });
 //! peer.connect();
 //! host.session_mut().connect(PeerId(1), 0);
@@ -94,9 +96,10 @@ use fixstep_runtime::net::{GameData, TickRecord};
 use fixstep_runtime::{HashRecord, Simulation, StateHash, Tick};
 
 pub use error::NetPlayError;
-pub use host::{HostGame, HostOptions, HostStats, NetHost};
+pub use fixstep_net::{Access, Admission, SessionKey};
+pub use host::{GOODBYE_GRACE_MICROS, HostGame, HostOptions, HostStats, NetHost};
 pub use host_thread::{CompletedTick, HostThread};
-pub use peer::{InputLatency, NetPeer, PeerStats, identity_of};
+pub use peer::{InputLatency, NetPeer, PeerOptions, PeerStats, identity_of};
 pub use player_frames::PlayerFrames;
 pub use schedule::{HostSchedule, STAND_IN_MICROS};
 pub use spectator::NetSpectator;
@@ -133,7 +136,8 @@ pub trait NetGame: Game + GameData<Command = CommandOf<Self>> {
     }
 
     /// Makes `sim` differ from the host's on purpose in player `player`'s own character, as a
-    /// bug in its copy of the rules would: only tests of desync detection want this.
+    /// bug in its copy of the rules would, in a way that lasts (a metre's move, not a point of
+    /// health that heals by the next tick): only tests of desyncs and resyncs want this.
     fn perturb(sim: &mut Self::Sim, player: u16);
 }
 

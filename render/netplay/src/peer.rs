@@ -6,13 +6,13 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use fixstep_net::{LinkStats, PeerLink};
+use fixstep_net::{Admission, LinkStats, PeerLink};
 use fixstep_present::{CommandOf, Game};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::net::{
-    DesyncNotice, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig,
-    PeerEvent, PeerEventOf, PeerSession, Role, TickRecord, Welcome,
+    DesyncNotice, Goodbye, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig,
+    PeerEvent, PeerEventOf, PeerSession, RejoinSecret, Role, TickRecord, Welcome,
 };
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
@@ -33,6 +33,10 @@ pub struct PeerStats {
     pub hashed: Option<(Tick, u64)>,
     /// The tick of a desync the host found, if it did.
     pub desync: Option<Tick>,
+    /// The tick the host's latest resync brought this peer to, if one did.
+    pub resynced: Option<Tick>,
+    /// Resyncs so far.
+    pub resyncs: u32,
     /// The desync report written.
     pub report: Option<PathBuf>,
     /// How long the peer's inputs took, from being sent to being run.
@@ -72,6 +76,61 @@ impl InputLatency {
     }
 }
 
+/// Where a player connects, and as whom.
+#[derive(Clone, Debug)]
+pub struct PeerOptions {
+    /// The host's address.
+    pub host: SocketAddr,
+    /// The player's name: a player who comes back under it gets its character back.
+    pub name: String,
+    /// What it presents to the host: nothing, or a password's key or a token.
+    pub admission: Admission,
+    /// Where desync reports go.
+    pub reports: PathBuf,
+    /// The file that keeps this host's rejoin secret for this name across a crash (`None`:
+    /// none is kept).
+    pub rejoin_file: Option<PathBuf>,
+}
+
+/// The rejoin secret in `file`, if there is one there: 32 hex digits. A file that holds
+/// anything else is ignored (and replaced by the next welcome), with a warning: a damaged
+/// keepsake must not keep a player out of a game.
+fn read_secret(file: &std::path::Path) -> Option<RejoinSecret> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let text = text.trim();
+    let mut bytes = [0u8; 16];
+    let parsed = text.len() == 32
+        && bytes.iter_mut().enumerate().all(|(i, byte)| {
+            let digits = text.get(2 * i..2 * i + 2);
+            digits.and_then(|d| u8::from_str_radix(d, 16).ok()).map(|b| *byte = b).is_some()
+        });
+    if !parsed {
+        eprintln!("fixstep: ignoring {}: not a rejoin secret (32 hex digits)", file.display());
+        return None;
+    }
+    Some(RejoinSecret(bytes))
+}
+
+/// Keeps `secret` in `file` (only its owner may read it), warning if it cannot: the game goes
+/// on, without an instant rejoin.
+fn write_secret(file: &std::path::Path, secret: RejoinSecret) {
+    let hex: String = secret.0.iter().map(|b| format!("{b:02x}")).collect();
+    let written = file
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| {
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            options.open(file)
+        })
+        .and_then(|mut f| std::io::Write::write_all(&mut f, format!("{hex}\n").as_bytes()));
+    if let Err(e) = written {
+        eprintln!("fixstep: cannot keep the rejoin secret in {}: {e}", file.display());
+    }
+}
+
 /// A player in a network game; see the [module documentation](self).
 pub struct NetPeer<G: NetGame> {
     link: PeerLink<G>,
@@ -96,12 +155,30 @@ pub struct NetPeer<G: NetGame> {
     names: Vec<String>,
     /// Microseconds since the inputs were last sent, new or repeated.
     since_inputs_micros: u64,
+    /// Where the rejoin secret is kept.
+    rejoin_file: Option<PathBuf>,
+    /// The host's goodbye, once it came.
+    goodbye: Option<String>,
 }
 
 impl<G: NetGame> std::fmt::Debug for NetPeer<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetPeer").field("link", &self.link).finish_non_exhaustive()
     }
+}
+
+/// What the host at `host` saying `goodbye` means for a `role` ("player" or "spectator"):
+/// before the welcome a refusal, an error; after it the end of the game, in words.
+pub(crate) fn said_goodbye(
+    host: SocketAddr,
+    welcomed: bool,
+    goodbye: &Goodbye,
+    role: &'static str,
+) -> Result<String, NetPlayError> {
+    if !welcomed {
+        return Err(NetPlayError::Refused { role, reason: goodbye.to_string() });
+    }
+    Ok(fixstep_net::NetError::HostEnded { host, goodbye: Some(goodbye.clone()) }.to_string())
 }
 
 /// What a game of `G` on `content` must share with a host to play with it: the protocol,
@@ -116,24 +193,22 @@ pub fn identity_of<G: Game>(content: &G::Content) -> Identity {
 }
 
 impl<G: NetGame> NetPeer<G> {
-    /// A player named `name` connecting to the host at `host`, to play on `content`.
+    /// A player connecting as `options` say, to play on `content`; with the rejoin secret
+    /// its file keeps, if it has one.
     ///
     /// # Errors
     ///
     /// If no socket can be bound.
-    pub fn connect(
-        content: Arc<G::Content>,
-        host: SocketAddr,
-        name: &str,
-        reports: PathBuf,
-    ) -> Result<Self, NetPlayError> {
+    pub fn connect(content: Arc<G::Content>, options: &PeerOptions) -> Result<Self, NetPlayError> {
         let config = PeerConfig {
             identity: identity_of::<G>(&content),
-            name: name.to_owned(),
+            name: options.name.clone(),
             role: Role::Player,
+            rejoin: options.rejoin_file.as_deref().and_then(read_secret),
         };
+        let session = PeerSession::new(config);
         Ok(Self {
-            link: PeerLink::connect(host, PeerSession::new(config))?,
+            link: PeerLink::connect(options.host, &options.admission, session)?,
             content,
             sim: None,
             clock: NetworkClock::new(),
@@ -143,12 +218,14 @@ impl<G: NetGame> NetPeer<G> {
             recent: RecentStates::default(),
             hasher: StateHasher::new(),
             hash: None,
-            reports,
+            reports: options.reports.clone(),
             stats: PeerStats::default(),
             perturb_at: None,
             sent_at: VecDeque::new(),
             names: Vec::new(),
             since_inputs_micros: 0,
+            rejoin_file: options.rejoin_file.clone(),
+            goodbye: None,
         })
     }
 
@@ -238,26 +315,23 @@ impl<G: NetGame> NetPeer<G> {
 
     fn event(&mut self, event: PeerEventOf<G>) -> Result<(), NetPlayError> {
         match event {
-            PeerEvent::Welcomed(Welcome { tick, state, hash, .. }) => {
-                let state = postcard::from_bytes(&state)
-                    .map_err(|e| NetPlayError::StateDecode(e.to_string()))?;
-                let mut sim = G::new_sim(&self.content, 0, 0);
-                sim.restore(&state);
-                let ours = sim.state_hash().total();
-                if ours != hash || sim.next_tick() != tick {
-                    return Err(NetPlayError::StateDamaged {
-                        ours,
-                        our_tick: sim.next_tick().0,
-                        theirs: hash,
-                        their_tick: tick.0,
-                    });
-                }
-                self.sim = Some(sim);
+            PeerEvent::Welcomed(Welcome { tick, state, hash, rejoin, .. }) => {
+                self.sim = Some(self.restored(&state, hash, tick)?);
                 let round_trip = self.clock.local_micros() - self.hello_micros.unwrap_or(0);
                 self.inputs = Some(InputTicks::new(tick, round_trip));
+                if let (Some(file), Some(secret)) = (&self.rejoin_file, rejoin) {
+                    write_secret(file, secret);
+                }
             }
-            PeerEvent::Refused { reason } => {
-                return Err(NetPlayError::Refused { role: "player", reason });
+            PeerEvent::Resync(Welcome { tick, state, hash, .. }) => {
+                // Ticks before it still waiting to run are of the old state: run_due skips them.
+                self.sim = Some(self.restored(&state, hash, tick)?);
+                self.stats.resynced = Some(tick);
+                self.stats.resyncs += 1;
+            }
+            PeerEvent::Goodbye(goodbye) => {
+                let welcomed = self.sim.is_some();
+                self.goodbye = Some(said_goodbye(self.link.host(), welcomed, &goodbye, "player")?);
             }
             PeerEvent::Tick(record) => {
                 self.clock.observe(record.tick);
@@ -308,6 +382,24 @@ impl<G: NetGame> NetPeer<G> {
             PeerEvent::Update(_) | PeerEvent::Dropped(_) => {}
         }
         Ok(())
+    }
+
+    /// The state a welcome or resync brought, checked against the hash and tick the host said.
+    fn restored(&self, state: &[u8], hash: u64, tick: Tick) -> Result<G::Sim, NetPlayError> {
+        let state =
+            postcard::from_bytes(state).map_err(|e| NetPlayError::StateDecode(e.to_string()))?;
+        let mut sim = G::new_sim(&self.content, 0, 0);
+        sim.restore(&state);
+        let ours = sim.state_hash().total();
+        if ours != hash || sim.next_tick() != tick {
+            return Err(NetPlayError::StateDamaged {
+                ours,
+                our_tick: sim.next_tick().0,
+                theirs: hash,
+                their_tick: tick.0,
+            });
+        }
+        Ok(sim)
     }
 
     /// The tick the next input is for, if one is due now (the input clock may hold back);
@@ -387,10 +479,18 @@ impl<G: NetGame> NetPeer<G> {
         Ok(self.link.send()?)
     }
 
-    /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
+    /// How many times the host resynced this peer: a frame loop that draws the game starts
+    /// its presentation again when this changes (the state jumped).
+    #[must_use]
+    pub const fn resyncs(&self) -> u32 {
+        self.stats.resyncs
+    }
+
+    /// Why the game is over for this peer, if the host ended it (the match is over, or it
+    /// dropped this peer, and said why).
     #[must_use]
     pub fn ended(&self) -> Option<&str> {
-        self.link.ended()
+        self.goodbye.as_deref().or_else(|| self.link.ended())
     }
 
     /// Says goodbye.

@@ -22,6 +22,8 @@ pub struct PlayerFrames<G: Game> {
     presentation: Option<G::Presentation>,
     input: G::Input,
     input_schedule: FrameScheduler,
+    /// The peer's resyncs when the presentation was made.
+    resyncs: u32,
 }
 
 impl<G: Game> std::fmt::Debug for PlayerFrames<G> {
@@ -44,16 +46,20 @@ impl<G: NetGame> PlayerFrames<G> {
             presentation: None,
             input: G::Input::default(),
             input_schedule: FrameScheduler::new(),
+            resyncs: 0,
         }
     }
 
     /// Makes the presentation once `peer` has been welcomed, from the state the welcome
     /// brought. `true` on the call that makes it, so a caller can start what starts with the
-    /// game (a truth log's first snapshot, a bot).
+    /// game (a truth log's first snapshot, a bot). After a resync it is made again from the
+    /// state the resync brought: the game jumped, and is drawn from there, never blended.
     pub fn start(&mut self, peer: &NetPeer<G>) -> bool {
-        if self.presentation.is_some() {
+        if self.presentation.is_some() && self.resyncs == peer.resyncs() {
             return false;
         }
+        let first = self.presentation.is_none();
+        self.resyncs = peer.resyncs();
         let (Some(player), Some(sim)) = (peer.player(), peer.sim()) else { return false };
         let player = usize::from(player);
         let mut presentation = G::presentation(&self.content, player);
@@ -62,7 +68,7 @@ impl<G: NetGame> PlayerFrames<G> {
         }
         presentation.observe(sim.snapshot(), G::own(sim, player));
         self.presentation = Some(presentation);
-        true
+        first
     }
 
     /// The presentation, once started.

@@ -4,13 +4,13 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use fixstep_net::{LinkStats, PeerLink};
+use fixstep_net::{Admission, LinkStats, PeerLink};
 use fixstep_present::CameraDraw;
 use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Role};
 use glam::Vec3;
 
 use crate::host_thread::SERVE_MICROS;
-use crate::peer::identity_of;
+use crate::peer::{identity_of, said_goodbye};
 use crate::{NetGame, NetPlayError, Spectator};
 
 /// How often a spectator tells the host what it looks at, microseconds: every tick, as the
@@ -25,6 +25,8 @@ pub struct NetSpectator<G: NetGame> {
     target: Vec3,
     since_view: u64,
     updates: u64,
+    /// The host's goodbye, once it came.
+    goodbye: Option<String>,
 }
 
 impl<G: NetGame> std::fmt::Debug for NetSpectator<G> {
@@ -34,7 +36,8 @@ impl<G: NetGame> std::fmt::Debug for NetSpectator<G> {
 }
 
 impl<G: NetGame> NetSpectator<G> {
-    /// A spectator named `name` of the game of `content` hosted at `host`.
+    /// A spectator named `name` of the game of `content` hosted at `host`, presenting
+    /// `admission`.
     ///
     /// # Errors
     ///
@@ -43,18 +46,21 @@ impl<G: NetGame> NetSpectator<G> {
         content: &Arc<G::Content>,
         host: SocketAddr,
         name: &str,
+        admission: &Admission,
     ) -> Result<Self, NetPlayError> {
         let config = PeerConfig {
             identity: identity_of::<G>(content),
             name: name.to_owned(),
             role: Role::Spectator,
+            rejoin: None,
         };
         Ok(Self {
-            link: PeerLink::connect(host, PeerSession::new(config))?,
+            link: PeerLink::connect(host, admission, PeerSession::new(config))?,
             spectator: G::Spectator::new(content),
             target: Vec3::ZERO,
             since_view: 0,
             updates: 0,
+            goodbye: None,
         })
     }
 
@@ -102,8 +108,10 @@ impl<G: NetGame> NetSpectator<G> {
         let events: Vec<_> = self.link.session().drain_events().collect();
         for event in events {
             match event {
-                PeerEvent::Refused { reason } => {
-                    return Err(NetPlayError::Refused { role: "spectator", reason });
+                PeerEvent::Goodbye(goodbye) => {
+                    let welcomed = self.link.session().is_welcomed();
+                    let host = self.link.host();
+                    self.goodbye = Some(said_goodbye(host, welcomed, &goodbye, "spectator")?);
                 }
                 PeerEvent::Update(update) => {
                     self.updates += 1;
@@ -145,10 +153,10 @@ impl<G: NetGame> NetSpectator<G> {
         Ok(self.link.send()?)
     }
 
-    /// The host's goodbye, if the host ended the game (it stopped, or its match is over).
+    /// Why the game is over for this spectator, if the host ended it.
     #[must_use]
     pub fn ended(&self) -> Option<&str> {
-        self.link.ended()
+        self.goodbye.as_deref().or_else(|| self.link.ended())
     }
 
     /// Says goodbye.

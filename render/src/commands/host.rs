@@ -14,6 +14,7 @@ use fixstep_netplay::{HostOptions, HostSchedule, NetHost};
 use fixstep_present::CommandOf;
 use fixstep_runtime::{Bot, Simulation};
 
+use super::secret::PasswordArgs;
 use super::{Logs, NetLogArgs, Paths, held_at, read_input_script, sleep_until};
 use crate::games::Playable;
 
@@ -63,6 +64,9 @@ pub struct HostArgs {
     /// A player who drops out and comes back within them finds the game going on.
     #[arg(long, value_name = "SECONDS", requires = "headless")]
     pub end_when_empty: Option<u64>,
+    /// The session's password.
+    #[command(flatten)]
+    pub password: PasswordArgs,
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
@@ -85,7 +89,15 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         seed: args.seed,
         name: args.name.clone(),
         reports: args.reports.clone(),
+        access: args.password.access()?,
     };
+    if options.access == fixstep_net::Access::Open {
+        eprintln!(
+            "fixstep: this session is open and unencrypted: anyone who reaches port {} can join, \
+             read and forge its packets (fine on a LAN you trust; give --password otherwise)",
+            args.port
+        );
+    }
     if !args.logs.headless {
         super::play::window::<G>(
             paths,
@@ -166,6 +178,9 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         let wake = [Some(now + POLL_MICROS), Some(schedule.next_due_micros()), host.poll_timeout()];
         sleep_until(&clock, wake.into_iter().flatten().min().unwrap_or(now));
     }
+    // The goodbye goes out with the last ticks, on the same ordered channel, and has the
+    // farewell to get through.
+    host.end_match()?;
     let farewell_until = clock.now_micros() + FAREWELL_MICROS;
     while clock.now_micros() < farewell_until {
         let now = clock.now_micros();
@@ -178,12 +193,16 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     logs.finish()?;
     let stats = host.stats();
     Ok(format!(
-        "tick {} hash {} late inputs {} desyncs {} refused messages {} malformed datagrams {}\n",
+        "tick {} hash {} late inputs {} desyncs {} resyncs {} refused messages {} malformed \
+         datagrams {} flooded datagrams {} refused connection requests {}\n",
         host.sim().next_tick().0,
         host.hash(),
         stats.late_inputs,
         stats.desyncs,
+        stats.resyncs,
         stats.refused,
-        stats.malformed_datagrams,
+        stats.turned.malformed,
+        stats.turned.flooded,
+        stats.turned.requests,
     ))
 }

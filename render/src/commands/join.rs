@@ -7,11 +7,12 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use fixstep_net::WallClock;
-use fixstep_netplay::{InputLatency, NetPeer, PlayerFrames};
+use fixstep_netplay::{InputLatency, NetPeer, PeerOptions, PlayerFrames};
 use fixstep_present::CommandOf;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::{Bot, Simulation};
 
+use super::secret::{PasswordArgs, rejoin_file};
 use super::{
     Logs, NetLogArgs, Paths, bad_input, held_at, held_mark, read_input_script, sleep_until,
 };
@@ -39,6 +40,9 @@ pub struct JoinArgs {
     /// Where desync reports are written.
     #[arg(long, default_value = "desync-reports")]
     pub reports: PathBuf,
+    /// The session's password.
+    #[command(flatten)]
+    pub password: PasswordArgs,
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
@@ -71,17 +75,19 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
     let host = resolve(&args.host)?;
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
+    let options = PeerOptions {
+        host,
+        name: args.name.clone(),
+        admission: args.password.admission()?,
+        reports: args.reports.clone(),
+        rejoin_file: rejoin_file(&args.host, &args.name),
+    };
     if !args.logs.headless {
-        let mode = super::play::Windowed::Join {
-            host,
-            name: args.name.clone(),
-            reports: args.reports.clone(),
-        };
+        let mode = super::play::Windowed::Join(options);
         super::play::window::<G>(paths, &level_file, &content, &mode)?;
         return Ok(String::new());
     }
-    let mut peer =
-        NetPeer::<G>::connect(Arc::clone(&content), host, &args.name, args.reports.clone())?;
+    let mut peer = NetPeer::<G>::connect(Arc::clone(&content), &options)?;
     if let Some(tick) = args.perturb_at {
         peer.perturb_at(fixstep_runtime::Tick(tick));
     }
@@ -168,12 +174,13 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
     logs.finish()?;
     let stats = peer.stats();
     let mut out = format!(
-        "player {} tick {} hash {} late inputs {} desync {}\n",
+        "player {} tick {} hash {} late inputs {} desync {} resynced {}\n",
         peer.player().map_or_else(|| "-".to_owned(), |p| p.to_string()),
         peer.sim().map_or(0, |s| s.next_tick().0),
         peer.hash().map_or_else(|| "-".to_owned(), ToString::to_string),
         stats.late_inputs,
-        stats.desync.map_or_else(|| "none".to_owned(), |t| t.0.to_string())
+        stats.desync.map_or_else(|| "none".to_owned(), |t| t.0.to_string()),
+        stats.resynced.map_or_else(|| "never".to_owned(), |t| t.0.to_string()),
     );
     let link = peer.link();
     let ms = |samples: &[u64]| {

@@ -11,6 +11,7 @@ pub mod netem;
 pub mod play;
 pub mod replay;
 pub mod screenshot;
+pub mod secret;
 pub mod sim;
 pub mod spectate;
 pub mod sync_test;

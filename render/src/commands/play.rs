@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use clap::Args;
-use fixstep_netplay::HostOptions;
+use fixstep_net::Admission;
+use fixstep_netplay::{HostOptions, PeerOptions};
 
 use super::{Paths, bad_input};
 use crate::games::Playable;
@@ -55,21 +56,16 @@ pub enum Windowed {
     Local(PlayArgs),
     /// Host it, and play in it.
     Host(HostOptions),
-    /// Join the game at `host`.
-    Join {
-        /// The host.
-        host: SocketAddr,
-        /// The player's name.
-        name: String,
-        /// Where desync reports go.
-        reports: PathBuf,
-    },
+    /// Join a game.
+    Join(PeerOptions),
     /// Watch the game at `host`.
     Spectate {
         /// The host.
         host: SocketAddr,
         /// The spectator's name.
         name: String,
+        /// What it presents to the host.
+        admission: Admission,
     },
 }
 
@@ -121,13 +117,10 @@ pub fn window<G: Playable>(
             Mode::Local,
         ),
         Windowed::Host(options) => (PlayOptions::default(), false, Mode::Host(options.clone())),
-        Windowed::Join { host, name, reports } => (
-            PlayOptions::default(),
-            false,
-            Mode::Join { host: *host, name: name.clone(), reports: reports.clone() },
-        ),
-        Windowed::Spectate { host, name } => {
-            (PlayOptions::default(), false, Mode::Spectate { host: *host, name: name.clone() })
+        Windowed::Join(options) => (PlayOptions::default(), false, Mode::Join(options.clone())),
+        Windowed::Spectate { host, name, admission } => {
+            let (host, name, admission) = (*host, name.clone(), admission.clone());
+            (PlayOptions::default(), false, Mode::Spectate { host, name, admission })
         }
     };
     let setup = crate::games::drawn::RenderSetup {

@@ -10,6 +10,7 @@ use fixstep_present::CameraRig;
 use glam::Vec3;
 
 use super::join::resolve;
+use super::secret::PasswordArgs;
 use super::{Logs, Paths, frame_micros, sleep_until};
 use crate::games::Playable;
 
@@ -39,6 +40,9 @@ pub struct SpectateArgs {
     /// Frames a second.
     #[arg(long, default_value_t = 60.0)]
     pub fps: f64,
+    /// The session's password.
+    #[command(flatten)]
+    pub password: PasswordArgs,
 }
 
 /// Runs `fixstep spectate`; returns the summary to print.
@@ -50,12 +54,14 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<String> {
     let host = resolve(&args.host)?;
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
+    let admission = args.password.admission()?;
     if !args.headless {
-        let mode = super::play::Windowed::Spectate { host, name: args.name.clone() };
+        let name = args.name.clone();
+        let mode = super::play::Windowed::Spectate { host, name, admission };
         super::play::window::<G>(paths, &level_file, &content, &mode)?;
         return Ok(String::new());
     }
-    let mut spectator = NetSpectator::<G>::connect(&content, host, &args.name)?;
+    let mut spectator = NetSpectator::<G>::connect(&content, host, &args.name, &admission)?;
     spectator.look_at(Vec3::ZERO);
     let camera = CameraRig::default().behind(Vec3::ZERO, 0.0);
     let mut logs = Logs::<G>::open(None, None, args.drawn_log.as_deref(), &content)?;

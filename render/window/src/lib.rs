@@ -51,7 +51,8 @@ use std::time::Instant;
 
 use fixstep_gpu::overlay::GRAPH_SAMPLES;
 use fixstep_gpu::{FrameRenderer, GpuContext, GpuError, Hud, OffscreenTarget};
-use fixstep_netplay::{HostOptions, NetGame, NetPlayError};
+use fixstep_net::Admission;
+use fixstep_netplay::{HostOptions, NetGame, NetPlayError, PeerOptions};
 use fixstep_present::record::{DrawnLog, HeldMark};
 use fixstep_present::{FrameOf, Game};
 use fixstep_runtime::Command as _;
@@ -159,21 +160,16 @@ pub enum Mode {
     Local,
     /// Host a network game, and play in it.
     Host(HostOptions),
-    /// Join the game at `host` and play in it.
-    Join {
-        /// The host.
-        host: std::net::SocketAddr,
-        /// The player's name.
-        name: String,
-        /// Where desync reports go.
-        reports: PathBuf,
-    },
+    /// Join a game and play in it.
+    Join(PeerOptions),
     /// Watch the game at `host`.
     Spectate {
         /// The host.
         host: std::net::SocketAddr,
         /// The spectator's name.
         name: String,
+        /// What it presents to the host.
+        admission: Admission,
     },
 }
 
@@ -343,11 +339,9 @@ where
                 Box::new(LocalPlay::<G>::new(content, self.options.seed, self.options.bots))
             }
             Mode::Host(options) => Box::new(HostPlay::<G>::new(content, options)?),
-            Mode::Join { host, name, reports } => {
-                Box::new(JoinPlay::<G>::new(content, *host, name, reports.clone())?)
-            }
-            Mode::Spectate { host, name } => {
-                Box::new(SpectatePlay::<G>::new(content, *host, name)?)
+            Mode::Join(options) => Box::new(JoinPlay::<G>::new(content, options)?),
+            Mode::Spectate { host, name, admission } => {
+                Box::new(SpectatePlay::<G>::new(content, *host, name, admission)?)
             }
         };
         renderer.set_local_player(game.local_player());

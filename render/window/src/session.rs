@@ -3,13 +3,13 @@
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use fixstep_gpu::Hud;
-use fixstep_net::WallClock;
+use fixstep_net::{Admission, WallClock};
 use fixstep_netplay::{
-    HostOptions, HostThread, NetGame, NetHost, NetPeer, NetSpectator, PlayerFrames, Spectator,
+    HostOptions, HostThread, NetGame, NetHost, NetPeer, NetSpectator, PeerOptions, PlayerFrames,
+    Spectator,
 };
 use fixstep_present::Controls;
 use fixstep_present::camera::CameraRig;
@@ -285,19 +285,14 @@ pub struct JoinPlay<G: NetGame> {
 }
 
 impl<G: NetGame> JoinPlay<G> {
-    /// A player named `name` of the game hosted at `host`, its socket served from a thread
-    /// (a window's frames come when the window system lets them).
+    /// A player connecting as `options` say, its socket served from a thread (a window's
+    /// frames come when the window system lets them).
     ///
     /// # Errors
     ///
     /// If no socket can be bound.
-    pub fn new(
-        content: &Arc<G::Content>,
-        host: SocketAddr,
-        name: &str,
-        reports: PathBuf,
-    ) -> Result<Self, PlayError> {
-        let mut peer = NetPeer::connect(Arc::clone(content), host, name, reports)?;
+    pub fn new(content: &Arc<G::Content>, options: &PeerOptions) -> Result<Self, PlayError> {
+        let mut peer = NetPeer::connect(Arc::clone(content), options)?;
         peer.serve_from_thread();
         Ok(Self {
             peer,
@@ -388,10 +383,11 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
                 .hashed
                 .map_or_else(|| "-".to_owned(), |(t, h)| format!("{} {:08x}", t.0, h >> 32)),
         );
-        match stats.desync {
-            Some(tick) => line.push_str(&format!("   DESYNC at tick {}", tick.0)),
-            None if stats.hashed.is_some() => line.push_str(" (agrees)"),
-            None => {}
+        match (stats.desync, stats.resynced) {
+            (_, Some(tick)) => line.push_str(&format!("   resynced at tick {}", tick.0)),
+            (Some(tick), None) => line.push_str(&format!("   DESYNC at tick {}", tick.0)),
+            (None, None) if stats.hashed.is_some() => line.push_str(" (agrees)"),
+            (None, None) => {}
         }
         if self.peer.player().is_none() {
             line = "connecting...".to_owned();
@@ -433,8 +429,13 @@ impl<G: NetGame> SpectatePlay<G> {
     /// # Errors
     ///
     /// If no socket can be bound.
-    pub fn new(content: &Arc<G::Content>, host: SocketAddr, name: &str) -> Result<Self, PlayError> {
-        let mut spectator = NetSpectator::connect(content, host, name)?;
+    pub fn new(
+        content: &Arc<G::Content>,
+        host: SocketAddr,
+        name: &str,
+        admission: &Admission,
+    ) -> Result<Self, PlayError> {
+        let mut spectator = NetSpectator::connect(content, host, name, admission)?;
         spectator.serve_from_thread();
         Ok(Self {
             spectator,

@@ -5,6 +5,7 @@
 mod loopback;
 
 use fixstep_gpu::Hud;
+use fixstep_net::Admission;
 use fixstep_town::Town;
 use fixstep_window::session::{HostPlay, JoinPlay, PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
@@ -14,9 +15,10 @@ fn players_and_spectators_are_told_the_host_ended_the_game() {
     let game = Loopback::new("game-end");
     let mut host =
         HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
-    let mut peer = JoinPlay::<Town>::new(&game.level, game.addr, "bob", game.reports.clone())
-        .expect("the peer binds");
-    let mut spectator = SpectatePlay::<Town>::new(&game.level, game.addr, "eve").expect("binds");
+    let mut peer =
+        JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("the peer binds");
+    let mut spectator =
+        SpectatePlay::<Town>::new(&game.level, game.addr, "eve", &Admission::Open).expect("binds");
     let playing = frames(&mut [&mut host, &mut peer, &mut spectator], |huds| {
         huds[1].tick > 5 && huds[2].tick > 5
     });

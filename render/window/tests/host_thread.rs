@@ -132,8 +132,8 @@ fn a_host_whose_window_stops_drawing_keeps_its_peers_playing() {
     let started = Instant::now();
     let mut host =
         HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
-    let mut peer = JoinPlay::<Town>::new(&game.level, game.addr, "bob", game.reports.clone())
-        .expect("the peer binds");
+    let mut peer =
+        JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("the peer binds");
     let mut last_host_frame = Instant::now();
     let (_, peer_hud) = play(&mut host, &mut peer, 1_500_000, true, &mut last_host_frame);
     let before = peer_hud.tick;

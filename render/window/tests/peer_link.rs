@@ -35,8 +35,8 @@ fn a_peer_drawing_four_frames_a_second_measures_the_links_round_trip_not_its_fra
     let game = Loopback::new("peer-link");
     let mut host =
         HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
-    let mut peer = JoinPlay::<Town>::new(&game.level, game.addr, "bob", game.reports.clone())
-        .expect("the peer binds");
+    let mut peer =
+        JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("the peer binds");
     let held = Controls::default();
     let start = Instant::now();
     let mut last_peer_frame = Instant::now();

@@ -5,6 +5,7 @@
 mod loopback;
 
 use fixstep_game::state::Role;
+use fixstep_net::Admission;
 use fixstep_town::Town;
 use fixstep_window::session::{HostPlay, PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
@@ -19,7 +20,8 @@ fn a_spectator_knows_every_character_it_draws_by_name() {
     let level = &game.level;
     let mut host =
         HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
-    let mut spectator = SpectatePlay::<Town>::new(&game.level, game.addr, "eve").expect("binds");
+    let mut spectator =
+        SpectatePlay::<Town>::new(&game.level, game.addr, "eve", &Admission::Open).expect("binds");
     frames(&mut [&mut host, &mut spectator], |huds| huds[1].tick >= WATCHED_TICK);
     let frame = spectator.drawn();
     assert!(

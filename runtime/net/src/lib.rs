@@ -8,6 +8,9 @@
 //!   measures) on netcode connections (encrypted, replay-protected packets, so a stranger's
 //!   datagrams never reach a session), every datagram checked before netcode reads it
 //!   ([`netcode`]) and every payload before renet does ([`renet_guard`]);
+//! - [`Access`] and [`Admission`] say who may join: anyone (an open session, for a LAN), or
+//!   whoever holds a session's key ([`SessionKey`], from a password or a matchmaker), which
+//!   then also encrypts and authenticates every packet ([`access`]);
 //! - [`PeerLink`] holds a peer's session on its transport, and serves the socket from a thread
 //!   of its own when the peer's frames are too slow to (a window drawing a few frames a
 //!   second, or blocked while it is dragged);
@@ -22,7 +25,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use fixstep_net::{HostTransport, PeerTransport, WallClock};
+//! use fixstep_net::{Access, Admission, HostTransport, PeerTransport, SessionKey, WallClock};
 //! use fixstep_runtime::net::{
 //!     GameData, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerConfig,
 //!     PeerSession, Role,
@@ -49,14 +52,18 @@
 //! let identity = Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(7) };
 //! let config = HostConfig { identity, max_players: 4, local_players: 0 };
 //! let mut host = HostSession::<Nudges>::new(config, Tick::ZERO);
-//! let mut host_link = HostTransport::bind(([127, 0, 0, 1], 0).into(), &[], 4)?;
+//! // A session sealed by a password: only peers that know it can join, or read a packet.
+//! let access = Access::Key(SessionKey::from_password("correct horse")?);
+//! let mut host_link = HostTransport::bind(([127, 0, 0, 1], 0).into(), &[], 4, &access)?;
 //! let address = host_link.local_addr().expect("bound");
 //! let mut peer = PeerSession::<Nudges>::new(PeerConfig {
 //!     identity,
 //!     name: "ada".to_owned(),
 //!     role: Role::Player,
+//!     rejoin: None,
 //! });
-//! let mut peer_link = PeerTransport::connect(address)?;
+//! let admission = Admission::Key(SessionKey::from_password("correct horse")?);
+//! let mut peer_link = PeerTransport::connect(address, &admission)?;
 //! let (clock, step) = (WallClock::new(), Duration::from_millis(5));
 //! let mut asked = false;
 //! for _ in 0..400 {
@@ -74,6 +81,8 @@
 //! # Ok::<(), fixstep_net::NetError>(())
 //! ```
 
+pub mod access;
+mod limiter;
 pub mod netcode;
 mod netem;
 mod peer_link;
@@ -83,6 +92,11 @@ mod transport;
 use std::net::SocketAddr;
 use std::time::Instant;
 
+use fixstep_runtime::net::Goodbye;
+
+pub use access::{Access, Admission, SessionKey, rejoin_secret};
+pub use limiter::RateLimiter;
+pub use netcode::Turned;
 pub use netem::{CLIENT_IDLE_SECONDS, Netem, NetemConfig, NetemCounts};
 pub use peer_link::{PeerLink, SessionGuard};
 pub use transport::{
@@ -109,14 +123,28 @@ pub enum NetError {
         /// Why.
         reason: String,
     },
-    /// The host closed the connection and said goodbye: it ended the game (its match is
-    /// over, or it was stopped), or it dropped this peer (silent past its timeout, or sending
-    /// what it refuses). netcode's goodbye carries no reason to tell these apart.
-    #[error("the host at {host} ended the game (or dropped this peer)")]
+    /// The host closed the connection: it ended the match, or dropped this peer, and said
+    /// why in its goodbye (`None` if the goodbye was lost on the way).
+    #[error("the host at {host} {}", ended_how(.goodbye.as_ref()))]
     HostEnded {
         /// The host's address.
         host: SocketAddr,
+        /// What the host said.
+        goodbye: Option<Goodbye>,
     },
+    /// The host turned the connection request away before any session began.
+    #[error("the host at {host} {}", refused_how(*.refusal, *.sealed))]
+    Refused {
+        /// The host's address.
+        host: SocketAddr,
+        /// Why.
+        refusal: access::Refusal,
+        /// Whether this peer presented a password (or token).
+        sealed: bool,
+    },
+    /// A password cannot be made a key.
+    #[error("the password: {0}")]
+    Password(String),
     /// The host's transport failed.
     #[error("the host's transport: {0}")]
     Transport(String),
@@ -133,6 +161,27 @@ pub enum NetError {
 impl NetError {
     fn transport(e: impl std::fmt::Display) -> Self {
         Self::Transport(e.to_string())
+    }
+}
+
+fn ended_how(goodbye: Option<&Goodbye>) -> String {
+    match goodbye {
+        Some(Goodbye::MatchEnded) => "ended the match".to_owned(),
+        Some(goodbye) => format!("dropped this peer: {goodbye}"),
+        None => "ended the game, or dropped this peer (its goodbye was lost)".to_owned(),
+    }
+}
+
+const fn refused_how(refusal: access::Refusal, sealed: bool) -> &'static str {
+    match (refusal, sealed) {
+        (access::Refusal::Key, true) => {
+            "refused this password: the host has another, or none (leave --password out)"
+        }
+        (access::Refusal::Key, false) => "asks for a password: give it with --password",
+        (access::Refusal::Expired, _) => {
+            "found the connect token expired: this machine's clock is more than two minutes \
+             behind the host's"
+        }
     }
 }
 

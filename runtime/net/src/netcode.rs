@@ -9,10 +9,16 @@
 //! peer). [`well_formed`] turns those away, and this module owns the socket loop (what
 //! renet_netcode's transports do, with that check) so that no datagram reaches netcode
 //! unchecked.
+//!
+//! The host's loop also bounds what one sender can make it do: datagrams per address and
+//! connection requests per IP address go through token buckets ([`DATAGRAMS_PER_SECOND`],
+//! [`REQUESTS_PER_SECOND`]), and every connection request's token is opened before netcode
+//! opens it ([`crate::access::check_request`]), so that a peer with the wrong password is told
+//! so.
 
 use std::collections::HashMap;
 use std::io;
-use std::net::{SocketAddr, UdpSocket};
+use std::net::{IpAddr, SocketAddr, UdpSocket};
 use std::time::Duration;
 
 use renet::{ClientId, RenetClient, RenetServer};
@@ -21,7 +27,36 @@ use renetcode::{
     NetcodeServer, ServerConfig, ServerResult,
 };
 
-use crate::renet_guard::PayloadGuard;
+use crate::access::{Refusal, RequestCheck, SessionKey, check_request};
+use crate::limiter::RateLimiter;
+use crate::renet_guard::{Kept, PayloadGuard};
+
+/// How many datagrams a second the host reads from one address: 2,000, four times what a
+/// peer sends (its socket is served every 2 ms), with a burst of as many, room for a desync
+/// report's state in slices. More is a flood, and is dropped unread before it costs a
+/// decryption.
+pub const DATAGRAMS_PER_SECOND: u64 = 2_000;
+
+/// How many connection requests a second the host reads from one IP address: 16, with a
+/// burst of 32, so that a LAN party or a test's peers on one machine all connect at once
+/// (netcode repeats a request four times a second until it is answered), while a flood of
+/// requests costs the host nothing but counting them.
+pub const REQUESTS_PER_SECOND: u64 = 16;
+
+/// The burst of [`REQUESTS_PER_SECOND`].
+const REQUEST_BURST: u64 = 32;
+
+/// What the host turned away before netcode read it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Turned {
+    /// Datagrams shaped as no netcode packet can be, and payloads kept from renet.
+    pub malformed: u64,
+    /// Datagrams over an address's [`DATAGRAMS_PER_SECOND`].
+    pub flooded: u64,
+    /// Connection requests over an IP address's [`REQUESTS_PER_SECOND`], for another
+    /// protocol, or whose token the host could not open or found expired.
+    pub requests: u64,
+}
 
 /// netcode's packet types are 0 (connection request) to 6 (disconnect), in a first byte's
 /// low four bits.
@@ -59,27 +94,47 @@ pub struct ServerLink {
     socket: UdpSocket,
     netcode: NetcodeServer,
     buffer: Box<[u8; NETCODE_MAX_PACKET_BYTES]>,
-    /// Datagrams and payloads dropped unread, and connections ended for what they sent.
-    malformed: u64,
+    /// What was turned away unread.
+    turned: Turned,
     /// Each connected client's checks of what renet reads.
     guards: HashMap<ClientId, PayloadGuard>,
+    /// Clients whose payloads showed they mean harm, for the session to drop.
+    cut_off: Vec<ClientId>,
+    /// The key connect tokens are sealed with.
+    key: SessionKey,
+    /// netcode's time: since the Unix epoch, as its tokens are stamped.
+    now: Duration,
+    datagrams: RateLimiter<SocketAddr>,
+    requests: RateLimiter<IpAddr>,
 }
 
 impl ServerLink {
-    /// netcode's server as `config` says, on `socket`.
+    /// netcode's server as `config` says, on `socket`, opening connect tokens with `key`
+    /// (the one `config`'s authentication names).
     ///
     /// # Errors
     ///
     /// If the socket cannot be made non-blocking.
-    pub fn new(config: ServerConfig, socket: UdpSocket) -> io::Result<Self> {
+    pub fn new(config: ServerConfig, key: SessionKey, socket: UdpSocket) -> io::Result<Self> {
         socket.set_nonblocking(true)?;
         Ok(Self {
             socket,
+            now: config.current_time,
             netcode: NetcodeServer::new(config),
             buffer: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
-            malformed: 0,
+            turned: Turned::default(),
             guards: HashMap::new(),
+            cut_off: Vec::new(),
+            key,
+            datagrams: RateLimiter::new(DATAGRAMS_PER_SECOND, DATAGRAMS_PER_SECOND),
+            requests: RateLimiter::new(REQUESTS_PER_SECOND, REQUEST_BURST),
         })
+    }
+
+    /// Clients whose payloads showed they mean harm since the last call: renet reads nothing
+    /// more of theirs, and the session should drop them.
+    pub fn drain_cut_off(&mut self) -> std::vec::Drain<'_, ClientId> {
+        self.cut_off.drain(..)
     }
 
     /// `client`'s reliable channel handed a message on.
@@ -95,11 +150,10 @@ impl ServerLink {
         self.netcode.addresses()
     }
 
-    /// Datagrams dropped unread by [`well_formed`] so far, and payloads a
-    /// [`PayloadGuard`] kept from renet.
+    /// What was turned away unread so far.
     #[must_use]
-    pub const fn malformed(&self) -> u64 {
-        self.malformed
+    pub const fn turned(&self) -> Turned {
+        self.turned
     }
 
     /// Advances netcode by `elapsed` and hands it everything the socket holds, then lets it
@@ -110,14 +164,20 @@ impl ServerLink {
     /// If the socket fails.
     pub fn update(&mut self, elapsed: Duration, server: &mut RenetServer) -> io::Result<()> {
         self.netcode.update(elapsed);
+        self.now += elapsed;
         loop {
             match self.socket.recv_from(&mut self.buffer[..]) {
                 Ok((len, from)) => {
-                    if well_formed(&self.buffer[..len]) {
-                        let result = self.netcode.process_packet(from, &mut self.buffer[..len]);
-                        handle(result, &self.socket, server, &mut self.guards, &mut self.malformed);
+                    if !self.datagrams.allow(from, self.now) {
+                        self.turned.flooded += 1;
+                    } else if !well_formed(&self.buffer[..len]) {
+                        self.turned.malformed += 1;
+                    } else if self.buffer[0] == CONNECTION_REQUEST && !self.admit(from, len) {
+                        self.turned.requests += 1;
                     } else {
-                        self.malformed += 1;
+                        let result = self.netcode.process_packet(from, &mut self.buffer[..len]);
+                        let (guards, cut_off) = (&mut self.guards, &mut self.cut_off);
+                        handle(result, &self.socket, server, guards, cut_off, &mut self.turned);
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
@@ -129,13 +189,33 @@ impl ServerLink {
         }
         for client in self.netcode.clients_id() {
             let result = self.netcode.update_client(client);
-            handle(result, &self.socket, server, &mut self.guards, &mut self.malformed);
+            let (guards, cut_off) = (&mut self.guards, &mut self.cut_off);
+            handle(result, &self.socket, server, guards, cut_off, &mut self.turned);
         }
         for client in server.disconnections_id() {
             let result = self.netcode.disconnect(client);
-            handle(result, &self.socket, server, &mut self.guards, &mut self.malformed);
+            let (guards, cut_off) = (&mut self.guards, &mut self.cut_off);
+            handle(result, &self.socket, server, guards, cut_off, &mut self.turned);
         }
         Ok(())
+    }
+
+    /// Whether the connection request of `len` bytes in the buffer, from `from`, goes on to
+    /// netcode: within its IP address's rate, and with a token the host can open and that is
+    /// still good. A peer whose token is not is told why.
+    fn admit(&mut self, from: SocketAddr, len: usize) -> bool {
+        if !self.requests.allow(from.ip(), self.now) {
+            return false;
+        }
+        match check_request(&self.buffer[..len], &self.key, self.now.as_secs()) {
+            RequestCheck::Pass => true,
+            RequestCheck::Ignore => false,
+            RequestCheck::Refuse(refusal) => {
+                // Shorter than the request: no one can use the host to flood a third party.
+                let _ = self.socket.send_to(&refusal.datagram(), from);
+                false
+            }
+        }
     }
 
     /// Sends what renet has for each client. A packet that cannot be sealed or sent waits for
@@ -159,20 +239,23 @@ impl ServerLink {
     pub fn disconnect_all(&mut self, server: &mut RenetServer) {
         for client in self.netcode.clients_id() {
             let result = self.netcode.disconnect(client);
-            handle(result, &self.socket, server, &mut self.guards, &mut self.malformed);
+            let (guards, cut_off) = (&mut self.guards, &mut self.cut_off);
+            handle(result, &self.socket, server, guards, cut_off, &mut self.turned);
         }
     }
 }
 
 /// Acts on what netcode made of a packet or an update, a payload only if its client's guard
-/// lets renet read it; a payload kept from renet is counted in `malformed`. A reply that cannot
-/// be sent is lost like any datagram; netcode and renet resend what matters.
+/// lets renet read it; a payload kept from renet is counted in `turned`, and a client that
+/// sent one meaning harm is put in `cut_off`. A reply that cannot be sent is lost like any
+/// datagram; netcode and renet resend what matters.
 fn handle(
     result: ServerResult<'_, '_>,
     socket: &UdpSocket,
     server: &mut RenetServer,
     guards: &mut HashMap<ClientId, PayloadGuard>,
-    malformed: &mut u64,
+    cut_off: &mut Vec<ClientId>,
+    turned: &mut Turned,
 ) {
     match result {
         ServerResult::None => {}
@@ -180,8 +263,13 @@ fn handle(
             let _ = socket.send_to(payload, addr);
         }
         ServerResult::Payload { client_id, payload } => {
-            if guards.entry(client_id).or_default().to_server(server, client_id, payload) {
-                *malformed += 1;
+            match guards.entry(client_id).or_default().to_server(server, client_id, payload) {
+                Kept::Read => {}
+                Kept::Dropped => turned.malformed += 1,
+                Kept::CutOff => {
+                    turned.malformed += 1;
+                    cut_off.push(client_id);
+                }
             }
         }
         ServerResult::ClientConnected { client_id, addr, payload, .. } => {
@@ -209,6 +297,11 @@ pub struct ClientLink {
     malformed: u64,
     /// The checks of what renet reads from the host.
     guard: PayloadGuard,
+    /// The address the peer dialled (netcode moves on to a token's next one if it gets no
+    /// answer).
+    host: SocketAddr,
+    /// The host's refusal of the connection request, if it said one.
+    refused: Option<Refusal>,
 }
 
 impl ClientLink {
@@ -224,13 +317,22 @@ impl ClientLink {
         socket: UdpSocket,
     ) -> Result<Self, NetcodeError> {
         socket.set_nonblocking(true)?;
+        let netcode = NetcodeClient::new(now, authentication)?;
         Ok(Self {
-            netcode: NetcodeClient::new(now, authentication)?,
+            host: netcode.server_addr(),
+            netcode,
             socket,
             buffer: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
             malformed: 0,
             guard: PayloadGuard::new(),
+            refused: None,
         })
+    }
+
+    /// The host's refusal of the connection request, if it said one.
+    #[must_use]
+    pub const fn refused(&self) -> Option<Refusal> {
+        self.refused
     }
 
     /// Datagrams dropped unread by [`well_formed`] so far, and payloads the guard kept from
@@ -268,6 +370,11 @@ impl ClientLink {
             }
             return Err(reason.to_string());
         }
+        if self.netcode.server_addr() != self.host {
+            // netcode gave up on the dialled address and would try a token's next one.
+            client.disconnect_due_to_transport();
+            return Err("no answer".to_owned());
+        }
         if self.netcode.is_connected() {
             client.set_connected();
         } else if self.netcode.is_connecting() {
@@ -277,6 +384,12 @@ impl ClientLink {
             match self.socket.recv_from(&mut self.buffer[..]) {
                 Ok((len, from)) => {
                     if from != self.netcode.server_addr() {
+                        continue;
+                    }
+                    if self.netcode.is_connecting()
+                        && let Some(refusal) = Refusal::read(&self.buffer[..len])
+                    {
+                        self.refused = Some(refusal);
                         continue;
                     }
                     if !well_formed(&self.buffer[..len]) {

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use fixstep_runtime::net::{GameData, PeerSession};
 
-use crate::{LinkStats, NetError, PeerTransport, WallClock};
+use crate::{Admission, LinkStats, NetError, PeerTransport, WallClock};
 
 /// A session and its transport, and what the serving thread could not do.
 struct Served<D: GameData> {
@@ -33,6 +33,7 @@ pub struct PeerLink<D: GameData> {
     /// The host's goodbye, once it came: the game is over, not broken, and nothing more is
     /// received or sent.
     ended: Option<String>,
+    host: std::net::SocketAddr,
 }
 
 impl<D: GameData> std::fmt::Debug for PeerLink<D> {
@@ -59,17 +60,21 @@ impl<D: GameData> std::ops::DerefMut for SessionGuard<'_, D> {
 }
 
 impl<D: GameData> PeerLink<D> {
-    /// `session` connecting to the host at `host`, served by the caller's
+    /// `session` connecting to the host at `host` with `admission`, served by the caller's
     /// [`receive`](Self::receive) and [`send`](Self::send) until
     /// [`serve_from_thread`](Self::serve_from_thread).
     ///
     /// # Errors
     ///
     /// If no socket can be bound.
-    pub fn connect(host: std::net::SocketAddr, session: PeerSession<D>) -> Result<Self, NetError> {
-        let transport = PeerTransport::connect(host)?;
+    pub fn connect(
+        host: std::net::SocketAddr,
+        admission: &Admission,
+        session: PeerSession<D>,
+    ) -> Result<Self, NetError> {
+        let transport = PeerTransport::connect(host, admission)?;
         let served = Served { session, transport, failure: None };
-        Ok(Self { served: Arc::new(Mutex::new(served)), thread: None, ended: None })
+        Ok(Self { served: Arc::new(Mutex::new(served)), thread: None, ended: None, host })
     }
 
     fn served(&self) -> MutexGuard<'_, Served<D>> {
@@ -171,6 +176,12 @@ impl<D: GameData> PeerLink<D> {
     #[must_use]
     pub fn ended(&self) -> Option<&str> {
         self.ended.as_deref()
+    }
+
+    /// The host's address.
+    #[must_use]
+    pub const fn host(&self) -> std::net::SocketAddr {
+        self.host
     }
 
     /// The session, locked while the guard lives.

@@ -56,9 +56,23 @@ enum Verdict {
     Disconnect,
 }
 
+/// What became of a payload a host's guard checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// renet read it.
+    Read,
+    /// It was dropped unread.
+    Dropped,
+    /// It was dropped, and showed the peer means harm: nothing more of its is read, and the
+    /// host should end its connection (telling it why).
+    CutOff,
+}
+
 /// One connection's checks of what renet reads; see the [module documentation](self).
 #[derive(Debug, Default)]
 pub struct PayloadGuard {
+    /// A payload showed the peer means harm: nothing more of its is read.
+    cut: bool,
     /// The slice count of each reliable message being assembled, as its first slice gave it.
     slice_counts: HashMap<u64, u64>,
     /// Reliable messages handed on: the id of the oldest one not yet (the channel is ordered).
@@ -83,24 +97,27 @@ impl PayloadGuard {
         }
     }
 
-    /// Hands `payload` from `client` to the host's renet if it may read it; ends the
-    /// connection if only harm sends it. Returns whether it was kept from renet.
+    /// Hands `payload` from `client` to the host's renet if it may read it; a payload only
+    /// harm sends cuts the client off (the caller ends its connection, saying why).
     pub fn to_server(
         &mut self,
         server: &mut RenetServer,
         client: ClientId,
         payload: &[u8],
-    ) -> bool {
+    ) -> Kept {
+        if self.cut {
+            return Kept::Dropped;
+        }
         match self.check(payload) {
             // A payload renet cannot read (from a peer that speaks it wrong) is dropped.
             Verdict::Read => drop(server.process_packet_from(payload, client)),
-            Verdict::Drop => return true,
+            Verdict::Drop => return Kept::Dropped,
             Verdict::Disconnect => {
-                server.disconnect(client);
-                return true;
+                self.cut = true;
+                return Kept::CutOff;
             }
         }
-        false
+        Kept::Read
     }
 
     /// Hands `payload` from the host to a peer's renet if it may read it; ends the connection

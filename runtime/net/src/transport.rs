@@ -4,12 +4,13 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, SystemTime};
 
 use fixstep_runtime::net::wire::{MAX_RELIABLE_BYTES, MAX_UNRELIABLE_BYTES};
-use fixstep_runtime::net::{Delivery, GameData, HostSession, PeerId, PeerSession};
+use fixstep_runtime::net::{Delivery, GameData, Goodbye, HostSession, PeerId, PeerSession};
 use renet::{ChannelConfig, ConnectionConfig, RenetClient, RenetServer, SendType, ServerEvent};
 use renetcode::{ClientAuthentication, DisconnectReason, ServerAuthentication, ServerConfig};
 
 use crate::NetError;
-use crate::netcode::{ClientLink, ServerLink};
+use crate::access::{Access, Admission};
+use crate::netcode::{ClientLink, ServerLink, Turned};
 
 /// netcode's protocol id for Fixstep: the same for every version, so that a peer of another
 /// version connects and is told by the host what differs, instead of timing out in silence.
@@ -113,9 +114,11 @@ impl std::fmt::Debug for HostTransport {
 }
 
 impl HostTransport {
-    /// A host listening on `bind`, taking at most `max_connections` peers. Peers connect to
-    /// the address they were given: `bind`'s own, or one of `also_reachable_at` (a link
-    /// conditioner's, a public address in front of a NAT), which netcode must know.
+    /// A host listening on `bind`, taking at most `max_connections` peers, who must present
+    /// what `access` asks. Peers connect to the address they were given: `bind`'s own, or one
+    /// of `also_reachable_at` (a link conditioner's, a public address in front of a NAT),
+    /// which netcode must know for a matchmaker's tokens (a peer's own password tokens are
+    /// good at any of the host's addresses).
     ///
     /// # Errors
     ///
@@ -124,19 +127,25 @@ impl HostTransport {
         bind: SocketAddr,
         also_reachable_at: &[SocketAddr],
         max_connections: usize,
+        access: &Access,
     ) -> Result<Self, NetError> {
         let socket = UdpSocket::bind(bind).map_err(|e| NetError::Bind { addr: bind, source: e })?;
         let local = socket.local_addr().map_err(|e| NetError::Bind { addr: bind, source: e })?;
         let mut public_addresses = vec![local];
         public_addresses.extend_from_slice(also_reachable_at);
+        public_addresses.extend(access.extra_addresses());
+        let authentication = match access {
+            Access::Open => ServerAuthentication::Unsecure,
+            Access::Key(key) => ServerAuthentication::Secure { private_key: *key.bytes() },
+        };
         let config = ServerConfig {
             current_time: epoch_time(),
             max_clients: max_connections.min(MAX_CONNECTIONS),
             protocol_id: NETCODE_PROTOCOL_ID,
             public_addresses,
-            authentication: ServerAuthentication::Unsecure,
+            authentication,
         };
-        let transport = ServerLink::new(config, socket)
+        let transport = ServerLink::new(config, access.key().clone(), socket)
             .map_err(|e| NetError::Bind { addr: bind, source: e })?;
         Ok(Self { server: RenetServer::new(connection_config()), transport })
     }
@@ -170,6 +179,9 @@ impl HostTransport {
                     session.disconnect(PeerId(client_id));
                 }
             }
+        }
+        for client in self.transport.drain_cut_off() {
+            session.drop_peer(PeerId(client), Goodbye::Malformed);
         }
         for client in self.server.clients_id() {
             for (channel, delivery) in
@@ -207,12 +219,13 @@ impl HostTransport {
         self.server.network_info(peer.0).ok().map(LinkStats::from)
     }
 
-    /// Datagrams and payloads dropped: datagrams shaped as no netcode packet can be
-    /// ([`crate::netcode::well_formed`]), and payloads of connected peers kept from renet
-    /// ([`crate::renet_guard`]; a peer that sent one meaning harm is disconnected).
+    /// What the host turned away before netcode or renet read it: datagrams shaped as no
+    /// netcode packet can be ([`crate::netcode::well_formed`]), payloads of connected peers
+    /// kept from renet ([`crate::renet_guard`]; a peer that sent one meaning harm is
+    /// dropped), floods and connection requests it did not take.
     #[must_use]
-    pub const fn malformed_datagrams(&self) -> u64 {
-        self.transport.malformed()
+    pub const fn turned(&self) -> Turned {
+        self.transport.turned()
     }
 
     /// Tells every peer the host is going, and sends it.
@@ -227,6 +240,8 @@ pub struct PeerTransport {
     transport: ClientLink,
     said_hello: bool,
     host: SocketAddr,
+    /// Whether it presented a password or token (for what a refusal means).
+    sealed: bool,
 }
 
 impl std::fmt::Debug for PeerTransport {
@@ -236,12 +251,12 @@ impl std::fmt::Debug for PeerTransport {
 }
 
 impl PeerTransport {
-    /// A connection to the host at `host`.
+    /// A connection to the host at `host`, presenting `admission`.
     ///
     /// # Errors
     ///
     /// If no local socket can be bound, or netcode refuses the setup.
-    pub fn connect(host: SocketAddr) -> Result<Self, NetError> {
+    pub fn connect(host: SocketAddr, admission: &Admission) -> Result<Self, NetError> {
         let local: SocketAddr = if host.is_ipv4() {
             SocketAddr::from(([0, 0, 0, 0], 0))
         } else {
@@ -250,14 +265,8 @@ impl PeerTransport {
         let socket =
             UdpSocket::bind(local).map_err(|e| NetError::Bind { addr: local, source: e })?;
         let now = epoch_time();
-        // Unique enough among a host's peers: the clock's nanoseconds and this process.
-        let client_id = (now.as_nanos() as u64) ^ (u64::from(std::process::id()) << 40);
-        let authentication = ClientAuthentication::Unsecure {
-            protocol_id: NETCODE_PROTOCOL_ID,
-            client_id,
-            server_addr: host,
-            user_data: None,
-        };
+        let connect_token = admission.token(host, now)?;
+        let authentication = ClientAuthentication::Secure { connect_token };
         let transport = ClientLink::new(now, authentication, socket)
             .map_err(|e| NetError::Connect { host, reason: e.to_string() })?;
         Ok(Self {
@@ -265,6 +274,7 @@ impl PeerTransport {
             transport,
             said_hello: false,
             host,
+            sealed: admission.is_sealed(),
         })
     }
 
@@ -295,15 +305,16 @@ impl PeerTransport {
         session: &mut PeerSession<D>,
     ) -> Result<(), NetError> {
         self.client.update(elapsed);
-        self.transport.update(elapsed, &mut self.client).map_err(|reason| self.ended(reason))?;
-        if let Some(reason) = self.disconnected() {
-            return Err(self.ended(reason));
+        let updated = self.transport.update(elapsed, &mut self.client);
+        if let Some(refusal) = self.transport.refused() {
+            return Err(NetError::Refused { host: self.host, refusal, sealed: self.sealed });
         }
-        if self.client.is_connected() {
+        if self.said_hello || self.client.is_connected() {
             if !self.said_hello {
                 session.connect();
                 self.said_hello = true;
             }
+            // What arrived with the host's disconnection too: its goodbye says why.
             for (channel, delivery) in
                 [(RELIABLE, Delivery::Reliable), (UNRELIABLE, Delivery::Unreliable)]
             {
@@ -314,6 +325,10 @@ impl PeerTransport {
                     session.receive(delivery, &bytes);
                 }
             }
+        }
+        updated.map_err(|reason| self.ended(reason, session.goodbye()))?;
+        if let Some(reason) = self.disconnected() {
+            return Err(self.ended(reason, session.goodbye()));
         }
         Ok(())
     }
@@ -330,14 +345,17 @@ impl PeerTransport {
             }
         }
         let sent = self.transport.send_packets(&mut self.client);
-        sent.map_err(|reason| self.ended(reason))
+        sent.map_err(|reason| self.ended(reason, session.goodbye()))
     }
 
-    /// The connection's end as an error: the host's goodbye is [`NetError::HostEnded`], the
-    /// rest [`NetError::Connect`] with `reason`.
-    fn ended(&self, reason: String) -> NetError {
-        if self.transport.disconnect_reason() == Some(DisconnectReason::DisconnectedByServer) {
-            NetError::HostEnded { host: self.host }
+    /// The connection's end as an error: the host's disconnection, or its goodbye, is
+    /// [`NetError::HostEnded`] (with the goodbye's reason), the rest [`NetError::Connect`]
+    /// with `reason`.
+    fn ended(&self, reason: String, goodbye: Option<&Goodbye>) -> NetError {
+        let by_host =
+            self.transport.disconnect_reason() == Some(DisconnectReason::DisconnectedByServer);
+        if by_host || goodbye.is_some() {
+            NetError::HostEnded { host: self.host, goodbye: goodbye.cloned() }
         } else {
             NetError::Connect { host: self.host, reason }
         }

@@ -10,6 +10,7 @@
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant, SystemTime};
 
+use fixstep_net::Access;
 use fixstep_net::HostTransport;
 use fixstep_net::netcode::well_formed;
 use fixstep_runtime::net::{HostConfig, HostSession, Identity};
@@ -83,7 +84,8 @@ const HANDSHAKE_LIMIT: Duration = Duration::from_secs(10);
 #[test]
 fn a_running_host_drops_datagrams_that_would_panic_netcode_from_a_connected_peers_address() {
     let mut host =
-        HostTransport::bind(SocketAddr::from(([127, 0, 0, 1], 0)), &[], 4).expect("binds");
+        HostTransport::bind(SocketAddr::from(([127, 0, 0, 1], 0)), &[], 4, &Access::Open)
+            .expect("binds");
     let host_addr = host.local_addr().expect("an address");
     let identity = Identity { protocol: 0, sim_version: 0, level: ContentDigest(0) };
     let mut session: HostSession<NothingData> =
@@ -152,7 +154,7 @@ fn a_running_host_drops_datagrams_that_would_panic_netcode_from_a_connected_peer
     std::thread::sleep(Duration::from_millis(20));
     host.receive(Duration::from_millis(20), clock + 20_000, &mut session)
         .expect("the host goes on");
-    let malformed = host.malformed_datagrams();
+    let malformed = host.turned().malformed;
     assert!(
         malformed >= crafted_count,
         "the crafted ones dropped unread and counted ({malformed})"

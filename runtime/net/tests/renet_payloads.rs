@@ -19,7 +19,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use fixstep_net::connection_config;
-use fixstep_net::renet_guard::PayloadGuard;
+use fixstep_net::renet_guard::{Kept, PayloadGuard};
 use renet::{ChannelConfig, ClientId, RenetClient, RenetServer, SendType};
 
 /// The peer's client id on the host: any, as the host's renet only keys connections by it.
@@ -152,9 +152,12 @@ impl End {
 }
 
 /// The host's transport hands renet a payload netcode decrypted from the peer, through the
-/// guard it keeps for the peer: the call `netcode.rs` makes.
+/// guard it keeps for the peer: the call `netcode.rs` makes. A peer cut off is disconnected,
+/// as the host's session does once its goodbye is sent.
 fn host_reads(host: &mut RenetServer, guard: &mut PayloadGuard, payload: &[u8]) {
-    guard.to_server(host, PEER, payload);
+    if guard.to_server(host, PEER, payload) == Kept::CutOff {
+        host.disconnect(PEER);
+    }
 }
 
 /// A peer's transport hands renet a payload netcode decrypted from the host, through its

@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 use std::collections::VecDeque;
 
 use super::wire::{
-    Delivery, DesyncNotice, GameData, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
-    MAX_NAME_BYTES, PeerMessage, Refusal, Role, TickRecord, ToHost, Welcome, decode, encode,
-    valid_name,
+    Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
+    MAX_NAME_BYTES, PeerMessage, Refusal, RejoinSecret, Role, TickRecord, ToHost, Welcome, decode,
+    encode, valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
 use crate::command::Command;
@@ -21,6 +21,31 @@ pub const HASH_MEMORY_TICKS: u32 = 64;
 /// Inputs come ten times a second, so five silent seconds are a peer gone (crashed, cut
 /// off), not a slow link; its character then idles and the game goes on without waiting.
 pub const PEER_TIMEOUT_MICROS: u64 = 5_000_000;
+
+/// The window over which a peer's faults and desyncs are counted for [`MAX_FAULTS`],
+/// microseconds: one second.
+pub const FAULT_WINDOW_MICROS: u64 = 1_000_000;
+
+/// How many refused messages (malformed, out of place, too many commands) a peer may send in
+/// [`FAULT_WINDOW_MICROS`] before the host drops it: 20. An honest peer sends none (netcode's
+/// authentication drops a damaged datagram before the session sees it), so a score a second
+/// is a broken build or a peer that means harm, and the host stops spending time on it.
+pub const MAX_FAULTS: u32 = 20;
+
+/// How many inputs for ticks already fixed a peer may send in [`FAULT_WINDOW_MICROS`] before
+/// the host drops it: 100. A peer repeats its unacknowledged inputs 40 times a second, and on
+/// a link that duplicates and reorders a few of those arrive after their ticks; far more are
+/// a replay, not a link.
+pub const MAX_STALE: u32 = 100;
+
+/// How many desyncs within [`DESYNC_WINDOW_MICROS`] the host resyncs before it drops the
+/// peer: the third is one too many. A desync is a bug in the peer's build or machine; a
+/// resync or two hides a rare one from its player, but a peer that keeps diverging would
+/// cost the host a state a few seconds for nothing.
+pub const MAX_DESYNCS: u32 = 3;
+
+/// The window [`MAX_DESYNCS`] counts in, microseconds: a minute.
+pub const DESYNC_WINDOW_MICROS: u64 = 60_000_000;
 
 /// What the host is set up with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,20 +86,30 @@ pub enum HostEvent {
         /// Its name.
         name: String,
     },
-    /// A peer left (disconnected, or silent for [`PEER_TIMEOUT_MICROS`]); a player's
-    /// character idles from the next tick on.
+    /// A peer left, or the host ended its connection; a player's character idles from the
+    /// next tick on. Its transport connection should be closed once what the session has to
+    /// send (the goodbye) is sent.
     PeerLeft {
         /// The peer.
         peer: PeerId,
+        /// Its name, as its hello gave it (empty if it never said hello).
+        name: String,
         /// Its player number, for a player.
         player: Option<u16>,
+        /// What the host told it, if the host ended the connection (`None`: the peer left, or
+        /// its transport lost it).
+        goodbye: Option<Goodbye>,
     },
-    /// A peer was refused, and told why.
+    /// A peer was refused, and told why (a [`HostEvent::PeerLeft`] follows).
     Refused {
         /// The peer.
         peer: PeerId,
+        /// The name it asked under (cut to [`MAX_NAME_BYTES`]).
+        name: String,
+        /// What it asked to be.
+        role: Role,
         /// Why.
-        reason: String,
+        goodbye: Goodbye,
     },
     /// A player's input for a tick had not arrived when the tick was fixed: its held input
     /// stood in.
@@ -85,8 +120,10 @@ pub enum HostEvent {
         tick: Tick,
     },
     /// A peer's hash for a tick differs from the host's: a desync. Send it the host's state
-    /// of that tick with [`HostSession::send_desync`]; its own comes back as
-    /// [`HostEvent::DesyncState`].
+    /// of that tick with [`HostSession::send_desync`] (its own comes back as
+    /// [`HostEvent::DesyncState`]), then the current state with [`HostSession::resync`]. Until
+    /// then no later difference of the same peer is reported; a peer that desyncs
+    /// [`MAX_DESYNCS`] times within [`DESYNC_WINDOW_MICROS`] is dropped instead.
     Desync {
         /// The peer.
         peer: PeerId,
@@ -146,12 +183,73 @@ pub struct DropCounts {
 #[derive(Clone, Debug)]
 struct Peer<V> {
     last_heard_micros: u64,
+    /// The name its hello gave (empty before it).
+    name: String,
     /// Its player number or spectating, once welcomed.
     joined: Option<Joined>,
     /// Hello accepted, state asked for, not yet welcomed.
-    waiting: Option<(Role, String)>,
+    waiting: Option<Waiting>,
     /// What a spectator last said it looks at.
     view: Option<V>,
+    /// Its refused messages in the current window.
+    faults: Window,
+    /// Its inputs for ticks already fixed in the current window.
+    stale: Window,
+    /// When its recent desyncs were found, microseconds.
+    desyncs: VecDeque<u64>,
+    /// A desync was found and the peer not yet resynced: later differences are its echo.
+    desynced: bool,
+    /// Hash reports for ticks before this one predate its latest resync.
+    resynced_from: Tick,
+    /// The desync tick whose state the host asked it for.
+    state_wanted: Option<Tick>,
+}
+
+impl<V> Peer<V> {
+    const fn new(now_micros: u64) -> Self {
+        Self {
+            last_heard_micros: now_micros,
+            name: String::new(),
+            joined: None,
+            waiting: None,
+            view: None,
+            faults: Window::EMPTY,
+            stale: Window::EMPTY,
+            desyncs: VecDeque::new(),
+            desynced: false,
+            resynced_from: Tick::ZERO,
+            state_wanted: None,
+        }
+    }
+}
+
+/// Counts within a window of [`FAULT_WINDOW_MICROS`].
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    start_micros: u64,
+    count: u32,
+}
+
+impl Window {
+    const EMPTY: Self = Self { start_micros: 0, count: 0 };
+
+    /// Counts one at `now_micros`; the count in the window so far.
+    fn count(&mut self, now_micros: u64) -> u32 {
+        if now_micros.saturating_sub(self.start_micros) >= FAULT_WINDOW_MICROS {
+            *self = Self { start_micros: now_micros, count: 0 };
+        }
+        self.count = self.count.saturating_add(1);
+        self.count
+    }
+}
+
+/// A hello the host took, waiting for the state that welcomes it.
+#[derive(Clone, Debug)]
+struct Waiting {
+    role: Role,
+    name: String,
+    /// The connection it takes the seat over from (a rejoin with the seat's secret).
+    replaces: Option<PeerId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,6 +270,8 @@ struct Slot<C> {
     last: C,
     /// Whether it is fed locally (the host's own player or bot).
     local: bool,
+    /// What proves a returning player is this one (given in its first welcome).
+    secret: Option<RejoinSecret>,
 }
 
 /// The host's side of the lockstep protocol, for the game whose data `D` describes; see the
@@ -216,6 +316,7 @@ impl<D: GameData> HostSession<D> {
                 inputs: BTreeMap::new(),
                 last: D::Command::default(),
                 local: true,
+                secret: None,
             })
             .collect();
         Self {
@@ -297,12 +398,34 @@ impl<D: GameData> HostSession<D> {
     /// The transport connected `peer` at `now_micros`.
     pub fn connect(&mut self, peer: PeerId, now_micros: u64) {
         self.now_micros = self.now_micros.max(now_micros);
-        let fresh = Peer { last_heard_micros: now_micros, joined: None, waiting: None, view: None };
-        self.peers.insert(peer, fresh);
+        self.peers.insert(peer, Peer::new(now_micros));
     }
 
-    /// The transport lost `peer`.
+    /// The transport lost `peer` (it left, or the transport gave up on it).
     pub fn disconnect(&mut self, peer: PeerId) {
+        self.remove_peer(peer, None);
+    }
+
+    /// Ends `peer`'s connection for `goodbye`: tells it why (its last message), and forgets it;
+    /// the [`HostEvent::PeerLeft`] that follows asks the transport to close the connection
+    /// once the goodbye is sent.
+    pub fn drop_peer(&mut self, peer: PeerId, goodbye: Goodbye) {
+        if !self.peers.contains_key(&peer) {
+            return;
+        }
+        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Goodbye(goodbye.clone()));
+        self.remove_peer(peer, Some(goodbye));
+    }
+
+    /// Ends the match for every peer: each is told, and forgotten.
+    pub fn end_match(&mut self) {
+        let everyone: Vec<PeerId> = self.peers.keys().copied().collect();
+        for peer in everyone {
+            self.drop_peer(peer, Goodbye::MatchEnded);
+        }
+    }
+
+    fn remove_peer(&mut self, peer: PeerId, goodbye: Option<Goodbye>) {
         let Some(gone) = self.peers.remove(&peer) else { return };
         let player = match gone.joined {
             Some(Joined::Player(n)) => {
@@ -316,7 +439,8 @@ impl<D: GameData> HostSession<D> {
             }
             _ => None,
         };
-        self.events.push(HostEvent::PeerLeft { peer, player });
+        let name = gone.name;
+        self.events.push(HostEvent::PeerLeft { peer, name, player, goodbye });
     }
 
     /// When the session next needs [`check_timeouts`](Self::check_timeouts), microseconds:
@@ -339,10 +463,12 @@ impl<D: GameData> HostSession<D> {
             .map(|(&id, _)| id)
             .collect();
         for peer in silent {
-            self.disconnect(peer);
+            self.drop_peer(peer, Goodbye::TimedOut);
         }
     }
 
+    /// Counts a refused message of `peer`'s, and drops a peer that sends them faster than an
+    /// honest one could ([`MAX_FAULTS`], [`MAX_STALE`]).
     fn drop_message(&mut self, peer: PeerId, why: Dropped) {
         match why {
             Dropped::Refused(_) => self.drops.refused += 1,
@@ -351,6 +477,19 @@ impl<D: GameData> HostSession<D> {
             Dropped::Stale => self.drops.stale += 1,
         }
         self.events.push(HostEvent::Dropped { peer, why });
+        let now = self.now_micros;
+        let Some(p) = self.peers.get_mut(&peer) else { return };
+        let over = match why {
+            Dropped::Stale => p.stale.count(now) > MAX_STALE,
+            _ => p.faults.count(now) > MAX_FAULTS,
+        };
+        if over {
+            let goodbye = match why {
+                Dropped::TooManyCommands | Dropped::Stale => Goodbye::TooManyCommands,
+                Dropped::Refused(_) | Dropped::OutOfPlace => Goodbye::Malformed,
+            };
+            self.drop_peer(peer, goodbye);
+        }
     }
 
     /// `bytes` arrived from `peer` with `delivery` at `now_micros`.
@@ -363,76 +502,121 @@ impl<D: GameData> HostSession<D> {
             Err(refusal) => return self.drop_message(peer, Dropped::Refused(refusal)),
         };
         match message {
-            ToHost::Hello { identity, name, role } => self.hello(peer, &identity, name, role),
+            ToHost::Hello { identity, name, role, rejoin } => {
+                self.hello(peer, &identity, name, role, rejoin);
+            }
             ToHost::Inputs { first, commands } => self.inputs(peer, first, commands),
             ToHost::Hash { tick, hash } => self.hash_report(peer, tick, hash),
             ToHost::View(view) => match self.peers.get_mut(&peer) {
                 Some(p) if p.joined == Some(Joined::Spectator) => p.view = Some(view),
                 _ => self.drop_message(peer, Dropped::OutOfPlace),
             },
-            ToHost::DesyncState { tick, state } => {
-                self.events.push(HostEvent::DesyncState { peer, tick, state });
-            }
+            ToHost::DesyncState { tick, state } => match self.peers.get_mut(&peer) {
+                Some(p) if p.state_wanted == Some(tick) => {
+                    p.state_wanted = None;
+                    self.events.push(HostEvent::DesyncState { peer, tick, state });
+                }
+                _ => self.drop_message(peer, Dropped::OutOfPlace),
+            },
         }
     }
 
-    fn refuse(&mut self, peer: PeerId, reason: String) {
-        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Refused { reason: reason.clone() });
-        self.events.push(HostEvent::Refused { peer, reason });
+    fn refuse(&mut self, peer: PeerId, name: &str, role: Role, goodbye: Goodbye) {
+        let mut name = name.to_owned();
+        if name.len() > MAX_NAME_BYTES {
+            let cut = (0..=MAX_NAME_BYTES).rev().find(|&i| name.is_char_boundary(i)).unwrap_or(0);
+            name.truncate(cut);
+        }
+        self.events.push(HostEvent::Refused { peer, name, role, goodbye: goodbye.clone() });
+        self.drop_peer(peer, goodbye);
     }
 
-    fn hello(&mut self, peer: PeerId, identity: &Identity, name: String, role: Role) {
+    fn hello(
+        &mut self,
+        peer: PeerId,
+        identity: &Identity,
+        name: String,
+        role: Role,
+        rejoin: Option<RejoinSecret>,
+    ) {
         let known = self.peers.get(&peer);
         if known.is_some_and(|p| p.joined.is_some() || p.waiting.is_some()) {
             return self.drop_message(peer, Dropped::OutOfPlace);
         }
         if let Some(what) = self.config.identity.mismatch(identity) {
-            return self.refuse(peer, format!("this peer differs from the host: {what}"));
+            return self.refuse(peer, &name, role, Goodbye::Mismatch(what));
         }
         if !valid_name(&name) {
-            return self.refuse(
-                peer,
-                format!("a name must be 1 to {MAX_NAME_BYTES} bytes of printable text"),
-            );
+            return self.refuse(peer, &name, role, Goodbye::BadName);
         }
+        let mut replaces = None;
         if role == Role::Player {
-            let taken = self.slots.iter().any(|s| s.name == name && (s.peer.is_some() || s.local));
-            if taken {
-                return self.refuse(peer, format!("a player named {name:?} is playing already"));
+            let seat = self.slots.iter().find(|s| s.name == name);
+            let asking_too = self.peers.iter().any(|(&id, p)| {
+                id != peer
+                    && p.waiting.as_ref().is_some_and(|w| w.role == Role::Player && w.name == name)
+            });
+            let proven = seat.is_some_and(|s| s.secret.is_some() && s.secret == rejoin);
+            match seat {
+                Some(s) if s.local => {
+                    return self.refuse(peer, &name, role, Goodbye::NameInUse(name.clone()));
+                }
+                Some(s) if s.peer.is_some() && !proven => {
+                    return self.refuse(peer, &name, role, Goodbye::NameInUse(name.clone()));
+                }
+                Some(s) => replaces = s.peer,
+                None => {}
             }
-            let returning = self.slots.iter().any(|s| s.name == name);
+            if asking_too {
+                return self.refuse(peer, &name, role, Goodbye::NameInUse(name.clone()));
+            }
+            let returning = seat.is_some();
             // The players there are (a welcomed one has its slot already) and those asking
             // to be, not yet welcomed, who are not coming back to a slot of their own.
             let asking = self
                 .peers
                 .values()
                 .filter_map(|p| match &p.waiting {
-                    Some((Role::Player, waiting)) => Some(waiting),
+                    Some(Waiting { role: Role::Player, name: waiting, .. }) => Some(waiting),
                     _ => None,
                 })
                 .filter(|waiting| !self.slots.iter().any(|s| &s.name == *waiting))
                 .count();
             let joined = self.slots.len() + asking;
             if !returning && joined >= self.config.max_players {
-                return self.refuse(
-                    peer,
-                    format!("the game is full: {} players of {}", joined, self.config.max_players),
-                );
+                let (players, max) = (joined, self.config.max_players);
+                // Seats are counted in thousands at most.
+                let full = Goodbye::Full {
+                    players: u32::try_from(players).unwrap_or(u32::MAX),
+                    max: u32::try_from(max).unwrap_or(u32::MAX),
+                };
+                return self.refuse(peer, &name, role, full);
             }
         }
         if let Some(p) = self.peers.get_mut(&peer) {
-            p.waiting = Some((role, name));
+            p.name.clone_from(&name);
+            p.waiting = Some(Waiting { role, name, replaces });
         }
         self.events.push(HostEvent::StateWanted { peer });
     }
 
     /// Welcomes `peer`, which asked with [`HostEvent::StateWanted`]: sends it the game's
     /// state at [`next_tick`](Self::next_tick) (postcard bytes and hash total; a spectator
-    /// gets none) and, for a new player, adds its player before the next tick.
-    pub fn welcome(&mut self, peer: PeerId, state: &[u8], hash: u64) {
-        let Some((role, name)) = self.peers.get_mut(&peer).and_then(|p| p.waiting.take()) else {
+    /// gets none) and, for a new player, adds its player before the next tick, giving it
+    /// `fresh` as the secret that proves it when it rejoins (a returning player keeps its
+    /// own). `fresh` must be unguessable: random bits from the operating system.
+    ///
+    /// A player who rejoined with its secret takes its seat over from its old connection,
+    /// which is told [`Goodbye::Replaced`] and dropped.
+    pub fn welcome(&mut self, peer: PeerId, state: &[u8], hash: u64, fresh: RejoinSecret) {
+        let Some(Waiting { role, name, replaces }) =
+            self.peers.get_mut(&peer).and_then(|p| p.waiting.take())
+        else {
             return;
         };
+        if let Some(old) = replaces {
+            self.drop_peer(old, Goodbye::Replaced);
+        }
         let (joined, player, rejoined) = match role {
             Role::Spectator => (Joined::Spectator, None, false),
             Role::Player => {
@@ -445,6 +629,7 @@ impl<D: GameData> HostSession<D> {
                             inputs: BTreeMap::new(),
                             last: D::Command::default(),
                             local: false,
+                            secret: Some(fresh),
                         });
                         self.pending_joins += 1;
                         (self.slots.len() - 1, false)
@@ -458,15 +643,17 @@ impl<D: GameData> HostSession<D> {
         if let Some(p) = self.peers.get_mut(&peer) {
             p.joined = Some(joined);
         }
+        let mut rejoin = None;
         if let Some(n) = player
             && let Some(slot) = self.slots.get_mut(usize::from(n))
         {
             slot.peer = Some(peer);
             slot.inputs.clear();
+            rejoin = Some(*slot.secret.get_or_insert(fresh));
         }
         let state = if player.is_some() { state.to_vec() } else { Vec::new() };
-        let welcome =
-            HostMessage::<D>::Welcome(Welcome { player, tick: self.next_tick, state, hash });
+        let tick = self.next_tick;
+        let welcome = HostMessage::<D>::Welcome(Welcome { player, tick, state, hash, rejoin });
         self.send(peer, Delivery::Reliable, &welcome);
         if player.is_some() {
             // Everyone learns the newcomer's name (a spectator only needs the roster once).
@@ -591,8 +778,13 @@ impl<D: GameData> HostSession<D> {
     }
 
     fn hash_report(&mut self, peer: PeerId, tick: Tick, theirs: HashRecord) {
-        if !matches!(self.peers.get(&peer).and_then(|p| p.joined), Some(Joined::Player(_))) {
+        let Some(p) = self.peers.get(&peer) else { return };
+        if !matches!(p.joined, Some(Joined::Player(_))) {
             return self.drop_message(peer, Dropped::OutOfPlace);
+        }
+        if tick < p.resynced_from {
+            // Of the state the latest resync replaced: its differences are known.
+            return;
         }
         if self.hashes.iter().any(|(t, _)| *t == tick) {
             self.compare(peer, tick, theirs);
@@ -609,14 +801,48 @@ impl<D: GameData> HostSession<D> {
 
     fn compare(&mut self, peer: PeerId, tick: Tick, theirs: HashRecord) {
         let Some((_, ours)) = self.hashes.iter().find(|(t, _)| *t == tick) else { return };
-        if *ours != theirs {
-            let ours = ours.clone();
-            self.events.push(HostEvent::Desync { peer, tick, ours, theirs });
+        if *ours == theirs {
+            return;
         }
+        let ours = ours.clone();
+        let now = self.now_micros;
+        let Some(p) = self.peers.get_mut(&peer) else { return };
+        if p.desynced || tick < p.resynced_from {
+            return;
+        }
+        p.desynced = true;
+        while p.desyncs.front().is_some_and(|&at| now.saturating_sub(at) >= DESYNC_WINDOW_MICROS) {
+            p.desyncs.pop_front();
+        }
+        p.desyncs.push_back(now);
+        // At most MAX_DESYNCS are kept.
+        let desyncs = p.desyncs.len() as u32;
+        self.events.push(HostEvent::Desync { peer, tick, ours, theirs });
+        if desyncs >= MAX_DESYNCS {
+            let window_seconds = (DESYNC_WINDOW_MICROS / 1_000_000) as u32;
+            self.drop_peer(peer, Goodbye::RepeatedDesyncs { desyncs, window_seconds });
+        }
+    }
+
+    /// Sends player `peer`, whose state differed from the host's, the host's state at
+    /// [`next_tick`](Self::next_tick) (postcard bytes and hash total): it goes on from there,
+    /// and its reports of earlier ticks are no longer compared.
+    pub fn resync(&mut self, peer: PeerId, state: &[u8], hash: u64) {
+        let tick = self.next_tick;
+        let Some(p) = self.peers.get_mut(&peer) else { return };
+        let Some(Joined::Player(player)) = p.joined else { return };
+        p.desynced = false;
+        p.resynced_from = tick;
+        self.reports.retain(|&(t, id), _| id != peer || t >= tick);
+        let welcome =
+            Welcome { player: Some(player), tick, state: state.to_vec(), hash, rejoin: None };
+        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Resync(welcome));
     }
 
     /// Tells `peer` that its hash of `tick` differs, sending the host's hash and state of it.
     pub fn send_desync(&mut self, peer: PeerId, tick: Tick, hash: HashRecord, state: Vec<u8>) {
+        let Some(p) = self.peers.get_mut(&peer) else { return };
+        p.state_wanted = Some(tick);
         self.send(
             peer,
             Delivery::Reliable,

@@ -6,7 +6,11 @@
 //! player's command (a player whose input has not come keeps its held input, and is told),
 //! sends the tick to every peer and tells each how early its input arrived, so the peer's
 //! clock can keep that margin (its queue at the host, in time) short but never run out. Peers report their state hash of
-//! every tick and the host compares: a difference is a desync, reported with both states.
+//! every tick and the host compares: a difference is a desync, reported with both states, after
+//! which the host sends the peer its own state to go on from (a resync), as to a late joiner.
+//! A player's first welcome carries a [`RejoinSecret`]: a player that crashed and comes back
+//! with it takes its seat over at once. Whenever the host refuses a peer or ends its
+//! connection, it first says why ([`Goodbye`]).
 //! Spectators simulate nothing: they are sent what the game chooses of each tick (the poses of
 //! what moves near their camera, say), and draw it.
 //!
@@ -23,7 +27,7 @@
 //! ```
 //! use fixstep_runtime::net::{
 //!     Delivery, GameData, HostConfig, HostSession, Identity, PeerConfig, PeerEvent, PeerId,
-//!     PeerSession, PROTOCOL_VERSION, Role,
+//!     PeerSession, PROTOCOL_VERSION, RejoinSecret, Role,
 //! };
 //! use fixstep_runtime::{Command, ContentDigest, Tick};
 //! use serde::{Deserialize, Serialize};
@@ -49,7 +53,7 @@
 //! let mut host: HostSession<Stepping> =
 //!     HostSession::new(HostConfig { identity, max_players: 4, local_players: 0 }, Tick(0));
 //! let mut peer: PeerSession<Stepping> =
-//!     PeerSession::new(PeerConfig { identity, name: "ada".into(), role: Role::Player });
+//!     PeerSession::new(PeerConfig { identity, name: "ada".into(), role: Role::Player, rejoin: None });
 //! // A transport would carry these; here they are handed over directly.
 //! let me = PeerId(1);
 //! host.connect(me, 0);
@@ -58,7 +62,8 @@
 //! for (delivery, bytes) in to_host {
 //!     host.receive(me, delivery, &bytes, 0);
 //! }
-//! host.welcome(me, b"the state", 42); // asked for by HostEvent::StateWanted
+//! // Asked for by HostEvent::StateWanted; the secret would be random bits from the system.
+//! host.welcome(me, b"the state", 42, RejoinSecret([7; 16]));
 //! peer.submit_input(Tick(0), Step(5));
 //! for (delivery, bytes) in peer.drain_outgoing().collect::<Vec<_>>() {
 //!     host.receive(me, delivery, &bytes, 1_000);
@@ -82,13 +87,14 @@ mod peer;
 pub mod wire;
 
 pub use host::{
-    DropCounts, Dropped, HASH_MEMORY_TICKS, HostConfig, HostEvent, HostSession, PEER_TIMEOUT_MICROS,
+    DESYNC_WINDOW_MICROS, DropCounts, Dropped, FAULT_WINDOW_MICROS, HASH_MEMORY_TICKS, HostConfig,
+    HostEvent, HostSession, MAX_DESYNCS, MAX_FAULTS, MAX_STALE, PEER_TIMEOUT_MICROS,
 };
 pub use lead::{InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS};
 pub use peer::{INPUT_REPEAT_MICROS, PeerConfig, PeerEvent, PeerEventOf, PeerSession};
 pub use wire::{
-    Delivery, DesyncNotice, GameData, Identity, PROTOCOL_VERSION, Refusal, Role, TickRecord,
-    ToHost, ToPeer, Welcome,
+    Delivery, DesyncNotice, GameData, Goodbye, Identity, PROTOCOL_VERSION, Refusal, RejoinSecret,
+    Role, TickRecord, ToHost, ToPeer, Welcome,
 };
 
 /// How far ahead of the host's next tick a peer's inputs may be, ticks: three seconds. A peer

@@ -3,8 +3,9 @@
 use std::collections::BTreeMap;
 
 use super::wire::{
-    Delivery, DesyncNotice, GameData, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE, MAX_ROSTER,
-    PeerMessage, Refusal, Role, TickRecord, ToPeer, Welcome, decode, encode, valid_name,
+    Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
+    MAX_ROSTER, PeerMessage, Refusal, RejoinSecret, Role, TickRecord, ToPeer, Welcome, decode,
+    encode, valid_name,
 };
 use crate::hash::HashRecord;
 use crate::hash::StateHash;
@@ -25,6 +26,9 @@ pub struct PeerConfig {
     pub name: String,
     /// Player or spectator.
     pub role: Role,
+    /// The secret an earlier welcome gave this name by this host, if the peer kept it: it
+    /// takes the seat over at once, even from a connection the host has not yet dropped.
+    pub rejoin: Option<RejoinSecret>,
 }
 
 /// What happened, for the peer's game to act on, with the game's commands `C` and spectator
@@ -34,11 +38,13 @@ pub enum PeerEvent<C, U> {
     /// The host let the peer in: a player restores the welcome's state (whose hash total
     /// must be its hash) as the game at its tick, and plays its player from there.
     Welcomed(Welcome),
-    /// The host refused the peer, and said why.
-    Refused {
-        /// Why.
-        reason: String,
-    },
+    /// The host refused the peer (before a welcome), or is ending its connection, and said
+    /// why: nothing more comes.
+    Goodbye(Goodbye),
+    /// The host found this player's state different from its own, and sent its state to go on
+    /// from: restore it (its hash total must be its hash) as the game at its tick. Ticks
+    /// before it that have not run yet are of the old state: skip them.
+    Resync(Welcome),
     /// The next tick to run, in order: ticks come out contiguous, whatever the link did.
     Tick(TickRecord<C>),
     /// How the host found this peer's inputs when it fixed a tick (for the network clock's
@@ -81,6 +87,8 @@ pub struct PeerSession<D: GameData> {
     outgoing: Vec<(Delivery, Vec<u8>)>,
     events: Vec<PeerEventOf<D>>,
     dropped: u64,
+    /// The host's goodbye, once it came.
+    goodbye: Option<Goodbye>,
 }
 
 impl<D: GameData> core::fmt::Debug for PeerSession<D> {
@@ -107,6 +115,7 @@ impl<D: GameData> PeerSession<D> {
             outgoing: Vec::new(),
             events: Vec::new(),
             dropped: 0,
+            goodbye: None,
         }
     }
 
@@ -120,6 +129,12 @@ impl<D: GameData> PeerSession<D> {
     #[must_use]
     pub const fn is_welcomed(&self) -> bool {
         self.next_tick.is_some()
+    }
+
+    /// The host's goodbye, once it came: why it refused or is dropping this peer.
+    #[must_use]
+    pub const fn goodbye(&self) -> Option<&Goodbye> {
+        self.goodbye.as_ref()
     }
 
     /// Messages dropped so far.
@@ -140,6 +155,7 @@ impl<D: GameData> PeerSession<D> {
             identity: self.config.identity,
             name: self.config.name.clone(),
             role: self.config.role,
+            rejoin: self.config.rejoin,
         };
         self.send(Delivery::Reliable, &hello);
     }
@@ -160,7 +176,18 @@ impl<D: GameData> PeerSession<D> {
                 self.unacked_from = welcome.tick;
                 self.events.push(PeerEvent::Welcomed(welcome));
             }
-            ToPeer::Refused { reason } => self.events.push(PeerEvent::Refused { reason }),
+            ToPeer::Goodbye(goodbye) => {
+                if self.goodbye.is_none() {
+                    self.goodbye = Some(goodbye.clone());
+                    self.events.push(PeerEvent::Goodbye(goodbye));
+                }
+            }
+            ToPeer::Resync(state) => {
+                if !self.is_welcomed() || state.player != self.player {
+                    return self.drop_message(Refusal::Malformed);
+                }
+                self.events.push(PeerEvent::Resync(state));
+            }
             ToPeer::Tick(record) => self.tick(record),
             ToPeer::InputAck { tick, missing, queued, early_micros } => {
                 self.acknowledged(missing);

@@ -9,7 +9,7 @@ use crate::hash::{ContentDigest, HashRecord};
 use crate::tick::Tick;
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -145,10 +145,13 @@ pub enum ToHost<C, V> {
         /// Protocol, simulation and level.
         identity: Identity,
         /// The player's name: a player who comes back under the same name gets its
-        /// character back.
+        /// character back (once its old connection is gone, or at once with `rejoin`).
         name: String,
         /// Player or spectator.
         role: Role,
+        /// The secret the host's welcome gave this name, kept across a crash: it takes the
+        /// seat over at once, even from a connection the host has not yet timed out.
+        rejoin: Option<RejoinSecret>,
     },
     /// Commands for the ticks from `first` on, one a tick: every input the host has not yet
     /// acknowledged, repeated until it is. Unreliable.
@@ -178,7 +181,21 @@ pub enum ToHost<C, V> {
     },
 }
 
-/// The host's welcome: the peer may play (or watch) from `tick` on.
+/// What proves a returning player is the one who held its seat: 128 random bits the host's
+/// first welcome gives, which the player keeps (across a crash, in a file) and presents in
+/// its next hello. Only the host and that player know it.
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RejoinSecret(pub [u8; 16]);
+
+impl core::fmt::Debug for RejoinSecret {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // A secret is never written to a log.
+        f.write_str("RejoinSecret(..)")
+    }
+}
+
+/// The host's welcome: the peer may play (or watch) from `tick` on. The same message, as
+/// [`ToPeer::Resync`], brings a desynced player the host's state to go on from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Welcome {
     /// Its player number, for a player (`None` for a spectator).
@@ -189,6 +206,54 @@ pub struct Welcome {
     pub state: Vec<u8>,
     /// The state's hash total, checked on arrival.
     pub hash: u64,
+    /// The player's rejoin secret (`None` for a spectator, and in a resync).
+    pub rejoin: Option<RejoinSecret>,
+}
+
+/// Why the host refuses a peer or ends its connection: said in a goodbye before the
+/// transport closes it, so the peer can tell its player what happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+pub enum Goodbye {
+    /// The match is over: the host stopped, or its game ended.
+    #[error("the host ended the match")]
+    MatchEnded,
+    /// The host heard nothing from the peer for too long.
+    #[error("the host heard nothing from this peer for too long (timed out)")]
+    TimedOut,
+    /// The peer sent what the protocol does not allow, too often to be a damaged datagram.
+    #[error("this peer sent malformed traffic")]
+    Malformed,
+    /// The peer sent more commands than a player can, or for ticks far ahead.
+    #[error("this peer sent too many commands")]
+    TooManyCommands,
+    /// The peer's state differed from the host's too often to go on resyncing it.
+    #[error("this peer desynced {desyncs} times within {window_seconds} s")]
+    RepeatedDesyncs {
+        /// Desyncs counted.
+        desyncs: u32,
+        /// Within this many seconds.
+        window_seconds: u32,
+    },
+    /// Every seat is taken.
+    #[error("the game is full: {players} players of {max}")]
+    Full {
+        /// Players in the game and asking to be.
+        players: u32,
+        /// The most the host takes.
+        max: u32,
+    },
+    /// The peer runs another protocol, rules or level than the host: what differs.
+    #[error("this peer differs from the host: {0}")]
+    Mismatch(String),
+    /// The name is not one a player may have.
+    #[error("a name must be 1 to {MAX_NAME_BYTES} bytes of printable text")]
+    BadName,
+    /// A player of that name is playing, and the hello did not bring its rejoin secret.
+    #[error("a player named {0:?} is playing already")]
+    NameInUse(String),
+    /// The same player came back from another connection with its rejoin secret.
+    #[error("this player rejoined from another connection")]
+    Replaced,
 }
 
 /// The host found a peer's hash of `tick` different from its own: the host's hash and state
@@ -208,11 +273,12 @@ pub struct DesyncNotice {
 pub enum ToPeer<C, U> {
     /// The peer may play (or watch). Reliable.
     Welcome(Welcome),
-    /// The peer may not play, and why. Reliable.
-    Refused {
-        /// What differs, or why the host is full.
-        reason: String,
-    },
+    /// The host refuses the peer, or is about to close its connection, and says why.
+    /// Reliable, and the last message the host sends it.
+    Goodbye(Goodbye),
+    /// The host's state, for a player whose state differed from it (a desync): the player
+    /// goes on from it, as a late joiner does. Reliable, before the tick it is at.
+    Resync(Welcome),
     /// A tick as the host fixed it. Reliable, in tick order.
     Tick(TickRecord<C>),
     /// How the host found this peer's inputs when it fixed `tick`. Unreliable.

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use fixstep_game::level::Level;
 use fixstep_gpu::Hud;
-use fixstep_netplay::HostOptions;
+use fixstep_net::{Access, Admission};
+use fixstep_netplay::{HostOptions, PeerOptions};
 use fixstep_present::Controls;
 use fixstep_present::Game as _;
 use fixstep_town::Town;
@@ -52,6 +53,18 @@ impl Loopback {
             seed: 1,
             name: "ada".to_owned(),
             reports: self.reports.clone(),
+            access: Access::Open,
+        }
+    }
+
+    /// The options of a player named `name` joining it.
+    pub fn peer_options(&self, name: &str) -> PeerOptions {
+        PeerOptions {
+            host: self.addr,
+            name: name.to_owned(),
+            admission: Admission::Open,
+            reports: self.reports.clone(),
+            rejoin_file: None,
         }
     }
 }

@@ -1,0 +1,86 @@
+//! What a network command is told of a session's secret: `--password` or `--password-file`,
+//! made a netcode key; and where a player keeps its rejoin secrets.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use fixstep_net::{Access, Admission, SessionKey};
+
+use super::bad_input;
+
+/// A session's password, as `host`, `join` and `spectate` take it.
+#[derive(Clone, Debug, Default, Args)]
+pub struct PasswordArgs {
+    /// The session's password: only peers that know it can join, and every packet is
+    /// encrypted and authenticated with a key made from it. Without one the session is open
+    /// (fine on a LAN you trust, not on the internet). A password on the command line shows
+    /// in the process list: `--password-file` keeps it out.
+    #[arg(long, value_name = "PASSWORD", conflicts_with = "password_file")]
+    pub password: Option<String>,
+    /// Read the password from the first line of this file.
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
+}
+
+impl PasswordArgs {
+    /// The session key the password makes, if one was given.
+    ///
+    /// # Errors
+    ///
+    /// A password file that cannot be read or holds no password, or an empty password.
+    pub fn key(&self) -> Result<Option<SessionKey>> {
+        let password = match (&self.password, &self.password_file) {
+            (Some(password), _) => password.clone(),
+            (None, Some(file)) => read_password(file)?,
+            (None, None) => return Ok(None),
+        };
+        let key = SessionKey::from_password(&password).map_err(bad_input)?;
+        Ok(Some(key))
+    }
+
+    /// What a host asks of its peers.
+    ///
+    /// # Errors
+    ///
+    /// As [`key`](Self::key).
+    pub fn access(&self) -> Result<Access> {
+        Ok(self.key()?.map_or(Access::Open, Access::Key))
+    }
+
+    /// What a peer presents.
+    ///
+    /// # Errors
+    ///
+    /// As [`key`](Self::key).
+    pub fn admission(&self) -> Result<Admission> {
+        Ok(self.key()?.map_or(Admission::Open, Admission::Key))
+    }
+}
+
+/// The password on the first line of `file`.
+fn read_password(file: &Path) -> Result<String> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read the password file {}", file.display()))
+        .map_err(bad_input)?;
+    let line = text.lines().next().unwrap_or_default().trim_end_matches('\r');
+    if line.is_empty() {
+        return Err(bad_input(anyhow::anyhow!(
+            "{}:1: the password file's first line is empty",
+            file.display()
+        )));
+    }
+    Ok(line.to_owned())
+}
+
+/// The file that keeps a player's rejoin secret for the host it dialled as `host` and the
+/// name `name`, under the user's data directory (`~/.local/share/fixstep/rejoin/` on Linux);
+/// `None` where the platform has none.
+#[must_use]
+pub fn rejoin_file(host: &str, name: &str) -> Option<PathBuf> {
+    let host: String =
+        host.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
+    // Hex keeps any name a file name, and two names two files.
+    let name: String = name.bytes().map(|b| format!("{b:02x}")).collect();
+    Some(dirs::data_dir()?.join("fixstep").join("rejoin").join(format!("{host}-{name}")))
+}
