@@ -56,6 +56,8 @@ impl Running {
             .args(args)
             .current_dir(workspace_root())
             .stdin(Stdio::null())
+            // Rejoin secrets are kept in the test's own folder, not the user's.
+            .env("XDG_DATA_HOME", dir.dir())
             .stdout(File::create(&stdout).expect("a scratch file can be created"))
             .stderr(File::create(&stderr).expect("a scratch file can be created"))
             .spawn()
@@ -291,8 +293,10 @@ impl Hosting {
     /// moves its own state off the host's after tick `perturbed_tick` (`--perturb-at`).
     /// Checks what every game's desync must give: the peer names the tick, within
     /// `within_ticks` after the perturbation; the host says so; both sides write exactly one
-    /// report, `desync-tick-T-player-P`, with both states. Returns the summaries for the
-    /// game's own naming of the entity and field to be checked.
+    /// report, `desync-tick-T-player-P`, with both states; the host resyncs the peer within
+    /// a second (ten ticks) of the desync, and from then on the peer computes the host's every
+    /// tick to the end. Returns the summaries for the game's own naming of the entity and
+    /// field to be checked.
     ///
     /// # Panics
     ///
@@ -306,15 +310,26 @@ impl Hosting {
         within_ticks: u32,
     ) -> PerturbedRun {
         let (host_reports, peer_reports) = (dir.path("host-reports"), dir.path("peer-reports"));
+        let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
         let mut host_args = self.host_args();
         let ticks = host_ticks.to_string();
         host_args.extend(
-            ["--bot", "--ticks", &ticks, "--reports", crate::arg(&host_reports)].map(str::to_owned),
+            ["--bot", "--ticks", &ticks, "--reports", crate::arg(&host_reports), "--hash-log"]
+                .map(str::to_owned),
         );
+        host_args.push(crate::arg(&host_log).to_owned());
         let host = Running::start(dir, "host", &strs(&host_args));
         let (tick, ticks) = (perturbed_tick.to_string(), peer_ticks.to_string());
-        let peer_args =
-            ["--ticks", &ticks, "--perturb-at", &tick, "--reports", crate::arg(&peer_reports)];
+        let peer_args = [
+            "--ticks",
+            &ticks,
+            "--perturb-at",
+            &tick,
+            "--reports",
+            crate::arg(&peer_reports),
+            "--hash-log",
+            crate::arg(&peer_log),
+        ];
         let peer = self.bot_peer(dir, "peer", &peer_args).finish();
         let host = host.finish();
         let player = player_of(&peer.stdout);
@@ -330,6 +345,22 @@ impl Hosting {
             "perturbed after tick {perturbed_tick}, reported at {reported}"
         );
         assert!(host.stderr.contains(&format!("desync at tick {reported}")), "{}", host.stderr);
+        let resynced: u32 = peer
+            .stdout
+            .split("resynced ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|tick| tick.parse().ok())
+            .unwrap_or_else(|| panic!("the peer was resynced: {}", peer.stdout));
+        assert!(
+            resynced > reported && resynced <= reported + 10,
+            "desync at tick {reported}, resynced at {resynced}: more than a second"
+        );
+        let (host_hashes, peer_hashes) = (hash_log(&host_log), hash_log(&peer_log));
+        let after: BTreeMap<u32, String> =
+            peer_hashes.into_iter().filter(|(t, _)| *t >= resynced).collect();
+        assert!(after.len() > 20, "the peer played on after its resync: {} ticks", after.len());
+        assert_agrees("the peer after its resync", &after, &host_hashes);
         let folder = format!("desync-tick-{reported}-player-{player}");
         let summaries = [("host", host_reports), ("peer", peer_reports)].map(|(side, reports)| {
             assert_eq!(reports_in(&reports), std::slice::from_ref(&folder), "the {side}'s reports");

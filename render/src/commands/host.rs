@@ -127,6 +127,9 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     let mut last = clock.now_micros();
     let mut schedule = HostSchedule::starting_at(last);
     let mut own = G::Input::default();
+    // How late each tick ran after it was due, microseconds: what the peers feel of the
+    // host's schedule.
+    let mut lateness: Vec<u64> = Vec::new();
     loop {
         let now = clock.now_micros();
         let elapsed = now - last;
@@ -138,10 +141,13 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         let held = held_at(script.as_ref(), now, elapsed);
         let mut done = false;
         let mut failure = None;
+        let mut due_at = schedule.next_due_micros();
         schedule.run_due(now, &mut own, &held, |command, _| -> Result<()> {
             if done {
                 return Ok(());
             }
+            lateness.push(now.saturating_sub(due_at));
+            due_at += fixstep_runtime::tick::TICK_MICROS;
             let command = match bot.as_mut() {
                 Some(bot) => Some(bot.command(host.sim().snapshot())),
                 None if own_player => Some(command),
@@ -192,6 +198,16 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     host.shut_down();
     logs.finish()?;
     let stats = host.stats();
+    lateness.sort_unstable();
+    let at = |q: usize| lateness.get((lateness.len() * q / 100).min(lateness.len().max(1) - 1));
+    let ms =
+        |v: Option<&u64>| v.map_or_else(|| "-".to_owned(), |&v| format!("{:.1}", v as f64 / 1e3));
+    eprintln!(
+        "fixstep: ticks ran late by p50 {} ms, p99 {} ms, most {} ms",
+        ms(at(50)),
+        ms(at(99)),
+        ms(lateness.last())
+    );
     Ok(format!(
         "tick {} hash {} late inputs {} desyncs {} resyncs {} refused messages {} malformed \
          datagrams {} flooded datagrams {} refused connection requests {}\n",

@@ -1,4 +1,4 @@
-//! When the host ends the game (its match is over, or it was stopped), a player's and a
+//! When the host ends the match (its game is over, or it was stopped), a player's and a
 //! spectator's windows stay open on their last picture and say so; the game is over, not
 //! broken, and the player leaves with Esc.
 
@@ -11,7 +11,7 @@ use fixstep_window::session::{HostPlay, JoinPlay, PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
 
 #[test]
-fn players_and_spectators_are_told_the_host_ended_the_game() {
+fn players_and_spectators_are_told_the_host_ended_the_match() {
     let game = Loopback::new("game-end");
     let mut host =
         HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
@@ -24,7 +24,7 @@ fn players_and_spectators_are_told_the_host_ended_the_game() {
     });
     assert!(playing[1].tick > 5 && playing[2].tick > 5, "both are in the game first");
     host.close();
-    let said = |hud: &Hud| hud.network.as_deref().is_some_and(|n| n.contains("ended the game"));
+    let said = |hud: &Hud| hud.network.as_deref().is_some_and(|n| n.contains("ended the match"));
     let ended = frames(&mut [&mut peer, &mut spectator], |huds| huds.iter().all(said));
     assert!(said(&ended[0]), "the player is told: {:?}", ended[0].network);
     assert!(said(&ended[1]), "the spectator is told: {:?}", ended[1].network);
