@@ -5,9 +5,12 @@
 //!
 //! What it protects: the host keeps its 100 ms schedule (its ticks' lateness, printed), the
 //! honest players go on computing the host's every tick with their inputs as early as before,
-//! everything refused is counted, and the client is dropped and told why. It caught a host
-//! that answered the same flood by resyncing nobody and dropping nobody: a peer could send
-//! refused messages forever.
+//! everything refused is counted, and the client is dropped and told why.
+//!
+//! It caught a host late with its ticks by up to six seconds: it decoded a 16 MB message a
+//! byte at a time, a client's transport could queue a megabyte of datagrams every 2 ms (on a
+//! shared machine, taking the cores from the host), and an unoptimized build opened every
+//! datagram with unoptimized ChaCha20.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::path::Path;
@@ -41,6 +44,16 @@ const REQUESTS_PER_SECOND: u64 = 1_000;
 
 /// How often the client's loop turns, microseconds: as often as a peer serves its socket.
 const STEP_MICROS: u64 = 2_000;
+
+/// How long an honest player's input may take to reach the host's tick (the median),
+/// milliseconds: on loopback it takes about 22 ms with no one flooding, and the flood must not
+/// add a tick's worth to it.
+const HONEST_LATENCY_MS: f64 = 50.0;
+
+/// How late the host's ticks may run (the 99th percentile), milliseconds: a fifth of a tick,
+/// well within what the peers' input margins absorb; without a flood it is under a
+/// millisecond.
+const LATENESS_P99_MS: f64 = 20.0;
 
 /// The longest any handshake may take on loopback before the test gives up.
 const HANDSHAKE_LIMIT: Duration = Duration::from_secs(10);
@@ -233,7 +246,10 @@ fn a_hostile_client_with_the_password_changes_nothing_for_the_honest_players() {
         let to_host = number_after(&done.stdout, "input to the host's tick p50 ")
             .unwrap_or_else(|| panic!("{name}'s input latency: {}", done.stdout));
         println!("{name}: {}", done.stdout.trim());
-        assert!(to_host <= 100.0, "{name}'s inputs reach the host's ticks in {to_host} ms");
+        assert!(
+            to_host <= HONEST_LATENCY_MS,
+            "{name}'s inputs reach the host's ticks in {to_host} ms"
+        );
         assert!(!done.stderr.contains("panicked"), "{name}: {}", done.stderr);
     }
     let refused_messages = number_after(&host.stdout, "refused messages ").unwrap_or(0.0);
@@ -246,7 +262,11 @@ fn a_hostile_client_with_the_password_changes_nothing_for_the_honest_players() {
         host.stdout
     );
     let p99 = number_after(&host.stderr, "p99 ").expect("the host says how late its ticks ran");
-    assert!(p99 < 100.0, "the host kept its schedule: p99 {p99} ms late\n{}", host.stderr);
+    assert!(
+        p99 <= LATENESS_P99_MS,
+        "the host kept its schedule: p99 {p99} ms late\n{}",
+        host.stderr
+    );
     assert!(host.stderr.contains("refused player \"honest-1\""), "{}", host.stderr);
     assert!(host.stderr.contains("mallory (player 3) left: this peer sent too many commands"));
     assert!(!host.stderr.contains("panicked"), "{}", host.stderr);

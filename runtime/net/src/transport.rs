@@ -31,6 +31,12 @@ const RESEND: Duration = Duration::from_millis(100);
 /// few updates, while a steady game sends a few hundred bytes a tick to each peer.
 const BYTES_PER_UPDATE: u64 = 1 << 20;
 
+/// What a peer may send in one update, bytes: 16 KiB, 8 MB/s at a look every 2 ms. A peer
+/// sends a few hundred bytes a tick, and a desync's state now and then; a budget the size of
+/// the host's would let a client on the host's machine (a test's) send hundreds of thousands
+/// of datagrams a second and take the machine's cores from the host.
+const PEER_BYTES_PER_UPDATE: u64 = 16 << 10;
+
 /// The most players (and spectators) a host takes: netcode's connections.
 pub const MAX_CONNECTIONS: usize = 64;
 
@@ -269,8 +275,12 @@ impl PeerTransport {
         let authentication = ClientAuthentication::Secure { connect_token };
         let transport = ClientLink::new(now, authentication, socket)
             .map_err(|e| NetError::Connect { host, reason: e.to_string() })?;
+        let config = ConnectionConfig {
+            available_bytes_per_tick: PEER_BYTES_PER_UPDATE,
+            ..connection_config()
+        };
         Ok(Self {
-            client: RenetClient::new(connection_config()),
+            client: RenetClient::new(config),
             transport,
             said_hello: false,
             host,

@@ -177,6 +177,7 @@ pub enum ToHost<C, V> {
         /// The tick.
         tick: Tick,
         /// The state.
+        #[serde(with = "serde_bytes")]
         state: Vec<u8>,
     },
 }
@@ -203,6 +204,7 @@ pub struct Welcome {
     /// The tick the state is at: the next tick to run.
     pub tick: Tick,
     /// The full state there (postcard bytes), for a player; empty for a spectator.
+    #[serde(with = "serde_bytes")]
     pub state: Vec<u8>,
     /// The state's hash total, checked on arrival.
     pub hash: u64,
@@ -265,6 +267,7 @@ pub struct DesyncNotice {
     /// The host's hash.
     pub hash: HashRecord,
     /// The host's state.
+    #[serde(with = "serde_bytes")]
     pub state: Vec<u8>,
 }
 
