@@ -65,6 +65,12 @@ impl Running {
         Self { name: name.to_owned(), child, stdout, stderr }
     }
 
+    /// Its process id (to read its memory under `/proc`, say).
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What it said on its standard error so far.
     #[must_use]
     pub fn stderr(&self) -> String {

@@ -463,3 +463,52 @@ fn walker_id(frames: &[DrawnFrame]) -> u64 {
         .map(|e| e.id)
         .expect("the other player is drawn")
 }
+
+/// A password session: a peer with the password plays and agrees with the host; one with
+/// another password, or none, is told so within a few seconds (not left to time out), and
+/// exits with an error that says which. An open host says, in one line, that it is open.
+#[test]
+fn a_wrong_or_missing_password_is_refused_at_once_with_a_clear_message() {
+    let _game = one_game();
+    let dir = Scratch::new("network", "password");
+    let open = Hosting::direct();
+    let open_host = Running::start(&dir, "open-host", &strs(&open.host_args()));
+    open_host.wait_for("this session is open and unencrypted", Duration::from_secs(20));
+    drop(open_host);
+    let game = Hosting::direct();
+    let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
+    let mut host_args = game.host_args();
+    host_args.extend(
+        ["--bot", "--ticks", "150", "--password", "hunter2", "--hash-log", arg(&host_log)]
+            .map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    host.wait_for("hosting", Duration::from_secs(20));
+    let peer = game.bot_peer(
+        &dir,
+        "peer",
+        &["--ticks", "150", "--password", "hunter2", "--hash-log", arg(&peer_log)],
+    );
+    for (password, expected) in
+        [(Some("hunter3"), "refused this password"), (None, "asks for a password")]
+    {
+        let mut args = vec!["join", game.entry.as_str(), "--headless", "--bot", "--name", "eve"];
+        args.extend(password.map(|p| ["--password", p]).into_iter().flatten());
+        let started = Instant::now();
+        let out = std::process::Command::new(fixstep_tests::fixstep_binary())
+            .args(&args)
+            .current_dir(fixstep_tests::workspace_root())
+            .env("XDG_DATA_HOME", dir.dir())
+            .output()
+            .expect("fixstep runs");
+        let took = started.elapsed();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{password:?} is refused");
+        assert!(stderr.contains(expected), "{password:?}: says {expected:?}:\n{stderr}");
+        assert!(took < Duration::from_secs(3), "{password:?}: told after {took:?}");
+    }
+    let peer = peer.finish();
+    host.finish();
+    assert!(peer.stdout.contains("desync none"), "{}", peer.stdout);
+    assert_agrees("the peer with the password", &hash_log(&peer_log), &hash_log(&host_log));
+}

@@ -105,12 +105,14 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
         let elapsed = now - last;
         last = now;
         peer.receive(elapsed)?;
-        if let Some(goodbye) = peer.ended() {
-            // The game is over, not broken: the logs and the summary are still written.
-            eprintln!("fixstep: {goodbye}");
-            break;
-        }
+        // The game is over, not broken: the ticks that came before the goodbye are still
+        // run, and the logs and the summary written.
+        let goodbye = peer.ended().map(str::to_owned);
         let Some(player) = peer.player() else {
+            if let Some(goodbye) = goodbye {
+                eprintln!("fixstep: {goodbye}");
+                break;
+            }
             if now > WELCOME_TIMEOUT_MICROS {
                 bail!(
                     "no welcome from the host at {host} in {} s",
@@ -137,7 +139,8 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
         });
         // Ticks, when the drawn time reaches them (or as they come, drawing nothing).
         let render = peer.clock().render_tick();
-        let limit = if frames.is_some() { Some(render.unwrap_or(Fx::MIN)) } else { None };
+        let drawn = frames.is_some() && goodbye.is_none();
+        let limit = if drawn { Some(render.unwrap_or(Fx::MIN)) } else { None };
         let mut failure = None;
         let mut ran_to = None;
         player_frames.run_ticks(&mut peer, limit, |sim, hash| {
@@ -149,6 +152,10 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
         })?;
         if let Some(e) = failure {
             return Err(e);
+        }
+        if let Some(goodbye) = goodbye {
+            eprintln!("fixstep: {goodbye}");
+            break;
         }
         if let Some(frame_micros) = frames
             && player_frames.draw(render, elapsed).is_some()

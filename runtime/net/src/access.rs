@@ -268,3 +268,50 @@ pub fn check_request(datagram: &[u8], key: &SessionKey, now_seconds: u64) -> Req
     }
     RequestCheck::Pass
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use renetcode::{ClientAuthentication, NetcodeClient};
+
+    /// A connection request for `token`, as netcode's client sends it first.
+    fn request(token: ConnectToken, now: Duration) -> Vec<u8> {
+        let authentication = ClientAuthentication::Secure { connect_token: token };
+        let mut client = NetcodeClient::new(now, authentication).expect("a client");
+        client.update(Duration::ZERO).expect("a request").0.to_vec()
+    }
+
+    #[test]
+    fn a_request_opens_with_its_password_only_and_only_while_it_is_good() {
+        let host: SocketAddr = "127.0.0.1:7465".parse().expect("an address");
+        let now = Duration::from_secs(1_800_000_000);
+        let key = SessionKey::from_password("hunter2").expect("a key");
+        let other = SessionKey::from_password("hunter3").expect("a key");
+        assert_ne!(key, other, "another password, another key");
+        let sealed = request(key.mint(host, now).expect("a token"), now);
+        assert_eq!(check_request(&sealed, &key, now.as_secs()), RequestCheck::Pass);
+        let refused = RequestCheck::Refuse(Refusal::Key);
+        assert_eq!(check_request(&sealed, &other, now.as_secs()), refused, "another password");
+        assert_eq!(check_request(&sealed, &SessionKey::OPEN, now.as_secs()), refused, "none");
+        let open = request(SessionKey::OPEN.mint(host, now).expect("a token"), now);
+        assert_eq!(check_request(&open, &key, now.as_secs()), refused, "a password asked for");
+        let later = now.as_secs() + TOKEN_EXPIRE_SECONDS;
+        let expired = RequestCheck::Refuse(Refusal::Expired);
+        assert_eq!(check_request(&sealed, &key, later), expired, "a token past its time");
+        let mut damaged = sealed.clone();
+        damaged[100] ^= 1;
+        assert_eq!(check_request(&damaged, &key, now.as_secs()), refused, "a damaged token");
+        assert_eq!(check_request(&sealed[..500], &key, now.as_secs()), RequestCheck::Ignore);
+        assert!(SessionKey::from_password("").is_err(), "an empty password is refused");
+    }
+
+    #[test]
+    fn a_refusal_reads_back_and_nothing_else_reads_as_one() {
+        for refusal in [Refusal::Key, Refusal::Expired] {
+            assert_eq!(Refusal::read(&refusal.datagram()), Some(refusal));
+            assert!(!crate::netcode::well_formed(&refusal.datagram()), "never a netcode packet");
+        }
+        assert_eq!(Refusal::read(b"\x0ffixstep refuses x"), None);
+        assert_eq!(Refusal::read(&[0x0f]), None);
+    }
+}
