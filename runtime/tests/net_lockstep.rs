@@ -55,6 +55,8 @@ struct Host {
     late: u64,
     /// Who left, and what the host told them.
     left: Vec<(PeerId, Option<Goodbye>)>,
+    /// Whether it resyncs a desynced peer (as the network mode's host does).
+    resyncs: bool,
 }
 
 impl Host {
@@ -68,6 +70,7 @@ impl Host {
             desyncs: Vec::new(),
             late: 0,
             left: Vec::new(),
+            resyncs: true,
         }
     }
 
@@ -93,8 +96,10 @@ impl Host {
                     let parts =
                         (0..ours.parts.len()).filter(|&i| ours.parts.get(i) != theirs.parts.get(i));
                     self.desyncs.push((peer, tick, parts.collect()));
-                    let state = postcard::to_allocvec(&self.sim.state).expect("a state encodes");
-                    self.session.resync(peer, &state, self.sim.state_hash().total());
+                    if self.resyncs {
+                        let state = postcard::to_allocvec(&self.sim.state).expect("encodes");
+                        self.session.resync(peer, &state, self.sim.state_hash().total());
+                    }
                 }
                 HostEvent::InputLate { .. } => self.late += 1,
                 HostEvent::PeerLeft { peer, goodbye, .. } => self.left.push((peer, goodbye)),
@@ -230,7 +235,9 @@ impl Peer {
                 if self.perturb_at.contains(&record.tick)
                     && let Some((_, mover)) = sim.state.movers.iter_mut().next()
                 {
-                    mover.speed += fixstep_runtime::math::Fx::from_bits(1);
+                    // A position lasts (a speed is worked out again each tick), as a bug's
+                    // divergence would.
+                    mover.pos.x += fixstep_runtime::math::Fx::from_bits(1);
                 }
                 let hash = sim.state_hash();
                 self.hashes.push((record.tick, hash.total()));
@@ -464,6 +471,17 @@ fn a_perturbed_peer_is_reported_as_a_desync_and_resynced_within_a_second() {
     }
     assert_agrees(&host, &peers[0]);
     assert!(peers[1].goodbye.is_none(), "it stays in the game");
+}
+
+/// A game that does not resync hears of a diverged peer once, not at every tick after.
+#[test]
+fn without_a_resync_a_diverged_peer_is_reported_once() {
+    let (mut host, mut peers) = connected_on_a_bad_link(&["honest", "diverged"]);
+    host.resyncs = false;
+    peers[1].perturb_at = vec![Tick(100)];
+    play(&mut host, &mut peers, 20, |_, _, _| {});
+    assert_eq!(host.desyncs.len(), 1, "{:?}", &host.desyncs[..host.desyncs.len().min(3)]);
+    assert!(peers[1].hashes.len() > 150, "it plays on, diverged");
 }
 
 /// A peer that keeps diverging is not resynced forever: its third desync within a minute
