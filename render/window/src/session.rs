@@ -260,7 +260,10 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
             line.push_str(&format!("   ticks run without the window {stood_in}"));
         }
         if stats.desyncs > 0 {
-            line.push_str(&format!("   DESYNC x{} (see desync-reports/)", stats.desyncs));
+            line.push_str(&format!(
+                "   DESYNC x{}, resynced x{} (see desync-reports/)",
+                stats.desyncs, stats.resyncs
+            ));
         }
         hud.network = Some(line);
     }
