@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use fixstep_net::{Access, HostTransport, LinkStats, Turned, rejoin_secret};
 use fixstep_present::CommandOf;
-use fixstep_runtime::net::{HostConfig, HostEvent, HostSession, PeerId, Role, TickRecord};
+use fixstep_runtime::net::{Dropped, HostConfig, HostEvent, HostSession, PeerId, Role, TickRecord};
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use crate::desync::{Side, write_report};
@@ -48,9 +48,12 @@ pub struct HostStats {
     pub reports: Vec<PathBuf>,
     /// Resyncs sent to desynced peers.
     pub resyncs: u64,
-    /// Messages the session refused: malformed, oversized, unknown or replayed messages,
-    /// commands for another player's character or too many of them.
+    /// Messages the session refused: malformed, oversized or out of place, or too many
+    /// commands.
     pub refused: u64,
+    /// Inputs that came only for ticks already fixed: repeats a lossy link delivered late,
+    /// or replays. A healthy game over a bad link has a few a second.
+    pub stale: u64,
     /// What the socket turned away before netcode read it (see [`Turned`]).
     pub turned: Turned,
 }
@@ -245,6 +248,7 @@ impl<G: NetGame> HostGame<G> {
                     self.stats.reports.push(dir);
                 }
             }
+            HostEvent::Dropped { why: Dropped::Stale, .. } => self.stats.stale += 1,
             HostEvent::Dropped { .. } => self.stats.refused += 1,
         }
         Ok(())

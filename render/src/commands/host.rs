@@ -209,14 +209,15 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         ms(lateness.last())
     );
     Ok(format!(
-        "tick {} hash {} late inputs {} desyncs {} resyncs {} refused messages {} malformed \
-         datagrams {} flooded datagrams {} refused connection requests {}\n",
+        "tick {} hash {} late inputs {} desyncs {} resyncs {} refused messages {} stale inputs \
+         {} malformed datagrams {} flooded datagrams {} refused connection requests {}\n",
         host.sim().next_tick().0,
         host.hash(),
         stats.late_inputs,
         stats.desyncs,
         stats.resyncs,
         stats.refused,
+        stats.stale,
         stats.turned.malformed,
         stats.turned.flooded,
         stats.turned.requests,
