@@ -31,6 +31,16 @@ const RESEND: Duration = Duration::from_millis(100);
 /// few updates, while a steady game sends a few hundred bytes a tick to each peer.
 const BYTES_PER_UPDATE: u64 = 1 << 20;
 
+/// How long a connection may go without a datagram while it has nothing to say,
+/// microseconds: 20 ms. Both ends look at their socket every 2 ms, for latency; were each look
+/// to send what renet has, an acknowledgement would leave at every look, 500 datagrams a
+/// second each way. A message leaves at once, and so does the acknowledgement of a reliable
+/// message (its sender's resend timer and round-trip measure wait on it); renet's other
+/// acknowledgements and its resends wait for this. A lost message is sent again 100 ms after
+/// it was sent, and at most this much later: at 50 ms, the arena's spectator over a lossy link
+/// drew a disc going back.
+pub const FLUSH_MICROS: u64 = 20_000;
+
 /// What a peer may send in one update, bytes: 16 KiB, 8 MB/s at a look every 2 ms. A peer
 /// sends a few hundred bytes a tick, and a desync's state now and then; a budget the size of
 /// the host's would let a client on the host's machine (a test's) send hundreds of thousands
@@ -111,6 +121,12 @@ impl From<renet::NetworkInfo> for LinkStats {
 pub struct HostTransport {
     server: RenetServer,
     transport: ServerLink,
+    /// Time since it was made, as its updates told it.
+    clock: Duration,
+    /// When each peer's connection last sent.
+    flushed: std::collections::HashMap<u64, Duration>,
+    /// Peers a reliable message came from since their connection last sent.
+    ack_due: std::collections::HashSet<u64>,
 }
 
 impl std::fmt::Debug for HostTransport {
@@ -153,7 +169,13 @@ impl HostTransport {
         };
         let transport = ServerLink::new(config, access.key().clone(), socket)
             .map_err(|e| NetError::Bind { addr: bind, source: e })?;
-        Ok(Self { server: RenetServer::new(connection_config()), transport })
+        Ok(Self {
+            server: RenetServer::new(connection_config()),
+            transport,
+            clock: Duration::ZERO,
+            flushed: std::collections::HashMap::new(),
+            ack_due: std::collections::HashSet::new(),
+        })
     }
 
     /// Where it listens.
@@ -174,6 +196,7 @@ impl HostTransport {
         now_micros: u64,
         session: &mut HostSession<D>,
     ) -> Result<(), NetError> {
+        self.clock += elapsed;
         self.server.update(elapsed);
         self.transport.update(elapsed, &mut self.server).map_err(NetError::transport)?;
         while let Some(event) = self.server.get_event() {
@@ -196,6 +219,7 @@ impl HostTransport {
                 while let Some(bytes) = self.server.receive_message(client, channel) {
                     if channel == RELIABLE {
                         self.transport.took_reliable(client);
+                        self.ack_due.insert(client);
                     }
                     session.receive(PeerId(client), delivery, &bytes, now_micros);
                 }
@@ -204,14 +228,27 @@ impl HostTransport {
         Ok(())
     }
 
-    /// Sends what `session` has to send.
+    /// Sends what `session` has to send at once, and what renet has (acknowledgements,
+    /// resends) to a peer that has heard nothing for [`FLUSH_MICROS`].
     pub fn send<D: GameData>(&mut self, session: &mut HostSession<D>) {
+        let mut said = std::mem::take(&mut self.ack_due);
         for (peer, delivery, bytes) in session.drain_outgoing() {
             if self.server.is_connected(peer.0) {
                 self.server.send_message(peer.0, channel_of(delivery), bytes);
+                said.insert(peer.0);
             }
         }
-        self.transport.send_packets(&mut self.server);
+        let (now, flushed) = (self.clock, &mut self.flushed);
+        let quiet = Duration::from_micros(FLUSH_MICROS);
+        self.transport.send_packets(&mut self.server, |client| {
+            let last = flushed.entry(client).or_insert(Duration::ZERO);
+            let due = said.contains(&client) || now.saturating_sub(*last) >= quiet;
+            if due {
+                *last = now;
+            }
+            due
+        });
+        self.flushed.retain(|client, _| self.server.is_connected(*client));
     }
 
     /// Drops `peer`'s connection (the session found it silent).
@@ -248,6 +285,12 @@ pub struct PeerTransport {
     host: SocketAddr,
     /// Whether it presented a password or token (for what a refusal means).
     sealed: bool,
+    /// Time since it was made, as its updates told it.
+    clock: Duration,
+    /// When it last sent what renet had.
+    flushed: Duration,
+    /// A reliable message came since it last sent: its acknowledgement is due.
+    ack_due: bool,
 }
 
 impl std::fmt::Debug for PeerTransport {
@@ -285,6 +328,9 @@ impl PeerTransport {
             said_hello: false,
             host,
             sealed: admission.is_sealed(),
+            clock: Duration::ZERO,
+            flushed: Duration::ZERO,
+            ack_due: false,
         })
     }
 
@@ -314,6 +360,7 @@ impl PeerTransport {
         elapsed: Duration,
         session: &mut PeerSession<D>,
     ) -> Result<(), NetError> {
+        self.clock += elapsed;
         self.client.update(elapsed);
         let updated = self.transport.update(elapsed, &mut self.client);
         if let Some(refusal) = self.transport.refused() {
@@ -331,6 +378,7 @@ impl PeerTransport {
                 while let Some(bytes) = self.client.receive_message(channel) {
                     if channel == RELIABLE {
                         self.transport.took_reliable();
+                        self.ack_due = true;
                     }
                     session.receive(delivery, &bytes);
                 }
@@ -343,17 +391,25 @@ impl PeerTransport {
         Ok(())
     }
 
-    /// Sends what `session` has to send (kept until the connection is up).
+    /// Sends what `session` has to send (kept until the connection is up) at once, and what
+    /// renet has (acknowledgements, resends) once it has sent nothing for [`FLUSH_MICROS`].
     ///
     /// # Errors
     ///
     /// If the socket fails.
     pub fn send<D: GameData>(&mut self, session: &mut PeerSession<D>) -> Result<(), NetError> {
+        let mut said = std::mem::take(&mut self.ack_due);
         if self.client.is_connected() {
             for (delivery, bytes) in session.drain_outgoing() {
                 self.client.send_message(channel_of(delivery), bytes);
+                said = true;
             }
         }
+        let quiet = Duration::from_micros(FLUSH_MICROS);
+        if !said && self.clock.saturating_sub(self.flushed) < quiet {
+            return Ok(());
+        }
+        self.flushed = self.clock;
         let sent = self.transport.send_packets(&mut self.client);
         sent.map_err(|reason| self.ended(reason, session.goodbye()))
     }
