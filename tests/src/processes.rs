@@ -274,6 +274,12 @@ pub fn player_of(summary: &str) -> u32 {
         .unwrap_or_else(|| panic!("no player number in {summary:?}"))
 }
 
+/// The number after `label` in `text` (`22` after `p50 ` in `p50 22 ms`), if there is one.
+#[must_use]
+pub fn number_after(text: &str, label: &str) -> Option<f64> {
+    text.split(label).nth(1)?.split_whitespace().next()?.parse().ok()
+}
+
 /// The names of the desync reports under `dir`, sorted (none if it does not exist).
 #[must_use]
 pub fn reports_in(dir: &Path) -> Vec<String> {
@@ -339,25 +345,17 @@ impl Hosting {
         let peer = self.bot_peer(dir, "peer", &peer_args).finish();
         let host = host.finish();
         let player = player_of(&peer.stdout);
-        let reported: u32 = peer
-            .stdout
-            .split("desync ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|tick| tick.parse().ok())
-            .unwrap_or_else(|| panic!("the peer names the desync's tick: {}", peer.stdout));
+        let reported = number_after(&peer.stdout, "desync ")
+            .unwrap_or_else(|| panic!("the peer names the desync's tick: {}", peer.stdout))
+            as u32;
         assert!(
             (perturbed_tick..=perturbed_tick + within_ticks).contains(&reported),
             "perturbed after tick {perturbed_tick}, reported at {reported}"
         );
         assert!(host.stderr.contains(&format!("desync at tick {reported}")), "{}", host.stderr);
-        let resynced: u32 = peer
-            .stdout
-            .split("resynced ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|tick| tick.parse().ok())
-            .unwrap_or_else(|| panic!("the peer was resynced: {}", peer.stdout));
+        let resynced = number_after(&peer.stdout, "resynced ")
+            .unwrap_or_else(|| panic!("the peer was resynced: {}", peer.stdout))
+            as u32;
         assert!(
             resynced > reported && resynced <= reported + 10,
             "desync at tick {reported}, resynced at {resynced}: more than a second"

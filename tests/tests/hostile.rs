@@ -22,7 +22,9 @@ use fixstep_present::Game as _;
 use fixstep_runtime::net::wire::MAX_RELIABLE_BYTES;
 use fixstep_runtime::net::{Goodbye, PeerConfig, PeerEvent, PeerEventOf, PeerSession, Role};
 use fixstep_runtime::{Command as _, Tick};
-use fixstep_tests::processes::{Hosting, Running, assert_agrees, hash_log, one_game, strs};
+use fixstep_tests::processes::{
+    Hosting, Running, assert_agrees, hash_log, number_after, one_game, strs,
+};
 use fixstep_tests::{Scratch, arg, workspace_root};
 use fixstep_town::Town;
 use renetcode::{ClientAuthentication, NetcodeClient};
@@ -149,11 +151,6 @@ fn connection_request(host: SocketAddr, key: &SessionKey) -> Vec<u8> {
             .expect("a client");
     let (packet, _) = client.update(Duration::ZERO).expect("a request to send");
     packet.to_vec()
-}
-
-/// The number after `label` in `text` (`p50 12 ms` after `p50 `).
-fn number_after(text: &str, label: &str) -> Option<f64> {
-    text.split(label).nth(1)?.split_whitespace().next()?.parse().ok()
 }
 
 #[test]

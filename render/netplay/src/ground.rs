@@ -189,6 +189,12 @@ pub struct GroundFeed {
 }
 
 impl GroundFeed {
+    /// The update of the tick gathered in `source` for a spectator whose camera looks at
+    /// `camera` (see [`update`](Self::update)).
+    pub fn update_from(&mut self, source: &GroundSource, camera: GroundPoint) -> GroundUpdate {
+        self.update(source.tick, &source.poses, &source.roles, camera)
+    }
+
     /// The update of `tick` for a spectator whose camera looks at `camera`, from every
     /// entity's pose: those whose tier's turn it is (unless at rest and sent at rest), and any
     /// new, started, stopped, jumped, hurt or healed, or moved to another tier; the roles of

@@ -430,7 +430,7 @@ impl<G: NetGame> NetHost<G> {
     ///
     /// # Errors
     ///
-    /// Never in practice: only departures come of it, and nothing is written.
+    /// If the socket fails.
     pub fn end_match(&mut self) -> Result<(), NetPlayError> {
         self.game.session.end_match();
         self.receive(0, self.now_micros)?;

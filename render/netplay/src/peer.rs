@@ -498,3 +498,29 @@ impl<G: NetGame> NetPeer<G> {
         self.link.disconnect();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{RejoinSecret, read_secret, write_secret};
+
+    #[test]
+    fn a_rejoin_secret_is_kept_for_its_owner_and_a_damaged_file_is_ignored() {
+        let dir = std::env::temp_dir().join(format!("fixstep-rejoin-{}", std::process::id()));
+        let file = dir.join("nested").join("127.0.0.1_7465-616461");
+        assert_eq!(read_secret(&file), None, "none kept yet");
+        let secret = RejoinSecret([0xA5; 16]);
+        write_secret(&file, secret);
+        assert_eq!(read_secret(&file), Some(secret), "kept, in a folder made for it");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&file).expect("written").permissions().mode();
+            assert_eq!(mode & 0o077, 0, "no one else may read it: {mode:o}");
+        }
+        std::fs::write(&file, "not a secret\n").expect("writable");
+        assert_eq!(read_secret(&file), None, "a damaged file is ignored");
+        std::fs::write(&file, "zz".repeat(16)).expect("writable");
+        assert_eq!(read_secret(&file), None, "32 characters that are not hex");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -100,8 +100,7 @@ pub struct ShapeFeed {
 impl ShapeFeed {
     /// The update of the tick gathered in `source` for a spectator looking at `camera`.
     pub fn update(&mut self, source: &ShapeSource, camera: GroundPoint) -> ShapeUpdate {
-        let g = &source.ground;
-        let ground = self.ground.update(g.tick, &g.poses, &g.roles, camera);
+        let ground = self.ground.update_from(&source.ground, camera);
         let status = (self.status.as_deref() != Some(source.status.as_str())).then(|| {
             self.status = Some(source.status.clone());
             source.status.clone()

@@ -117,8 +117,7 @@ impl TownFeed {
     /// ground poses due, and every object that changed since it was last sent (near or far:
     /// there are few, they change rarely, and a door seen swinging late looks broken).
     pub fn update(&mut self, source: &TownSource, camera: GroundPoint) -> TownUpdate {
-        let g = &source.ground;
-        let ground = self.ground.update(g.tick, &g.poses, &g.roles, camera);
+        let ground = self.ground.update_from(&source.ground, camera);
         let changed = source.objects.iter().enumerate();
         let changed = changed.filter(|(i, o)| self.objects.get(*i) != Some(o));
         let objects = changed.map(|(_, o)| *o).collect();

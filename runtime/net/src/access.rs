@@ -216,9 +216,12 @@ impl Refusal {
     }
 }
 
+/// A connect token's sealed part, bytes.
+const SEALED_BYTES: usize = 1024;
+
 /// A connection request's length, bytes: its type, netcode's version, the protocol id, the
 /// expiry, the nonce and the sealed part.
-const REQUEST_BYTES: usize = 1 + 13 + 8 + 8 + 24 + 1024;
+const REQUEST_BYTES: usize = 1 + 13 + 8 + 8 + 24 + SEALED_BYTES;
 
 /// The tag at the end of the sealed part, bytes.
 const TAG_BYTES: usize = 16;
@@ -250,17 +253,16 @@ pub fn check_request(datagram: &[u8], key: &SessionKey, now_seconds: u64) -> Req
         return RequestCheck::Ignore;
     }
     let expire_seconds = u64::from_le_bytes(expire.try_into().unwrap_or_default());
-    // What netcode authenticates along with the sealed part.
-    let mut aad = Vec::with_capacity(13 + 8 + 8);
-    aad.extend_from_slice(version);
-    aad.extend_from_slice(&protocol.to_le_bytes());
-    aad.extend_from_slice(&expire_seconds.to_le_bytes());
-    let mut plain = sealed.to_vec();
+    // What netcode authenticates along with the sealed part: the version, protocol id and
+    // expiry as they came (the request's bytes 1 to 29).
+    let aad = &datagram[1..1 + 13 + 8 + 8];
+    let mut plain = [0u8; SEALED_BYTES];
+    plain.copy_from_slice(sealed);
     let split = plain.len() - TAG_BYTES;
     let (body, tag) = plain.split_at_mut(split);
     let tag = *Tag::from_slice(tag);
     let cipher = XChaCha20Poly1305::new(key.bytes().into());
-    if cipher.decrypt_in_place_detached(XNonce::from_slice(nonce), &aad, body, &tag).is_err() {
+    if cipher.decrypt_in_place_detached(XNonce::from_slice(nonce), aad, body, &tag).is_err() {
         return RequestCheck::Refuse(Refusal::Key);
     }
     if now_seconds >= expire_seconds {

@@ -95,7 +95,6 @@ use std::time::Instant;
 use fixstep_runtime::net::Goodbye;
 
 pub use access::{Access, Admission, SessionKey, rejoin_secret};
-pub use limiter::RateLimiter;
 pub use netcode::Turned;
 pub use netem::{CLIENT_IDLE_SECONDS, Netem, NetemConfig, NetemCounts};
 pub use peer_link::{PeerLink, SessionGuard};

@@ -125,8 +125,8 @@ pub struct HostTransport {
     clock: Duration,
     /// When each peer's connection last sent.
     flushed: std::collections::HashMap<u64, Duration>,
-    /// Peers a reliable message came from since their connection last sent.
-    ack_due: std::collections::HashSet<u64>,
+    /// Peers with something to send now: a message, or the acknowledgement of a reliable one.
+    due: std::collections::HashSet<u64>,
 }
 
 impl std::fmt::Debug for HostTransport {
@@ -174,7 +174,7 @@ impl HostTransport {
             transport,
             clock: Duration::ZERO,
             flushed: std::collections::HashMap::new(),
-            ack_due: std::collections::HashSet::new(),
+            due: std::collections::HashSet::new(),
         })
     }
 
@@ -219,7 +219,7 @@ impl HostTransport {
                 while let Some(bytes) = self.server.receive_message(client, channel) {
                     if channel == RELIABLE {
                         self.transport.took_reliable(client);
-                        self.ack_due.insert(client);
+                        self.due.insert(client);
                     }
                     session.receive(PeerId(client), delivery, &bytes, now_micros);
                 }
@@ -231,23 +231,23 @@ impl HostTransport {
     /// Sends what `session` has to send at once, and what renet has (acknowledgements,
     /// resends) to a peer that has heard nothing for [`FLUSH_MICROS`].
     pub fn send<D: GameData>(&mut self, session: &mut HostSession<D>) {
-        let mut said = std::mem::take(&mut self.ack_due);
         for (peer, delivery, bytes) in session.drain_outgoing() {
             if self.server.is_connected(peer.0) {
                 self.server.send_message(peer.0, channel_of(delivery), bytes);
-                said.insert(peer.0);
+                self.due.insert(peer.0);
             }
         }
-        let (now, flushed) = (self.clock, &mut self.flushed);
+        let (now, flushed, due) = (self.clock, &mut self.flushed, &self.due);
         let quiet = Duration::from_micros(FLUSH_MICROS);
         self.transport.send_packets(&mut self.server, |client| {
             let last = flushed.entry(client).or_insert(Duration::ZERO);
-            let due = said.contains(&client) || now.saturating_sub(*last) >= quiet;
-            if due {
+            let send = due.contains(&client) || now.saturating_sub(*last) >= quiet;
+            if send {
                 *last = now;
             }
-            due
+            send
         });
+        self.due.clear();
         self.flushed.retain(|client, _| self.server.is_connected(*client));
     }
 
