@@ -218,17 +218,10 @@ impl ServerLink {
         }
     }
 
-    /// Sends what renet has for each client `flush` names. A packet that cannot be sealed or
-    /// sent waits for renet's resend; the rest of that client's packets go the same way.
-    pub fn send_packets(
-        &mut self,
-        server: &mut RenetServer,
-        mut flush: impl FnMut(ClientId) -> bool,
-    ) {
+    /// Sends what renet has for each client. A packet that cannot be sealed or sent waits for
+    /// renet's resend; the rest of that client's packets go the same way.
+    pub fn send_packets(&mut self, server: &mut RenetServer) {
         for client in server.clients_id() {
-            if !flush(client) {
-                continue;
-            }
             let Ok(packets) = server.get_packets_to_send(client) else { continue };
             for packet in packets {
                 let Ok((to, payload)) = self.netcode.generate_payload_packet(client, &packet)

@@ -31,16 +31,6 @@ const RESEND: Duration = Duration::from_millis(100);
 /// few updates, while a steady game sends a few hundred bytes a tick to each peer.
 const BYTES_PER_UPDATE: u64 = 1 << 20;
 
-/// How long a connection may go without a datagram while it has nothing to say,
-/// microseconds: 20 ms. Both ends look at their socket every 2 ms, for latency; were each look
-/// to send what renet has, an acknowledgement would leave at every look, 500 datagrams a
-/// second each way. A message leaves at once, and so does the acknowledgement of a reliable
-/// message (its sender's resend timer and round-trip measure wait on it); renet's other
-/// acknowledgements and its resends wait for this. A lost message is sent again 100 ms after
-/// it was sent, and at most this much later: at 50 ms, the arena's spectator over a lossy link
-/// drew a disc going back.
-pub const FLUSH_MICROS: u64 = 20_000;
-
 /// What a peer may send in one update, bytes: 16 KiB, 8 MB/s at a look every 2 ms. A peer
 /// sends a few hundred bytes a tick, and a desync's state now and then; a budget the size of
 /// the host's would let a client on the host's machine (a test's) send hundreds of thousands
@@ -121,12 +111,6 @@ impl From<renet::NetworkInfo> for LinkStats {
 pub struct HostTransport {
     server: RenetServer,
     transport: ServerLink,
-    /// Time since it was made, as its updates told it.
-    clock: Duration,
-    /// When each peer's connection last sent.
-    flushed: std::collections::HashMap<u64, Duration>,
-    /// Peers with something to send now: a message, or the acknowledgement of a reliable one.
-    due: std::collections::HashSet<u64>,
 }
 
 impl std::fmt::Debug for HostTransport {
@@ -169,13 +153,7 @@ impl HostTransport {
         };
         let transport = ServerLink::new(config, access.key().clone(), socket)
             .map_err(|e| NetError::Bind { addr: bind, source: e })?;
-        Ok(Self {
-            server: RenetServer::new(connection_config()),
-            transport,
-            clock: Duration::ZERO,
-            flushed: std::collections::HashMap::new(),
-            due: std::collections::HashSet::new(),
-        })
+        Ok(Self { server: RenetServer::new(connection_config()), transport })
     }
 
     /// Where it listens.
@@ -196,7 +174,6 @@ impl HostTransport {
         now_micros: u64,
         session: &mut HostSession<D>,
     ) -> Result<(), NetError> {
-        self.clock += elapsed;
         self.server.update(elapsed);
         self.transport.update(elapsed, &mut self.server).map_err(NetError::transport)?;
         while let Some(event) = self.server.get_event() {
@@ -219,7 +196,6 @@ impl HostTransport {
                 while let Some(bytes) = self.server.receive_message(client, channel) {
                     if channel == RELIABLE {
                         self.transport.took_reliable(client);
-                        self.due.insert(client);
                     }
                     session.receive(PeerId(client), delivery, &bytes, now_micros);
                 }
@@ -228,27 +204,14 @@ impl HostTransport {
         Ok(())
     }
 
-    /// Sends what `session` has to send at once, and what renet has (acknowledgements,
-    /// resends) to a peer that has heard nothing for [`FLUSH_MICROS`].
+    /// Sends what `session` has to send.
     pub fn send<D: GameData>(&mut self, session: &mut HostSession<D>) {
         for (peer, delivery, bytes) in session.drain_outgoing() {
             if self.server.is_connected(peer.0) {
                 self.server.send_message(peer.0, channel_of(delivery), bytes);
-                self.due.insert(peer.0);
             }
         }
-        let (now, flushed, due) = (self.clock, &mut self.flushed, &self.due);
-        let quiet = Duration::from_micros(FLUSH_MICROS);
-        self.transport.send_packets(&mut self.server, |client| {
-            let last = flushed.entry(client).or_insert(Duration::ZERO);
-            let send = due.contains(&client) || now.saturating_sub(*last) >= quiet;
-            if send {
-                *last = now;
-            }
-            send
-        });
-        self.due.clear();
-        self.flushed.retain(|client, _| self.server.is_connected(*client));
+        self.transport.send_packets(&mut self.server);
     }
 
     /// Drops `peer`'s connection (the session found it silent).
@@ -285,12 +248,6 @@ pub struct PeerTransport {
     host: SocketAddr,
     /// Whether it presented a password or token (for what a refusal means).
     sealed: bool,
-    /// Time since it was made, as its updates told it.
-    clock: Duration,
-    /// When it last sent what renet had.
-    flushed: Duration,
-    /// A reliable message came since it last sent: its acknowledgement is due.
-    ack_due: bool,
 }
 
 impl std::fmt::Debug for PeerTransport {
@@ -328,9 +285,6 @@ impl PeerTransport {
             said_hello: false,
             host,
             sealed: admission.is_sealed(),
-            clock: Duration::ZERO,
-            flushed: Duration::ZERO,
-            ack_due: false,
         })
     }
 
@@ -360,7 +314,6 @@ impl PeerTransport {
         elapsed: Duration,
         session: &mut PeerSession<D>,
     ) -> Result<(), NetError> {
-        self.clock += elapsed;
         self.client.update(elapsed);
         let updated = self.transport.update(elapsed, &mut self.client);
         if let Some(refusal) = self.transport.refused() {
@@ -378,7 +331,6 @@ impl PeerTransport {
                 while let Some(bytes) = self.client.receive_message(channel) {
                     if channel == RELIABLE {
                         self.transport.took_reliable();
-                        self.ack_due = true;
                     }
                     session.receive(delivery, &bytes);
                 }
@@ -391,25 +343,17 @@ impl PeerTransport {
         Ok(())
     }
 
-    /// Sends what `session` has to send (kept until the connection is up) at once, and what
-    /// renet has (acknowledgements, resends) once it has sent nothing for [`FLUSH_MICROS`].
+    /// Sends what `session` has to send (kept until the connection is up).
     ///
     /// # Errors
     ///
     /// If the socket fails.
     pub fn send<D: GameData>(&mut self, session: &mut PeerSession<D>) -> Result<(), NetError> {
-        let mut said = std::mem::take(&mut self.ack_due);
         if self.client.is_connected() {
             for (delivery, bytes) in session.drain_outgoing() {
                 self.client.send_message(channel_of(delivery), bytes);
-                said = true;
             }
         }
-        let quiet = Duration::from_micros(FLUSH_MICROS);
-        if !said && self.clock.saturating_sub(self.flushed) < quiet {
-            return Ok(());
-        }
-        self.flushed = self.clock;
         let sent = self.transport.send_packets(&mut self.client);
         sent.map_err(|reason| self.ended(reason, session.goodbye()))
     }
