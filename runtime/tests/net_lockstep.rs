@@ -8,6 +8,7 @@ mod common;
 
 use common::{Drift, DriftCommand, DriftData, scripted_commands};
 use fixstep_runtime::clock::NetworkClock;
+use fixstep_runtime::net::frame::HashCheck;
 use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
 use fixstep_runtime::net::{
     Delivery, DesyncNotice, Goodbye, HostConfig, HostEvent, HostSession, INPUT_REPEAT_MICROS,
@@ -16,7 +17,7 @@ use fixstep_runtime::net::{
     Welcome,
 };
 use fixstep_runtime::rng::SimRng;
-use fixstep_runtime::tick::FrameScheduler;
+use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
 use fixstep_runtime::{ContentDigest, HashRecord, Simulation, Tick};
 
 /// The test's clock step, microseconds: 2 ms, finer than any delay or frame it simulates.
@@ -51,7 +52,11 @@ struct Host {
     sim: Drift,
     schedule: FrameScheduler,
     hashes: Vec<(Tick, u64)>,
-    desyncs: Vec<(PeerId, Tick, Vec<usize>)>,
+    desyncs: Vec<(PeerId, Tick)>,
+    /// The host's hash of each desync tick, until the peer's state and hash come.
+    desynced_hashes: Vec<(PeerId, Tick, HashRecord)>,
+    /// For each desync whose peer sent its hash: the hash parts that differ.
+    desync_parts: Vec<(PeerId, Tick, Vec<usize>)>,
     late: u64,
     /// Who left, and what the host told them.
     left: Vec<(PeerId, Option<Goodbye>)>,
@@ -68,6 +73,8 @@ impl Host {
             schedule: FrameScheduler::new(),
             hashes: Vec::new(),
             desyncs: Vec::new(),
+            desynced_hashes: Vec::new(),
+            desync_parts: Vec::new(),
             late: 0,
             left: Vec::new(),
             resyncs: true,
@@ -93,13 +100,20 @@ impl Host {
                     self.session.welcome(peer, &state, hash, RejoinSecret([9; 16]));
                 }
                 HostEvent::Desync { peer, tick, ours, theirs } => {
-                    let parts =
-                        (0..ours.parts.len()).filter(|&i| ours.parts.get(i) != theirs.parts.get(i));
-                    self.desyncs.push((peer, tick, parts.collect()));
+                    assert_ne!(HashCheck::of(ours.total), theirs, "a desync is a difference");
+                    self.desyncs.push((peer, tick));
+                    self.session.send_desync(peer, tick, ours.clone(), Vec::new());
+                    self.desynced_hashes.push((peer, tick, ours));
                     if self.resyncs {
                         let state = postcard::to_allocvec(&self.sim.state).expect("encodes");
                         self.session.resync(peer, &state, self.sim.state_hash().total());
                     }
+                }
+                HostEvent::DesyncState { peer, tick, hash, .. } => {
+                    let at = self.desynced_hashes.iter().position(|d| d.0 == peer && d.1 == tick);
+                    let (_, _, ours) = self.desynced_hashes.remove(at.expect("a state asked for"));
+                    let parts = (0..ours.parts.len()).filter(|&i| ours.parts[i] != hash.parts[i]);
+                    self.desync_parts.push((peer, tick, parts.collect()));
                 }
                 HostEvent::InputLate { .. } => self.late += 1,
                 HostEvent::PeerLeft { peer, goodbye, .. } => self.left.push((peer, goodbye)),
@@ -119,11 +133,14 @@ struct Peer {
     hello_at: u64,
     since_frame: u64,
     hashes: Vec<(Tick, u64)>,
+    /// Its hash of each tick, whole.
+    records: Vec<(Tick, HashRecord)>,
     queued: Vec<u32>,
     /// The margin its inputs arrived with and its target, microseconds, after each report.
     margins: Vec<(u32, u32)>,
-    /// Microseconds since its inputs were last sent, new or repeated.
+    /// Microseconds since its last input was sent, and whether it was repeated since.
     since_inputs: u64,
+    repeated: bool,
     late: u64,
     to_host: SimulatedLink<Vec<u8>>,
     from_host: SimulatedLink<Vec<u8>>,
@@ -156,9 +173,11 @@ impl Peer {
             hello_at: 0,
             since_frame: 0,
             hashes: Vec::new(),
+            records: Vec::new(),
             queued: Vec::new(),
             margins: Vec::new(),
             since_inputs: 0,
+            repeated: false,
             late: 0,
             to_host: SimulatedLink::new(link, id * 2),
             from_host: SimulatedLink::new(link, id * 2 + 1),
@@ -200,12 +219,18 @@ impl Peer {
                     let command = scripted_commands(tick, player + 1)[player];
                     self.session.submit_input(tick, command);
                     self.since_inputs = 0;
+                    self.repeated = false;
                 }
             }
         }
         self.since_inputs += STEP_MICROS;
-        if self.since_inputs >= INPUT_REPEAT_MICROS {
+        let lossy = self.inputs.as_ref().is_some_and(InputTicks::lossy);
+        if lossy && !self.repeated && self.since_inputs >= INPUT_REPEAT_MICROS {
             self.session.repeat_inputs();
+            self.repeated = true;
+        }
+        if self.since_inputs >= TICK_MICROS {
+            self.session.send_frame();
             self.since_inputs = 0;
         }
         for (delivery, bytes) in self.session.drain_outgoing() {
@@ -241,7 +266,8 @@ impl Peer {
                 }
                 let hash = sim.state_hash();
                 self.hashes.push((record.tick, hash.total()));
-                self.session.report_hash(record.tick, &hash);
+                self.session.report_hash(record.tick, hash.total());
+                self.records.push((record.tick, HashRecord::of(&hash)));
             }
             PeerEvent::InputAck { tick, queued, early_micros } => {
                 if let Some(inputs) = self.inputs.as_mut() {
@@ -255,7 +281,11 @@ impl Peer {
                 self.queued.push(queued);
                 self.late += u64::from(early_micros.is_none());
             }
-            PeerEvent::Desync(DesyncNotice { tick, .. }) => self.desync_told = Some(tick),
+            PeerEvent::Desync(DesyncNotice { tick, .. }) => {
+                self.desync_told.get_or_insert(tick);
+                let (_, hash) = self.records.iter().find(|(t, _)| *t == tick).expect("ran it");
+                self.session.send_desync_state(tick, Vec::new(), hash.clone());
+            }
             PeerEvent::Goodbye(goodbye) => self.goodbye = Some(goodbye),
             PeerEvent::Update(()) | PeerEvent::Roster(_) | PeerEvent::Dropped(_) => {}
         }
@@ -457,10 +487,12 @@ fn a_perturbed_peer_is_reported_as_a_desync_and_resynced_within_a_second() {
     peers[1].perturb_at = vec![Tick(150)];
     play(&mut host, &mut peers, 30, |_, _, _| {});
     assert_eq!(host.desyncs.len(), 1, "one desync, reported once: {:?}", host.desyncs);
-    let first = &host.desyncs[0];
-    assert_eq!(first.0, PeerId(2), "the perturbed peer, not the honest one");
-    assert_eq!(first.1, Tick(150), "reported at the tick it happened");
-    assert_eq!(first.2, vec![1], "the movers' part differs, and no other");
+    assert_eq!(host.desyncs[0], (PeerId(2), Tick(150)), "the perturbed peer, at its tick");
+    assert_eq!(peers[1].desync_told, Some(Tick(150)), "the peer was told of it");
+    assert_eq!(peers[0].desync_told, None, "the honest peer was told nothing");
+    let parts = &host.desync_parts;
+    assert_eq!(parts.len(), 1, "the peer's hash came back: {parts:?}");
+    assert_eq!(parts[0].2, vec![1], "the movers' part differs, and no other");
     let resynced = *peers[1].resynced.first().expect("the host resynced it");
     assert!(resynced.0 <= 160, "resynced at tick {resynced}, within a second of tick 150");
     let hosts: std::collections::BTreeMap<Tick, u64> = host.hashes.iter().copied().collect();

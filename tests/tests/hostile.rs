@@ -21,7 +21,7 @@ use fixstep_netplay::identity_of;
 use fixstep_present::Game as _;
 use fixstep_runtime::net::wire::MAX_RELIABLE_BYTES;
 use fixstep_runtime::net::{Goodbye, PeerConfig, PeerEvent, PeerEventOf, PeerSession, Role};
-use fixstep_runtime::{Command as _, Tick};
+use fixstep_runtime::{Command as _, HashRecord, Tick};
 use fixstep_tests::processes::{
     Hosting, Running, assert_agrees, hash_log, number_after, one_game, strs,
 };
@@ -216,7 +216,11 @@ fn a_hostile_client_with_the_password_changes_nothing_for_the_honest_players() {
     let mut large = Hostile::join(addr, "mallory-2", &key);
     for _ in 0..LARGE_MESSAGES {
         // A desync's state no one asked for.
-        large.session.send_desync_state(Tick(1), vec![0xAB; MAX_RELIABLE_BYTES - 64]);
+        large.session.send_desync_state(
+            Tick(1),
+            vec![0xAB; MAX_RELIABLE_BYTES - 64],
+            HashRecord { total: 0, parts: Vec::new() },
+        );
     }
     flood(&mut large, FLOOD_SECONDS - INPUT_SECONDS, false);
     assert!(

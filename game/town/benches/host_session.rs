@@ -137,7 +137,7 @@ impl Room {
                 welcomed |= matches!(event, PeerEvent::Welcomed(_));
             }
             if welcomed {
-                peer.report_hash(tick, &hash);
+                peer.report_hash(tick, hash.total());
                 let input_tick = Tick(tick.0 + 1 + LEAD_TICKS);
                 peer.submit_input(input_tick, self.bots[i].command(&snapshot));
             }

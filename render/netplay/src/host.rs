@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use fixstep_net::{Access, HostTransport, LinkStats, Turned, rejoin_secret};
+use fixstep_net::{Access, HostTransport, Turned, WireCounts, rejoin_secret};
 use fixstep_present::CommandOf;
 use fixstep_runtime::net::{Dropped, HostConfig, HostEvent, HostSession, PeerId, Role, TickRecord};
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
@@ -63,7 +63,6 @@ struct PendingReport {
     player: Option<u16>,
     state: Vec<u8>,
     ours: HashRecord,
-    theirs: HashRecord,
 }
 
 /// A host's game without its socket: the simulation, the host session, the spectators' feeds
@@ -213,7 +212,7 @@ impl<G: NetGame> HostGame<G> {
                 self.events.push(format!("refused {role} {name:?}: {goodbye}"));
             }
             HostEvent::InputLate { .. } => self.stats.late_inputs += 1,
-            HostEvent::Desync { peer, tick, ours, theirs } => {
+            HostEvent::Desync { peer, tick, ours, .. } => {
                 self.stats.desyncs += 1;
                 self.events.push(format!("desync at tick {}", tick.0));
                 // Gone if it was one desync too many.
@@ -224,8 +223,7 @@ impl<G: NetGame> HostGame<G> {
                 if let Some((state, _)) = self.recent.get(tick) {
                     let state = state.to_vec();
                     self.session.send_desync(peer, tick, ours.clone(), state.clone());
-                    self.pending
-                        .insert((peer, tick), PendingReport { player, state, ours, theirs });
+                    self.pending.insert((peer, tick), PendingReport { player, state, ours });
                 }
                 // Then the state it goes on from, as a late joiner's.
                 let now = self.encoded_state()?;
@@ -233,14 +231,14 @@ impl<G: NetGame> HostGame<G> {
                 self.stats.resyncs += 1;
                 self.events.push(format!("resynced at tick {}", self.session.next_tick().0));
             }
-            HostEvent::DesyncState { peer, tick, state } => {
+            HostEvent::DesyncState { peer, tick, hash, state } => {
                 if let Some(p) = self.pending.remove(&(peer, tick)) {
                     let dir = write_report::<G>(
                         &self.reports,
                         tick,
                         p.player,
                         (&p.state, &p.ours),
-                        (&state, &p.theirs),
+                        (&state, &hash),
                         &part_names(&self.hash),
                         Side::Host,
                     )?;
@@ -388,10 +386,18 @@ impl<G: NetGame> NetHost<G> {
         self.game.session.peers().filter(|(_, player)| player.is_some()).count()
     }
 
-    /// The link to each connected peer.
-    pub fn links(&self) -> Vec<(PeerId, Option<u16>, Option<LinkStats>)> {
+    /// The round trip to each connected peer, microseconds: as a player measures it, or as
+    /// the transport does for a spectator.
+    pub fn links(&self) -> Vec<(PeerId, Option<u16>, Option<u64>)> {
         let session = &self.game.session;
-        session.peers().map(|(id, player)| (id, player, self.transport.stats(id))).collect()
+        let rtt = |id| session.round_trip_micros(id).or_else(|| self.transport.rtt_micros(id));
+        session.peers().map(|(id, player)| (id, player, rtt(id))).collect()
+    }
+
+    /// What crossed the host's socket so far.
+    #[must_use]
+    pub fn wire(&self) -> WireCounts {
+        self.transport.wire()
     }
 
     /// Receives what arrived in the last `elapsed_micros` (now `now_micros` on the host's

@@ -14,6 +14,7 @@ use fixstep_runtime::net::{
     DesyncNotice, Goodbye, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig,
     PeerEvent, PeerEventOf, PeerSession, RejoinSecret, Role, TickRecord, Welcome,
 };
+use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use crate::desync::{Side, write_report};
@@ -153,8 +154,11 @@ pub struct NetPeer<G: NetGame> {
     sent_at: VecDeque<(Tick, u64)>,
     /// Every player's name, by player number, as the host last said.
     names: Vec<String>,
-    /// Microseconds since the inputs were last sent, new or repeated.
+    /// Microseconds since the last input was sent, and whether it was repeated since.
     since_inputs_micros: u64,
+    repeated: bool,
+    /// The round trip to the host, from the inputs' acknowledgements.
+    round_trip: RoundTrip,
     /// Where the rejoin secret is kept.
     rejoin_file: Option<PathBuf>,
     /// The host's goodbye, once it came.
@@ -224,6 +228,8 @@ impl<G: NetGame> NetPeer<G> {
             sent_at: VecDeque::new(),
             names: Vec::new(),
             since_inputs_micros: 0,
+            repeated: false,
+            round_trip: RoundTrip::default(),
             rejoin_file: options.rejoin_file.clone(),
             goodbye: None,
         })
@@ -272,10 +278,12 @@ impl<G: NetGame> NetPeer<G> {
         &self.stats
     }
 
-    /// The link to the host.
+    /// The link to the host: what crossed the socket, and the round trip this peer measures
+    /// from its inputs' acknowledgements (renet's, from the handshake, before the first).
     #[must_use]
     pub fn link(&self) -> LinkStats {
-        self.link.stats()
+        let stats = self.link.stats();
+        LinkStats { rtt_micros: self.round_trip.micros().unwrap_or(stats.rtt_micros), ..stats }
     }
 
     /// Serves the socket from a thread every [`SERVE_MICROS`] from now on, so the host hears
@@ -306,8 +314,15 @@ impl<G: NetGame> NetPeer<G> {
             self.event(event)?;
         }
         self.since_inputs_micros = self.since_inputs_micros.saturating_add(elapsed_micros);
-        if self.since_inputs_micros >= INPUT_REPEAT_MICROS {
+        let lossy = self.inputs.as_ref().is_some_and(InputTicks::lossy);
+        if lossy && !self.repeated && self.since_inputs_micros >= INPUT_REPEAT_MICROS {
             self.link.session().repeat_inputs();
+            self.repeated = true;
+        }
+        if self.since_inputs_micros >= TICK_MICROS {
+            // No input for a tick (the input ticks hold back): the host still hears what
+            // arrived.
+            self.link.session().send_frame();
             self.since_inputs_micros = 0;
         }
         Ok(())
@@ -340,10 +355,16 @@ impl<G: NetGame> NetPeer<G> {
             }
             PeerEvent::InputAck { tick, queued, early_micros } => {
                 if let Some(early) = early_micros
-                    && self.sent_at.iter().any(|(t, _)| *t == tick)
+                    && let Some(&(_, sent)) = self.sent_at.iter().find(|(t, _)| *t == tick)
                 {
+                    // There and back, less the time it waited at the host.
+                    let there_and_back = self.clock.local_micros().saturating_sub(sent);
+                    self.round_trip.push(there_and_back.saturating_sub(u64::from(early)));
+                    if let Some(micros) = self.round_trip.micros() {
+                        self.link.session().set_round_trip(micros);
+                    }
                     // On its way for half the round trip, then waiting its margin.
-                    let half_trip = self.link.stats().rtt_micros / 2;
+                    let half_trip = self.round_trip.micros().unwrap_or(0) / 2;
                     InputLatency::push(
                         &mut self.stats.latency.to_host,
                         half_trip + u64::from(early),
@@ -375,7 +396,7 @@ impl<G: NetGame> NetPeer<G> {
                         Side::Peer,
                     )?;
                     self.stats.report = Some(dir);
-                    self.link.session().send_desync_state(tick, ours);
+                    self.link.session().send_desync_state(tick, ours, our_hash);
                 }
             }
             PeerEvent::Roster(names) => self.names = names,
@@ -412,6 +433,7 @@ impl<G: NetGame> NetPeer<G> {
     pub fn submit(&mut self, tick: Tick, command: CommandOf<G>) {
         self.link.session().submit_input(tick, command);
         self.since_inputs_micros = 0;
+        self.repeated = false;
         while self.sent_at.len() >= RECENT_STATES {
             self.sent_at.pop_front();
         }
@@ -459,7 +481,7 @@ impl<G: NetGame> NetPeer<G> {
             }
             sim.hash_state(&mut self.hasher);
             let hash = self.hasher.finish_reuse();
-            self.link.session().report_hash(record.tick, &hash);
+            self.link.session().report_hash(record.tick, hash.total());
             let report = HashRecord::of(&hash);
             self.recent.push(record.tick, sim.state(), report)?;
             self.stats.hashed = Some((record.tick, hash.total()));
@@ -522,5 +544,35 @@ mod tests {
         std::fs::write(&file, "zz".repeat(16)).expect("writable");
         assert_eq!(read_secret(&file), None, "32 characters that are not hex");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Round trips to the host the median is taken over: 15, a second and a half of inputs, so
+/// that a lost input (whose acknowledgement answers its repeat, not it) or a hiccup of either
+/// loop moves it little.
+const ROUND_TRIP_SAMPLES: usize = 15;
+
+/// The round trip to the host, measured from the inputs: from an input's sending to its
+/// acknowledgement, less the time it waited at the host for its tick (the host says how
+/// long). It needs no message of its own, and renet's measure, from its acknowledgements,
+/// sees only the rare reliable messages.
+#[derive(Clone, Debug, Default)]
+struct RoundTrip {
+    samples: VecDeque<u64>,
+}
+
+impl RoundTrip {
+    fn push(&mut self, micros: u64) {
+        if self.samples.len() >= ROUND_TRIP_SAMPLES {
+            self.samples.pop_front();
+        }
+        self.samples.push_back(micros);
+    }
+
+    /// The median of the latest samples, microseconds.
+    fn micros(&self) -> Option<u64> {
+        let mut sorted: Vec<u64> = self.samples.iter().copied().collect();
+        sorted.sort_unstable();
+        sorted.get(sorted.len() / 2).copied()
     }
 }

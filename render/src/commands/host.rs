@@ -247,7 +247,7 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     );
     Ok(format!(
         "tick {} hash {} late inputs {} desyncs {} resyncs {} refused messages {} stale inputs \
-         {} malformed datagrams {} flooded datagrams {} refused connection requests {}\n",
+         {} malformed datagrams {} flooded datagrams {} refused connection requests {}\nwire {}\n",
         host.sim().next_tick().0,
         host.hash(),
         stats.late_inputs,
@@ -258,6 +258,7 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         stats.turned.malformed,
         stats.turned.flooded,
         stats.turned.requests,
+        host.wire(),
     ))
 }
 

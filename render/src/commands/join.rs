@@ -194,15 +194,14 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
         InputLatency::median_ms(samples).map_or_else(|| "-".to_owned(), |m| format!("{m:.0} ms"))
     };
     out.push_str(&format!(
-        "link rtt {} ms, sent {} B/s, received {} B/s; input to the host's tick p50 {}, to this \
-         peer's p50 {}; inputs arrive {} early (aim {})\n",
+        "link rtt {} ms; input to the host's tick p50 {}, to this peer's p50 {}; inputs arrive \
+         {} early (aim {})\nwire {}\n",
         link.rtt_micros / 1000,
-        link.sent_per_second,
-        link.received_per_second,
         ms(&stats.latency.to_host),
         ms(&stats.latency.to_own_tick),
         stats.margin_micros.map_or_else(|| "-".to_owned(), |(m, _)| format!("{} ms", m / 1000)),
         stats.margin_micros.map_or_else(|| "-".to_owned(), |(_, t)| format!("{} ms", t / 1000)),
+        link.wire,
     ));
     Ok(out)
 }

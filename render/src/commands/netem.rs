@@ -60,7 +60,15 @@ pub fn run(args: &NetemArgs) -> Result<String> {
     netem.run(|| limit.is_some_and(|l| start.elapsed() >= l))?;
     let c = netem.counts();
     Ok(format!(
-        "forwarded {} lost {} duplicated {} reordered {}\n",
-        c.forwarded, c.lost, c.duplicated, c.reordered
+        "forwarded {} lost {} duplicated {} reordered {}\nup {} datagrams {} B, down {} \
+         datagrams {} B\n",
+        c.forwarded,
+        c.lost,
+        c.duplicated,
+        c.reordered,
+        c.up.datagrams,
+        c.up.bytes,
+        c.down.datagrams,
+        c.down.bytes,
     ))
 }

@@ -100,8 +100,9 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<String> {
     spectator.disconnect();
     logs.finish()?;
     Ok(format!(
-        "watched {} snapshots of {} entities\n",
+        "watched {} snapshots of {} entities\nwire {}\n",
         spectator.updates(),
-        spectator.spectator().entities()
+        spectator.spectator().entities(),
+        spectator.link().wire,
     ))
 }

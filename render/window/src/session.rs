@@ -247,7 +247,7 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
         hud.tick = host.sim().next_tick().0;
         hud.hash = Some(host.hash().total());
         let stats = host.stats();
-        let worst_rtt = host.links().iter().filter_map(|(_, _, l)| l.map(|l| l.rtt_micros)).max();
+        let worst_rtt = host.links().iter().filter_map(|(_, _, rtt)| *rtt).max();
         let mut line = format!(
             "hosting: host tick {}   peers {}   rtt {}   late inputs {}",
             host.sim().next_tick().0,

@@ -88,6 +88,7 @@ mod netem;
 mod peer_link;
 pub mod renet_guard;
 mod transport;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -96,12 +97,13 @@ use fixstep_runtime::net::Goodbye;
 
 pub use access::{Access, Admission, SessionKey, rejoin_secret};
 pub use netcode::Turned;
-pub use netem::{CLIENT_IDLE_SECONDS, Netem, NetemConfig, NetemCounts};
+pub use netem::{CLIENT_IDLE_SECONDS, Netem, NetemConfig, NetemCounts, Traffic};
 pub use peer_link::{PeerLink, SessionGuard};
 pub use transport::{
     HostTransport, LinkStats, MAX_CONNECTIONS, NETCODE_PROTOCOL_ID, PeerTransport,
     connection_config,
 };
+pub use wire::WireCounts;
 
 /// What went wrong with the network.
 #[derive(Debug, thiserror::Error)]

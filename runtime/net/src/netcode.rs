@@ -19,6 +19,7 @@
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr, UdpSocket};
+
 use std::time::Duration;
 
 use renet::{ClientId, RenetClient, RenetServer};
@@ -29,7 +30,8 @@ use renetcode::{
 
 use crate::access::{Refusal, RequestCheck, SessionKey, check_request};
 use crate::limiter::RateLimiter;
-use crate::renet_guard::{Kept, PayloadGuard};
+use crate::renet_guard::{ACK, Kept, PayloadGuard};
+use crate::wire::{CountedSocket, WireCounts};
 
 /// How many datagrams a second the host reads from one address: 2,000, four times what a
 /// peer sends (its socket is served every 2 ms), with a burst of as many, room for a desync
@@ -91,7 +93,7 @@ pub fn well_formed(datagram: &[u8]) -> bool {
 /// The host's end: netcode's server on a non-blocking socket, feeding a renet server.
 #[derive(Debug)]
 pub struct ServerLink {
-    socket: UdpSocket,
+    socket: CountedSocket,
     netcode: NetcodeServer,
     buffer: Box<[u8; NETCODE_MAX_PACKET_BYTES]>,
     /// What was turned away unread.
@@ -116,9 +118,8 @@ impl ServerLink {
     ///
     /// If the socket cannot be made non-blocking.
     pub fn new(config: ServerConfig, key: SessionKey, socket: UdpSocket) -> io::Result<Self> {
-        socket.set_nonblocking(true)?;
         Ok(Self {
-            socket,
+            socket: CountedSocket::new(socket)?,
             now: config.current_time,
             netcode: NetcodeServer::new(config),
             buffer: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
@@ -154,6 +155,12 @@ impl ServerLink {
     #[must_use]
     pub const fn turned(&self) -> Turned {
         self.turned
+    }
+
+    /// What crossed the socket so far.
+    #[must_use]
+    pub fn wire(&self) -> WireCounts {
+        self.socket.counts()
     }
 
     /// Advances netcode by `elapsed` and hands it everything the socket holds, then lets it
@@ -218,12 +225,18 @@ impl ServerLink {
         }
     }
 
-    /// Sends what renet has for each client. A packet that cannot be sealed or sent waits for
-    /// renet's resend; the rest of that client's packets go the same way.
+    /// Sends what renet has for each client: its messages, and its acknowledgements only when
+    /// the client sent something reliable since the last ones went (see
+    /// [`PayloadGuard::owes_ack`]). A packet that cannot be sealed or sent waits for renet's
+    /// resend; the rest of that client's packets go the same way.
     pub fn send_packets(&mut self, server: &mut RenetServer) {
         for client in server.clients_id() {
             let Ok(packets) = server.get_packets_to_send(client) else { continue };
+            let guard = self.guards.entry(client).or_default();
             for packet in packets {
+                if packet.first() == Some(&ACK) && !guard.owes_ack() {
+                    continue;
+                }
                 let Ok((to, payload)) = self.netcode.generate_payload_packet(client, &packet)
                 else {
                     break;
@@ -251,7 +264,7 @@ impl ServerLink {
 /// datagram; netcode and renet resend what matters.
 fn handle(
     result: ServerResult<'_, '_>,
-    socket: &UdpSocket,
+    socket: &CountedSocket,
     server: &mut RenetServer,
     guards: &mut HashMap<ClientId, PayloadGuard>,
     cut_off: &mut Vec<ClientId>,
@@ -290,7 +303,7 @@ fn handle(
 /// A peer's end: netcode's client on a non-blocking socket, feeding a renet client.
 #[derive(Debug)]
 pub struct ClientLink {
-    socket: UdpSocket,
+    socket: CountedSocket,
     netcode: NetcodeClient,
     buffer: Box<[u8; NETCODE_MAX_PACKET_BYTES]>,
     /// Datagrams and payloads dropped unread.
@@ -316,7 +329,7 @@ impl ClientLink {
         authentication: ClientAuthentication,
         socket: UdpSocket,
     ) -> Result<Self, NetcodeError> {
-        socket.set_nonblocking(true)?;
+        let socket = CountedSocket::new(socket)?;
         let netcode = NetcodeClient::new(now, authentication)?;
         Ok(Self {
             host: netcode.server_addr(),
@@ -345,6 +358,12 @@ impl ClientLink {
     /// The reliable channel handed a message on.
     pub fn took_reliable(&mut self) {
         self.guard.took_reliable();
+    }
+
+    /// What crossed the socket so far.
+    #[must_use]
+    pub fn wire(&self) -> WireCounts {
+        self.socket.counts()
     }
 
     /// Why netcode ended the connection, if it did.
@@ -423,6 +442,9 @@ impl ClientLink {
             return Err(reason.to_string());
         }
         for packet in client.get_packets_to_send() {
+            if packet.first() == Some(&ACK) && !self.guard.owes_ack() {
+                continue;
+            }
             let (to, payload) =
                 self.netcode.generate_payload_packet(&packet).map_err(|e| e.to_string())?;
             self.socket.send_to(payload, to).map_err(|e| e.to_string())?;

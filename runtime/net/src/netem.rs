@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use fixstep_runtime::rng::SimRng;
 
 use crate::NetError;
+use crate::wire::{IPV4_UDP_HEADER_BYTES, IPV6_UDP_HEADER_BYTES};
 
 /// The random-number stream of the conditioner.
 const NETEM_RNG_STREAM: u64 = 0x6e65_7465;
@@ -57,6 +58,27 @@ pub struct NetemCounts {
     pub duplicated: u64,
     /// Held back to be overtaken.
     pub reordered: u64,
+    /// What arrived from the clients (peers), bound for the host.
+    pub up: Traffic,
+    /// What arrived from the host, bound for the clients.
+    pub down: Traffic,
+}
+
+/// Datagrams and their bytes, with the IP and UDP headers they carried.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Datagrams.
+    pub datagrams: u64,
+    /// Bytes, headers included.
+    pub bytes: u64,
+}
+
+impl Traffic {
+    fn count(&mut self, len: usize, from: &SocketAddr) {
+        let headers = if from.is_ipv4() { IPV4_UDP_HEADER_BYTES } else { IPV6_UDP_HEADER_BYTES };
+        self.datagrams += 1;
+        self.bytes += len as u64 + headers;
+    }
 }
 
 /// A client of the conditioner (keyed by its address): the socket it talks upstream through.
@@ -222,6 +244,7 @@ impl Netem {
                             slot.insert(Client { upstream, last_heard: now });
                         }
                     }
+                    self.schedule.counts.up.count(len, &from);
                     self.schedule.add(now, &self.buffer[..len], true, from);
                 }
                 Err(e) if would_block(&e) => break,
@@ -231,7 +254,10 @@ impl Netem {
         for (&addr, client) in &self.clients {
             loop {
                 match client.upstream.recv_from(&mut self.buffer) {
-                    Ok((len, _)) => self.schedule.add(now, &self.buffer[..len], false, addr),
+                    Ok((len, from)) => {
+                        self.schedule.counts.down.count(len, &from);
+                        self.schedule.add(now, &self.buffer[..len], false, addr);
+                    }
                     Err(e) if would_block(&e) => break,
                     Err(e) => {
                         return Err(NetError::Io { what: "netem's upstream socket", source: e });

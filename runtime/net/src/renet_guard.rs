@@ -33,6 +33,9 @@ const RELIABLE_SLICE: u8 = 2;
 /// renet 2.0's packet type of a slice of an unreliable message.
 const UNRELIABLE_SLICE: u8 = 3;
 
+/// renet 2.0's packet type of a packet of acknowledgements.
+pub const ACK: u8 = 4;
+
 /// renet 2.0's slice, bytes: a longer message is sent in slices of this size.
 const SLICE_BYTES: usize = 1_200;
 
@@ -77,6 +80,8 @@ pub struct PayloadGuard {
     slice_counts: HashMap<u64, u64>,
     /// Reliable messages handed on: the id of the oldest one not yet (the channel is ordered).
     taken: u64,
+    /// A reliable packet came since the last acknowledgement went.
+    owes_ack: bool,
 }
 
 impl PayloadGuard {
@@ -86,9 +91,19 @@ impl PayloadGuard {
         Self::default()
     }
 
+    /// Whether an acknowledgement is owed, and so to send renet's next one: true once after
+    /// a reliable packet came. renet writes one every time it is asked for its packets, a
+    /// datagram every look at the socket however little there is to say; only the other end's
+    /// reliable messages need them (their resends stop on them), and the steady traffic
+    /// (frames, sent unreliably) repeats what was not acknowledged on its own.
+    pub fn owes_ack(&mut self) -> bool {
+        core::mem::take(&mut self.owes_ack)
+    }
+
     /// Whether renet may read `payload`.
     fn check(&mut self, payload: &[u8]) -> Verdict {
         let Some((&kind, rest)) = payload.split_first() else { return Verdict::Read };
+        self.owes_ack |= kind == SMALL_RELIABLE || kind == RELIABLE_SLICE;
         match kind {
             UNRELIABLE_SLICE => Verdict::Drop,
             RELIABLE_SLICE => self.check_slice(rest),

@@ -11,6 +11,7 @@ use renetcode::{ClientAuthentication, DisconnectReason, ServerAuthentication, Se
 use crate::NetError;
 use crate::access::{Access, Admission};
 use crate::netcode::{ClientLink, ServerLink, Turned};
+use crate::wire::WireCounts;
 
 /// netcode's protocol id for Fixstep: the same for every version, so that a peer of another
 /// version connects and is told by the host what differs, instead of timing out in silence.
@@ -83,28 +84,20 @@ fn epoch_time() -> Duration {
 }
 
 /// What a peer's link looks like from its end of it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LinkStats {
-    /// Round-trip time, microseconds.
+    /// Round-trip time, microseconds, as renet measures it from its acknowledgements. Those
+    /// go only for reliable messages, so a player measures its own from its inputs' (see
+    /// `fixstep_netplay`), and this is the handshake's, or a spectator's updates'.
     pub rtt_micros: u64,
-    /// Share of packets lost, per mille.
-    pub loss_permille: u32,
-    /// Bytes sent a second.
-    pub sent_per_second: u64,
-    /// Bytes received a second.
-    pub received_per_second: u64,
+    /// What crossed the peer's socket.
+    pub wire: WireCounts,
 }
 
-impl From<renet::NetworkInfo> for LinkStats {
-    fn from(info: renet::NetworkInfo) -> Self {
-        // Measures of a live link: small, finite, non-negative.
-        Self {
-            rtt_micros: (info.rtt * 1e6).max(0.0) as u64,
-            loss_permille: (info.packet_loss * 1e3).clamp(0.0, 1e3) as u32,
-            sent_per_second: info.bytes_sent_per_second.max(0.0) as u64,
-            received_per_second: info.bytes_received_per_second.max(0.0) as u64,
-        }
-    }
+/// renet's round trip, microseconds.
+fn rtt_micros(info: &renet::NetworkInfo) -> u64 {
+    // A measure of a live link: small, finite, non-negative.
+    (info.rtt * 1e6).max(0.0) as u64
 }
 
 /// The host's socket: carries a [`HostSession`]'s messages to and from its peers.
@@ -219,10 +212,18 @@ impl HostTransport {
         self.server.disconnect(peer.0);
     }
 
-    /// The link to `peer`, as the host sees it.
+    /// The round trip to `peer` as renet measures it, microseconds: good for a spectator,
+    /// whose updates it acknowledges; a player's frames go unacknowledged by renet, and the
+    /// session has a better one ([`HostSession::round_trip_micros`]).
     #[must_use]
-    pub fn stats(&self, peer: PeerId) -> Option<LinkStats> {
-        self.server.network_info(peer.0).ok().map(LinkStats::from)
+    pub fn rtt_micros(&self, peer: PeerId) -> Option<u64> {
+        self.server.network_info(peer.0).ok().as_ref().map(rtt_micros)
+    }
+
+    /// What crossed the host's socket so far, to and from every peer.
+    #[must_use]
+    pub fn wire(&self) -> WireCounts {
+        self.transport.wire()
     }
 
     /// What the host turned away before netcode or renet read it: datagrams shaped as no
@@ -374,7 +375,13 @@ impl PeerTransport {
     /// The link to the host, as this peer sees it.
     #[must_use]
     pub fn stats(&self) -> LinkStats {
-        self.client.network_info().into()
+        LinkStats { rtt_micros: rtt_micros(&self.client.network_info()), wire: self.wire() }
+    }
+
+    /// What crossed this peer's socket so far.
+    #[must_use]
+    pub fn wire(&self) -> WireCounts {
+        self.transport.wire()
     }
 
     /// Datagrams from the host's address dropped before netcode read them

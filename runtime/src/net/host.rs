@@ -3,10 +3,14 @@
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
 
+use super::frame::{
+    HashCheck, HostFrame, InputRuns, InputStatus, MAX_HASHES_PER_FRAME, MAX_TICKS_PER_FRAME,
+    PeerFrame, TickPiece, TickRun,
+};
 use super::wire::{
     Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
-    MAX_NAME_BYTES, PeerMessage, Refusal, RejoinSecret, Role, TickRecord, ToHost, Welcome, decode,
-    encode, valid_name,
+    MAX_NAME_BYTES, MAX_UNRELIABLE_BYTES, PeerMessage, Refusal, RejoinSecret, Role, TickRecord,
+    ToHost, Welcome, decode, encode, valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
 use crate::command::Command;
@@ -16,6 +20,21 @@ use crate::tick::Tick;
 /// Hashes the host keeps of its own recent ticks, to compare the peers' reports with: 64
 /// ticks (6.4 s), longer than any report takes to come back on a link still worth playing on.
 pub const HASH_MEMORY_TICKS: u32 = 64;
+
+/// Fixed ticks the host keeps to send again, ticks: 64 (6.4 s). A peer that has not
+/// confirmed a tick this old has been silent longer than [`PEER_TIMEOUT_MICROS`], or never
+/// confirms at all: it is dropped.
+pub const TICK_MEMORY: u32 = 64;
+
+/// What one tick's piece of a frame may take, bytes: under a frame's limit with room for the
+/// rest of the frame. A tick larger than this (hundreds of players changing their commands at
+/// once) is sent whole and reliably instead.
+const PIECE_BUDGET_BYTES: usize = MAX_UNRELIABLE_BYTES - 100;
+
+/// The most frames the host sends one peer a tick: four. A peer that lacks many ticks (back
+/// from a stall) catches up at up to [`MAX_TICKS_PER_FRAME`] ticks a frame, while a burst of
+/// datagrams to one peer stays small.
+const FRAMES_PER_TICK: usize = 4;
 
 /// How long a peer may send nothing before the host drops it, microseconds: five seconds.
 /// Inputs come ten times a second, so five silent seconds are a peer gone (crashed, cut
@@ -131,8 +150,8 @@ pub enum HostEvent {
         tick: Tick,
         /// The host's hash.
         ours: HashRecord,
-        /// The peer's.
-        theirs: HashRecord,
+        /// The peer's check of its hash (its whole hash comes with its state).
+        theirs: HashCheck,
     },
     /// A peer's state of a desync tick arrived (postcard bytes).
     DesyncState {
@@ -140,6 +159,8 @@ pub enum HostEvent {
         peer: PeerId,
         /// The tick.
         tick: Tick,
+        /// Its hash of it, with every part.
+        hash: HashRecord,
         /// Its state.
         state: Vec<u8>,
     },
@@ -203,6 +224,17 @@ struct Peer<V> {
     resynced_from: Tick,
     /// The desync tick whose state the host asked it for.
     state_wanted: Option<Tick>,
+    /// Every tick before this one reached the peer, as its frames say.
+    received: Tick,
+    /// The first tick it was sent (its welcome's): it comes whole, as the peer has not the
+    /// one before.
+    welcomed_at: Tick,
+    /// The first tick whose hash total the host still awaits from it.
+    hashes_from: Tick,
+    /// Ticks sent it reliably (too large for a frame) that it has not confirmed yet.
+    sent_reliably: Vec<Tick>,
+    /// Its round trip, as its frames say, milliseconds (0: not known).
+    round_trip_ms: u16,
 }
 
 impl<V> Peer<V> {
@@ -219,6 +251,11 @@ impl<V> Peer<V> {
             desynced: false,
             resynced_from: Tick::ZERO,
             state_wanted: None,
+            received: Tick::ZERO,
+            welcomed_at: Tick::ZERO,
+            hashes_from: Tick::ZERO,
+            sent_reliably: Vec::new(),
+            round_trip_ms: 0,
         }
     }
 }
@@ -284,8 +321,11 @@ pub struct HostSession<D: GameData> {
     /// Players to add before the next tick runs.
     pending_joins: u16,
     hashes: VecDeque<(Tick, HashRecord)>,
-    /// Peers' hash reports not yet compared (the host had not run the tick).
-    reports: BTreeMap<(Tick, PeerId), HashRecord>,
+    /// Peers' hash totals not yet compared (the host had not run the tick).
+    reports: BTreeMap<(Tick, PeerId), HashCheck>,
+    /// The latest [`TICK_MEMORY`] ticks fixed, with each one's piece as a change to the tick
+    /// before, and that piece's encoded size.
+    history: VecDeque<(TickRecord<D::Command>, TickPiece<D::Command>, usize)>,
     outgoing: Vec<(PeerId, Delivery, Vec<u8>)>,
     events: Vec<HostEvent>,
     drops: DropCounts,
@@ -327,6 +367,7 @@ impl<D: GameData> HostSession<D> {
             pending_joins: 0,
             hashes: VecDeque::new(),
             reports: BTreeMap::new(),
+            history: VecDeque::new(),
             outgoing: Vec::new(),
             events: Vec::new(),
             drops: DropCounts::default(),
@@ -387,6 +428,14 @@ impl<D: GameData> HostSession<D> {
     /// The spectators welcomed.
     pub fn spectators(&self) -> impl Iterator<Item = PeerId> + '_ {
         self.peers.iter().filter(|(_, p)| p.joined == Some(Joined::Spectator)).map(|(&id, _)| id)
+    }
+
+    /// The round trip to `peer` as its frames say, microseconds (`None`: not known yet). A
+    /// peer measures it; the host shows it.
+    #[must_use]
+    pub fn round_trip_micros(&self, peer: PeerId) -> Option<u64> {
+        let ms = self.peers.get(&peer)?.round_trip_ms;
+        (ms > 0).then(|| u64::from(ms) * 1_000)
     }
 
     /// What spectator `peer` last said it looks at, if it said.
@@ -505,16 +554,11 @@ impl<D: GameData> HostSession<D> {
             ToHost::Hello { identity, name, role, rejoin } => {
                 self.hello(peer, &identity, name, role, rejoin);
             }
-            ToHost::Inputs { first, commands } => self.inputs(peer, first, commands),
-            ToHost::Hash { tick, hash } => self.hash_report(peer, tick, hash),
-            ToHost::View(view) => match self.peers.get_mut(&peer) {
-                Some(p) if p.joined == Some(Joined::Spectator) => p.view = Some(view),
-                _ => self.drop_message(peer, Dropped::OutOfPlace),
-            },
-            ToHost::DesyncState { tick, state } => match self.peers.get_mut(&peer) {
+            ToHost::Frame(frame) => self.frame(peer, frame),
+            ToHost::DesyncState { tick, hash, state } => match self.peers.get_mut(&peer) {
                 Some(p) if p.state_wanted == Some(tick) => {
                     p.state_wanted = None;
-                    self.events.push(HostEvent::DesyncState { peer, tick, state });
+                    self.events.push(HostEvent::DesyncState { peer, tick, hash, state });
                 }
                 _ => self.drop_message(peer, Dropped::OutOfPlace),
             },
@@ -640,8 +684,12 @@ impl<D: GameData> HostSession<D> {
                 (Joined::Player(number), Some(number), rejoined)
             }
         };
+        let tick = self.next_tick;
         if let Some(p) = self.peers.get_mut(&peer) {
             p.joined = Some(joined);
+            p.received = tick;
+            p.welcomed_at = tick;
+            p.hashes_from = tick;
         }
         let mut rejoin = None;
         if let Some(n) = player
@@ -652,7 +700,6 @@ impl<D: GameData> HostSession<D> {
             rejoin = Some(*slot.secret.get_or_insert(fresh));
         }
         let state = if player.is_some() { state.to_vec() } else { Vec::new() };
-        let tick = self.next_tick;
         let welcome = HostMessage::<D>::Welcome(Welcome { player, tick, state, hash, rejoin });
         self.send(peer, Delivery::Reliable, &welcome);
         if player.is_some() {
@@ -671,9 +718,63 @@ impl<D: GameData> HostSession<D> {
         });
     }
 
-    fn inputs(&mut self, peer: PeerId, first: Tick, commands: Vec<D::Command>) {
-        let Some(Joined::Player(player)) = self.peers.get(&peer).and_then(|p| p.joined) else {
+    /// A peer's frame: what it received, its inputs and hashes, or what it looks at.
+    fn frame(&mut self, peer: PeerId, frame: PeerFrame<D::Command, D::SpectatorView>) {
+        let next = self.next_tick;
+        let Some(p) = self.peers.get_mut(&peer) else { return };
+        let player = match p.joined {
+            Some(Joined::Player(n)) => n,
+            Some(Joined::Spectator) if frame.inputs.is_none() && frame.hashes.is_none() => {
+                p.round_trip_ms = frame.round_trip_ms;
+                if let Some(view) = frame.view {
+                    p.view = Some(view);
+                }
+                return;
+            }
+            _ => return self.drop_message(peer, Dropped::OutOfPlace),
+        };
+        if frame.view.is_some() {
+            // What it looks at is a spectator's to say.
             return self.drop_message(peer, Dropped::OutOfPlace);
+        }
+        let too_many = frame.hashes.as_ref().is_some_and(|h| h.checks.len() > MAX_HASHES_PER_FRAME);
+        let hashes_first = frame.hashes.as_ref().map(|h| h.first.tick(frame.received));
+        let inputs_first = frame.inputs.as_ref().map(|i| i.first.tick(frame.received));
+        let beyond =
+            hashes_first.is_some_and(|t| t.is_none()) || inputs_first.is_some_and(|t| t.is_none());
+        if frame.received > next || too_many || beyond {
+            return self.drop_message(peer, Dropped::Refused(Refusal::Malformed));
+        }
+        let Some(p) = self.peers.get_mut(&peer) else { return };
+        p.received = p.received.max(frame.received);
+        p.sent_reliably.retain(|&t| t >= frame.received);
+        if frame.round_trip_ms > 0 {
+            p.round_trip_ms = frame.round_trip_ms;
+        }
+        if let (Some(hashes), Some(Some(first))) = (frame.hashes, hashes_first) {
+            let from = p.hashes_from;
+            let end = first.0.saturating_add(hashes.checks.len() as u32);
+            if first <= p.hashes_from {
+                // Contiguous with what came: acknowledged up to its end. (A frame with only
+                // newer checks leaves a lost one unacknowledged, to come again.)
+                p.hashes_from = p.hashes_from.max(Tick(end.min(next.0)));
+            }
+            for (offset, check) in hashes.checks.into_iter().enumerate() {
+                // At most MAX_HASHES_PER_FRAME checks.
+                let tick = Tick(first.0.saturating_add(offset as u32));
+                if tick >= from {
+                    self.hash_report(peer, tick, check);
+                }
+            }
+        }
+        if let (Some(runs), Some(Some(first))) = (frame.inputs, inputs_first) {
+            self.inputs(peer, player, first, &runs);
+        }
+    }
+
+    fn inputs(&mut self, peer: PeerId, player: u16, first: Tick, runs: &InputRuns<D::Command>) {
+        let Ok(commands) = runs.commands() else {
+            return self.drop_message(peer, Dropped::TooManyCommands);
         };
         let last = first.0.checked_add(commands.len() as u32);
         let too_far = last.is_none_or(|end| end > self.next_tick.0 + MAX_INPUT_LEAD_TICKS);
@@ -738,15 +839,23 @@ impl<D: GameData> HostSession<D> {
         }
         let record = TickRecord { tick, joins, commands };
         self.next_tick = tick.next();
-        let tick_message = encode(&HostMessage::<D>::Tick(record.clone()));
-        for (&peer, p) in &self.peers {
-            if matches!(p.joined, Some(Joined::Player(_))) {
-                self.outgoing.push((peer, Delivery::Reliable, tick_message.clone()));
-            }
+        self.remember(&record);
+        let statuses: BTreeMap<PeerId, InputStatus> = acks
+            .iter()
+            .map(|&(peer, _, queued, _, missing, early_micros)| {
+                (peer, InputStatus { tick, missing, queued, early_micros })
+            })
+            .collect();
+        let players: Vec<PeerId> = self
+            .peers
+            .iter()
+            .filter(|(_, p)| matches!(p.joined, Some(Joined::Player(_))))
+            .map(|(&id, _)| id)
+            .collect();
+        for peer in players {
+            self.send_frames(peer, statuses.get(&peer).copied());
         }
-        for (peer, number, queued, late, missing, early_micros) in acks {
-            let ack = HostMessage::<D>::InputAck { tick, missing, queued, early_micros };
-            self.send(peer, Delivery::Unreliable, &ack);
+        for (_, number, _, late, _, _) in acks {
             if late {
                 // At most max_players.
                 let player = u16::try_from(number).unwrap_or(u16::MAX);
@@ -754,6 +863,77 @@ impl<D: GameData> HostSession<D> {
             }
         }
         record
+    }
+
+    /// Keeps `record` (the tick just fixed) to send again, with its piece.
+    fn remember(&mut self, record: &TickRecord<D::Command>) {
+        while self.history.len() >= TICK_MEMORY as usize {
+            self.history.pop_front();
+        }
+        let before = self.history.back().map(|(r, _, _)| r.commands.as_slice());
+        let piece = TickPiece::of(before, record.joins, &record.commands);
+        let size = encode(&piece).len();
+        self.history.push_back((record.clone(), piece, size));
+    }
+
+    /// Sends `peer` the ticks it has not confirmed, in frames, the first with how its inputs
+    /// stood (`status`). A tick too large for a frame goes reliably, once.
+    fn send_frames(&mut self, peer: PeerId, status: Option<InputStatus>) {
+        let Some(oldest) = self.history.front().map(|(r, _, _)| r.tick) else { return };
+        let Some(p) = self.peers.get_mut(&peer) else { return };
+        let from = p.received.max(p.welcomed_at);
+        if from < oldest {
+            // It has confirmed nothing for longer than the host remembers.
+            return self.drop_peer(peer, Goodbye::TimedOut);
+        }
+        let mut frames: Vec<TickRun<D::Command>> = Vec::new();
+        let mut reliable: Vec<TickRecord<D::Command>> = Vec::new();
+        let mut bytes = 0;
+        let skip = usize::try_from(from.since(oldest)).unwrap_or(usize::MAX);
+        for (record, delta, delta_size) in self.history.iter().skip(skip) {
+            let whole;
+            let (mut piece, size) = if record.tick == p.welcomed_at {
+                whole = TickPiece::of(None, record.joins, &record.commands);
+                let size = encode(&whole).len();
+                (&whole, size)
+            } else {
+                (delta, *delta_size)
+            };
+            if size > PIECE_BUDGET_BYTES {
+                if !p.sent_reliably.contains(&record.tick) {
+                    p.sent_reliably.push(record.tick);
+                    reliable.push(record.clone());
+                }
+                piece = &TickPiece::Reliable;
+            }
+            let full = frames.last().is_none_or(|run| {
+                run.pieces.len() >= MAX_TICKS_PER_FRAME || bytes + size > PIECE_BUDGET_BYTES
+            });
+            if full {
+                if frames.len() == FRAMES_PER_TICK {
+                    break;
+                }
+                frames.push(TickRun { first: record.tick, pieces: Vec::new() });
+                bytes = 0;
+            }
+            if let Some(run) = frames.last_mut() {
+                run.pieces.push(piece.clone());
+                bytes += size.min(PIECE_BUDGET_BYTES);
+            }
+        }
+        let hashes_from = p.hashes_from;
+        for record in reliable {
+            self.send(peer, Delivery::Reliable, &HostMessage::<D>::Tick(record));
+        }
+        if frames.is_empty() {
+            frames.push(TickRun { first: from, pieces: Vec::new() });
+        }
+        for (i, run) in frames.into_iter().enumerate() {
+            let ticks = (!run.pieces.is_empty()).then_some(run);
+            let input = if i == 0 { status } else { None };
+            let frame = HostFrame { ticks, input, hashes_from };
+            self.send(peer, Delivery::Unreliable, &HostMessage::<D>::Frame(frame));
+        }
     }
 
     /// The host's own state hash after running `tick`: compared with the peers' reports.
@@ -777,7 +957,7 @@ impl<D: GameData> HostSession<D> {
         self.reports.retain(|(t, _), _| *t >= oldest);
     }
 
-    fn hash_report(&mut self, peer: PeerId, tick: Tick, theirs: HashRecord) {
+    fn hash_report(&mut self, peer: PeerId, tick: Tick, theirs: HashCheck) {
         let Some(p) = self.peers.get(&peer) else { return };
         if !matches!(p.joined, Some(Joined::Player(_))) {
             return self.drop_message(peer, Dropped::OutOfPlace);
@@ -799,9 +979,9 @@ impl<D: GameData> HostSession<D> {
         }
     }
 
-    fn compare(&mut self, peer: PeerId, tick: Tick, theirs: HashRecord) {
+    fn compare(&mut self, peer: PeerId, tick: Tick, theirs: HashCheck) {
         let Some((_, ours)) = self.hashes.iter().find(|(t, _)| *t == tick) else { return };
-        if *ours == theirs {
+        if HashCheck::of(ours.total) == theirs {
             return;
         }
         let ours = ours.clone();
@@ -833,6 +1013,8 @@ impl<D: GameData> HostSession<D> {
         let Some(Joined::Player(player)) = p.joined else { return };
         p.desynced = false;
         p.resynced_from = tick;
+        // Its hashes start again from the resync's state.
+        p.hashes_from = tick;
         self.reports.retain(|&(t, id), _| id != peer || t >= tick);
         let welcome =
             Welcome { player: Some(player), tick, state: state.to_vec(), hash, rejoin: None };

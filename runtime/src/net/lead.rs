@@ -40,10 +40,11 @@ const EXCESS_RUN_TO_HOLD: u32 = 10;
 /// scheduling hiccup of either.
 pub const MARGIN_FLOOR_MICROS: u32 = 20_000;
 
-/// The margin added for a while after an input came late, microseconds: two of the peer's
-/// repeats ([`INPUT_REPEAT_MICROS`](crate::net::INPUT_REPEAT_MICROS), 50 ms), so that an input
-/// lost to the link, and its first repeat too, still arrives in time.
-pub const LOSS_MARGIN_MICROS: u32 = 2 * crate::net::INPUT_REPEAT_MICROS as u32;
+/// The margin added for a while after an input came late, microseconds: the delay of the
+/// peer's repeat ([`INPUT_REPEAT_MICROS`](crate::net::INPUT_REPEAT_MICROS), 50 ms), which it
+/// sends while [`InputTicks::lossy`], so that an input lost to the link still arrives in time
+/// with its repeat.
+pub const LOSS_MARGIN_MICROS: u32 = crate::net::INPUT_REPEAT_MICROS as u32;
 
 /// How long a late input keeps the margin's target [`LOSS_MARGIN_MICROS`] longer, ticks:
 /// 30 s. A lossy link loses an input every few seconds and keeps it longer for good; a link
@@ -139,11 +140,17 @@ impl InputTicks {
             }
             _ => 0,
         };
-        let recent_late = self
-            .last_late
-            .is_some_and(|late| self.acknowledged.since(late) < i64::from(LATE_MEMORY_TICKS));
-        let loss = if recent_late { LOSS_MARGIN_MICROS } else { 0 };
+        let loss = if self.lossy() { LOSS_MARGIN_MICROS } else { 0 };
         MARGIN_FLOOR_MICROS.saturating_add(spread).saturating_add(loss)
+    }
+
+    /// Whether an input came late within [`LATE_MEMORY_TICKS`]: the link loses inputs, so
+    /// each is repeated ([`INPUT_REPEAT_MICROS`](crate::net::INPUT_REPEAT_MICROS)) and arrives
+    /// [`LOSS_MARGIN_MICROS`] earlier.
+    #[must_use]
+    pub fn lossy(&self) -> bool {
+        self.last_late
+            .is_some_and(|late| self.acknowledged.since(late) < i64::from(LATE_MEMORY_TICKS))
     }
 
     /// An input tick is due: the tick its input is for, or `None` while holding back.

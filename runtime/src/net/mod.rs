@@ -11,6 +11,10 @@
 //! A player's first welcome carries a [`RejoinSecret`]: a player that crashed and comes back
 //! with it takes its seat over at once. Whenever the host refuses a peer or ends its
 //! connection, it first says why ([`Goodbye`]).
+//! Once a match runs, its traffic is one small unreliable frame a tick each way ([`frame`]):
+//! the host's carries the ticks a peer has not confirmed, as the commands that changed; a
+//! peer's carries its inputs and hash checks the host has not acknowledged, held inputs as
+//! runs. Each repeats what the other end lacks, so a lost frame is made good by the next.
 //! Spectators simulate nothing: they are sent what the game chooses of each tick (the poses of
 //! what moves near their camera, say), and draw it.
 //!
@@ -64,6 +68,10 @@
 //! }
 //! // Asked for by HostEvent::StateWanted; the secret would be random bits from the system.
 //! host.welcome(me, b"the state", 42, RejoinSecret([7; 16]));
+//! for (_, delivery, bytes) in host.drain_outgoing().collect::<Vec<_>>() {
+//!     peer.receive(delivery, &bytes);
+//! }
+//! // Welcomed, the peer sends its input for the first tick in a frame.
 //! peer.submit_input(Tick(0), Step(5));
 //! for (delivery, bytes) in peer.drain_outgoing().collect::<Vec<_>>() {
 //!     host.receive(me, delivery, &bytes, 1_000);
@@ -73,13 +81,15 @@
 //! for (_, delivery, bytes) in host.drain_outgoing().collect::<Vec<_>>() {
 //!     peer.receive(delivery, &bytes);
 //! }
-//! // The welcome, the roster of players' names, the tick, and how the host found its inputs.
+//! // The welcome, the roster of players' names, then the host's frame: the tick, and how the
+//! // host found its inputs.
 //! let events: Vec<_> = peer.drain_events().collect();
 //! assert!(matches!(&events[0], PeerEvent::Welcomed(w) if w.player == Some(0)));
 //! assert!(matches!(&events[1], PeerEvent::Roster(names) if names == &["ada"]));
 //! assert!(matches!(events[2], PeerEvent::Tick(ref t) if t.commands == vec![Step(5)]));
 //! ```
 
+pub mod frame;
 mod host;
 mod lead;
 pub mod link;
@@ -88,7 +98,7 @@ pub mod wire;
 
 pub use host::{
     DESYNC_WINDOW_MICROS, DropCounts, Dropped, FAULT_WINDOW_MICROS, HASH_MEMORY_TICKS, HostConfig,
-    HostEvent, HostSession, MAX_DESYNCS, MAX_FAULTS, MAX_STALE, PEER_TIMEOUT_MICROS,
+    HostEvent, HostSession, MAX_DESYNCS, MAX_FAULTS, MAX_STALE, PEER_TIMEOUT_MICROS, TICK_MEMORY,
 };
 pub use lead::{InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS};
 pub use peer::{INPUT_REPEAT_MICROS, PeerConfig, PeerEvent, PeerEventOf, PeerSession};

@@ -1,21 +1,33 @@
 //! A peer's side of the lockstep protocol, as a state machine without sockets or clocks.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
+use super::frame::{
+    HashCheck, HashRun, HostFrame, InputRuns, InputStatus, MAX_HASHES_PER_FRAME,
+    MAX_TICKS_PER_FRAME, Near, PeerFrame, TickPiece,
+};
 use super::wire::{
     Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
     MAX_ROSTER, PeerMessage, Refusal, RejoinSecret, Role, TickRecord, ToPeer, Welcome, decode,
     encode, valid_name,
 };
 use crate::hash::HashRecord;
-use crate::hash::StateHash;
 use crate::tick::Tick;
 
-/// How often a peer sends the inputs the host has not acknowledged again between new ones,
-/// microseconds: 25 ms. A lost input then reaches the host with the next repeat, a quarter
-/// tick later, instead of with the next input a whole tick later; three more small messages a
-/// tick cost a few hundred bytes a second of payload.
-pub const INPUT_REPEAT_MICROS: u64 = 25_000;
+/// How long after an input a peer on a lossy link sends it again if the host has not
+/// acknowledged it, microseconds: 50 ms, half a tick. A lost input then reaches the host with
+/// the repeat, half a tick later, instead of with the next frame a whole tick later; the
+/// peer's inputs arrive that much earlier on such a link ([`super::LOSS_MARGIN_MICROS`]), so
+/// the repeat is in time. On a link that loses nothing there is no repeat, and a frame a tick
+/// each way is all.
+pub const INPUT_REPEAT_MICROS: u64 = 50_000;
+
+/// Every how many frames a peer's frame carries everything the host has not acknowledged:
+/// three. The others carry only the inputs and hash checks never sent, so that on a slow link
+/// (where the host's acknowledgement takes two or three frames to come) a frame does not carry
+/// the same ones three times over; a lost one still goes again within three frames, and a lost
+/// input goes again sooner with its repeat.
+const FULL_FRAME_EVERY: u32 = 3;
 
 /// What a peer is set up with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,9 +55,12 @@ pub enum PeerEvent<C, U> {
     Goodbye(Goodbye),
     /// The host found this player's state different from its own, and sent its state to go on
     /// from: restore it (its hash total must be its hash) as the game at its tick. Ticks
-    /// before it that have not run yet are of the old state: skip them.
+    /// before it that have not run yet are of the old state: skip them. Ticks from its on
+    /// that came before it are given again after it, so a tick may come twice: run a tick
+    /// only if it is the game's next.
     Resync(Welcome),
-    /// The next tick to run, in order: ticks come out contiguous, whatever the link did.
+    /// The next tick to run, in order: ticks come out contiguous, whatever the link did
+    /// (after a [`PeerEvent::Resync`], some again).
     Tick(TickRecord<C>),
     /// How the host found this peer's inputs when it fixed a tick (for the network clock's
     /// nudge, and the HUD).
@@ -72,6 +87,15 @@ pub enum PeerEvent<C, U> {
 /// A peer's events in the types of game `D`.
 pub type PeerEventOf<D> = PeerEvent<<D as GameData>::Command, <D as GameData>::SpectatorUpdate>;
 
+/// A tick that came before the one the peer hands out next.
+#[derive(Clone, Debug)]
+enum Early<C> {
+    /// From a frame: decoded against the tick before when that one is handed out.
+    Piece(TickPiece<C>),
+    /// Whole, sent reliably.
+    Record(TickRecord<C>),
+}
+
 /// A peer's side of the lockstep protocol, for the game whose data `D` describes; see the
 /// [module documentation](super).
 pub struct PeerSession<D: GameData> {
@@ -79,11 +103,29 @@ pub struct PeerSession<D: GameData> {
     player: Option<u16>,
     /// The next tick to hand out.
     next_tick: Option<Tick>,
-    /// Ticks that came ahead of one missing (a transport that reorders).
-    early: BTreeMap<Tick, TickRecord<D::Command>>,
+    /// The commands of the tick handed out last, which the next tick's delta changes (`None`
+    /// before the first: a welcome's first tick comes whole).
+    base: Option<Vec<D::Command>>,
+    /// Ticks that came ahead of one missing (a lost frame, a reliable tick overtaken).
+    early: BTreeMap<Tick, Early<D::Command>>,
+    /// The latest ticks handed out: a resync may arrive after ticks it is before (frames
+    /// overtake the reliable message), and those are handed out again after it.
+    handed: VecDeque<TickRecord<D::Command>>,
     /// Inputs sent and not yet acknowledged, from `unacked_from` on.
     unacked: Vec<D::Command>,
     unacked_from: Tick,
+    /// Inputs for ticks before this one were sent at least once.
+    inputs_sent_to: Tick,
+    /// Hash checks of ticks before this one were sent at least once.
+    hashes_sent_to: Tick,
+    /// Frames sent, for [`FULL_FRAME_EVERY`].
+    frames: u32,
+    /// Hash checks not yet acknowledged, from `hashes_from` on.
+    hashes: VecDeque<HashCheck>,
+    hashes_from: Tick,
+    /// What a spectator looks at, to send with the next frame.
+    view: Option<D::SpectatorView>,
+    round_trip_ms: u16,
     outgoing: Vec<(Delivery, Vec<u8>)>,
     events: Vec<PeerEventOf<D>>,
     dropped: u64,
@@ -109,9 +151,18 @@ impl<D: GameData> PeerSession<D> {
             config,
             player: None,
             next_tick: None,
+            base: None,
             early: BTreeMap::new(),
+            handed: VecDeque::new(),
             unacked: Vec::new(),
             unacked_from: Tick::ZERO,
+            hashes: VecDeque::new(),
+            inputs_sent_to: Tick::ZERO,
+            hashes_sent_to: Tick::ZERO,
+            frames: 0,
+            hashes_from: Tick::ZERO,
+            view: None,
+            round_trip_ms: 0,
             outgoing: Vec::new(),
             events: Vec::new(),
             dropped: 0,
@@ -174,6 +225,7 @@ impl<D: GameData> PeerSession<D> {
                 self.player = welcome.player;
                 self.next_tick = Some(welcome.tick);
                 self.unacked_from = welcome.tick;
+                self.hashes_from = welcome.tick;
                 self.events.push(PeerEvent::Welcomed(welcome));
             }
             ToPeer::Goodbye(goodbye) => {
@@ -186,12 +238,28 @@ impl<D: GameData> PeerSession<D> {
                 if !self.is_welcomed() || state.player != self.player {
                     return self.drop_message(Refusal::Malformed);
                 }
+                // Hashes of the state it replaces are moot.
+                self.hashes.clear();
+                self.hashes_from = state.tick;
+                let from = state.tick;
                 self.events.push(PeerEvent::Resync(state));
+                // Ticks from the resync's on that were handed out before it came run again,
+                // on its state.
+                let again: Vec<PeerEventOf<D>> = self
+                    .handed
+                    .iter()
+                    .filter(|r| r.tick >= from)
+                    .map(|r| PeerEvent::Tick(r.clone()))
+                    .collect();
+                self.events.extend(again);
             }
-            ToPeer::Tick(record) => self.tick(record),
-            ToPeer::InputAck { tick, missing, queued, early_micros } => {
-                self.acknowledged(missing);
-                self.events.push(PeerEvent::InputAck { tick, queued, early_micros });
+            ToPeer::Frame(frame) => self.frame(frame),
+            ToPeer::Tick(record) => {
+                if self.next_tick.is_none_or(|next| record.tick < next) {
+                    return self.drop_message(Refusal::Malformed);
+                }
+                self.early.insert(record.tick, Early::Record(record));
+                self.hand_out();
             }
             ToPeer::Desync(notice) => self.events.push(PeerEvent::Desync(notice)),
             ToPeer::Update(update) => self.events.push(PeerEvent::Update(update)),
@@ -210,20 +278,66 @@ impl<D: GameData> PeerSession<D> {
         self.events.push(PeerEvent::Dropped(why));
     }
 
-    fn tick(&mut self, record: TickRecord<D::Command>) {
+    fn frame(&mut self, frame: HostFrame<D::Command>) {
         let Some(next) = self.next_tick else {
-            return self.drop_message(Refusal::Malformed);
+            // Overtook the welcome: the next frame repeats it.
+            return;
         };
-        if record.tick < next || self.early.contains_key(&record.tick) {
+        if frame.ticks.as_ref().is_some_and(|run| run.pieces.len() > MAX_TICKS_PER_FRAME) {
             return self.drop_message(Refusal::Malformed);
         }
-        self.early.insert(record.tick, record);
-        let mut next = next;
-        while let Some(ready) = self.early.remove(&next) {
-            self.events.push(PeerEvent::Tick(ready));
+        if let Some(run) = frame.ticks {
+            for (offset, piece) in run.pieces.into_iter().enumerate() {
+                // At most MAX_TICKS_PER_FRAME pieces.
+                let Some(tick) = run.first.0.checked_add(offset as u32).map(Tick) else { break };
+                if tick >= next && !self.early.contains_key(&tick) {
+                    self.early.insert(tick, Early::Piece(piece));
+                }
+            }
+            self.hand_out();
+        }
+        if let Some(InputStatus { tick, missing, queued, early_micros }) = frame.input {
+            self.acknowledged(missing);
+            self.events.push(PeerEvent::InputAck { tick, queued, early_micros });
+        }
+        let done = frame.hashes_from.since(self.hashes_from).clamp(0, self.hashes.len() as i64);
+        // Within the unacknowledged hashes' count.
+        self.hashes.drain(..done as usize);
+        self.hashes_from = Tick(self.hashes_from.0 + done as u32);
+    }
+
+    /// Hands out the ticks that are next, in order, while the one before is known.
+    fn hand_out(&mut self) {
+        let Some(mut next) = self.next_tick else { return };
+        while let Some(early) = self.early.remove(&next) {
+            let record = match early {
+                Early::Record(record) => Some(record),
+                Early::Piece(piece) => match piece.commands(self.base.as_deref()) {
+                    Ok(decoded) => {
+                        decoded.map(|(joins, commands)| TickRecord { tick: next, joins, commands })
+                    }
+                    Err(refusal) => {
+                        self.drop_message(refusal);
+                        None
+                    }
+                },
+            };
+            let Some(record) = record else {
+                // Needs what has not come (the whole tick, sent reliably): a later frame or the
+                // reliable tick brings it.
+                break;
+            };
+            self.base = Some(record.commands.clone());
+            if self.handed.len() >= super::TICK_MEMORY as usize {
+                self.handed.pop_front();
+            }
+            self.handed.push_back(record.clone());
+            self.events.push(PeerEvent::Tick(record));
             next = next.next();
         }
         self.next_tick = Some(next);
+        // Pieces from before a stretch that a reliable tick filled are moot.
+        self.early.retain(|&t, _| t >= next);
     }
 
     fn acknowledged(&mut self, missing: Tick) {
@@ -234,7 +348,7 @@ impl<D: GameData> PeerSession<D> {
     }
 
     /// The peer's command for `tick` (the next after the last one given, or the first): sent
-    /// with every input the host has not acknowledged.
+    /// at once, in a frame with every input and hash the host has not acknowledged.
     pub fn submit_input(&mut self, tick: Tick, command: D::Command) {
         if self.unacked.is_empty() {
             self.unacked_from = tick;
@@ -245,41 +359,113 @@ impl<D: GameData> PeerSession<D> {
             self.unacked.clear();
             self.unacked_from = tick;
         }
+        if self.unacked.len() >= MAX_INPUTS_PER_MESSAGE {
+            // The host has not acknowledged for three seconds: the oldest are moot.
+            self.unacked.remove(0);
+            self.unacked_from = self.unacked_from.next();
+        }
         self.unacked.push(command);
-        self.send_unacknowledged();
+        self.send_frame();
     }
 
-    /// Sends the inputs the host has not acknowledged again, if there are any: call it every
-    /// [`INPUT_REPEAT_MICROS`] between new inputs, so that a lost one reaches the host with
-    /// the next repeat instead of the next input, a tick later.
+    /// Sends the newest input again if the host has not acknowledged it, in a frame of its
+    /// own: call it [`INPUT_REPEAT_MICROS`] after an input on a link that loses inputs.
     pub fn repeat_inputs(&mut self) {
-        if !self.unacked.is_empty() {
-            self.send_unacknowledged();
+        if let Some(received) = self.next_tick
+            && !self.unacked.is_empty()
+        {
+            // The newest input alone: the older ones went at least twice already, and the
+            // hashes and what arrived can wait for the next frame.
+            let newest = self.unacked.len() - 1;
+            // Fewer than MAX_INPUTS_PER_MESSAGE inputs.
+            let tick = Tick(self.unacked_from.0 + newest as u32);
+            let frame = PeerFrame {
+                received,
+                inputs: Some(InputRuns::of(received, tick, &self.unacked[newest..])),
+                hashes: None,
+                round_trip_ms: 0,
+                view: None,
+            };
+            self.send(Delivery::Unreliable, &PeerMessage::<D>::Frame(frame));
         }
     }
 
-    fn send_unacknowledged(&mut self) {
-        // The newest only, if the host has fallen that far behind acknowledging.
-        let keep = self.unacked.len().min(MAX_INPUTS_PER_MESSAGE);
-        let skip = self.unacked.len() - keep;
-        let first = Tick(self.unacked_from.0 + skip as u32);
-        let inputs = PeerMessage::<D>::Inputs { first, commands: self.unacked[skip..].to_vec() };
-        self.send(Delivery::Unreliable, &inputs);
+    /// The round trip to the host as the peer measures it, microseconds: told to the host in
+    /// each frame, for its display.
+    pub fn set_round_trip(&mut self, micros: u64) {
+        self.round_trip_ms = u16::try_from(micros / 1_000).unwrap_or(u16::MAX);
     }
 
-    /// The peer ran `tick` and its state hash is `hash`.
-    pub fn report_hash(&mut self, tick: Tick, hash: &StateHash) {
-        self.send(Delivery::Reliable, &PeerMessage::<D>::Hash { tick, hash: HashRecord::of(hash) });
+    /// Sends a frame: what ticks arrived, and every input and hash total the host has not
+    /// acknowledged (nothing before the welcome). [`submit_input`](Self::submit_input) and
+    /// [`report_view`](Self::report_view) send one; call it when a tick passed without either
+    /// (a player whose input ticks hold back), so that the host hears what arrived.
+    pub fn send_frame(&mut self) {
+        let Some(received) = self.next_tick else { return };
+        let full = self.frames % FULL_FRAME_EVERY == 0;
+        self.frames = self.frames.wrapping_add(1);
+        // The first of each that goes: the oldest unacknowledged, or the oldest never sent.
+        let skip = |from: Tick, sent_to: Tick, len: usize| {
+            if full { 0 } else { usize::try_from(sent_to.since(from)).unwrap_or(0).min(len) }
+        };
+        let skip_inputs = skip(self.unacked_from, self.inputs_sent_to, self.unacked.len());
+        let inputs = (skip_inputs < self.unacked.len()).then(|| {
+            // Fewer than MAX_INPUTS_PER_MESSAGE inputs.
+            let first = Tick(self.unacked_from.0 + skip_inputs as u32);
+            InputRuns::of(received, first, &self.unacked[skip_inputs..])
+        });
+        self.inputs_sent_to = Tick(self.unacked_from.0 + self.unacked.len() as u32);
+        let skip_hashes = skip(self.hashes_from, self.hashes_sent_to, self.hashes.len());
+        let hashes = (skip_hashes < self.hashes.len()).then(|| HashRun {
+            // Fewer than HASH_MEMORY_TICKS checks.
+            first: Near::of(Tick(self.hashes_from.0 + skip_hashes as u32), received),
+            checks: self
+                .hashes
+                .iter()
+                .skip(skip_hashes)
+                .take(MAX_HASHES_PER_FRAME)
+                .copied()
+                .collect(),
+        });
+        let sent = self.hashes.len().min(skip_hashes + MAX_HASHES_PER_FRAME);
+        self.hashes_sent_to = Tick(self.hashes_from.0 + sent as u32);
+        let frame = PeerFrame {
+            received,
+            inputs,
+            hashes,
+            round_trip_ms: self.round_trip_ms,
+            view: self.view.take(),
+        };
+        self.send(Delivery::Unreliable, &PeerMessage::<D>::Frame(frame));
     }
 
-    /// Tells the host what this spectator looks at (where its camera is).
+    /// The peer ran `tick` and its state hash total is `total`: it goes with the next frame,
+    /// until the host acknowledges it.
+    pub fn report_hash(&mut self, tick: Tick, total: u64) {
+        let expected = Tick(self.hashes_from.0 + self.hashes.len() as u32);
+        if tick != expected {
+            // Ticks skipped (the state a resync brought): the reports before them are moot.
+            self.hashes.clear();
+            self.hashes_from = tick;
+        }
+        if self.hashes.len() >= super::HASH_MEMORY_TICKS as usize {
+            // The host could no longer compare the oldest.
+            self.hashes.pop_front();
+            self.hashes_from = self.hashes_from.next();
+        }
+        self.hashes.push_back(HashCheck::of(total));
+    }
+
+    /// Tells the host what this spectator looks at (where its camera is), in a frame sent at
+    /// once.
     pub fn report_view(&mut self, view: D::SpectatorView) {
-        self.send(Delivery::Unreliable, &PeerMessage::<D>::View(view));
+        self.view = Some(view);
+        self.send_frame();
     }
 
-    /// The peer's state of a desync tick (postcard bytes), for the host's report.
-    pub fn send_desync_state(&mut self, tick: Tick, state: Vec<u8>) {
-        self.send(Delivery::Reliable, &PeerMessage::<D>::DesyncState { tick, state });
+    /// The peer's state of a desync tick (postcard bytes) and its hash, for the host's report.
+    pub fn send_desync_state(&mut self, tick: Tick, state: Vec<u8>, hash: HashRecord) {
+        self.send(Delivery::Reliable, &PeerMessage::<D>::DesyncState { tick, hash, state });
     }
 
     fn send(&mut self, delivery: Delivery, message: &PeerMessage<D>) {

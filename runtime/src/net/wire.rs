@@ -4,12 +4,13 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::frame::{HostFrame, PeerFrame};
 use crate::command::Command;
 use crate::hash::{ContentDigest, HashRecord};
 use crate::tick::Tick;
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -41,11 +42,11 @@ pub const MAX_ROSTER: usize = 1_024;
 /// How a message must be delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Delivery {
-    /// Every message, once, in the order sent (the tick stream, the handshake, states,
-    /// hashes). The transport resends what is lost.
+    /// Every message, once, in the order sent (the handshake, states, rosters, goodbyes,
+    /// spectators' updates). The transport resends what is lost.
     Reliable,
-    /// Perhaps, perhaps more than once, in any order (inputs, which are repeated until
-    /// acknowledged, and their acknowledgements).
+    /// Perhaps, perhaps more than once, in any order (the frames of a match's steady
+    /// traffic, which repeat what the other end has not acknowledged).
     Unreliable,
 }
 
@@ -153,29 +154,16 @@ pub enum ToHost<C, V> {
         /// seat over at once, even from a connection the host has not yet timed out.
         rejoin: Option<RejoinSecret>,
     },
-    /// Commands for the ticks from `first` on, one a tick: every input the host has not yet
-    /// acknowledged, repeated until it is. Unreliable.
-    Inputs {
-        /// The tick of the first command.
-        first: Tick,
-        /// The commands.
-        commands: Vec<C>,
-    },
-    /// The peer's state hash after running `tick`. Reliable.
-    Hash {
-        /// The tick run.
-        tick: Tick,
-        /// Its hash.
-        hash: HashRecord,
-    },
-    /// What a spectator looks at (the game's [`GameData::SpectatorView`]): the host sends it
-    /// what it sees sooner than the rest. Unreliable.
-    View(V),
+    /// The peer's frame: its inputs, hashes and what it received ([`PeerFrame`]).
+    /// Unreliable.
+    Frame(PeerFrame<C, V>),
     /// The peer's state after the tick of a desync the host told it of (postcard bytes),
-    /// for the reports. Reliable.
+    /// and its hash with every part, for the reports. Reliable.
     DesyncState {
         /// The tick.
         tick: Tick,
+        /// The peer's hash of it (frames carry only the totals).
+        hash: HashRecord,
         /// The state.
         #[serde(with = "serde_bytes")]
         state: Vec<u8>,
@@ -282,22 +270,12 @@ pub enum ToPeer<C, U> {
     /// The host's state, for a player whose state differed from it (a desync): the player
     /// goes on from it, as a late joiner does. Reliable, before the tick it is at.
     Resync(Welcome),
-    /// A tick as the host fixed it. Reliable, in tick order.
+    /// The host's frame: the ticks the peer has not confirmed, how its inputs stood
+    /// ([`HostFrame`]). Unreliable.
+    Frame(HostFrame<C>),
+    /// A tick too large for a frame ([`super::frame::TickPiece::Reliable`]), whole.
+    /// Reliable.
     Tick(TickRecord<C>),
-    /// How the host found this peer's inputs when it fixed `tick`. Unreliable.
-    InputAck {
-        /// The tick fixed.
-        tick: Tick,
-        /// The first tick whose input of the peer the host still lacks: every input before
-        /// it has arrived (or its tick is fixed), so the peer need not send it again.
-        missing: Tick,
-        /// How many of its inputs, for ticks after `tick`, were waiting.
-        queued: u32,
-        /// How long before `tick` was fixed its input arrived, microseconds on the host's
-        /// clock: the margin the peer's tick-rate nudge holds steady. `None`: the input was
-        /// late, and its held input stood in.
-        early_micros: Option<u32>,
-    },
     /// The peer's hash of a tick differs from the host's. Reliable.
     Desync(DesyncNotice),
     /// What a spectator is sent of a tick (the game's [`GameData::SpectatorUpdate`]).
