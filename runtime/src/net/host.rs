@@ -466,10 +466,24 @@ impl<D: GameData> HostSession<D> {
         self.remove_peer(peer, Some(goodbye));
     }
 
-    /// Ends the match for every peer: each is told, and forgotten.
+    /// Ends the match for every peer: each is told, and forgotten. A player is first sent the
+    /// ticks it has not confirmed, reliably, so that it plays to the last one: no frame comes
+    /// after the goodbye to make up for one lost.
     pub fn end_match(&mut self) {
         let everyone: Vec<PeerId> = self.peers.keys().copied().collect();
         for peer in everyone {
+            let unconfirmed: Vec<TickRecord<D::Command>> = match self.peers.get(&peer) {
+                Some(p) if matches!(p.joined, Some(Joined::Player(_))) => self
+                    .history
+                    .iter()
+                    .filter(|(r, _, _)| r.tick >= p.received.max(p.welcomed_at))
+                    .map(|(r, _, _)| r.clone())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for record in unconfirmed {
+                self.send(peer, Delivery::Reliable, &HostMessage::<D>::Tick(record));
+            }
             self.drop_peer(peer, Goodbye::MatchEnded);
         }
     }
