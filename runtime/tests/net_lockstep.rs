@@ -66,7 +66,12 @@ struct Host {
 
 impl Host {
     fn new() -> Self {
-        let config = HostConfig { identity: identity(), max_players: 8, local_players: 0 };
+        let config = HostConfig {
+            identity: identity(),
+            max_players: 8,
+            max_spectators: 8,
+            local_players: 0,
+        };
         Self {
             session: HostSession::new(config, Tick::ZERO),
             sim: Drift::new(11, 0),
@@ -587,7 +592,8 @@ fn a_player_with_its_rejoin_secret_takes_its_seat_over_at_once() {
 
 #[test]
 fn a_peer_from_another_build_or_level_is_refused_naming_what_differs() {
-    let config = HostConfig { identity: identity(), max_players: 2, local_players: 1 };
+    let config =
+        HostConfig { identity: identity(), max_players: 2, max_spectators: 8, local_players: 1 };
     let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
     for (id, theirs, expected) in [
         (1, Identity { sim_version: 9, ..identity() }, "simulation version 9"),
@@ -723,7 +729,8 @@ fn garbage_never_stops_the_host_and_the_peers_still_agree() {
 /// one seat.
 #[test]
 fn a_burst_of_joiners_fills_every_seat_and_no_more() {
-    let config = HostConfig { identity: identity(), max_players: 4, local_players: 1 };
+    let config =
+        HostConfig { identity: identity(), max_players: 4, max_spectators: 8, local_players: 1 };
     let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
     let mut peers: Vec<PeerSession<DriftData>> = (0..6)
         .map(|i| {
@@ -774,7 +781,8 @@ fn a_burst_of_joiners_fills_every_seat_and_no_more() {
 
 #[test]
 fn every_peer_learns_every_players_name_as_they_join() {
-    let config = HostConfig { identity: identity(), max_players: 4, local_players: 1 };
+    let config =
+        HostConfig { identity: identity(), max_players: 4, max_spectators: 8, local_players: 1 };
     let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
     host.name_local(0, "ada");
     let mut peers: Vec<PeerSession<DriftData>> = ["bob", "cy"]
@@ -817,7 +825,8 @@ fn every_peer_learns_every_players_name_as_they_join() {
 /// deadline on.
 #[test]
 fn poll_timeout_names_the_moment_a_silent_peer_is_dropped() {
-    let config = HostConfig { identity: identity(), max_players: 8, local_players: 0 };
+    let config =
+        HostConfig { identity: identity(), max_players: 8, max_spectators: 8, local_players: 0 };
     let mut session = HostSession::<DriftData>::new(config, Tick::ZERO);
     assert_eq!(session.poll_timeout(), None, "no peer, no deadline");
     session.connect(PeerId(1), 0);

@@ -1,13 +1,14 @@
 //! A spectator's side of the protocol, with a game whose spectator data is its own: the view a
 //! spectator reports reaches the host (the latest one), the updates the host sends arrive in
-//! order as events, and a player may not report a view.
+//! order as events, a player may not report a view, and spectators beyond the host's limit are
+//! refused.
 
 mod common;
 
 use common::DriftCommand;
 use fixstep_runtime::net::{
-    Dropped, GameData, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerConfig,
-    PeerEvent, PeerId, PeerSession, RejoinSecret, Role,
+    Dropped, GameData, Goodbye, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION,
+    PeerConfig, PeerEvent, PeerId, PeerSession, RejoinSecret, Role,
 };
 use fixstep_runtime::{ContentDigest, Tick};
 
@@ -39,7 +40,8 @@ fn exchange(host: &mut HostSession<Watched>, peer: &mut PeerSession<Watched>, id
 /// A host and a peer of `role` that said hello and was welcomed (with an empty state), and
 /// the host's events of the join.
 fn joined(role: Role, id: PeerId) -> (HostSession<Watched>, PeerSession<Watched>, Vec<HostEvent>) {
-    let config = HostConfig { identity: identity(), max_players: 4, local_players: 0 };
+    let config =
+        HostConfig { identity: identity(), max_players: 4, max_spectators: 8, local_players: 0 };
     let mut host = HostSession::new(config, Tick::ZERO);
     let mut peer = PeerSession::new(PeerConfig {
         identity: identity(),
@@ -95,4 +97,35 @@ fn a_player_may_not_report_a_view() {
         "a player's view is out of place"
     );
     assert_eq!(host.spectator_view(id), None);
+}
+
+/// A host that takes one spectator refuses the second, saying why, and still takes players.
+#[test]
+fn a_spectator_past_the_hosts_limit_is_refused_with_that_reason() {
+    let config =
+        HostConfig { identity: identity(), max_players: 4, max_spectators: 1, local_players: 0 };
+    let mut host = HostSession::<Watched>::new(config, Tick::ZERO);
+    let mut goodbyes = Vec::new();
+    for (id, role) in [(1, Role::Spectator), (2, Role::Spectator), (3, Role::Player)] {
+        let id = PeerId(id);
+        let name = format!("peer{}", id.0);
+        let mut peer =
+            PeerSession::new(PeerConfig { identity: identity(), name, role, rejoin: None });
+        host.connect(id, 0);
+        peer.connect();
+        exchange(&mut host, &mut peer, id);
+        let wanted: Vec<HostEvent> = host.drain_events().collect();
+        if wanted.iter().any(|e| matches!(e, HostEvent::StateWanted { .. })) {
+            host.welcome(id, &[], 0, RejoinSecret([0; 16]));
+        }
+        exchange(&mut host, &mut peer, id);
+        goodbyes.push(peer.goodbye().cloned());
+    }
+    assert_eq!(
+        goodbyes,
+        [None, Some(Goodbye::NoRoomToWatch { spectators: 1, max: 1 }), None],
+        "the first spectator and the player are in, the second spectator is told why not"
+    );
+    assert_eq!(host.spectators().count(), 1);
+    assert_eq!(host.players(), 1);
 }

@@ -68,6 +68,7 @@ impl Room {
             bind: ([127, 0, 0, 1], 0).into(),
             also_reachable_at: Vec::new(),
             max_players: peers + 1,
+            max_spectators: 8,
             own_player: true,
             seed: 1,
             name: "host".to_owned(),

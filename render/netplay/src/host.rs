@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use fixstep_net::{Access, HostTransport, Turned, WireCounts, rejoin_secret};
+use fixstep_net::{Access, HostTransport, Turned, WireCounts, peer_message_bytes, rejoin_secret};
 use fixstep_present::CommandOf;
 use fixstep_runtime::net::{Dropped, HostConfig, HostEvent, HostSession, PeerId, Role, TickRecord};
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
@@ -23,6 +23,8 @@ pub struct HostOptions {
     pub also_reachable_at: Vec<SocketAddr>,
     /// The most players, the host's own included.
     pub max_players: usize,
+    /// The most spectators.
+    pub max_spectators: usize,
     /// Whether the host plays a character of its own (player 0).
     pub own_player: bool,
     /// Seed of the game's random numbers.
@@ -99,7 +101,12 @@ impl<G: NetGame> HostGame<G> {
         let local_players = usize::from(options.own_player);
         let sim = G::new_sim(content, options.seed, local_players);
         let identity = identity_of::<G>(content);
-        let config = HostConfig { identity, max_players: options.max_players, local_players };
+        let config = HostConfig {
+            identity,
+            max_players: options.max_players,
+            max_spectators: options.max_spectators,
+            local_players,
+        };
         let mut session = HostSession::new(config, sim.next_tick());
         if options.own_player {
             session.name_local(0, &options.name);
@@ -321,10 +328,12 @@ impl<G: NetGame> NetHost<G> {
         let transport = HostTransport::bind(
             options.bind,
             &options.also_reachable_at,
-            options.max_players,
+            options.max_players + options.max_spectators,
             &options.access,
         )?;
         let game = HostGame::new(content, options);
+        let state_bytes = game.encoded_state()?.len();
+        let transport = transport.with_peer_message_limit(peer_message_bytes(state_bytes));
         Ok(Self { game, transport, closing: Vec::new(), now_micros: 0 })
     }
 

@@ -39,6 +39,7 @@
 //!     bind: ([127, 0, 0, 1], 0).into(),
 //!     also_reachable_at: Vec::new(),
 //!     max_players: 2,
+//!     max_spectators: 8,
 //!     own_player: true,
 //!     seed: 7,
 //!     name: "host".to_owned(),

@@ -85,9 +85,12 @@ pub struct HostArgs {
     /// The address to listen on.
     #[arg(long, default_value = "0.0.0.0")]
     pub bind: std::net::IpAddr,
-    /// The most players, the host's own included.
-    #[arg(long, default_value_t = 8)]
+    /// The most players, the host's own included (at most 256).
+    #[arg(long, default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub max_players: usize,
+    /// The most spectators (at most 64).
+    #[arg(long, default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=64))]
+    pub max_spectators: usize,
     /// Another address peers reach this host at (a link conditioner's, a public address in
     /// front of a NAT); repeatable.
     #[arg(long)]
@@ -127,6 +130,7 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         bind: SocketAddr::new(args.bind, args.port),
         also_reachable_at: args.also_reachable_at.clone(),
         max_players: args.max_players,
+        max_spectators: args.max_spectators,
         own_player,
         seed: args.seed,
         name: args.name.clone(),

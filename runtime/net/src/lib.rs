@@ -50,7 +50,7 @@
 //! }
 //!
 //! let identity = Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(7) };
-//! let config = HostConfig { identity, max_players: 4, local_players: 0 };
+//! let config = HostConfig { identity, max_players: 4, max_spectators: 8, local_players: 0 };
 //! let mut host = HostSession::<Nudges>::new(config, Tick::ZERO);
 //! // A session sealed by a password: only peers that know it can join, or read a packet.
 //! let access = Access::Key(SessionKey::from_password("correct horse")?);
@@ -100,8 +100,8 @@ pub use netcode::Turned;
 pub use netem::{CLIENT_IDLE_SECONDS, Netem, NetemConfig, NetemCounts, Traffic};
 pub use peer_link::{PeerLink, SessionGuard};
 pub use transport::{
-    HostTransport, LinkStats, MAX_CONNECTIONS, NETCODE_PROTOCOL_ID, PeerTransport,
-    connection_config,
+    HostTransport, LinkStats, MAX_CONNECTIONS, MAX_PLAYERS, MAX_SPECTATORS, NETCODE_PROTOCOL_ID,
+    PeerTransport, connection_config, peer_message_bytes,
 };
 pub use wire::WireCounts;
 

@@ -38,17 +38,35 @@ const BYTES_PER_UPDATE: u64 = 1 << 20;
 /// of datagrams a second and take the machine's cores from the host.
 const PEER_BYTES_PER_UPDATE: u64 = 16 << 10;
 
-/// The most players (and spectators) a host takes: netcode's connections.
-pub const MAX_CONNECTIONS: usize = 64;
+/// The most players a host takes: 256, as many as the largest lockstep games seat (a
+/// host's part of a tick with that many is well under a millisecond, and each peer's frames
+/// are a kilobyte a second).
+pub const MAX_PLAYERS: usize = 256;
 
-/// The channels, both ways: reliable and ordered (with room for a state), and unreliable.
-/// One reliable channel only: [`crate::renet_guard`] counts the reliable messages handed on
-/// per connection, not per channel.
-fn channels() -> Vec<ChannelConfig> {
+/// The most spectators a host takes: 64. Each is sent its own view of every tick, several
+/// kilobytes a second, so they cost the host more than players do.
+pub const MAX_SPECTATORS: usize = 64;
+
+/// The most connections a host takes (netcode's): its players and spectators.
+pub const MAX_CONNECTIONS: usize = MAX_PLAYERS + MAX_SPECTATORS;
+
+/// The least a host lets a peer's reliable messages being reassembled take, bytes: 64 KiB,
+/// room for a hello and a small game's state.
+const MIN_PEER_MESSAGE_BYTES: usize = 64 << 10;
+
+/// How much larger than the host's state at its start a peer's reliable messages may be: four
+/// times. The largest a peer sends is its state, after a desync, and a state grows as players
+/// join.
+const PEER_MESSAGE_STATE_FACTOR: usize = 4;
+
+/// The channels, one way: reliable and ordered (`reliable_bytes` of messages in flight or
+/// being reassembled), and unreliable. One reliable channel only: [`crate::renet_guard`]
+/// counts the reliable messages handed on per connection, not per channel.
+fn channels(reliable_bytes: usize) -> Vec<ChannelConfig> {
     vec![
         ChannelConfig {
             channel_id: RELIABLE,
-            max_memory_usage_bytes: 2 * MAX_RELIABLE_BYTES,
+            max_memory_usage_bytes: reliable_bytes,
             send_type: SendType::ReliableOrdered { resend_time: RESEND },
         },
         ChannelConfig {
@@ -66,9 +84,20 @@ fn channels() -> Vec<ChannelConfig> {
 pub fn connection_config() -> ConnectionConfig {
     ConnectionConfig {
         available_bytes_per_tick: BYTES_PER_UPDATE,
-        server_channels_config: channels(),
-        client_channels_config: channels(),
+        server_channels_config: channels(2 * MAX_RELIABLE_BYTES),
+        client_channels_config: channels(2 * MAX_RELIABLE_BYTES),
     }
+}
+
+/// What a host holds of one peer's reliable messages being reassembled, bytes, for a game
+/// whose state takes `state_bytes`: [`PEER_MESSAGE_STATE_FACTOR`] times it, at least
+/// [`MIN_PEER_MESSAGE_BYTES`], at most what the protocol allows. A peer that means harm can
+/// make the host hold this much for it, so with hundreds of peers it is the host's memory.
+#[must_use]
+pub fn peer_message_bytes(state_bytes: usize) -> usize {
+    state_bytes
+        .saturating_mul(PEER_MESSAGE_STATE_FACTOR)
+        .clamp(MIN_PEER_MESSAGE_BYTES, 2 * MAX_RELIABLE_BYTES)
 }
 
 const fn channel_of(delivery: Delivery) -> u8 {
@@ -147,6 +176,17 @@ impl HostTransport {
         let transport = ServerLink::new(config, access.key().clone(), socket)
             .map_err(|e| NetError::Bind { addr: bind, source: e })?;
         Ok(Self { server: RenetServer::new(connection_config()), transport })
+    }
+
+    /// The same host, holding at most `bytes` of each peer's reliable messages being
+    /// reassembled (see [`peer_message_bytes`]) instead of twice the protocol's largest
+    /// message: call it before any peer connects.
+    #[must_use]
+    pub fn with_peer_message_limit(mut self, bytes: usize) -> Self {
+        let config =
+            ConnectionConfig { client_channels_config: channels(bytes), ..connection_config() };
+        self.server = RenetServer::new(config);
+        self
     }
 
     /// Where it listens.

@@ -88,8 +88,10 @@ fn a_running_host_drops_datagrams_that_would_panic_netcode_from_a_connected_peer
             .expect("binds");
     let host_addr = host.local_addr().expect("an address");
     let identity = Identity { protocol: 0, sim_version: 0, level: ContentDigest(0) };
-    let mut session: HostSession<NothingData> =
-        HostSession::new(HostConfig { identity, max_players: 4, local_players: 0 }, Tick(0));
+    let mut session: HostSession<NothingData> = HostSession::new(
+        HostConfig { identity, max_players: 4, max_spectators: 8, local_players: 0 },
+        Tick(0),
+    );
 
     // A peer of our own making: netcode's client on a socket this test holds, so that it can
     // send anything from the connected address.

@@ -73,6 +73,8 @@ pub struct HostConfig {
     pub identity: Identity,
     /// The most players, the host's own included.
     pub max_players: usize,
+    /// The most spectators.
+    pub max_spectators: usize,
     /// Players the game starts with (the host's own, a bot): numbered from 0, fed by
     /// [`HostSession::local_input`].
     pub local_players: usize,
@@ -647,6 +649,23 @@ impl<D: GameData> HostSession<D> {
                 let full = Goodbye::Full {
                     players: u32::try_from(players).unwrap_or(u32::MAX),
                     max: u32::try_from(max).unwrap_or(u32::MAX),
+                };
+                return self.refuse(peer, &name, role, full);
+            }
+        } else {
+            let watching = self
+                .peers
+                .values()
+                .filter(|p| {
+                    p.joined == Some(Joined::Spectator)
+                        || p.waiting.as_ref().is_some_and(|w| w.role == Role::Spectator)
+                })
+                .count();
+            if watching >= self.config.max_spectators {
+                // Counted in hundreds at most.
+                let full = Goodbye::NoRoomToWatch {
+                    spectators: u32::try_from(watching).unwrap_or(u32::MAX),
+                    max: u32::try_from(self.config.max_spectators).unwrap_or(u32::MAX),
                 };
                 return self.refuse(peer, &name, role, full);
             }

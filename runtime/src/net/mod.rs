@@ -55,7 +55,7 @@
 //!
 //! let identity = Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(7) };
 //! let mut host: HostSession<Stepping> =
-//!     HostSession::new(HostConfig { identity, max_players: 4, local_players: 0 }, Tick(0));
+//!     HostSession::new(HostConfig { identity, max_players: 4, max_spectators: 8, local_players: 0 }, Tick(0));
 //! let mut peer: PeerSession<Stepping> =
 //!     PeerSession::new(PeerConfig { identity, name: "ada".into(), role: Role::Player, rejoin: None });
 //! // A transport would carry these; here they are handed over directly.

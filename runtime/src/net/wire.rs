@@ -232,6 +232,14 @@ pub enum Goodbye {
         /// The most the host takes.
         max: u32,
     },
+    /// Every spectator's place is taken.
+    #[error("no room to watch: {spectators} spectators of {max}")]
+    NoRoomToWatch {
+        /// Spectators watching and asking to.
+        spectators: u32,
+        /// The most the host takes.
+        max: u32,
+    },
     /// The peer runs another protocol, rules or level than the host: what differs.
     #[error("this peer differs from the host: {0}")]
     Mismatch(String),

@@ -49,6 +49,7 @@ impl Loopback {
             bind: self.addr,
             also_reachable_at: Vec::new(),
             max_players: 4,
+            max_spectators: 8,
             own_player: true,
             seed: 1,
             name: "ada".to_owned(),
