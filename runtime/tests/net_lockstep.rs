@@ -207,6 +207,7 @@ impl Peer {
         if frame {
             self.clock.advance(self.since_frame);
         }
+        self.session.set_time(now);
         for (delivery, bytes) in self.from_host.deliver(now) {
             self.session.receive(delivery, &bytes);
         }
@@ -372,6 +373,15 @@ fn three_peers_on_a_bad_link_compute_every_tick_as_the_host_does() {
         assert!(peer.hashes.len() >= 1_150, "peer {:?} kept up: {}", peer.id, peer.hashes.len());
     }
     assert!(host.desyncs.is_empty(), "desyncs: {:?}", host.desyncs);
+    for peer in &peers {
+        // 80 ms each way and up to 20 ms of jitter each way, measured from the host's echoes
+        // of the peer's frames (the time the host held each taken out), to the millisecond.
+        let rtt = peer.session.round_trip_micros().expect("measured");
+        assert!((160_000..=201_000).contains(&rtt), "peer {:?}: round trip {rtt} µs", peer.id);
+        // The host shows what the peer's latest frame said.
+        let shown = host.session.round_trip_micros(peer.id).expect("told");
+        assert!(shown.abs_diff(rtt) <= 10_000, "the host shows {shown} µs, the peer has {rtt}");
+    }
     for peer in &peers {
         let steps = peer.inputs.as_ref().map_or(0, InputTicks::steps);
         eprintln!(

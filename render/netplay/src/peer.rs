@@ -157,8 +157,6 @@ pub struct NetPeer<G: NetGame> {
     /// Microseconds since the last input was sent, and whether it was repeated since.
     since_inputs_micros: u64,
     repeated: bool,
-    /// The round trip to the host, from the inputs' acknowledgements.
-    round_trip: RoundTrip,
     /// Where the rejoin secret is kept.
     rejoin_file: Option<PathBuf>,
     /// The host's goodbye, once it came.
@@ -229,7 +227,6 @@ impl<G: NetGame> NetPeer<G> {
             names: Vec::new(),
             since_inputs_micros: 0,
             repeated: false,
-            round_trip: RoundTrip::default(),
             rejoin_file: options.rejoin_file.clone(),
             goodbye: None,
         })
@@ -278,12 +275,13 @@ impl<G: NetGame> NetPeer<G> {
         &self.stats
     }
 
-    /// The link to the host: what crossed the socket, and the round trip this peer measures
-    /// from its inputs' acknowledgements (renet's, from the handshake, before the first).
+    /// The link to the host: what crossed the socket, and the round trip the session measures
+    /// from the host's echoes of its frames (renet's, from the handshake, before the first).
     #[must_use]
     pub fn link(&self) -> LinkStats {
         let stats = self.link.stats();
-        LinkStats { rtt_micros: self.round_trip.micros().unwrap_or(stats.rtt_micros), ..stats }
+        let measured = self.link.session().round_trip_micros();
+        LinkStats { rtt_micros: measured.unwrap_or(stats.rtt_micros), ..stats }
     }
 
     /// Serves the socket from a thread every [`SERVE_MICROS`] from now on, so the host hears
@@ -355,16 +353,10 @@ impl<G: NetGame> NetPeer<G> {
             }
             PeerEvent::InputAck { tick, queued, early_micros } => {
                 if let Some(early) = early_micros
-                    && let Some(&(_, sent)) = self.sent_at.iter().find(|(t, _)| *t == tick)
+                    && self.sent_at.iter().any(|(t, _)| *t == tick)
                 {
-                    // There and back, less the time it waited at the host.
-                    let there_and_back = self.clock.local_micros().saturating_sub(sent);
-                    self.round_trip.push(there_and_back.saturating_sub(u64::from(early)));
-                    if let Some(micros) = self.round_trip.micros() {
-                        self.link.session().set_round_trip(micros);
-                    }
                     // On its way for half the round trip, then waiting its margin.
-                    let half_trip = self.round_trip.micros().unwrap_or(0) / 2;
+                    let half_trip = self.link().rtt_micros / 2;
                     InputLatency::push(
                         &mut self.stats.latency.to_host,
                         half_trip + u64::from(early),
@@ -544,35 +536,5 @@ mod tests {
         std::fs::write(&file, "zz".repeat(16)).expect("writable");
         assert_eq!(read_secret(&file), None, "32 characters that are not hex");
         let _ = std::fs::remove_dir_all(&dir);
-    }
-}
-
-/// Round trips to the host the median is taken over: 15, a second and a half of inputs, so
-/// that a lost input (whose acknowledgement answers its repeat, not it) or a hiccup of either
-/// loop moves it little.
-const ROUND_TRIP_SAMPLES: usize = 15;
-
-/// The round trip to the host, measured from the inputs: from an input's sending to its
-/// acknowledgement, less the time it waited at the host for its tick (the host says how
-/// long). It needs no message of its own, and renet's measure, from its acknowledgements,
-/// sees only the rare reliable messages.
-#[derive(Clone, Debug, Default)]
-struct RoundTrip {
-    samples: VecDeque<u64>,
-}
-
-impl RoundTrip {
-    fn push(&mut self, micros: u64) {
-        if self.samples.len() >= ROUND_TRIP_SAMPLES {
-            self.samples.pop_front();
-        }
-        self.samples.push_back(micros);
-    }
-
-    /// The median of the latest samples, microseconds.
-    fn micros(&self) -> Option<u64> {
-        let mut sorted: Vec<u64> = self.samples.iter().copied().collect();
-        sorted.sort_unstable();
-        sorted.get(sorted.len() / 2).copied()
     }
 }

@@ -8,10 +8,10 @@ use fixstep_runtime::net::{Delivery, GameData, Goodbye, HostSession, PeerId, Pee
 use renet::{ChannelConfig, ConnectionConfig, RenetClient, RenetServer, SendType, ServerEvent};
 use renetcode::{ClientAuthentication, DisconnectReason, ServerAuthentication, ServerConfig};
 
-use crate::NetError;
 use crate::access::{Access, Admission};
 use crate::netcode::{ClientLink, ServerLink, Turned};
 use crate::wire::WireCounts;
+use crate::{NetError, WallClock};
 
 /// netcode's protocol id for Fixstep: the same for every version, so that a peer of another
 /// version connects and is told by the host what differs, instead of timing out in silence.
@@ -289,6 +289,8 @@ pub struct PeerTransport {
     host: SocketAddr,
     /// Whether it presented a password or token (for what a refusal means).
     sealed: bool,
+    /// The clock the session's frames are stamped with.
+    clock: WallClock,
 }
 
 impl std::fmt::Debug for PeerTransport {
@@ -326,6 +328,7 @@ impl PeerTransport {
             said_hello: false,
             host,
             sealed: admission.is_sealed(),
+            clock: WallClock::new(),
         })
     }
 
@@ -356,6 +359,7 @@ impl PeerTransport {
         session: &mut PeerSession<D>,
     ) -> Result<(), NetError> {
         self.client.update(elapsed);
+        session.set_time(self.clock.now_micros());
         let updated = self.transport.update(elapsed, &mut self.client);
         if let Some(refusal) = self.transport.refused() {
             return Err(NetError::Refused { host: self.host, refusal, sealed: self.sealed });

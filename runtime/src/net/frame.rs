@@ -87,6 +87,9 @@ pub struct HostFrame<C> {
     /// The first tick whose hash the host still awaits from the peer: it need not send the
     /// earlier ones again.
     pub hashes_from: Tick,
+    /// The stamp of the latest frame the peer sent, and how long the host held it before this
+    /// frame, milliseconds: the peer's round trip is the time since it stamped it, less that.
+    pub echo: Option<(u16, u16)>,
 }
 
 /// A tick in a peer's frame, as its distance from the frame's `received` tick: a byte on the
@@ -156,6 +159,8 @@ pub struct PeerFrame<C, V> {
     /// The round trip to the host as the peer measures it, milliseconds, for the host's
     /// display (0: not known yet, or not said in this frame).
     pub round_trip_ms: u16,
+    /// The peer's clock when it sent the frame, milliseconds (wrapping), which the host echoes.
+    pub stamp: u16,
     /// What a spectator looks at (the game's spectator view).
     pub view: Option<V>,
 }

@@ -237,6 +237,8 @@ struct Peer<V> {
     sent_reliably: Vec<Tick>,
     /// Its round trip, as its frames say, milliseconds (0: not known).
     round_trip_ms: u16,
+    /// The stamp of its latest frame, and when it arrived (microseconds), to echo.
+    stamp: Option<(u16, u64)>,
 }
 
 impl<V> Peer<V> {
@@ -258,6 +260,7 @@ impl<V> Peer<V> {
             hashes_from: Tick::ZERO,
             sent_reliably: Vec::new(),
             round_trip_ms: 0,
+            stamp: None,
         }
     }
 }
@@ -779,6 +782,7 @@ impl<D: GameData> HostSession<D> {
             return self.drop_message(peer, Dropped::Refused(Refusal::Malformed));
         }
         let Some(p) = self.peers.get_mut(&peer) else { return };
+        p.stamp = Some((frame.stamp, self.now_micros));
         p.received = p.received.max(frame.received);
         p.sent_reliably.retain(|&t| t >= frame.received);
         if frame.round_trip_ms > 0 {
@@ -955,6 +959,11 @@ impl<D: GameData> HostSession<D> {
             }
         }
         let hashes_from = p.hashes_from;
+        let now = self.now_micros;
+        let echo = p.stamp.map(|(stamp, at)| {
+            // Held a few milliseconds: a u16 holds them.
+            (stamp, u16::try_from(now.saturating_sub(at) / 1_000).unwrap_or(u16::MAX))
+        });
         for record in reliable {
             self.send(peer, Delivery::Reliable, &HostMessage::<D>::Tick(record));
         }
@@ -964,7 +973,7 @@ impl<D: GameData> HostSession<D> {
         for (i, run) in frames.into_iter().enumerate() {
             let ticks = (!run.pieces.is_empty()).then_some(run);
             let input = if i == 0 { status } else { None };
-            let frame = HostFrame { ticks, input, hashes_from };
+            let frame = HostFrame { ticks, input, hashes_from, echo };
             self.send(peer, Delivery::Unreliable, &HostMessage::<D>::Frame(frame));
         }
     }

@@ -22,6 +22,10 @@ use crate::tick::Tick;
 /// each way is all.
 pub const INPUT_REPEAT_MICROS: u64 = 50_000;
 
+/// Round trips the median is taken over: 15, a second and a half of frames, so that one
+/// frame held up (a hiccup of either loop) moves it little.
+const ROUND_TRIP_SAMPLES: usize = 15;
+
 /// Every how many frames a peer's frame carries everything the host has not acknowledged:
 /// three. The others carry only the inputs and hash checks never sent, so that on a slow link
 /// (where the host's acknowledgement takes two or three frames to come) a frame does not carry
@@ -126,6 +130,10 @@ pub struct PeerSession<D: GameData> {
     /// What a spectator looks at, to send with the next frame.
     view: Option<D::SpectatorView>,
     round_trip_ms: u16,
+    /// The transport's clock, microseconds, as it last said ([`set_time`](Self::set_time)).
+    now_micros: u64,
+    /// The latest round trips measured from the host's echoes, microseconds.
+    round_trips: VecDeque<u64>,
     outgoing: Vec<(Delivery, Vec<u8>)>,
     events: Vec<PeerEventOf<D>>,
     dropped: u64,
@@ -163,6 +171,8 @@ impl<D: GameData> PeerSession<D> {
             hashes_from: Tick::ZERO,
             view: None,
             round_trip_ms: 0,
+            now_micros: 0,
+            round_trips: VecDeque::new(),
             outgoing: Vec::new(),
             events: Vec::new(),
             dropped: 0,
@@ -296,6 +306,15 @@ impl<D: GameData> PeerSession<D> {
             }
             self.hand_out();
         }
+        if let Some((stamp, held_ms)) = frame.echo {
+            let since = self.stamp().wrapping_sub(stamp).saturating_sub(held_ms);
+            if self.round_trips.len() >= ROUND_TRIP_SAMPLES {
+                self.round_trips.pop_front();
+            }
+            self.round_trips.push_back(u64::from(since) * 1_000);
+            self.round_trip_ms =
+                u16::try_from(self.round_trip_micros().unwrap_or(0) / 1_000).unwrap_or(u16::MAX);
+        }
         if let Some(InputStatus { tick, missing, queued, early_micros }) = frame.input {
             self.acknowledged(missing);
             self.events.push(PeerEvent::InputAck { tick, queued, early_micros });
@@ -384,16 +403,34 @@ impl<D: GameData> PeerSession<D> {
                 inputs: Some(InputRuns::of(received, tick, &self.unacked[newest..])),
                 hashes: None,
                 round_trip_ms: 0,
+                stamp: self.stamp(),
                 view: None,
             };
             self.send(Delivery::Unreliable, &PeerMessage::<D>::Frame(frame));
         }
     }
 
-    /// The round trip to the host as the peer measures it, microseconds: told to the host in
-    /// each frame, for its display.
-    pub fn set_round_trip(&mut self, micros: u64) {
-        self.round_trip_ms = u16::try_from(micros / 1_000).unwrap_or(u16::MAX);
+    /// The transport's clock, microseconds: frames are stamped with it, and the host's echoes
+    /// of the stamps measured against it. Call it before handing the session what arrived, so
+    /// that a peer whose frames are slow (a window drawing a few a second) measures the link,
+    /// not its frames.
+    pub fn set_time(&mut self, now_micros: u64) {
+        self.now_micros = now_micros;
+    }
+
+    /// The peer's clock for a stamp, milliseconds, wrapping.
+    const fn stamp(&self) -> u16 {
+        // Wrapping on purpose: stamps are compared by difference.
+        (self.now_micros / 1_000) as u16
+    }
+
+    /// The round trip to the host: the median of the latest [`ROUND_TRIP_SAMPLES`] echoes,
+    /// microseconds (`None` before the first). It is told to the host in each frame.
+    #[must_use]
+    pub fn round_trip_micros(&self) -> Option<u64> {
+        let mut sorted: Vec<u64> = self.round_trips.iter().copied().collect();
+        sorted.sort_unstable();
+        sorted.get(sorted.len() / 2).copied()
     }
 
     /// Sends a frame: what ticks arrived, and every input and hash total the host has not
@@ -434,6 +471,7 @@ impl<D: GameData> PeerSession<D> {
             inputs,
             hashes,
             round_trip_ms: self.round_trip_ms,
+            stamp: self.stamp(),
             view: self.view.take(),
         };
         self.send(Delivery::Unreliable, &PeerMessage::<D>::Frame(frame));
