@@ -316,6 +316,15 @@ struct Slot<C> {
     secret: Option<RejoinSecret>,
 }
 
+/// A tick the host fixed, kept to send again: the record, its piece as a change to the tick
+/// before, and that piece's encoded size, bytes.
+#[derive(Clone, Debug)]
+struct FixedTick<C> {
+    record: TickRecord<C>,
+    piece: TickPiece<C>,
+    size: usize,
+}
+
 /// The host's side of the lockstep protocol, for the game whose data `D` describes; see the
 /// [module documentation](super).
 pub struct HostSession<D: GameData> {
@@ -330,7 +339,7 @@ pub struct HostSession<D: GameData> {
     reports: BTreeMap<(Tick, PeerId), HashCheck>,
     /// The latest [`TICK_MEMORY`] ticks fixed, with each one's piece as a change to the tick
     /// before, and that piece's encoded size.
-    history: VecDeque<(TickRecord<D::Command>, TickPiece<D::Command>, usize)>,
+    history: VecDeque<FixedTick<D::Command>>,
     outgoing: Vec<(PeerId, Delivery, Vec<u8>)>,
     events: Vec<HostEvent>,
     drops: DropCounts,
@@ -481,8 +490,8 @@ impl<D: GameData> HostSession<D> {
                 Some(p) if matches!(p.joined, Some(Joined::Player(_))) => self
                     .history
                     .iter()
-                    .filter(|(r, _, _)| r.tick >= p.received.max(p.welcomed_at))
-                    .map(|(r, _, _)| r.clone())
+                    .filter(|f| f.record.tick >= p.received.max(p.welcomed_at))
+                    .map(|f| f.record.clone())
                     .collect(),
                 _ => Vec::new(),
             };
@@ -907,16 +916,16 @@ impl<D: GameData> HostSession<D> {
         while self.history.len() >= TICK_MEMORY as usize {
             self.history.pop_front();
         }
-        let before = self.history.back().map(|(r, _, _)| r.commands.as_slice());
+        let before = self.history.back().map(|f| f.record.commands.as_slice());
         let piece = TickPiece::of(before, record.joins, &record.commands);
         let size = encode(&piece).len();
-        self.history.push_back((record.clone(), piece, size));
+        self.history.push_back(FixedTick { record: record.clone(), piece, size });
     }
 
     /// Sends `peer` the ticks it has not confirmed, in frames, the first with how its inputs
     /// stood (`status`). A tick too large for a frame goes reliably, once.
     fn send_frames(&mut self, peer: PeerId, status: Option<InputStatus>) {
-        let Some(oldest) = self.history.front().map(|(r, _, _)| r.tick) else { return };
+        let Some(oldest) = self.history.front().map(|f| f.record.tick) else { return };
         let Some(p) = self.peers.get_mut(&peer) else { return };
         let from = p.received.max(p.welcomed_at);
         if from < oldest {
@@ -927,7 +936,7 @@ impl<D: GameData> HostSession<D> {
         let mut reliable: Vec<TickRecord<D::Command>> = Vec::new();
         let mut bytes = 0;
         let skip = usize::try_from(from.since(oldest)).unwrap_or(usize::MAX);
-        for (record, delta, delta_size) in self.history.iter().skip(skip) {
+        for FixedTick { record, piece: delta, size: delta_size } in self.history.iter().skip(skip) {
             let whole;
             let (mut piece, size) = if record.tick == p.welcomed_at {
                 whole = TickPiece::of(None, record.joins, &record.commands);

@@ -439,7 +439,7 @@ impl<D: GameData> PeerSession<D> {
     /// (a player whose input ticks hold back), so that the host hears what arrived.
     pub fn send_frame(&mut self) {
         let Some(received) = self.next_tick else { return };
-        let full = self.frames % FULL_FRAME_EVERY == 0;
+        let full = self.frames.is_multiple_of(FULL_FRAME_EVERY);
         self.frames = self.frames.wrapping_add(1);
         // The first of each that goes: the oldest unacknowledged, or the oldest never sent.
         let skip = |from: Tick, sent_to: Tick, len: usize| {
