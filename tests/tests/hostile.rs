@@ -20,7 +20,9 @@ use fixstep_net::{Admission, PeerTransport, SessionKey};
 use fixstep_netplay::identity_of;
 use fixstep_present::Game as _;
 use fixstep_runtime::net::wire::MAX_RELIABLE_BYTES;
-use fixstep_runtime::net::{Goodbye, PeerConfig, PeerEvent, PeerEventOf, PeerSession, Role};
+use fixstep_runtime::net::{
+    Goodbye, LOSS_MARGIN_MICROS, PeerConfig, PeerEvent, PeerEventOf, PeerSession, Role,
+};
 use fixstep_runtime::{Command as _, HashRecord, Tick};
 use fixstep_tests::processes::{
     Hosting, Running, assert_agrees, hash_log, number_after, one_game, strs,
@@ -48,9 +50,11 @@ const REQUESTS_PER_SECOND: u64 = 1_000;
 const STEP_MICROS: u64 = 2_000;
 
 /// How long an honest player's input may take to reach the host's tick (the median),
-/// milliseconds: on loopback it takes about 22 ms with no one flooding, and the flood must not
-/// add a tick's worth to it.
-const HONEST_LATENCY_MS: f64 = 50.0;
+/// milliseconds: on loopback it takes about 22 ms with no one flooding. One input late to a
+/// hiccup of the loaded machine puts 50 ms more on it for the next 30 s, as on a lossy link
+/// (`LOSS_MARGIN_MICROS`), which is the protocol working, not the flood; beyond that the flood
+/// must add nothing like a tick.
+const HONEST_LATENCY_MS: f64 = 50.0 + LOSS_MARGIN_MICROS as f64 / 1_000.0;
 
 /// How late the host's ticks may run (the 99th percentile), milliseconds: a fifth of a tick,
 /// well within what the peers' input margins absorb; without a flood it is under a
