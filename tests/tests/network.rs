@@ -381,9 +381,6 @@ impl Relay {
     }
 }
 
-/// How long after the key the own character must start moving, ms: one frame at 60 Hz.
-const FIRST_FRAME_MS: f64 = 1000.0 / 60.0;
-
 /// Network play as a player sees it, over 80 ms one way with 30 ms of jitter: the other
 /// player, walking east at constant speed, is drawn with no frame off its pace at 60 Hz
 /// (the peer runs each tick when its drawn time reaches it, so the jitter never shows), and
@@ -447,10 +444,12 @@ fn over_a_jittery_link_a_walker_keeps_its_pace_and_the_own_character_answers_at_
     assert!(stats.tally.paced >= 1_000, "{} paced frames of the walker", stats.tally.paced);
     assert_eq!(stats.tally.off_pace, 0, "the walker's frames off pace\n{report}");
     assert_eq!(stats.tally.pops, 0, "the walker's pops\n{report}");
-    let latency = report.local.latency().map(|s| s.max);
-    assert!(
-        latency.is_some_and(|ms| ms <= FIRST_FRAME_MS + 0.5),
-        "the own character starts {latency:?} ms after the key\n{report}"
+    // Counted in frames, not ms: a busy machine may draw a frame late, which is not the
+    // network's doing.
+    assert_eq!(
+        report.local.frames_to_show,
+        [1],
+        "the frame after the key that first shows the own character moving\n{report}"
     );
 }
 

@@ -21,6 +21,10 @@ pub struct LocalMeasures {
     /// For each change of the held input that the drawing shows: the real time from the
     /// change to the first frame whose motion differs from the motion before it, ms.
     pub latencies_ms: Vec<f64>,
+    /// For each change the drawing shows: which frame after the change first shows it (1: the
+    /// first frame drawn after it). Unlike the latency, this does not depend on how evenly a
+    /// busy machine spaces the frames.
+    pub frames_to_show: Vec<usize>,
     /// Changes of the held input that changed nothing drawn (a run key while standing).
     pub unseen_changes: usize,
     /// For each pair of frames, how much the camera's distance to the local character changed
@@ -63,8 +67,9 @@ pub fn measure_local(frames: &[DrawnFrame]) -> LocalMeasures {
         id: frames.iter().find_map(local).map(|e| e.id),
         ..LocalMeasures::default()
     };
-    // A change waiting to be seen: when it happened, and the motion before it (m/ms, rad/ms).
-    let mut waiting: Option<(f64, [f64; 3], f64)> = None;
+    // A change waiting to be seen: when it happened, the motion before it (m/ms, rad/ms), and
+    // how many frames have been drawn since.
+    let mut waiting: Option<(f64, [f64; 3], f64, usize)> = None;
     let mut last_change: Option<f64> = None;
     let mut motion_before: Option<([f64; 3], f64)> = None;
     for pair in frames.windows(2) {
@@ -91,15 +96,18 @@ pub fn measure_local(frames: &[DrawnFrame]) -> LocalMeasures {
                 if waiting.is_some() {
                     out.unseen_changes += 1;
                 }
-                waiting = Some((changed, before.0, before.1));
+                waiting = Some((changed, before.0, before.1, 0));
             }
             last_change = Some(changed);
         }
-        if let Some((changed, v, turn)) = waiting {
+        if let Some((changed, v, turn, drawn)) = &mut waiting {
+            let (changed, v, turn) = (*changed, *v, *turn);
+            *drawn += 1;
             let differs = (0..3).any(|i| ((now.0[i] - v[i]) * dt).abs() > VISIBLE_CHANGE_M)
                 || ((now.1 - turn) * dt).abs() > VISIBLE_TURN_RAD;
             if differs {
                 out.latencies_ms.push(b.at_ms - changed);
+                out.frames_to_show.push(*drawn);
                 waiting = None;
             } else if eb.held == ea.held && b.at_ms - changed > 1000.0 {
                 // A second on, nothing drawn has changed: this change shows nothing.
@@ -113,4 +121,43 @@ pub fn measure_local(frames: &[DrawnFrame]) -> LocalMeasures {
         out.unseen_changes += 1;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A local character standing still until it starts east at `start_frame`, with the key
+    /// pressed at 1 ms past frame 2; frames every 16 ms, the fourth one late (busy machine).
+    fn walk(start_frame: usize) -> Vec<DrawnFrame> {
+        let times = [0.0, 16.0, 32.0, 48.0, 75.0, 91.0, 107.0];
+        let mut x = 0.0;
+        times
+            .iter()
+            .enumerate()
+            .map(|(i, &at_ms)| {
+                if i >= start_frame {
+                    x += 0.02;
+                }
+                let mut me = DrawnEntity::new(1, 0.0, [x, 0.0, 0.0], 0.0, 0.0);
+                me.local = true;
+                DrawnFrame {
+                    at_ms,
+                    input_ms: Some(if i >= 3 { 33.0 } else { 0.0 }),
+                    entities: vec![me],
+                    ..DrawnFrame::default()
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_change_shown_on_the_next_frame_counts_one_frame_however_late_it_is_drawn() {
+        let measures = measure_local(&walk(3));
+        assert_eq!(measures.frames_to_show, [1]);
+        assert_eq!(measures.latencies_ms, [48.0 - 33.0]);
+        let later = measure_local(&walk(5));
+        assert_eq!(later.frames_to_show, [3]);
+        assert_eq!(later.latencies_ms, [91.0 - 33.0]);
+    }
 }

@@ -289,11 +289,13 @@ impl fmt::Display for JudderReport {
                 Some(l) => writeln!(
                     f,
                     "local character {id}: input latency over {} changes of the held input: \
-                     p50 {:.1} ms, min {:.1} ms, max {:.1} ms ({} showed nothing)",
+                     p50 {:.1} ms, min {:.1} ms, max {:.1} ms, latest on frame {} after it \
+                     ({} showed nothing)",
                     self.local.latencies_ms.len(),
                     l.p50,
                     l.min,
                     l.max,
+                    self.local.frames_to_show.iter().max().unwrap_or(&0),
                     self.local.unseen_changes,
                 )?,
                 None => writeln!(
