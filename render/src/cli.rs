@@ -10,6 +10,7 @@ use crate::commands::desync_diff::DesyncDiffArgs;
 use crate::commands::host::HostArgs;
 use crate::commands::join::JoinArgs;
 use crate::commands::judder::JudderArgs;
+use crate::commands::loadtest::LoadtestArgs;
 use crate::commands::netem::NetemArgs;
 use crate::commands::play::PlayArgs;
 use crate::commands::replay::{ReplayArgs, Replayed};
@@ -61,6 +62,10 @@ pub enum Command {
     Join(JoinArgs),
     /// Watch a network game at HOST:PORT without simulating it.
     Spectate(SpectateArgs),
+    /// Run many virtual players (and spectators) against a host at HOST:PORT, sharing one
+    /// simulation, and report how late its ticks arrive, the bandwidth on the wire, input
+    /// latency, late inputs and desyncs; exits 1 on a desync or a peer refused or cut off.
+    Loadtest(LoadtestArgs),
     /// A link conditioner: a UDP proxy that delays, jitters, drops, duplicates and reorders.
     Netem(NetemArgs),
     /// Print the differences of two state dumps (the RON files of a desync report); exits 1
@@ -88,8 +93,9 @@ enum Done {
     /// It found what it was asked to check for (a replay that does not verify): exit code 1,
     /// with the message on standard error.
     Found(String),
-    /// It listed the differences it was asked for, and there are some: exit code 1, the list
-    /// on standard output (as `diff` does).
+    /// It printed what it was asked for, which shows a failure (the differences of two
+    /// states, as `diff` does; a load test's desyncs): exit code 1, the text on standard
+    /// output.
     Differ(String),
 }
 
@@ -143,8 +149,8 @@ where
 /// the user's (a window that cannot open, a file the command was given), whatever it is.
 fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyhow::Error, bool)> {
     use crate::commands::{
-        about, desync_diff, host, join, judder, netem, play, replay, screenshot, sim, spectate,
-        sync_test, trace,
+        about, desync_diff, host, join, judder, loadtest, netem, play, replay, screenshot, sim,
+        spectate, sync_test, trace,
     };
     let said = |result: anyhow::Result<String>| result.map(Done::Said);
     let usage = |result: anyhow::Result<Done>| result.map_err(|e| (e, true));
@@ -159,6 +165,10 @@ fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyho
         Command::Host(args) => failure(said(host::run::<G>(&args, paths))),
         Command::Join(args) => failure(said(join::run::<G>(&args, paths))),
         Command::Spectate(args) => failure(said(spectate::run::<G>(&args, paths))),
+        Command::Loadtest(args) => failure(
+            loadtest::run::<G>(&args, paths)
+                .map(|(text, failed)| if failed { Done::Differ(text) } else { Done::Said(text) }),
+        ),
         Command::Netem(args) => failure(said(netem::run(&args))),
         Command::DesyncDiff(args) => usage(
             desync_diff::run::<G>(&args)

@@ -83,10 +83,12 @@ mod error;
 pub mod ground;
 mod host;
 pub mod host_thread;
+pub mod loadtest;
 mod peer;
 mod player_frames;
 mod schedule;
 pub mod shapes;
+mod shared_ticks;
 mod spectator;
 
 use std::sync::Arc;
@@ -103,6 +105,7 @@ pub use host_thread::{CompletedTick, HostThread};
 pub use peer::{InputLatency, NetPeer, PeerOptions, PeerStats, identity_of};
 pub use player_frames::PlayerFrames;
 pub use schedule::{HostSchedule, STAND_IN_MICROS};
+pub use shared_ticks::{SharedTicks, Verdict};
 pub use spectator::NetSpectator;
 
 /// A game played over the network: what the layers above the core need of it beyond

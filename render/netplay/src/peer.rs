@@ -19,6 +19,7 @@ use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use crate::desync::{Side, write_report};
 use crate::host_thread::SERVE_MICROS;
+use crate::shared_ticks::{SharedTicks, Verdict};
 use crate::{NetGame, NetPlayError, RECENT_STATES, RecentStates, apply, part_names};
 
 /// What the peer's HUD says.
@@ -32,6 +33,8 @@ pub struct PeerStats {
     pub late_inputs: u64,
     /// The latest tick whose hash the peer reported.
     pub hashed: Option<(Tick, u64)>,
+    /// Ticks whose hash the peer reported.
+    pub hashes_reported: u64,
     /// The tick of a desync the host found, if it did.
     pub desync: Option<Tick>,
     /// The tick the host's latest resync brought this peer to, if one did.
@@ -132,11 +135,38 @@ fn write_secret(file: &std::path::Path, secret: RejoinSecret) {
     }
 }
 
+/// The state a welcome or resync brought for a game of `content`, checked against the hash
+/// and tick the host said.
+pub(crate) fn restore_state<G: NetGame>(
+    content: &Arc<G::Content>,
+    state: &[u8],
+    hash: u64,
+    tick: Tick,
+) -> Result<G::Sim, NetPlayError> {
+    let state =
+        postcard::from_bytes(state).map_err(|e| NetPlayError::StateDecode(e.to_string()))?;
+    let mut sim = G::new_sim(content, 0, 0);
+    sim.restore(&state);
+    let ours = sim.state_hash().total();
+    if ours != hash || sim.next_tick() != tick {
+        return Err(NetPlayError::StateDamaged {
+            ours,
+            our_tick: sim.next_tick().0,
+            theirs: hash,
+            their_tick: tick.0,
+        });
+    }
+    Ok(sim)
+}
+
 /// A player in a network game; see the [module documentation](self).
 pub struct NetPeer<G: NetGame> {
     link: PeerLink<G>,
     content: Arc<G::Content>,
     sim: Option<G::Sim>,
+    /// Its ticks are run by a simulation it shares with other players of this process
+    /// ([`SharedTicks`]), not by `sim`: the welcome's state waits here for it.
+    shared: Option<Option<Welcome>>,
     clock: NetworkClock,
     inputs: Option<InputTicks>,
     /// Our clock when the transport came up, for the round trip of the welcome.
@@ -213,6 +243,7 @@ impl<G: NetGame> NetPeer<G> {
             link: PeerLink::connect(options.host, &options.admission, session)?,
             content,
             sim: None,
+            shared: None,
             clock: NetworkClock::new(),
             inputs: None,
             hello_micros: None,
@@ -230,6 +261,27 @@ impl<G: NetGame> NetPeer<G> {
             rejoin_file: options.rejoin_file.clone(),
             goodbye: None,
         })
+    }
+
+    /// A player connecting as `options` say, whose ticks a simulation shared with other
+    /// players of this process runs ([`NetPeer::run_shared`]); a load generator's.
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn connect_shared(
+        content: Arc<G::Content>,
+        options: &PeerOptions,
+    ) -> Result<Self, NetPlayError> {
+        let mut peer = Self::connect(content, options)?;
+        peer.shared = Some(None);
+        Ok(peer)
+    }
+
+    /// The welcome, once, for the shared simulation of a player made by
+    /// [`connect_shared`](Self::connect_shared).
+    pub fn take_welcome(&mut self) -> Option<Welcome> {
+        self.shared.as_mut().and_then(Option::take)
     }
 
     /// Makes this peer differ from the host on purpose: after running `tick` it moves its own
@@ -328,8 +380,16 @@ impl<G: NetGame> NetPeer<G> {
 
     fn event(&mut self, event: PeerEventOf<G>) -> Result<(), NetPlayError> {
         match event {
-            PeerEvent::Welcomed(Welcome { tick, state, hash, rejoin, .. }) => {
-                self.sim = Some(self.restored(&state, hash, tick)?);
+            PeerEvent::Welcomed(welcome) => {
+                let Welcome { tick, rejoin, .. } = welcome;
+                match self.shared.as_mut() {
+                    Some(waiting) => *waiting = Some(welcome),
+                    None => {
+                        let state =
+                            restore_state::<G>(&self.content, &welcome.state, welcome.hash, tick)?;
+                        self.sim = Some(state);
+                    }
+                }
                 let round_trip = self.clock.local_micros() - self.hello_micros.unwrap_or(0);
                 self.inputs = Some(InputTicks::new(tick, round_trip));
                 if let (Some(file), Some(secret)) = (&self.rejoin_file, rejoin) {
@@ -338,7 +398,10 @@ impl<G: NetGame> NetPeer<G> {
             }
             PeerEvent::Resync(Welcome { tick, state, hash, .. }) => {
                 // Ticks before it still waiting to run are of the old state: run_due skips them.
-                self.sim = Some(self.restored(&state, hash, tick)?);
+                // A shared simulation is the others' too, and stays as it is.
+                if self.shared.is_none() {
+                    self.sim = Some(restore_state::<G>(&self.content, &state, hash, tick)?);
+                }
                 self.stats.resynced = Some(tick);
                 self.stats.resyncs += 1;
             }
@@ -371,7 +434,8 @@ impl<G: NetGame> NetPeer<G> {
                     }
                 }
                 self.stats.queued = queued;
-                self.stats.late_inputs += u64::from(early_micros.is_none());
+                let sent = self.inputs.as_ref().is_some_and(|i| tick >= i.first());
+                self.stats.late_inputs += u64::from(early_micros.is_none() && sent);
             }
             PeerEvent::Desync(DesyncNotice { tick, hash, state }) => {
                 self.stats.desync.get_or_insert(tick);
@@ -395,24 +459,6 @@ impl<G: NetGame> NetPeer<G> {
             PeerEvent::Update(_) | PeerEvent::Dropped(_) => {}
         }
         Ok(())
-    }
-
-    /// The state a welcome or resync brought, checked against the hash and tick the host said.
-    fn restored(&self, state: &[u8], hash: u64, tick: Tick) -> Result<G::Sim, NetPlayError> {
-        let state =
-            postcard::from_bytes(state).map_err(|e| NetPlayError::StateDecode(e.to_string()))?;
-        let mut sim = G::new_sim(&self.content, 0, 0);
-        sim.restore(&state);
-        let ours = sim.state_hash().total();
-        if ours != hash || sim.next_tick() != tick {
-            return Err(NetPlayError::StateDamaged {
-                ours,
-                our_tick: sim.next_tick().0,
-                theirs: hash,
-                their_tick: tick.0,
-            });
-        }
-        Ok(sim)
     }
 
     /// The tick the next input is for, if one is due now (the input clock may hold back);
@@ -456,15 +502,7 @@ impl<G: NetGame> NetPeer<G> {
                 break;
             }
             let Some(record) = self.playout.pop_front() else { break };
-            while let Some(&(tick, sent)) = self.sent_at.front()
-                && tick <= record.tick
-            {
-                self.sent_at.pop_front();
-                if tick == record.tick {
-                    let waited = self.clock.local_micros().saturating_sub(sent);
-                    InputLatency::push(&mut self.stats.latency.to_own_tick, waited);
-                }
-            }
+            Self::timed(&mut self.sent_at, &mut self.stats, &self.clock, record.tick);
             apply(sim, &record)?;
             if self.perturb_at == Some(record.tick)
                 && let Some(player) = self.link.session().player()
@@ -477,11 +515,66 @@ impl<G: NetGame> NetPeer<G> {
             let report = HashRecord::of(&hash);
             self.recent.push(record.tick, sim.state(), report)?;
             self.stats.hashed = Some((record.tick, hash.total()));
+            self.stats.hashes_reported += 1;
             on_tick(sim, &hash);
             self.hash = Some(hash);
             ran += 1;
         }
         Ok(ran)
+    }
+
+    /// Runs the tick `tick`: the input sent for it, if any, took this long to run.
+    fn timed(
+        sent_at: &mut VecDeque<(Tick, u64)>,
+        stats: &mut PeerStats,
+        clock: &NetworkClock,
+        tick: Tick,
+    ) {
+        while let Some(&(sent_for, sent)) = sent_at.front()
+            && sent_for <= tick
+        {
+            sent_at.pop_front();
+            if sent_for == tick {
+                let waited = clock.local_micros().saturating_sub(sent);
+                InputLatency::push(&mut stats.latency.to_own_tick, waited);
+            }
+        }
+    }
+
+    /// Hands the ticks that have arrived to the simulation `shared` with other players (see
+    /// [`connect_shared`](Self::connect_shared)), and reports the hash of each it has run:
+    /// its own hash when this player's copy is the tick it ran, one that cannot match the
+    /// host's when the copy differs. Returns how many ticks it reported.
+    pub fn run_shared(&mut self, shared: &mut SharedTicks<G>) -> u32 {
+        let mut done = 0;
+        let mut reported = 0;
+        let mut waiting = false;
+        for record in &self.playout {
+            // Every copy is offered: this player may be the first to have a later tick.
+            let verdict = shared.offer(record);
+            if waiting {
+                continue;
+            }
+            let hash = match verdict {
+                Verdict::Waiting => {
+                    waiting = true;
+                    continue;
+                }
+                Verdict::Ran(hash) => Some(hash),
+                Verdict::Differs(hash) => Some(!hash),
+                Verdict::Forgotten => None,
+            };
+            done += 1;
+            if let Some(hash) = hash {
+                Self::timed(&mut self.sent_at, &mut self.stats, &self.clock, record.tick);
+                self.link.session().report_hash(record.tick, hash);
+                self.stats.hashed = Some((record.tick, hash));
+                self.stats.hashes_reported += 1;
+                reported += 1;
+            }
+        }
+        self.playout.drain(..done);
+        reported
     }
 
     /// Sends what the session has to send.

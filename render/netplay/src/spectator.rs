@@ -70,6 +70,12 @@ impl<G: NetGame> NetSpectator<G> {
         &self.spectator
     }
 
+    /// Whether the host has welcomed it.
+    #[must_use]
+    pub fn is_welcomed(&self) -> bool {
+        self.link.session().is_welcomed()
+    }
+
     /// Updates received.
     #[must_use]
     pub const fn updates(&self) -> u64 {

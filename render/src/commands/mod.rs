@@ -7,6 +7,7 @@ pub mod desync_diff;
 pub mod host;
 pub mod join;
 pub mod judder;
+pub mod loadtest;
 pub mod netem;
 pub mod play;
 pub mod replay;

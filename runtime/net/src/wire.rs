@@ -23,7 +23,7 @@ const fn header_bytes(address: &SocketAddr) -> u64 {
 
 /// Datagrams and bytes (with their IP and UDP headers) sent and received by a socket since it
 /// was opened, and for how long.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct WireCounts {
     /// Datagrams sent.
     pub datagrams_sent: u64,

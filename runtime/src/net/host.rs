@@ -310,6 +310,10 @@ struct Slot<C> {
     inputs: BTreeMap<Tick, (C, u64)>,
     /// The command fixed last, whose held input stands in for a missing one.
     last: C,
+    /// The first tick its current peer sent an input for. A tick before it is fixed without
+    /// the peer's input as a matter of course (the peer had yet to start sending, a round
+    /// trip after its welcome), and is no late input.
+    inputs_from: Option<Tick>,
     /// Whether it is fed locally (the host's own player or bot).
     local: bool,
     /// What proves a returning player is this one (given in its first welcome).
@@ -369,6 +373,7 @@ impl<D: GameData> HostSession<D> {
                 peer: None,
                 inputs: BTreeMap::new(),
                 last: D::Command::default(),
+                inputs_from: None,
                 local: true,
                 secret: None,
             })
@@ -717,6 +722,7 @@ impl<D: GameData> HostSession<D> {
                             peer: None,
                             inputs: BTreeMap::new(),
                             last: D::Command::default(),
+                            inputs_from: None,
                             local: false,
                             secret: Some(fresh),
                         });
@@ -741,6 +747,7 @@ impl<D: GameData> HostSession<D> {
             && let Some(slot) = self.slots.get_mut(usize::from(n))
         {
             slot.peer = Some(peer);
+            slot.inputs_from = None;
             slot.inputs.clear();
             rejoin = Some(*slot.secret.get_or_insert(fresh));
         }
@@ -834,6 +841,7 @@ impl<D: GameData> HostSession<D> {
             // Within MAX_INPUT_LEAD_TICKS of the next tick: no overflow.
             let tick = Tick(first.0 + offset as u32);
             if tick >= next {
+                slot.inputs_from = Some(slot.inputs_from.map_or(tick, |from| from.min(tick)));
                 // The first copy of a repeated input is the one kept.
                 slot.inputs.entry(tick).or_insert((command, self.now_micros));
                 current = true;
@@ -865,7 +873,8 @@ impl<D: GameData> HostSession<D> {
         let mut acks = Vec::new();
         for (number, slot) in self.slots.iter_mut().enumerate() {
             let fresh = slot.inputs.remove(&tick);
-            let late = fresh.is_none() && slot.peer.is_some();
+            let started = slot.inputs_from.is_some_and(|from| from <= tick);
+            let late = fresh.is_none() && slot.peer.is_some() && started;
             // Microseconds well under an hour: a u32 holds them.
             let early_micros = fresh.as_ref().map(|(_, at)| {
                 u32::try_from(self.now_micros.saturating_sub(*at)).unwrap_or(u32::MAX)

@@ -113,6 +113,13 @@ impl InputTicks {
         self.next
     }
 
+    /// The first tick this peer sent an input for: the host fixes the ticks before it
+    /// without one, and they are no late inputs.
+    #[must_use]
+    pub const fn first(&self) -> Tick {
+        self.first
+    }
+
     /// How often the input ticks stepped or held back.
     #[must_use]
     pub const fn steps(&self) -> u32 {
