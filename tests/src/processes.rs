@@ -50,10 +50,17 @@ impl Running {
     /// Starts `fixstep` with `args`, named `name` in messages and its output files.
     #[must_use]
     pub fn start(dir: &Scratch, name: &str, args: &[&str]) -> Self {
+        Self::start_with_env(dir, name, args, &[])
+    }
+
+    /// The same, with the environment variables `env` set (`AGONES_SDK_HTTP_PORT`, say).
+    #[must_use]
+    pub fn start_with_env(dir: &Scratch, name: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
         let stdout = dir.path(&format!("{name}.out"));
         let stderr = dir.path(&format!("{name}.err"));
         let child = Command::new(fixstep_binary())
             .args(args)
+            .envs(env.iter().copied())
             .current_dir(workspace_root())
             .stdin(Stdio::null())
             // Rejoin secrets are kept in the test's own folder, not the user's.

@@ -1,9 +1,9 @@
 //! A headless host's tick with N players connected, in memory: how many players one host
 //! carries at 100 ms ticks.
 //!
-//! `host_tick/N` times what the host does each tick for N joined peers: take one input
-//! message from each (decode, check, queue), act on it, fix the tick's commands, run the
-//! town with N + 1 players (the host's bot among them), hash it, keep its state for desync
+//! `host_tick/N` times what the host does each tick for N players, the host's bot and N - 1
+//! joined peers: take one input message from each peer (decode, check, queue), act on it,
+//! fix the tick's commands, run the town with its N players, hash it, keep its state for desync
 //! reports, send every peer the tick (encode), and compare the N hash reports that come back.
 //! The peers' own work (bots choosing commands, decoding what they are sent) is not timed:
 //! it runs on their machines. The transport's share (renet's channels, netcode's encryption)
@@ -31,8 +31,9 @@ use fixstep_runtime::net::{Delivery, PeerConfig, PeerEvent, PeerId, PeerSession,
 use fixstep_runtime::{Bot as _, Simulation, Tick};
 use fixstep_town::Town;
 
-/// Peer counts measured: a few friends, a full room, and netcode's limit less the host.
-const PEERS: [usize; 4] = [1, 8, 32, 63];
+/// Player counts measured (the host's bot among them): two friends, a full room, a large
+/// match, the old limit of 64 seats, and the seat limit now.
+const PLAYERS: [usize; 5] = [2, 8, 32, 64, 256];
 
 /// How far ahead the peers' inputs are, ticks: a round trip on a good link.
 const LEAD_TICKS: u32 = 2;
@@ -153,12 +154,13 @@ impl Room {
 fn host_tick(c: &mut Criterion) {
     let mut group = c.benchmark_group("host_tick");
     let mut notes = Vec::new();
-    for peers in PEERS {
+    for players in PLAYERS {
+        let peers = players - 1;
         let mut room = Room::new(peers);
         let mut host_time = Duration::ZERO;
         let mut ticks = 0u32;
         (room.bytes_up, room.bytes_down) = (0, 0);
-        group.bench_with_input(BenchmarkId::from_parameter(peers), &peers, |b, _| {
+        group.bench_with_input(BenchmarkId::from_parameter(players), &players, |b, _| {
             b.iter_custom(|iters| {
                 let mut timed = Duration::ZERO;
                 for _ in 0..iters {
@@ -176,7 +178,7 @@ fn host_tick(c: &mut Criterion) {
         let per_peer = |bytes: usize| bytes as f64 / seconds / peers as f64;
         let share = host_time.as_secs_f64() / f64::from(ticks) / (TICK_MICROS as f64 / 1e6);
         notes.push(format!(
-            "{peers:>3} peers: payload per peer {:.0} B/s up, {:.0} B/s down; host work {:.2} % of each tick",
+            "{players:>3} players: payload per peer {:.0} B/s up, {:.0} B/s down; host work {:.2} % of each tick",
             per_peer(room.bytes_up),
             per_peer(room.bytes_down),
             share * 100.0,

@@ -395,6 +395,14 @@ impl<G: NetGame> NetHost<G> {
         self.game.session.peers().filter(|(_, player)| player.is_some()).count()
     }
 
+    /// The names of the players connected now (not the host's own).
+    #[must_use]
+    pub fn connected_player_names(&self) -> Vec<&str> {
+        let session = &self.game.session;
+        let names: Vec<&str> = session.names().collect();
+        session.peers().filter_map(|(_, player)| names.get(usize::from(player?)).copied()).collect()
+    }
+
     /// The round trip to each connected peer, microseconds: as a player measures it, or as
     /// the transport does for a spectator.
     pub fn links(&self) -> Vec<(PeerId, Option<u16>, Option<u64>)> {

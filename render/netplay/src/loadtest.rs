@@ -111,6 +111,9 @@ pub struct LoadReport {
     /// (the earliest arrival taken as on time): what the players feel of the host's tick
     /// loop, with the link's jitter.
     pub tick_lateness: Option<Spread>,
+    /// The same while the peers were joining, before the measures: whether sending a
+    /// joiner the game's state holds up the others' ticks.
+    pub tick_lateness_joining: Option<Spread>,
     /// Everything the players' sockets sent and received over the measures, summed.
     pub players_wire: WireCounts,
     /// Everything the spectators' sockets sent and received, summed.
@@ -188,6 +191,7 @@ impl std::fmt::Display for LoadReport {
             self.ticks,
         )?;
         writeln!(f, "tick lateness on arrival: {}", or_none(self.tick_lateness))?;
+        writeln!(f, "tick lateness while joining: {}", or_none(self.tick_lateness_joining))?;
         writeln!(
             f,
             "per player: up {:.1} datagrams/s {:.0} B/s, down {:.1} datagrams/s {:.0} B/s",
@@ -290,6 +294,7 @@ pub fn run_load<G: NetGame>(
     let mut started: Option<(u64, WireCounts, WireCounts, Vec<u64>)> = None;
     let mut newest: Option<Tick> = None;
     let mut arrivals: Vec<(Tick, u64)> = Vec::new();
+    let mut joining_arrivals: Vec<(Tick, u64)> = Vec::new();
     let mut loop_times = Vec::new();
     loop {
         let now = clock.now_micros();
@@ -316,9 +321,8 @@ pub fn run_load<G: NetGame>(
                 && newest.is_none_or(|n| tick > n)
             {
                 newest = Some(tick);
-                if started.is_some() {
-                    arrivals.push((tick, now));
-                }
+                let during = if started.is_some() { &mut arrivals } else { &mut joining_arrivals };
+                during.push((tick, now));
             }
             player.peer.run_shared(&mut shared);
         }
@@ -366,6 +370,7 @@ pub fn run_load<G: NetGame>(
         micros,
         ticks: arrivals.len() as u64,
         tick_lateness: lateness(&arrivals),
+        tick_lateness_joining: lateness(&joining_arrivals),
         players_wire: since(
             summed(players.iter().map(|p| p.peer.link().wire)),
             players_before,

@@ -30,6 +30,11 @@ const POLL_MICROS: u64 = 2_000;
 /// goodbye.
 const FAREWELL_MICROS: u64 = 2_000_000;
 
+/// How often a headless host under Agones reports its health, ticks: every 10 (a second),
+/// from the tick loop, so a loop that stalls stops reporting.
+#[cfg(feature = "agones")]
+const HEALTH_EVERY_TICKS: u32 = 10;
+
 /// The width of a [`Lateness`] bucket, microseconds: a tenth of a millisecond, finer than a
 /// host's 2 ms looks at its socket.
 const LATENESS_BUCKET_MICROS: u64 = 100;
@@ -109,6 +114,16 @@ pub struct HostArgs {
     /// A player who drops out and comes back within them finds the game going on.
     #[arg(long, value_name = "SECONDS", requires = "headless")]
     pub end_when_empty: Option<u64>,
+    /// Run as an Agones game server (headless): Ready once listening, Health from the tick
+    /// loop, the players in the GameServer's `players` List, Shutdown when the match ends.
+    /// The SDK sidecar is reached on `AGONES_SDK_HTTP_PORT` (which Agones sets).
+    #[cfg(feature = "agones")]
+    #[arg(long, requires = "headless")]
+    pub agones: bool,
+    /// Start the match only once Agones has allocated this server (with `--agones`).
+    #[cfg(feature = "agones")]
+    #[arg(long, requires = "agones")]
+    pub wait_for_allocation: bool,
     /// The session's password.
     #[command(flatten)]
     pub password: PasswordArgs,
@@ -157,6 +172,9 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     let mut host = NetHost::<G>::bind(&content, &options)?;
     let addr = host.local_addr().context("the host has no address")?;
     eprintln!("fixstep: hosting {} on {addr}", G::content_title(&content));
+    #[cfg(feature = "agones")]
+    let mut agones =
+        args.agones.then(|| super::agones::Agones::ready(args.wait_for_allocation)).transpose()?;
     let mut bot = args.logs.bot.then(|| G::bot(&content, 0));
     let mut logs = Logs::<G>::of(&args.logs, &content)?;
     logs.truth(host.sim().next_tick(), host.sim().snapshot())?;
@@ -170,6 +188,10 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     let mut empty_since: Option<u64> = None;
     let mut ever_joined = false;
     let clock = WallClock::new();
+    #[cfg(feature = "agones")]
+    if let Some(agones) = &agones {
+        wait_for_allocation(agones, &stop, &clock);
+    }
     let mut last = clock.now_micros();
     let mut schedule = HostSchedule::starting_at(last);
     let mut own = G::Input::default();
@@ -179,8 +201,14 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         let elapsed = now - last;
         last = now;
         host.receive(elapsed, now)?;
-        for news in host.drain_news() {
-            eprintln!("fixstep: {news}");
+        let news: Vec<String> = host.drain_news().collect();
+        for said in &news {
+            eprintln!("fixstep: {said}");
+        }
+        // Joins and departures are news: the players are told to Agones again.
+        #[cfg(feature = "agones")]
+        if let Some(agones) = agones.as_mut().filter(|_| !news.is_empty()) {
+            agones.players(&host.connected_player_names());
         }
         let held = held_at(script.as_ref(), now, elapsed);
         let mut done = false;
@@ -206,6 +234,12 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         })?;
         if let Some(e) = failure {
             return Err(e);
+        }
+        #[cfg(feature = "agones")]
+        if let Some(agones) = &agones
+            && host.sim().next_tick().0 % HEALTH_EVERY_TICKS == 0
+        {
+            agones.health();
         }
         host.send();
         let players = host.connected_players();
@@ -240,6 +274,13 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         std::thread::sleep(Duration::from_micros(POLL_MICROS));
     }
     host.shut_down();
+    #[cfg(feature = "agones")]
+    if let Some(agones) = agones.take() {
+        let failed = agones.shutdown();
+        if failed > 0 {
+            eprintln!("fixstep: Agones: {failed} calls failed and were tried again");
+        }
+    }
     logs.finish()?;
     let stats = host.stats();
     let ms = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"));
@@ -264,6 +305,26 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         stats.turned.requests,
         host.wire(),
     ))
+}
+
+/// Waits until Agones allocates the server (at once unless `--wait-for-allocation`), saying
+/// it is healthy meanwhile; a stop signal ends the wait (and then the match, unstarted).
+#[cfg(feature = "agones")]
+fn wait_for_allocation(agones: &super::agones::Agones, stop: &AtomicBool, clock: &WallClock) {
+    if agones.allocated() {
+        return;
+    }
+    eprintln!("fixstep: Agones: waiting to be allocated");
+    let mut said_healthy = 0;
+    while !agones.allocated() && !stop.load(Ordering::Relaxed) {
+        let now = clock.now_micros();
+        if now - said_healthy >= u64::from(HEALTH_EVERY_TICKS) * fixstep_runtime::tick::TICK_MICROS
+        {
+            agones.health();
+            said_healthy = now;
+        }
+        sleep_until(clock, now + POLL_MICROS);
+    }
 }
 
 #[cfg(test)]

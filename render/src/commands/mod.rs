@@ -3,6 +3,8 @@
 //! of a headless run, and the error that marks a bad input.
 
 pub mod about;
+#[cfg(feature = "agones")]
+pub mod agones;
 pub mod desync_diff;
 pub mod host;
 pub mod join;
