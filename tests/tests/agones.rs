@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 use fixstep_tests::Scratch;
 use fixstep_tests::processes::{Hosting, Running, one_game, strs};
 
+/// The session's password in the lifecycle test.
+const PASSWORD: &str = "agones-lifecycle";
+
 /// One call the host made: method, path and body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Call {
@@ -25,12 +28,14 @@ struct Call {
 /// (a sidecar that is not up yet), and says the server is allocated once told to.
 struct Sidecar {
     port: u16,
+
     calls: Arc<Mutex<Vec<Call>>>,
     allocated: Arc<AtomicBool>,
 }
 
 impl Sidecar {
-    fn start() -> Self {
+    /// A sidecar whose GameServer players reach at 127.0.0.1:`public_port`.
+    fn start(public_port: u16) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("loopback binds");
         let port = listener.local_addr().expect("bound").port();
         let calls = Arc::new(Mutex::new(Vec::new()));
@@ -39,7 +44,7 @@ impl Sidecar {
         thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let (calls, allocated) = (Arc::clone(&shared_calls), Arc::clone(&shared_allocated));
-                thread::spawn(move || serve(stream, &calls, &allocated));
+                thread::spawn(move || serve(stream, &calls, &allocated, public_port));
             }
         });
         Self { port, calls, allocated }
@@ -60,7 +65,7 @@ impl Sidecar {
 }
 
 /// Serves one connection (the host's client keeps it alive for many calls).
-fn serve(stream: TcpStream, calls: &Mutex<Vec<Call>>, allocated: &AtomicBool) {
+fn serve(stream: TcpStream, calls: &Mutex<Vec<Call>>, allocated: &AtomicBool, public_port: u16) {
     let mut reader = BufReader::new(stream.try_clone().expect("a socket clones"));
     let mut writer = stream;
     loop {
@@ -99,7 +104,9 @@ fn serve(stream: TcpStream, calls: &Mutex<Vec<Call>>, allocated: &AtomicBool) {
                 ("503 Service Unavailable", "{}".to_owned())
             } else if path == "/gameserver" {
                 let state = if allocated.load(Ordering::Relaxed) { "Allocated" } else { "Ready" };
-                ("200 OK", format!(r#"{{"status":{{"state":"{state}"}}}}"#))
+                let address = r#""address":"127.0.0.1""#;
+                let ports = format!(r#""ports":[{{"name":"game","port":{public_port}}}]"#);
+                ("200 OK", format!(r#"{{"status":{{"state":"{state}",{address},{ports}}}}}"#))
             } else {
                 ("200 OK", "{}".to_owned())
             }
@@ -138,8 +145,10 @@ fn first(calls: &[Call], path: &str) -> usize {
     calls.iter().position(|c| c.path == path).unwrap_or_else(|| panic!("no {path} in {calls:?}"))
 }
 
-/// A host under Agones, waiting for its allocation: Ready once it listens (tried again after
-/// the sidecar's first refusal), then healthy while it waits, the match started on Allocated,
+/// A host under Agones, waiting for its allocation: it asks where players reach it (the
+/// node's address, here a relay in front of it, so that a matchmaker's connect tokens for
+/// that address are good there), says Ready once it listens (again after the sidecar's first refusal), then is healthy
+/// while it waits, the match started on Allocated,
 /// two players reported in and out as they come and go, and Shutdown last, once the match
 /// ended with the last player (`--end-when-empty`). Every call after Ready is a POST the SDK
 /// defines, and nothing comes after Shutdown.
@@ -147,16 +156,32 @@ fn first(calls: &[Call], path: &str) -> usize {
 fn a_host_under_agones_is_ready_healthy_allocated_reports_its_players_and_shuts_down() {
     let _game = one_game();
     let dir = Scratch::new("agones", "lifecycle");
-    let sidecar = Sidecar::start();
+    // Players come through the relay, as they would to the node's port.
+    let (game, relay_port) = Hosting::through_netem();
+    let _relay = game.netem(&dir, relay_port, &[], 1);
+    let sidecar = Sidecar::start(relay_port);
     let port = sidecar.port.to_string();
-    let game = Hosting::direct();
-    let mut host_args = game.host_args();
-    host_args.extend(
-        ["--agones", "--wait-for-allocation", "--end-when-empty", "1", "--max-players", "4"]
-            .map(str::to_owned),
-    );
+    let host_port = game.host_port.to_string();
+    // Not told of the relay: Agones tells it.
+    let host_args = [
+        "host",
+        "--headless",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        &host_port,
+        "--agones",
+        "--wait-for-allocation",
+        "--end-when-empty",
+        "1",
+        "--max-players",
+        "4",
+        // Sealed, as a match on the internet is.
+        "--password",
+        PASSWORD,
+    ];
     let env = [("AGONES_SDK_HTTP_PORT", port.as_str())];
-    let host = Running::start_with_env(&dir, "host", &strs(&host_args), &env);
+    let host = Running::start_with_env(&dir, "host", &host_args, &env);
     host.wait_for("waiting to be allocated", Duration::from_secs(60));
     sidecar.wait_for("/gameserver");
     // Healthy while it waits: the orchestrator must not take it for dead.
@@ -164,17 +189,22 @@ fn a_host_under_agones_is_ready_healthy_allocated_reports_its_players_and_shuts_
     sidecar.allocated.store(true, Ordering::Relaxed);
     host.wait_for("Agones: allocated", Duration::from_secs(30));
     let allocated_at = sidecar.calls().len();
-    let ada = game.bot_peer(&dir, "ada", &["--name", "ada", "--ticks", "60"]);
+    let sealed = ["--password", PASSWORD];
+    let ada =
+        game.bot_peer(&dir, "ada", &[&sealed[..], &["--name", "ada", "--ticks", "60"]].concat());
     thread::sleep(Duration::from_secs(2));
-    let bob = game.bot_peer(&dir, "bob", &["--name", "bob", "--ticks", "80"]);
+    let bob =
+        game.bot_peer(&dir, "bob", &[&sealed[..], &["--name", "bob", "--ticks", "80"]].concat());
     ada.finish();
     bob.finish();
     let host = host.finish();
     let calls = sidecar.calls();
     let paths: Vec<&str> = calls.iter().map(|c| c.path.as_str()).collect();
     println!("{paths:?}\n{}", host.stderr);
-    // Ready first, refused once and tried again.
-    assert_eq!(&paths[..2], ["/ready", "/ready"], "Ready, retried after the refusal");
+    // Where players reach it, then Ready, refused once and tried again.
+    assert_eq!(&paths[..3], ["/gameserver", "/ready", "/ready"], "Ready, retried");
+    let reach = format!("players reach this server at 127.0.0.1:{relay_port}");
+    assert!(host.stderr.contains(&reach), "{}", host.stderr);
     assert!(host.stderr.contains("trying again"), "the refusal is logged:\n{}", host.stderr);
     assert!(calls.iter().all(|c| c.method == "POST" || c.path == "/gameserver"), "{calls:?}");
     // Waiting: the allocation was looked for, and nobody joined before it.
@@ -200,9 +230,9 @@ fn a_host_under_agones_is_ready_healthy_allocated_reports_its_players_and_shuts_
 fn a_stopped_host_says_shutdown_and_a_missing_sidecar_never_stops_a_match() {
     let _game = one_game();
     let dir = Scratch::new("agones", "stopped");
-    let sidecar = Sidecar::start();
-    let port = sidecar.port.to_string();
     let game = Hosting::direct();
+    let sidecar = Sidecar::start(game.host_port);
+    let port = sidecar.port.to_string();
     let mut host_args = game.host_args();
     host_args.push("--agones".to_owned());
     let env = [("AGONES_SDK_HTTP_PORT", port.as_str())];

@@ -16,6 +16,7 @@
 //! An integration test (`tests/tests/agones.rs`) runs a host against a sidecar of its own on
 //! loopback and checks the calls, their order and the players.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -47,6 +48,14 @@ const REQUEST_TIMEOUT_MICROS: u64 = 2_000_000;
 /// How often the thread looks for a health report to pass on, and for the allocation while
 /// waiting for it, microseconds: 250 ms, well within Agones' health period.
 const POLL_MICROS: u64 = 250_000;
+
+/// The name of the GameServer port players connect to, in the Fleet's template.
+pub const GAME_PORT_NAME: &str = "game";
+
+/// How long a host under Agones asks the sidecar where players reach it before it binds,
+/// microseconds: 10 s, for a sidecar starting beside it. Without the answer, players who
+/// connect to the node's address are refused (their connect tokens name it).
+const ADDRESS_WAIT_MICROS: u64 = 10_000_000;
 
 /// The GameServer List the players' names go in: declared in the Fleet's template, with the
 /// match's seats as its capacity.
@@ -109,8 +118,8 @@ impl Sidecar {
         sent.map(drop).with_context(|| format!("Agones {method} {path}"))
     }
 
-    /// The GameServer's state (`Ready`, `Allocated`, ...).
-    fn state(&self) -> Result<String> {
+    /// The GameServer, as JSON.
+    fn game_server(&self) -> Result<serde_json::Value> {
         let url = format!("{}/gameserver", self.base);
         let text = self
             .agent
@@ -118,9 +127,13 @@ impl Sidecar {
             .call()
             .and_then(|mut r| r.body_mut().read_to_string())
             .context("Agones GET /gameserver")?;
-        let json: serde_json::Value =
-            serde_json::from_str(&text).context("Agones GET /gameserver: not JSON")?;
-        Ok(json["status"]["state"].as_str().unwrap_or_default().to_owned())
+        serde_json::from_str(&text).context("Agones GET /gameserver: not JSON")
+    }
+
+    /// The GameServer's state (`Ready`, `Allocated`, ...).
+    fn state(&self) -> Result<String> {
+        let server = self.game_server()?;
+        Ok(server["status"]["state"].as_str().unwrap_or_default().to_owned())
     }
 }
 
@@ -132,6 +145,8 @@ pub struct Agones {
     /// The players last reported in, by name.
     players: Vec<String>,
     thread: Option<JoinHandle<()>>,
+    /// The sidecar's HTTP port.
+    port: u16,
 }
 
 /// What the host and the thread share.
@@ -153,13 +168,14 @@ impl std::fmt::Debug for Agones {
 }
 
 impl Agones {
-    /// Connects to the sidecar at `AGONES_SDK_HTTP_PORT` (9358 if unset) and says Ready; with
-    /// `wait_for_allocation`, also watches for the server to be allocated.
+    /// The sidecar at `AGONES_SDK_HTTP_PORT` (9358 if unset), to be told of this server from a
+    /// thread of its own; with `wait_for_allocation`, it also watches for the allocation once
+    /// Ready. Nothing is said yet.
     ///
     /// # Errors
     ///
     /// If `AGONES_SDK_HTTP_PORT` is not a port.
-    pub fn ready(wait_for_allocation: bool) -> Result<Self> {
+    pub fn start(wait_for_allocation: bool) -> Result<Self> {
         let port = match std::env::var("AGONES_SDK_HTTP_PORT") {
             Ok(text) => text
                 .trim()
@@ -175,10 +191,45 @@ impl Agones {
             let shared = Arc::clone(&shared);
             std::thread::spawn(move || serve(&Sidecar::new(port), &waiting, &shared))
         };
-        let link = Self { calls, shared, players: Vec::new(), thread: Some(thread) };
-        link.send(Call::Ready);
-        eprintln!("fixstep: Agones: ready (the sidecar on port {port})");
-        Ok(link)
+        Ok(Self { calls, shared, players: Vec::new(), thread: Some(thread), port })
+    }
+
+    /// Where players reach this server, as Agones says: the node's address
+    /// (`status.address`) and the port it maps to the container's (the port named
+    /// [`GAME_PORT_NAME`], else the first). Asked until the sidecar answers, for at most
+    /// [`ADDRESS_WAIT_MICROS`]; `None` if it does not say.
+    #[must_use]
+    pub fn public_address(&self) -> Option<SocketAddr> {
+        let sidecar = Sidecar::new(self.port);
+        let start = std::time::Instant::now();
+        let mut wait = RETRY_MICROS;
+        let server = loop {
+            match sidecar.game_server() {
+                Ok(server) => break server,
+                Err(error) if start.elapsed() < Duration::from_micros(ADDRESS_WAIT_MICROS) => {
+                    self.shared.failures.fetch_add(1, Ordering::Relaxed);
+                    eprintln!("fixstep: {error:#}; trying again");
+                    std::thread::sleep(Duration::from_micros(wait));
+                    wait = (wait * 2).min(MAX_RETRY_MICROS);
+                }
+                Err(error) => {
+                    eprintln!("fixstep: {error:#}; going on without the public address");
+                    return None;
+                }
+            }
+        };
+        let status = &server["status"];
+        let ip: IpAddr = status["address"].as_str()?.parse().ok()?;
+        let ports = status["ports"].as_array()?;
+        let game = ports.iter().find(|p| p["name"] == GAME_PORT_NAME).or_else(|| ports.first())?;
+        let port = u16::try_from(game["port"].as_u64()?).ok()?;
+        Some(SocketAddr::new(ip, port))
+    }
+
+    /// Says Ready: the server listens and can be allocated.
+    pub fn ready(&self) {
+        self.send(Call::Ready);
+        eprintln!("fixstep: Agones: ready (the sidecar on port {})", self.port);
     }
 
     fn send(&self, call: Call) {

@@ -169,12 +169,26 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         return Ok(String::new());
     }
     let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
+    #[cfg(feature = "agones")]
+    let mut agones =
+        args.agones.then(|| super::agones::Agones::start(args.wait_for_allocation)).transpose()?;
+    #[cfg(feature = "agones")]
+    let options = {
+        let mut options = options;
+        // Players connect to the node's address, which their connect tokens name.
+        if let Some(public) = agones.as_ref().and_then(super::agones::Agones::public_address) {
+            eprintln!("fixstep: Agones: players reach this server at {public}");
+            options.also_reachable_at.push(public);
+        }
+        options
+    };
     let mut host = NetHost::<G>::bind(&content, &options)?;
     let addr = host.local_addr().context("the host has no address")?;
     eprintln!("fixstep: hosting {} on {addr}", G::content_title(&content));
     #[cfg(feature = "agones")]
-    let mut agones =
-        args.agones.then(|| super::agones::Agones::ready(args.wait_for_allocation)).transpose()?;
+    if let Some(agones) = &agones {
+        agones.ready();
+    }
     let mut bot = args.logs.bot.then(|| G::bot(&content, 0));
     let mut logs = Logs::<G>::of(&args.logs, &content)?;
     logs.truth(host.sim().next_tick(), host.sim().snapshot())?;
