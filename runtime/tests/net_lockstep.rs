@@ -429,6 +429,10 @@ fn three_peers_on_a_bad_link_compute_every_tick_as_the_host_does() {
         let late_permille = peer.late * 1000 / peer.queued.len() as u64;
         assert!(late_permille < 30, "peer {:?}: {late_permille} per mille late", peer.id);
     }
+    // The host counts every input the peers were told came late (they are not told of all:
+    // a frame lost takes its news with it).
+    let told: u64 = peers.iter().map(|p| p.late).sum();
+    assert!(host.late >= told, "the host counted {} late inputs, the peers {told}", host.late);
 }
 
 #[test]

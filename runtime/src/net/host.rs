@@ -835,7 +835,9 @@ impl<D: GameData> HostSession<D> {
             return self.drop_message(peer, Dropped::TooManyCommands);
         }
         let next = self.next_tick;
+        let welcomed_at = self.peers.get(&peer).map_or(next, |p| p.welcomed_at);
         let Some(slot) = self.slots.get_mut(usize::from(player)) else { return };
+        let counted_from = slot.inputs_from;
         let mut current = false;
         for (offset, command) in commands.into_iter().enumerate() {
             // Within MAX_INPUT_LEAD_TICKS of the next tick: no overflow.
@@ -845,6 +847,18 @@ impl<D: GameData> HostSession<D> {
                 // The first copy of a repeated input is the one kept.
                 slot.inputs.entry(tick).or_insert((command, self.now_micros));
                 current = true;
+            }
+        }
+        // An input for a tick already fixed, from before any input of this peer counted: the
+        // peer had started sending, and its first inputs came late. The ticks fixed since
+        // were fixed without them, uncounted, and are counted now (the latest TICK_MEMORY: a
+        // peer further behind has been dropped).
+        let earliest = first.max(welcomed_at).max(Tick(next.0.saturating_sub(TICK_MEMORY)));
+        if earliest < next && counted_from.is_none_or(|from| earliest < from) {
+            let until = counted_from.map_or(next, |from| from.min(next));
+            slot.inputs_from = Some(slot.inputs_from.map_or(earliest, |f| f.min(earliest)));
+            for tick in earliest.0..until.0 {
+                self.events.push(HostEvent::InputLate { player, tick: Tick(tick) });
             }
         }
         if !current {
