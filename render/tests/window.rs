@@ -81,6 +81,7 @@ fn play_in_a_window(
         .arg(&drawn)
         .env("DISPLAY", &xvfb.display)
         .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", config_home(test))
         .output()
         .expect("fixstep runs");
     assert!(
@@ -133,19 +134,56 @@ fn the_arena_plays_in_a_window_with_bots() {
     assert_ne!(first, last, "a bot's pusher skated");
 }
 
+/// A config directory of the test's own (so that no test reads or writes the player's
+/// settings), empty.
+fn config_home(test: &str) -> PathBuf {
+    let dir = output_dir().join(format!("{test}-config"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
 #[test]
 fn without_a_display_play_says_so_in_one_line() {
+    let config = config_home("no-display");
     let run = Command::new(FIXSTEP)
         .args(["play", "--frames", "1"])
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", &config)
         .output()
         .expect("fixstep runs");
+    assert!(
+        config.join("fixstep/settings.ron").is_file(),
+        "the first start writes the default settings for the player to find"
+    );
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
     let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("fixstep:")).collect();
     assert_eq!(ours.len(), 1, "{err}");
     assert!(ours[0].contains("no display") && ours[0].contains("fixstep sim"), "{err}");
+}
+
+/// A settings file that does not read is said in one line naming it, and the game goes on
+/// (here as far as the missing display lets it).
+#[test]
+fn a_corrupt_settings_file_is_named_in_one_line_and_never_stops_the_game() {
+    let config = config_home("corrupt-settings");
+    let file = config.join("fixstep/settings.ron");
+    std::fs::create_dir_all(file.parent().expect("a folder")).expect("made");
+    std::fs::write(&file, "(volume: (master: \"loud\"))").expect("written");
+    let run = Command::new(FIXSTEP)
+        .args(["play", "--frames", "1"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", &config)
+        .output()
+        .expect("fixstep runs");
+    let err = String::from_utf8_lossy(&run.stderr);
+    let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("fixstep:")).collect();
+    assert_eq!(ours.len(), 2, "the settings' line, then the display's: {err}");
+    assert!(ours[0].contains(&file.display().to_string()) && ours[0].contains("line 1"), "{err}");
+    assert!(ours[1].contains("no display"), "it went on to open the window: {err}");
+    assert!(file.with_extension("ron.bad").is_file(), "the player's file is kept");
 }
 
 #[test]

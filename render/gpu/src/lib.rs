@@ -121,6 +121,12 @@ pub trait FrameRenderer {
     fn set_local_player(&mut self, player: Option<u16>) {
         let _ = player;
     }
+
+    /// Draws with a vertical field of view of `fov_y` radians from the next frame on (the
+    /// player's setting; [`FIELD_OF_VIEW`] until told).
+    fn set_field_of_view(&mut self, fov_y: f32) {
+        let _ = fov_y;
+    }
 }
 
 /// What the HUD shows.
@@ -172,20 +178,23 @@ pub struct CameraView {
 }
 
 impl CameraView {
-    /// The camera of `camera` on a `width` × `height` target.
+    /// The camera of `camera` on a `width` × `height` target, with the default
+    /// [`FIELD_OF_VIEW`].
     #[must_use]
     pub fn new(camera: &CameraDraw, width: u32, height: u32) -> Self {
+        Self::with_field_of_view(camera, width, height, FIELD_OF_VIEW)
+    }
+
+    /// The same with a vertical field of view of `fov_y` radians (the player's setting).
+    #[must_use]
+    pub fn with_field_of_view(camera: &CameraDraw, width: u32, height: u32, fov_y: f32) -> Self {
         let (w, h) = (width.max(1) as f32, height.max(1) as f32);
         let forward = (camera.target - camera.eye).normalize_or(Vec3::NEG_Z);
         let up_hint = if forward.y.abs() > 0.999 { Vec3::NEG_Z } else { Vec3::Y };
         let view = glam::camera::rh::view::look_at_mat4(camera.eye, camera.target, up_hint);
         // Near and far swapped: reversed depth (see `common::SCENE_DEPTH_COMPARE`).
-        let proj = glam::camera::rh::proj::directx::perspective(
-            FIELD_OF_VIEW,
-            w / h,
-            FAR_PLANE,
-            NEAR_PLANE,
-        );
+        let proj =
+            glam::camera::rh::proj::directx::perspective(fov_y, w / h, FAR_PLANE, NEAR_PLANE);
         let right = forward.cross(up_hint).normalize_or(Vec3::X);
         let up = right.cross(forward);
         Self { view, view_proj: proj * view, eye: camera.eye, right, up, width: w, height: h }

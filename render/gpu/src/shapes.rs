@@ -120,6 +120,8 @@ pub struct ShapeRenderer {
     /// drawn until the host says one (`player N`).
     names: Vec<(Slot, String)>,
     local_player: Option<u16>,
+    /// The vertical field of view, radians.
+    fov_y: f32,
     effects_seconds: f32,
 }
 
@@ -213,6 +215,7 @@ impl ShapeRenderer {
             status,
             names: Vec::new(),
             local_player: None,
+            fov_y: crate::FIELD_OF_VIEW,
             effects_seconds: 0.0,
         })
     }
@@ -278,7 +281,8 @@ impl FrameRenderer for ShapeRenderer {
     type Frame = ShapeFrame;
 
     fn render(&mut self, view: &wgpu::TextureView, frame: &ShapeFrame, hud: &Hud) {
-        let camera = CameraView::new(&frame.camera, self.width, self.height);
+        let camera =
+            CameraView::with_field_of_view(&frame.camera, self.width, self.height, self.fov_y);
         let lighting = lighting_at(SHAPES_TIME_OF_DAY);
         self.passes.write(
             &self.queue,
@@ -342,5 +346,9 @@ impl FrameRenderer for ShapeRenderer {
 
     fn set_local_player(&mut self, player: Option<u16>) {
         self.local_player = player;
+    }
+
+    fn set_field_of_view(&mut self, fov_y: f32) {
+        self.fov_y = fov_y;
     }
 }

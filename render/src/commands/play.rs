@@ -101,26 +101,42 @@ pub fn window<G: Playable>(
     content: &Arc<G::Content>,
     mode: &Windowed,
 ) -> Result<()> {
-    use fixstep_window::{Mode, PlayError, PlayOptions, run};
+    use fixstep_window::settings::{default_path, load_or_create};
+    use fixstep_window::{DEFAULT_SIZE, Mode, PlayError, PlayOptions, run};
 
+    // Read once; what is wrong with the file is said once, and never stops the game.
+    let settings = match default_path().map(|path| load_or_create(&path)) {
+        Some(loaded) => {
+            if let Some(warning) = loaded.warning {
+                eprintln!("fixstep: {warning}");
+            }
+            loaded.settings
+        }
+        None => fixstep_window::settings::Settings::default(),
+    };
+    // The window's size: --size when given, else the settings'.
+    let set_size = (settings.window.width, settings.window.height);
+    let set =
+        || PlayOptions { size: set_size, settings: settings.clone(), ..PlayOptions::default() };
     let (options, cpu_skinning, mode) = match mode {
         Windowed::Local(args) => (
             PlayOptions {
-                size: args.size,
+                size: if args.size == DEFAULT_SIZE { set_size } else { args.size },
                 frames: args.frames,
                 screenshot: args.screenshot.clone(),
                 seed: args.seed,
                 bots: args.bots,
                 drawn_log: args.drawn_log.clone(),
+                settings: settings.clone(),
             },
             args.cpu_skinning,
             Mode::Local,
         ),
-        Windowed::Host(options) => (PlayOptions::default(), false, Mode::Host(options.clone())),
-        Windowed::Join(options) => (PlayOptions::default(), false, Mode::Join(options.clone())),
+        Windowed::Host(options) => (set(), false, Mode::Host(options.clone())),
+        Windowed::Join(options) => (set(), false, Mode::Join(options.clone())),
         Windowed::Spectate { host, name, admission } => {
             let (host, name, admission) = (*host, name.clone(), admission.clone());
-            (PlayOptions::default(), false, Mode::Spectate { host, name, admission })
+            (set(), false, Mode::Spectate { host, name, admission })
         }
     };
     let setup = crate::games::drawn::RenderSetup {

@@ -9,6 +9,8 @@
 use fixstep_present::Controls;
 use winit::keyboard::KeyCode;
 
+use crate::settings::{Action, KeyBindings, ViewSettings};
+
 /// Turn per pixel of mouse movement, in a command's turn units (2^-16 of a turn): 1000 pixels
 /// turn about 220°.
 pub const MOUSE_TURN_PER_PIXEL: f64 = 40.0;
@@ -17,7 +19,7 @@ pub const MOUSE_TURN_PER_PIXEL: f64 = 40.0;
 const FULL: i8 = 100;
 
 /// What is held and what has happened since the last tick.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Input {
     forward: bool,
     back: bool,
@@ -30,6 +32,18 @@ pub struct Input {
     mouse_turn: f64,
     /// Whether the window has captured the mouse (mouse turning is on).
     pub mouse_look: bool,
+    /// Which key does what.
+    keys: KeyBindings,
+    /// Turn per pixel of mouse movement to the right, in a command's turn units: the
+    /// settings' sensitivity times [`MOUSE_TURN_PER_PIXEL`], negative (clockwise) unless
+    /// inverted.
+    turn_per_pixel: f64,
+}
+
+impl Default for Input {
+    fn default() -> Self {
+        Self::new(KeyBindings::default(), &ViewSettings::default())
+    }
 }
 
 /// What a key press asks of the window, beyond movement.
@@ -44,19 +58,40 @@ pub enum KeyAction {
 }
 
 impl Input {
+    /// Nothing held, with `keys` and the mouse as `view` sets them.
+    #[must_use]
+    pub fn new(keys: KeyBindings, view: &ViewSettings) -> Self {
+        // Right on the screen is clockwise seen from above: a negative turn.
+        let sign = if view.invert_mouse { 1.0 } else { -1.0 };
+        Self {
+            forward: false,
+            back: false,
+            left: false,
+            right: false,
+            turn_left: false,
+            turn_right: false,
+            run: false,
+            interact: false,
+            mouse_turn: 0.0,
+            mouse_look: false,
+            keys,
+            turn_per_pixel: sign * MOUSE_TURN_PER_PIXEL * f64::from(view.mouse_sensitivity),
+        }
+    }
+
     /// A key went down (`pressed`) or up; `repeat` is the keyboard's auto-repeat.
     pub fn key(&mut self, code: KeyCode, pressed: bool, repeat: bool) -> KeyAction {
-        match code {
-            KeyCode::KeyW | KeyCode::ArrowUp => self.forward = pressed,
-            KeyCode::KeyS | KeyCode::ArrowDown => self.back = pressed,
-            KeyCode::KeyA => self.left = pressed,
-            KeyCode::KeyD => self.right = pressed,
-            KeyCode::KeyQ | KeyCode::ArrowLeft => self.turn_left = pressed,
-            KeyCode::KeyE | KeyCode::ArrowRight => self.turn_right = pressed,
-            KeyCode::ShiftLeft | KeyCode::ShiftRight => self.run = pressed,
-            KeyCode::KeyF if pressed && !repeat => self.interact = true,
-            KeyCode::Escape if pressed => return KeyAction::Escape,
-            KeyCode::F3 if pressed && !repeat => return KeyAction::ToggleGraph,
+        match self.keys.action_of(code) {
+            Some(Action::Forward) => self.forward = pressed,
+            Some(Action::Back) => self.back = pressed,
+            Some(Action::Left) => self.left = pressed,
+            Some(Action::Right) => self.right = pressed,
+            Some(Action::TurnLeft) => self.turn_left = pressed,
+            Some(Action::TurnRight) => self.turn_right = pressed,
+            Some(Action::Run) => self.run = pressed,
+            Some(Action::Interact) if pressed && !repeat => self.interact = true,
+            Some(Action::Menu) if pressed => return KeyAction::Escape,
+            Some(Action::FrameGraph) if pressed && !repeat => return KeyAction::ToggleGraph,
             _ => {}
         }
         KeyAction::None
@@ -65,14 +100,15 @@ impl Input {
     /// The mouse moved `dx` pixels (right positive); it turns the player while it is captured.
     pub fn mouse_moved(&mut self, dx: f64) {
         if self.mouse_look {
-            // Right on the screen is clockwise seen from above: a negative turn.
-            self.mouse_turn -= dx * MOUSE_TURN_PER_PIXEL;
+            self.mouse_turn += dx * self.turn_per_pixel;
         }
     }
 
     /// Every key released (the window lost focus, so no key stays stuck down).
     pub fn release_all(&mut self) {
-        *self = Self { mouse_turn: self.mouse_turn, ..Self::default() };
+        let mouse_turn = self.mouse_turn;
+        let (keys, turn_per_pixel) = (std::mem::take(&mut self.keys), self.turn_per_pixel);
+        *self = Self { mouse_turn, keys, turn_per_pixel, ..Self::default() };
     }
 
     /// What is held now: the movement and turn keys, the run key, and an interact pressed
@@ -142,6 +178,26 @@ mod tests {
         input.mouse_look = false;
         input.mouse_moved(500.0);
         assert_eq!(input.take_mouse_turn(), 0, "no turning without a button held");
+    }
+
+    #[test]
+    fn rebound_keys_and_the_mouse_settings_are_what_the_player_set() {
+        let mut keys = KeyBindings::default();
+        keys.bind(Action::Forward, 0, KeyCode::KeyI).expect("I is free");
+        let view =
+            ViewSettings { mouse_sensitivity: 0.5, invert_mouse: true, ..ViewSettings::default() };
+        let mut input = Input::new(keys, &view);
+        input.key(KeyCode::KeyI, true, false);
+        assert_eq!(input.controls().forward, 100, "I walks forward now");
+        input.key(KeyCode::KeyI, false, false);
+        input.key(KeyCode::KeyW, true, false);
+        assert_eq!(input.controls().forward, 0, "W does nothing now");
+        input.mouse_look = true;
+        input.mouse_moved(-1000.0);
+        assert_eq!(input.take_mouse_turn(), -20_000, "half as far, the other way");
+        input.release_all();
+        input.key(KeyCode::KeyI, true, false);
+        assert_eq!(input.controls().forward, 100, "the bindings outlive a lost focus");
     }
 
     #[test]

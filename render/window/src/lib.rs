@@ -8,6 +8,10 @@
 //! HUD shows the tick, the frame rate, the hash and the network's state; F3 a graph of frame
 //! times.
 //!
+//! The player's [`settings`] (window, view, keys, volumes, HUD) live in a file in the
+//! platform's config directory; the [`front`] screen's flow (play alone, host, join, spectate,
+//! and what went wrong) is kept apart from its drawing, so tests drive it without a window.
+//!
 //! Resizing reconfigures the surface; a minimised window (size zero) keeps simulating but
 //! draws nothing; an outdated surface is reconfigured and a lost one recreated. Without a
 //! display or a GPU, [`run`] returns an error that says so in one line.
@@ -39,8 +43,10 @@
 //! # }
 //! ```
 
+pub mod front;
 pub mod input;
 pub mod session;
+pub mod settings;
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -65,6 +71,7 @@ use winit::window::{CursorGrabMode, Window, WindowId};
 
 use input::{Input, KeyAction};
 use session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
+use settings::{Settings, WindowMode};
 
 /// Longest real time one frame hands the scheduler, seconds: after a stall (a dragged window,
 /// a debugger) the game resumes instead of racing to catch up.
@@ -100,6 +107,9 @@ pub struct PlayOptions {
     pub bots: usize,
     /// Where to write what each frame drew.
     pub drawn_log: Option<PathBuf>,
+    /// What the player set: the window's mode and vsync, the keys, the mouse, the HUD (the
+    /// window's size is `size`).
+    pub settings: Settings,
 }
 
 impl Default for PlayOptions {
@@ -112,6 +122,7 @@ impl Default for PlayOptions {
             seed: 1,
             bots: 0,
             drawn_log: None,
+            settings: Settings::default(),
         }
     }
 }
@@ -217,6 +228,25 @@ where
 /// The HUD's line of help: the adapter, and the keys of game `G`, with how to capture the
 /// mouse or let it go as it is now where the mouse turns. A spectator's keys move its camera:
 /// it has no character to move or to interact with.
+/// The window's fullscreen state for `mode`: none, borderless over the current screen, or the
+/// screen's largest video mode (borderless where it has none to give).
+fn fullscreen(event_loop: &ActiveEventLoop, mode: WindowMode) -> Option<winit::window::Fullscreen> {
+    use winit::window::Fullscreen;
+    match mode {
+        WindowMode::Windowed => None,
+        WindowMode::Borderless => Some(Fullscreen::Borderless(None)),
+        WindowMode::Fullscreen => {
+            let monitor =
+                event_loop.primary_monitor().or_else(|| event_loop.available_monitors().next());
+            let best = monitor.and_then(|m| {
+                m.video_modes()
+                    .max_by_key(|v| (v.size().width * v.size().height, v.refresh_rate_millihertz()))
+            });
+            Some(best.map_or(Fullscreen::Borderless(None), Fullscreen::Exclusive))
+        }
+    }
+}
+
 fn hud_note<G: Game>(ctx: &GpuContext, mouse_captured: bool, spectator: bool) -> String {
     let mouse = if mouse_captured {
         "mouse turns (Esc lets it go)"
@@ -288,9 +318,11 @@ where
 
     fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<Running<G, R>, PlayError> {
         let (w, h) = self.options.size;
+        let settings = &self.options.settings;
         let attributes = Window::default_attributes()
             .with_title(format!("Fixstep: {}", G::content_title(&self.content)))
-            .with_inner_size(PhysicalSize::new(w, h));
+            .with_inner_size(PhysicalSize::new(w, h))
+            .with_fullscreen(fullscreen(event_loop, settings.window.mode));
         let window = Arc::new(
             event_loop
                 .create_window(attributes)
@@ -322,7 +354,11 @@ where
             color_space: wgpu::SurfaceColorSpace::Auto,
             width: size.width.max(1),
             height: size.height.max(1),
-            present_mode: wgpu::PresentMode::AutoVsync,
+            present_mode: if settings.window.vsync {
+                wgpu::PresentMode::AutoVsync
+            } else {
+                wgpu::PresentMode::AutoNoVsync
+            },
             desired_maximum_frame_latency: 2,
             alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
             view_formats: if view_format == format { vec![] } else { vec![view_format] },
@@ -345,6 +381,7 @@ where
             }
         };
         renderer.set_local_player(game.local_player());
+        renderer.set_field_of_view(settings.view.fov_degrees.to_radians());
         let drawn_log = match &self.options.drawn_log {
             Some(path) => Some(DrawnRecord {
                 log: DrawnLog::new(BufWriter::new(File::create(path).map_err(|e| {
@@ -361,7 +398,7 @@ where
             None => None,
         };
         let note = hud_note::<G>(&ctx, false, game.is_spectator());
-        let hud = Hud { visible: true, note: Some(note), ..Hud::default() };
+        let hud = Hud { visible: settings.hud, note: Some(note), ..Hud::default() };
         window.request_redraw();
         Ok(Running {
             window,
@@ -371,7 +408,7 @@ where
             ctx,
             renderer,
             game,
-            input: Input::default(),
+            input: Input::new(settings.keys.clone(), &settings.view),
             last: Instant::now(),
             last_drawn: Instant::now(),
             quiet_since: Instant::now(),

@@ -73,6 +73,8 @@ pub struct TownRenderer {
     pub skinning: SkinningPath,
     /// The local player, whose character is highlighted and whose label is drawn first.
     pub local_player: Option<u16>,
+    /// The vertical field of view, radians.
+    fov_y: f32,
     /// Seconds on the clock of things that only shimmer (water, the teleport pads' pulse, the
     /// stars' twinkle), within [`EFFECTS_PERIOD_S`]: the window advances it with real time
     /// ([`Renderer::advance_effects`]); a picture sets it ([`Renderer::set_effects_clock`]), so
@@ -113,6 +115,7 @@ impl TownRenderer {
             lights: Vec::new(),
             skinning: SkinningPath::default(),
             local_player: Some(0),
+            fov_y: fixstep_gpu::FIELD_OF_VIEW,
             effects_seconds: 0.0,
         })
     }
@@ -155,7 +158,7 @@ impl TownRenderer {
     /// The camera `frame` is drawn with at the current size.
     #[must_use]
     pub fn camera(&self, frame: &DrawFrame) -> CameraView {
-        CameraView::new(&frame.camera, self.width, self.height)
+        CameraView::with_field_of_view(&frame.camera, self.width, self.height, self.fov_y)
     }
 
     /// The light of `frame`.
@@ -168,7 +171,7 @@ impl TownRenderer {
     /// and submits the work.
     pub fn render(&mut self, view: &wgpu::TextureView, frame: &DrawFrame, hud: &Hud) {
         let (device, queue) = (&self.device, &self.queue);
-        let camera = CameraView::new(&frame.camera, self.width, self.height);
+        let camera = self.camera(frame);
         let lighting = lighting_at(frame.time_of_day);
         point_lights(
             &self.level,
@@ -263,5 +266,9 @@ impl FrameRenderer for TownRenderer {
 
     fn set_local_player(&mut self, player: Option<u16>) {
         self.local_player = player;
+    }
+
+    fn set_field_of_view(&mut self, fov_y: f32) {
+        self.fov_y = fov_y;
     }
 }

@@ -1,0 +1,513 @@
+//! The player's settings: the window, the view, the keys, the sound and the HUD, and what the
+//! front screen remembers, kept in `settings.ron` in the platform's config directory
+//! ([`default_path`]).
+//!
+//! The first start writes the defaults there, so a player can find the file and edit it. A
+//! file that does not read (not RON, a value out of range, a key bound twice, another
+//! version's) never stops the game: [`load_or_create`] says what is wrong in one line naming
+//! the file and the line, keeps the file beside as `settings.ron.bad` (nothing the player
+//! wrote is lost), and writes the defaults in its place.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use winit::keyboard::KeyCode;
+
+/// The settings file's name in the config directory.
+pub const SETTINGS_FILE: &str = "settings.ron";
+
+/// The settings format's version: a file of another is replaced by the defaults (and kept
+/// beside), since its fields may mean something else.
+pub const SETTINGS_VERSION: u32 = 1;
+
+/// The field of view's range, degrees: narrower is a telescope, wider a fish-eye.
+pub const FOV_DEGREES: std::ops::RangeInclusive<f32> = 30.0..=120.0;
+
+/// The mouse sensitivity's range, times the default: a tenth to ten times.
+pub const MOUSE_SENSITIVITY: std::ops::RangeInclusive<f32> = 0.1..=10.0;
+
+/// The window's size range, pixels a side: from what the HUD still fits in to 8K.
+pub const WINDOW_SIDE_PIXELS: std::ops::RangeInclusive<u32> = 320..=7680;
+
+/// Where the settings are kept: `settings.ron` under `fixstep` in the platform's config
+/// directory (`~/.config/fixstep` on Linux); `None` where the platform has none.
+#[must_use]
+pub fn default_path() -> Option<PathBuf> {
+    dirs::config_dir().map(|dir| dir.join("fixstep").join(SETTINGS_FILE))
+}
+
+/// How the window fills the screen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WindowMode {
+    /// A window with a frame, of the size set.
+    #[default]
+    Windowed,
+    /// A window without a frame over the whole screen (switches instantly).
+    Borderless,
+    /// The screen's own mode (a resolution change).
+    Fullscreen,
+}
+
+/// The window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WindowSettings {
+    /// How it fills the screen.
+    pub mode: WindowMode,
+    /// Its width when windowed, pixels.
+    pub width: u32,
+    /// Its height when windowed, pixels.
+    pub height: u32,
+    /// Whether frames wait for the screen's refresh (no tearing, a frame more of latency).
+    pub vsync: bool,
+}
+
+impl Default for WindowSettings {
+    fn default() -> Self {
+        Self { mode: WindowMode::Windowed, width: 1280, height: 720, vsync: true }
+    }
+}
+
+/// The view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ViewSettings {
+    /// The vertical field of view, degrees.
+    pub fov_degrees: f32,
+    /// How far the mouse turns the character, times the default.
+    pub mouse_sensitivity: f32,
+    /// Moving the mouse right turns left.
+    pub invert_mouse: bool,
+}
+
+impl Default for ViewSettings {
+    fn default() -> Self {
+        // The renderers' own default, 55°.
+        Self { fov_degrees: 55.0, mouse_sensitivity: 1.0, invert_mouse: false }
+    }
+}
+
+/// The sound's volumes, per cent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Volumes {
+    /// Everything.
+    pub master: u8,
+    /// Footsteps, doors, engines, clicks.
+    pub effects: u8,
+    /// The fountain, the wind, the town's hum.
+    pub ambience: u8,
+}
+
+impl Default for Volumes {
+    fn default() -> Self {
+        Self { master: 80, effects: 100, ambience: 70 }
+    }
+}
+
+/// What the front screen remembers of the last game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Remembered {
+    /// The player's name.
+    pub name: String,
+    /// The last host joined, `HOST:PORT`.
+    pub address: String,
+}
+
+/// What a key does in the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// Walk forward.
+    Forward,
+    /// Walk back.
+    Back,
+    /// Step left.
+    Left,
+    /// Step right.
+    Right,
+    /// Turn left.
+    TurnLeft,
+    /// Turn right.
+    TurnRight,
+    /// Run while held.
+    Run,
+    /// Talk, open, call (once per press).
+    Interact,
+    /// Let the mouse go; open the menu.
+    Menu,
+    /// Show or hide the frame-time graph.
+    FrameGraph,
+}
+
+impl Action {
+    /// Every action, in the settings screen's order.
+    pub const ALL: [Self; 10] = [
+        Self::Forward,
+        Self::Back,
+        Self::Left,
+        Self::Right,
+        Self::TurnLeft,
+        Self::TurnRight,
+        Self::Run,
+        Self::Interact,
+        Self::Menu,
+        Self::FrameGraph,
+    ];
+
+    /// Its name on the settings screen.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Self::Forward => "Forward",
+            Self::Back => "Back",
+            Self::Left => "Step left",
+            Self::Right => "Step right",
+            Self::TurnLeft => "Turn left",
+            Self::TurnRight => "Turn right",
+            Self::Run => "Run",
+            Self::Interact => "Interact",
+            Self::Menu => "Menu",
+            Self::FrameGraph => "Frame times",
+        }
+    }
+}
+
+/// A key taken by another action: binding it would make one key do two things.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key:?} already does {}", taken_by.label())]
+pub struct KeyTaken {
+    /// The key.
+    pub key: KeyCode,
+    /// The action it does.
+    pub taken_by: Action,
+}
+
+/// The keys of each action (one or two each: a main key and another). A file that names
+/// only some actions keeps the defaults of the others.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct KeyBindings(BTreeMap<Action, Vec<KeyCode>>);
+
+impl<'de> Deserialize<'de> for KeyBindings {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let given = BTreeMap::<Action, Vec<KeyCode>>::deserialize(deserializer)?;
+        let mut keys = Self::default();
+        keys.0.extend(given);
+        Ok(keys)
+    }
+}
+
+impl Default for KeyBindings {
+    fn default() -> Self {
+        use KeyCode as K;
+        let keys: [(Action, &[KeyCode]); 10] = [
+            (Action::Forward, &[K::KeyW, K::ArrowUp]),
+            (Action::Back, &[K::KeyS, K::ArrowDown]),
+            (Action::Left, &[K::KeyA]),
+            (Action::Right, &[K::KeyD]),
+            (Action::TurnLeft, &[K::KeyQ, K::ArrowLeft]),
+            (Action::TurnRight, &[K::KeyE, K::ArrowRight]),
+            (Action::Run, &[K::ShiftLeft, K::ShiftRight]),
+            (Action::Interact, &[K::KeyF]),
+            (Action::Menu, &[K::Escape]),
+            (Action::FrameGraph, &[K::F3]),
+        ];
+        Self(keys.into_iter().map(|(action, keys)| (action, keys.to_vec())).collect())
+    }
+}
+
+impl KeyBindings {
+    /// The action `key` does, if any.
+    #[must_use]
+    pub fn action_of(&self, key: KeyCode) -> Option<Action> {
+        self.0.iter().find(|(_, keys)| keys.contains(&key)).map(|(action, _)| *action)
+    }
+
+    /// The keys of `action`.
+    #[must_use]
+    pub fn keys_of(&self, action: Action) -> &[KeyCode] {
+        self.0.get(&action).map_or(&[], Vec::as_slice)
+    }
+
+    /// Makes `key` the `slot`th key of `action` (0: the main key; past the last: one more).
+    ///
+    /// # Errors
+    ///
+    /// If another action has the key: the player frees it there first.
+    pub fn bind(&mut self, action: Action, slot: usize, key: KeyCode) -> Result<(), KeyTaken> {
+        if let Some(taken_by) = self.action_of(key).filter(|a| *a != action) {
+            return Err(KeyTaken { key, taken_by });
+        }
+        let keys = self.0.entry(action).or_default();
+        keys.retain(|k| *k != key);
+        match keys.get_mut(slot) {
+            Some(at) => *at = key,
+            None => keys.push(key),
+        }
+        Ok(())
+    }
+
+    /// A key bound to two actions, if any (a hand-edited file's mistake).
+    fn conflict(&self) -> Option<KeyTaken> {
+        let mut seen: BTreeMap<String, Action> = BTreeMap::new();
+        for (action, keys) in &self.0 {
+            for key in keys {
+                if let Some(first) = seen.insert(format!("{key:?}"), *action)
+                    && first != *action
+                {
+                    return Some(KeyTaken { key: *key, taken_by: first });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Everything the player sets; see the [module documentation](self).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The format's version ([`SETTINGS_VERSION`]).
+    pub version: u32,
+    /// The window.
+    pub window: WindowSettings,
+    /// The view.
+    pub view: ViewSettings,
+    /// The keys.
+    pub keys: KeyBindings,
+    /// The sound.
+    pub volume: Volumes,
+    /// Whether the HUD is drawn.
+    pub hud: bool,
+    /// What the front screen remembers.
+    pub remembered: Remembered,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            version: SETTINGS_VERSION,
+            window: WindowSettings::default(),
+            view: ViewSettings::default(),
+            keys: KeyBindings::default(),
+            volume: Volumes::default(),
+            hud: true,
+            remembered: Remembered::default(),
+        }
+    }
+}
+
+/// What loading the settings came to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loaded {
+    /// The settings to play with.
+    pub settings: Settings,
+    /// What was wrong, in one line naming the file, if anything was: say it once.
+    pub warning: Option<String>,
+}
+
+impl Settings {
+    /// What is out of range, if anything is.
+    fn invalid(&self) -> Option<String> {
+        if self.version != SETTINGS_VERSION {
+            return Some(format!("version {} is not this game's {SETTINGS_VERSION}", self.version));
+        }
+        let w = &self.window;
+        if !WINDOW_SIDE_PIXELS.contains(&w.width) || !WINDOW_SIDE_PIXELS.contains(&w.height) {
+            return Some(format!(
+                "window {}x{} is outside {}..={} pixels a side",
+                w.width,
+                w.height,
+                WINDOW_SIDE_PIXELS.start(),
+                WINDOW_SIDE_PIXELS.end()
+            ));
+        }
+        if !FOV_DEGREES.contains(&self.view.fov_degrees) {
+            return Some(format!(
+                "fov_degrees {} is outside {FOV_DEGREES:?}",
+                self.view.fov_degrees
+            ));
+        }
+        if !MOUSE_SENSITIVITY.contains(&self.view.mouse_sensitivity) {
+            return Some(format!(
+                "mouse_sensitivity {} is outside {MOUSE_SENSITIVITY:?}",
+                self.view.mouse_sensitivity
+            ));
+        }
+        let v = &self.volume;
+        if let Some((name, percent)) =
+            [("master", v.master), ("effects", v.effects), ("ambience", v.ambience)]
+                .into_iter()
+                .find(|(_, p)| *p > 100)
+        {
+            return Some(format!("volume {name} {percent} is over 100 per cent"));
+        }
+        self.keys.conflict().map(|c| format!("{c:?} is bound twice ({c})"))
+    }
+
+    /// The settings as their file holds them.
+    ///
+    /// # Errors
+    ///
+    /// If they do not serialize (a bug).
+    pub fn to_ron(&self) -> Result<String, ron::Error> {
+        let config = ron::ser::PrettyConfig::new().struct_names(false).compact_arrays(true);
+        ron::ser::to_string_pretty(self, config)
+    }
+
+    /// Writes the settings to `path` (its folder made if need be), whole or not at all: a
+    /// crash mid-write leaves the old file.
+    ///
+    /// # Errors
+    ///
+    /// If the folder or the file cannot be written.
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        let text = self.to_ron().map_err(io::Error::other)?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let fresh = path.with_extension("ron.new");
+        std::fs::write(&fresh, text + "\n")?;
+        std::fs::rename(&fresh, path)
+    }
+}
+
+/// The settings in `path`; see the [module documentation](self) for a file that is missing
+/// or does not read.
+#[must_use]
+pub fn load_or_create(path: &Path) -> Loaded {
+    let shown = path.display();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let settings = Settings::default();
+            let warning = settings
+                .save(path)
+                .err()
+                .map(|e| format!("cannot write the default settings to {shown}: {e}"));
+            return Loaded { settings, warning };
+        }
+        Err(e) => {
+            let warning = Some(format!("cannot read {shown}: {e}; playing with the defaults"));
+            return Loaded { settings: Settings::default(), warning };
+        }
+    };
+    let problem = match ron::from_str::<Settings>(&text) {
+        Ok(settings) => match settings.invalid() {
+            None => return Loaded { settings, warning: None },
+            Some(problem) => problem,
+        },
+        Err(e) => format!("line {}, column {}: {}", e.span.start.line, e.span.start.col, e.code),
+    };
+    let kept = path.with_extension("ron.bad");
+    let settings = Settings::default();
+    let replaced = std::fs::rename(path, &kept).and_then(|()| settings.save(path));
+    let outcome = match replaced {
+        Ok(()) => format!("kept as {} and replaced by the defaults", kept.display()),
+        Err(e) => format!("playing with the defaults (cannot replace it: {e})"),
+    };
+    Loaded { settings, warning: Some(format!("{shown}: {problem}; {outcome}")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("fixstep-settings-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir.join("nested").join(SETTINGS_FILE)
+    }
+
+    #[test]
+    fn the_first_start_writes_the_defaults_which_read_back_the_same() {
+        let path = scratch("first");
+        let first = load_or_create(&path);
+        assert_eq!(first, Loaded { settings: Settings::default(), warning: None });
+        assert!(path.is_file(), "the defaults are written for the player to find");
+        assert_eq!(load_or_create(&path), first);
+    }
+
+    #[test]
+    fn changed_settings_round_trip_through_the_file() {
+        let path = scratch("round-trip");
+        let mut settings = Settings {
+            window: WindowSettings {
+                mode: WindowMode::Borderless,
+                width: 1920,
+                height: 1080,
+                vsync: false,
+            },
+            view: ViewSettings { fov_degrees: 75.5, mouse_sensitivity: 2.25, invert_mouse: true },
+            volume: Volumes { master: 0, effects: 55, ambience: 100 },
+            hud: false,
+            remembered: Remembered { name: "ada".into(), address: "10.0.0.7:7465".into() },
+            ..Settings::default()
+        };
+        settings.keys.bind(Action::Interact, 0, KeyCode::KeyG).expect("G is free");
+        settings.save(&path).expect("written");
+        assert_eq!(load_or_create(&path), Loaded { settings, warning: None });
+    }
+
+    #[test]
+    fn a_corrupt_file_is_named_with_its_line_kept_aside_and_replaced_by_the_defaults() {
+        let path = scratch("corrupt");
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("made");
+        let garbage = "(\n  version: 1,\n  window: (width: \"wide\"),\n)\n";
+        std::fs::write(&path, garbage).expect("written");
+        let loaded = load_or_create(&path);
+        assert_eq!(loaded.settings, Settings::default());
+        let warning = loaded.warning.expect("it says what is wrong");
+        assert!(warning.contains(&path.display().to_string()), "{warning}");
+        assert!(warning.contains("line 3"), "{warning}");
+        assert!(!warning.contains('\n'), "one line: {warning}");
+        let kept = std::fs::read_to_string(path.with_extension("ron.bad")).expect("kept");
+        assert_eq!(kept, garbage, "nothing the player wrote is lost");
+        assert_eq!(load_or_create(&path).warning, None, "the defaults were written in its place");
+    }
+
+    #[test]
+    fn values_out_of_range_another_version_and_a_key_bound_twice_are_refused() {
+        for (name, edit) in [
+            ("fov", "view: (fov_degrees: 500.0)"),
+            ("volume", "volume: (master: 180)"),
+            ("version", "version: 99"),
+            ("window", "window: (width: 10)"),
+            ("keys", "keys: { Forward: [KeyW], Back: [KeyW] }"),
+        ] {
+            let path = scratch(name);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("made");
+            std::fs::write(&path, format!("(version: 1, {edit})")).expect("written");
+            let loaded = load_or_create(&path);
+            assert_eq!(loaded.settings, Settings::default(), "{name}");
+            assert!(loaded.warning.is_some_and(|w| w.contains("replaced")), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_file_that_names_some_actions_keeps_the_others_defaults() {
+        let settings: Settings = ron::from_str("(keys: { Forward: [KeyI] })").expect("reads");
+        assert_eq!(settings.keys.keys_of(Action::Forward), [KeyCode::KeyI]);
+        assert_eq!(settings.keys.keys_of(Action::Back), [KeyCode::KeyS, KeyCode::ArrowDown]);
+        assert_eq!(settings.invalid(), None);
+    }
+
+    #[test]
+    fn a_key_another_action_has_is_refused_and_a_free_one_rebinds() {
+        let mut keys = KeyBindings::default();
+        assert_eq!(
+            keys.bind(Action::Interact, 0, KeyCode::KeyW),
+            Err(KeyTaken { key: KeyCode::KeyW, taken_by: Action::Forward })
+        );
+        assert_eq!(keys.action_of(KeyCode::KeyF), Some(Action::Interact), "unchanged");
+        keys.bind(Action::Interact, 0, KeyCode::KeyG).expect("G is free");
+        assert_eq!(keys.action_of(KeyCode::KeyG), Some(Action::Interact));
+        assert_eq!(keys.action_of(KeyCode::KeyF), None, "the old key is free");
+        keys.bind(Action::Forward, 1, KeyCode::KeyI).expect("I is free");
+        assert_eq!(keys.keys_of(Action::Forward), [KeyCode::KeyW, KeyCode::KeyI]);
+    }
+}
