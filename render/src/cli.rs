@@ -10,6 +10,7 @@ use crate::commands::desync_diff::DesyncDiffArgs;
 use crate::commands::host::HostArgs;
 use crate::commands::join::JoinArgs;
 use crate::commands::judder::JudderArgs;
+use crate::commands::lan::LanArgs;
 use crate::commands::loadtest::LoadtestArgs;
 use crate::commands::netem::NetemArgs;
 use crate::commands::play::PlayArgs;
@@ -62,6 +63,9 @@ pub enum Command {
     Join(JoinArgs),
     /// Watch a network game at HOST:PORT without simulating it.
     Spectate(SpectateArgs),
+    /// List the games hosted on the local network (hosts answer a broadcast query on their
+    /// game port).
+    Lan(LanArgs),
     /// Run many virtual players (and spectators) against a host at HOST:PORT, sharing one
     /// simulation, and report how late its ticks arrive, the bandwidth on the wire, input
     /// latency, late inputs and desyncs; exits 1 on a desync or a peer refused or cut off.
@@ -149,8 +153,8 @@ where
 /// the user's (a window that cannot open, a file the command was given), whatever it is.
 fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyhow::Error, bool)> {
     use crate::commands::{
-        about, desync_diff, host, join, judder, loadtest, netem, play, replay, screenshot, sim,
-        spectate, sync_test, trace,
+        about, desync_diff, host, join, judder, lan, loadtest, netem, play, replay, screenshot,
+        sim, spectate, sync_test, trace,
     };
     let said = |result: anyhow::Result<String>| result.map(Done::Said);
     let usage = |result: anyhow::Result<Done>| result.map_err(|e| (e, true));
@@ -170,6 +174,7 @@ fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyho
                 .map(|(text, failed)| if failed { Done::Differ(text) } else { Done::Said(text) }),
         ),
         Command::Netem(args) => failure(said(netem::run(&args))),
+        Command::Lan(args) => failure(said(lan::run(&args))),
         Command::DesyncDiff(args) => usage(
             desync_diff::run::<G>(&args)
                 .map(|(text, differ)| if differ { Done::Differ(text) } else { Done::Said(text) }),

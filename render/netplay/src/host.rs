@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use fixstep_net::lan::LanAnswer;
 use fixstep_net::{Access, HostTransport, Turned, WireCounts, peer_message_bytes, rejoin_secret};
 use fixstep_present::CommandOf;
 use fixstep_runtime::net::{Dropped, HostConfig, HostEvent, HostSession, PeerId, Role, TickRecord};
@@ -310,6 +311,10 @@ pub struct NetHost<G: NetGame> {
     closing: Vec<(PeerId, u64)>,
     /// The latest time the host was told, microseconds.
     now_micros: u64,
+    /// What it tells the LAN of its game (the players counted each tick).
+    lan: LanAnswer,
+    /// Whether the host plays a character of its own (counted among the players).
+    own_player: bool,
 }
 
 impl<G: NetGame> std::fmt::Debug for NetHost<G> {
@@ -333,8 +338,17 @@ impl<G: NetGame> NetHost<G> {
         )?;
         let game = HostGame::new(content, options);
         let state_bytes = game.encoded_state()?.len();
-        let transport = transport.with_peer_message_limit(peer_message_bytes(state_bytes));
-        Ok(Self { game, transport, closing: Vec::new(), now_micros: 0 })
+        let mut transport = transport.with_peer_message_limit(peer_message_bytes(state_bytes));
+        let lan = LanAnswer {
+            game: G::NAME.to_owned(),
+            title: G::content_title(content).to_owned(),
+            players: u16::from(options.own_player),
+            max_players: u16::try_from(options.max_players).unwrap_or(u16::MAX),
+            sealed: options.access != Access::Open,
+        };
+        transport.set_lan_answer(&lan);
+        let own_player = options.own_player;
+        Ok(Self { game, transport, closing: Vec::new(), now_micros: 0, lan, own_player })
     }
 
     /// Where it listens.
@@ -374,7 +388,14 @@ impl<G: NetGame> NetHost<G> {
         &mut self,
         own: Option<CommandOf<G>>,
     ) -> Result<TickRecord<CommandOf<G>>, NetPlayError> {
-        self.game.run_tick(own)
+        let record = self.game.run_tick(own)?;
+        let players = self.connected_players() + usize::from(self.own_player);
+        let players = u16::try_from(players).unwrap_or(u16::MAX);
+        if players != self.lan.players {
+            self.lan.players = players;
+            self.transport.set_lan_answer(&self.lan);
+        }
+        Ok(record)
     }
 
     /// What the HUD says, with the socket's counts.

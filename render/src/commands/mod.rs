@@ -9,6 +9,7 @@ pub mod desync_diff;
 pub mod host;
 pub mod join;
 pub mod judder;
+pub mod lan;
 pub mod loadtest;
 pub mod netem;
 pub mod play;

@@ -14,6 +14,7 @@
 //! - [`PeerLink`] holds a peer's session on its transport, and serves the socket from a thread
 //!   of its own when the peer's frames are too slow to (a window drawing a few frames a
 //!   second, or blocked while it is dragged);
+//! - [`lan`] finds the games on the local network: a broadcast query every host answers;
 //! - [`WallClock`] gives the sessions and the network clock their microseconds;
 //! - [`Netem`] is a link conditioner: a UDP proxy that delays, jitters, drops, duplicates and
 //!   reorders, for tests and for trying a bad link on loopback.
@@ -82,6 +83,7 @@
 //! ```
 
 pub mod access;
+pub mod lan;
 mod limiter;
 pub mod netcode;
 mod netem;

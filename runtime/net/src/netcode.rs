@@ -108,6 +108,8 @@ pub struct ServerLink {
     now: Duration,
     datagrams: RateLimiter<SocketAddr>,
     requests: RateLimiter<IpAddr>,
+    /// What the host answers a LAN query with ([`crate::lan`]); `None`: nothing.
+    lan_answer: Option<Vec<u8>>,
 }
 
 impl ServerLink {
@@ -129,7 +131,13 @@ impl ServerLink {
             key,
             datagrams: RateLimiter::new(DATAGRAMS_PER_SECOND, DATAGRAMS_PER_SECOND),
             requests: RateLimiter::new(REQUESTS_PER_SECOND, REQUEST_BURST),
+            lan_answer: None,
         })
+    }
+
+    /// Answers LAN queries with `answer` from now on (`None`: not at all).
+    pub fn set_lan_answer(&mut self, answer: Option<Vec<u8>>) {
+        self.lan_answer = answer;
     }
 
     /// Clients whose payloads showed they mean harm since the last call: renet reads nothing
@@ -177,6 +185,11 @@ impl ServerLink {
                 Ok((len, from)) => {
                     if !self.datagrams.allow(from, self.now) {
                         self.turned.flooded += 1;
+                    } else if crate::lan::is_query(&self.buffer[..len]) {
+                        // No longer than the query (see `lan`); a lost answer is asked again.
+                        if let Some(answer) = &self.lan_answer {
+                            let _ = self.socket.send_to(answer, from);
+                        }
                     } else if !well_formed(&self.buffer[..len]) {
                         self.turned.malformed += 1;
                     } else if self.buffer[0] == CONNECTION_REQUEST && !self.admit(from, len) {

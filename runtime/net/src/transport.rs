@@ -189,6 +189,11 @@ impl HostTransport {
         self
     }
 
+    /// Answers the LAN's queries with `answer` from now on ([`crate::lan`]).
+    pub fn set_lan_answer(&mut self, answer: &crate::lan::LanAnswer) {
+        self.transport.set_lan_answer(Some(answer.datagram()));
+    }
+
     /// Where it listens.
     #[must_use]
     pub fn local_addr(&self) -> Option<SocketAddr> {
