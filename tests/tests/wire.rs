@@ -66,11 +66,8 @@ fn measured_game(name: &str, link: &[&str], others: usize, ticks: u32) -> [Strin
     let _game = one_game();
     let dir = Scratch::new("wire", name);
     let (game, netem_port) = Hosting::through_netem();
-    // The proxy outlives the measured peer, so that it counts all it sent.
-    let seconds = (ticks / 10 + 15).to_string();
-    let mut link = link.to_vec();
-    link.extend(["--seconds", &seconds]);
-    let netem = game.netem(&dir, netem_port, &link, 5);
+    // The proxy runs until the host has ended, so that it counts everything either sent.
+    let netem = game.netem(&dir, netem_port, link, 5);
     let mut host_args = game.host_args();
     host_args.extend(["--ticks", &(ticks + 120).to_string()].map(str::to_owned));
     let host = Running::start(&dir, "host", &strs(&host_args));
@@ -88,11 +85,12 @@ fn measured_game(name: &str, link: &[&str], others: usize, ticks: u32) -> [Strin
     let measured =
         game.bot_peer(&dir, "measured", &["--name", "measured", "--ticks", &ticks.to_string()]);
     let measured = measured.finish().stdout;
-    let proxy = netem.finish().stdout;
     for bot in bots {
         bot.finish();
     }
-    [measured, proxy, host.finish().stdout]
+    let host = host.finish().stdout;
+    netem.terminate();
+    [measured, netem.finish().stdout, host]
 }
 
 /// The peer counts at its socket what the proxy counts in front of it, datagram for datagram

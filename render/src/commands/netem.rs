@@ -1,9 +1,11 @@
 //! `fixstep netem`: a link conditioner on loopback, between peers and a host.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use fixstep_net::{Netem, NetemConfig};
 
@@ -34,7 +36,8 @@ pub struct NetemArgs {
     /// Seed of its chances.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Stop after this many seconds (default: run until killed).
+    /// Stop after this many seconds (default: until SIGTERM or Ctrl-C, which also print the
+    /// counts).
     #[arg(long)]
     pub seconds: Option<u64>,
 }
@@ -57,7 +60,12 @@ pub fn run(args: &NetemArgs) -> Result<String> {
     eprintln!("fixstep: netem on {} to {}", netem.local_addr()?, args.forward);
     let start = Instant::now();
     let limit = args.seconds.map(Duration::from_secs);
-    netem.run(|| limit.is_some_and(|l| start.elapsed() >= l))?;
+    // Told to stop, it stops as its time running out would: with its counts.
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopping = Arc::clone(&stop);
+    ctrlc::set_handler(move || stopping.store(true, Ordering::Relaxed))
+        .context("cannot take the termination signals")?;
+    netem.run(|| stop.load(Ordering::Relaxed) || limit.is_some_and(|l| start.elapsed() >= l))?;
     let c = netem.counts();
     Ok(format!(
         "forwarded {} lost {} duplicated {} reordered {}\nup {} datagrams {} B, down {} \

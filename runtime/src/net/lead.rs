@@ -52,6 +52,13 @@ pub const LOSS_MARGIN_MICROS: u32 = crate::net::INPUT_REPEAT_MICROS as u32;
 /// cost of one late input each time it finds the link still lossy.
 const LATE_MEMORY_TICKS: u32 = 300;
 
+/// Inputs that must have arrived in time since the input ticks started (or last stepped)
+/// before a late one counts as the link losing inputs: 10, a second of them. Until then a
+/// late input says that the lead the welcome's round trip gave was short, which the step and
+/// the nudge mend; taken for loss, it would make the peer repeat every input, twice the
+/// datagrams, for [`LATE_MEMORY_TICKS`].
+const SETTLED_INPUTS: u32 = 10;
+
 /// The inputs in time the margin and its spread are taken over: 50, five seconds of ticks.
 const MARGIN_WINDOW: usize = 50;
 
@@ -77,6 +84,8 @@ pub struct InputTicks {
     sorted: Vec<u32>,
     late_run: u32,
     excess_run: u32,
+    /// Inputs in time since the input ticks started or last stepped.
+    in_time: u32,
     /// Input ticks to let pass without an input, so the host's queue shortens.
     holding: u32,
     steps: u32,
@@ -102,6 +111,7 @@ impl InputTicks {
             sorted: Vec::with_capacity(MARGIN_WINDOW),
             late_run: 0,
             excess_run: 0,
+            in_time: 0,
             holding: 0,
             steps: 0,
         }
@@ -179,8 +189,11 @@ impl InputTicks {
         }
         self.acknowledged = self.acknowledged.max(tick);
         let late = early_micros.is_none();
-        if late {
+        if late && self.in_time >= SETTLED_INPUTS {
             self.last_late = Some(tick);
+        }
+        if !late {
+            self.in_time = self.in_time.saturating_add(1);
         }
         if let Some(early) = early_micros {
             self.remember(early);
@@ -189,6 +202,7 @@ impl InputTicks {
         if self.late_run >= LATE_RUN_TO_STEP {
             self.next = Tick(self.next.0 + LATE_STEP_TICKS);
             self.late_run = 0;
+            self.in_time = 0;
             self.holding = 0;
             self.steps += 1;
             // The margins before the step say nothing of the margins after it.
@@ -217,5 +231,28 @@ impl InputTicks {
         self.margins.push_back(margin);
         let at = self.sorted.partition_point(|&m| m < margin);
         self.sorted.insert(at, margin);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first inputs of a peer whose lead was short come late: that is the lead's
+    /// calibration, not a lossy link, and no input is repeated for it. Once its inputs have
+    /// come in time, a late one is the link's.
+    #[test]
+    fn late_inputs_count_as_loss_only_once_the_lead_has_settled() {
+        let mut inputs = InputTicks::new(Tick(10), 30_000);
+        let first = inputs.take().expect("an input tick");
+        for late in 0..3 {
+            inputs.acknowledged(Tick(first.0 + late), None);
+        }
+        assert!(!inputs.lossy(), "the first inputs' lateness is no loss");
+        for in_time in 3..3 + SETTLED_INPUTS {
+            inputs.acknowledged(Tick(first.0 + in_time), Some(25_000));
+        }
+        inputs.acknowledged(Tick(first.0 + 3 + SETTLED_INPUTS), None);
+        assert!(inputs.lossy(), "settled, a late input is the link's");
     }
 }
