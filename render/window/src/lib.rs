@@ -45,6 +45,7 @@
 
 pub mod front;
 pub mod input;
+pub mod menus;
 pub mod session;
 pub mod settings;
 

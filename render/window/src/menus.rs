@@ -1,0 +1,238 @@
+//! The menus (the front screen first) drawn with egui into a texture view, the window's or a
+//! test's, the same way the game is: [`MenuPainter`] runs a frame of egui and draws it, and
+//! [`front_screen`] lays out the [`FrontScreen`] and says what the player did.
+
+use fixstep_net::lan::LanHost;
+
+use crate::front::{Form, FrontAction, FrontScreen, Screen};
+
+/// The width of the front screen's column, points: room for an address and its label.
+const COLUMN_POINTS: f32 = 360.0;
+
+/// Where a menu frame is drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct MenuTarget<'a> {
+    /// The view (the window's surface, or a test's texture).
+    pub view: &'a wgpu::TextureView,
+    /// Its size, pixels.
+    pub size: (u32, u32),
+    /// A colour to clear it to first (`None`: over what is there, as over the game).
+    pub clear: Option<wgpu::Color>,
+}
+
+/// Draws egui frames into texture views.
+pub struct MenuPainter {
+    ctx: egui::Context,
+    renderer: egui_wgpu::Renderer,
+}
+
+impl std::fmt::Debug for MenuPainter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MenuPainter").finish_non_exhaustive()
+    }
+}
+
+impl MenuPainter {
+    /// A painter for views of `format`.
+    #[must_use]
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
+        let renderer =
+            egui_wgpu::Renderer::new(device, format, egui_wgpu::RendererOptions::default());
+        Self { ctx: egui::Context::default(), renderer }
+    }
+
+    /// Runs `ui` over `input` and draws what it laid out into `target`; returns what egui
+    /// asks of the platform (the cursor, text to copy).
+    pub fn draw(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target: MenuTarget<'_>,
+        input: egui::RawInput,
+        ui: impl FnMut(&mut egui::Ui),
+    ) -> egui::PlatformOutput {
+        let MenuTarget { view, size, clear } = target;
+        let mut output = self.ctx.run_ui(input, ui);
+        let pixels_per_point = output.pixels_per_point;
+        let jobs = self.ctx.tessellate(output.shapes, pixels_per_point);
+        for (id, deltas) in &output.textures_delta.set {
+            for delta in deltas {
+                self.renderer.update_texture(device, queue, *id, delta);
+            }
+        }
+        let screen =
+            egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point };
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("menus") });
+        let uploads = self.renderer.update_buffers(device, queue, &mut encoder, &jobs, &screen);
+        {
+            let load = clear.map_or(wgpu::LoadOp::Load, wgpu::LoadOp::Clear);
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("menus"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            self.renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
+        }
+        queue.submit(uploads.into_iter().chain([encoder.finish()]));
+        for id in &output.textures_delta.free {
+            self.renderer.free_texture(id);
+        }
+        // Applied: egui checks that no change of its textures is dropped unapplied.
+        output.textures_delta.clear();
+        output.platform_output
+    }
+}
+
+/// Input for a frame of `size` pixels with nothing pressed: what a test hands
+/// [`MenuPainter::draw`].
+#[must_use]
+pub fn still_input(size: (u32, u32)) -> egui::RawInput {
+    let rect =
+        egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size.0 as f32, size.1 as f32));
+    egui::RawInput { screen_rect: Some(rect), ..egui::RawInput::default() }
+}
+
+/// Lays out the front screen as `front` stands, with the games `lan` found, and adds to
+/// `actions` what the player did this frame.
+pub fn front_screen(
+    ui: &mut egui::Ui,
+    front: &FrontScreen,
+    lan: &[LanHost],
+    actions: &mut Vec<FrontAction>,
+) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.set_max_width(COLUMN_POINTS);
+            ui.add_space(48.0);
+            ui.heading(egui::RichText::new("Fixstep").size(40.0));
+            ui.add_space(24.0);
+            match front.screen() {
+                Screen::Main => main_menu(ui, actions),
+                Screen::Form(form, problem) => {
+                    form_fields(ui, *form, front, lan, problem.as_deref(), actions);
+                }
+                Screen::Starting(form) => {
+                    ui.label(match form {
+                        Form::Host => "Starting the game…",
+                        Form::Join | Form::Spectate => "Connecting…",
+                    });
+                    if ui.button("Back").clicked() {
+                        actions.push(FrontAction::Back);
+                    }
+                }
+                Screen::Failed(_, why) => {
+                    ui.colored_label(egui::Color32::from_rgb(230, 110, 90), why.as_str());
+                    ui.add_space(12.0);
+                    if ui.button("Back").clicked() {
+                        actions.push(FrontAction::Back);
+                    }
+                }
+                Screen::Settings => {
+                    ui.label("Settings");
+                    if ui.button("Back").clicked() {
+                        actions.push(FrontAction::Back);
+                    }
+                }
+            }
+        });
+    });
+}
+
+fn main_menu(ui: &mut egui::Ui, actions: &mut Vec<FrontAction>) {
+    let wide = egui::vec2(COLUMN_POINTS * 0.6, 36.0);
+    for (label, action) in [
+        ("Play alone", FrontAction::PlayAlone),
+        ("Host a game", FrontAction::Open(Form::Host)),
+        ("Join a game", FrontAction::Open(Form::Join)),
+        ("Watch a game", FrontAction::Open(Form::Spectate)),
+        ("Settings", FrontAction::OpenSettings),
+        ("Quit", FrontAction::Quit),
+    ] {
+        if ui.add_sized(wide, egui::Button::new(label)).clicked() {
+            actions.push(action);
+        }
+        ui.add_space(6.0);
+    }
+}
+
+fn form_fields(
+    ui: &mut egui::Ui,
+    form: Form,
+    front: &FrontScreen,
+    lan: &[LanHost],
+    problem: Option<&str>,
+    actions: &mut Vec<FrontAction>,
+) {
+    ui.label(match form {
+        Form::Host => "Host a game",
+        Form::Join => "Join a game",
+        Form::Spectate => "Watch a game",
+    });
+    ui.add_space(12.0);
+    let field = |ui: &mut egui::Ui, label: &str, value: &str, secret: bool| -> Option<String> {
+        ui.label(label);
+        let mut text = value.to_owned();
+        let edit =
+            egui::TextEdit::singleline(&mut text).password(secret).desired_width(f32::INFINITY);
+        let changed = ui.add(edit).changed();
+        ui.add_space(6.0);
+        changed.then_some(text)
+    };
+    if form != Form::Spectate
+        && let Some(name) = field(ui, "Your name", front.name(), false)
+    {
+        actions.push(FrontAction::Name(name));
+    }
+    if form == Form::Host {
+        if let Some(port) =
+            field(ui, "Port (friends type this machine's address and it)", front.port(), false)
+        {
+            actions.push(FrontAction::Port(port));
+        }
+    } else if let Some(address) = field(ui, "Host address (HOST:PORT)", front.address(), false) {
+        actions.push(FrontAction::Address(address));
+    }
+    if let Some(password) = field(ui, "Password (empty: none)", front.password(), true) {
+        actions.push(FrontAction::Password(password));
+    }
+    if let Some(problem) = problem {
+        ui.colored_label(egui::Color32::from_rgb(230, 110, 90), problem);
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Back").clicked() {
+            actions.push(FrontAction::Back);
+        }
+        let go = match form {
+            Form::Host => "Host",
+            Form::Join => "Join",
+            Form::Spectate => "Watch",
+        };
+        if ui.button(go).clicked() {
+            actions.push(FrontAction::Go);
+        }
+    });
+    if form != Form::Host {
+        ui.add_space(18.0);
+        ui.label(if lan.is_empty() { "No game found on this network" } else { "On this network:" });
+        for host in lan {
+            let answer = &host.answer;
+            let lock = if answer.sealed { ", password" } else { "" };
+            let line = format!(
+                "{}  {}  {}/{} players{lock}",
+                host.address, answer.title, answer.players, answer.max_players
+            );
+            if ui.button(line).clicked() {
+                actions.push(FrontAction::Pick(host.address));
+            }
+        }
+    }
+}
