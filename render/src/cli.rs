@@ -45,9 +45,10 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Play in a window (the default). The town: W/A/S/D move, Shift runs, Q/E or the mouse
-    /// turn, F interacts; the arena: W/A/S/D skate, F dashes. The wheel zooms, F3 shows frame
-    /// times, Esc quits.
+    /// Play in a window (the default), from the front screen: play alone, host, join, watch,
+    /// settings. The town: W/A/S/D move, Shift runs, Q/E or the mouse turn, F interacts; the
+    /// arena: W/A/S/D skate, F dashes. The wheel zooms, F3 shows frame times, Esc opens the
+    /// menu.
     Play(PlayArgs),
     /// Print what this build holds: the crates, the games and the commands.
     About,

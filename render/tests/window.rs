@@ -2,54 +2,11 @@
 //! display number) draws 120 frames and writes a picture that is not blank; without a display
 //! or without a GPU, the program says so in one line and exits 2.
 
-use std::io::{BufRead as _, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
 
-use fixstep_gpu::testing::gpu_or_skip;
+use std::process::Command;
 
-/// Where the tests write their pictures and logs: under the build's target directory, never
-/// in the repository.
-fn output_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("window-tests");
-    std::fs::create_dir_all(&dir).expect("the output directory");
-    dir
-}
-
-/// The `fixstep` binary.
-const FIXSTEP: &str = env!("CARGO_BIN_EXE_fixstep");
-
-/// An Xvfb server, stopped when dropped.
-struct Xvfb {
-    child: Child,
-    display: String,
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts Xvfb on a display number it picks itself (`-displayfd`), or says why not.
-fn start_xvfb() -> Result<Xvfb, String> {
-    let mut child = Command::new("Xvfb")
-        .args(["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start Xvfb ({e}); install the xvfb package"))?;
-    let stdout = child.stdout.take().ok_or("Xvfb has no output")?;
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).map_err(|e| format!("Xvfb said nothing: {e}"))?;
-    let number = line.trim();
-    if number.is_empty() {
-        let _ = child.kill();
-        return Err("Xvfb did not start".to_owned());
-    }
-    Ok(Xvfb { display: format!(":{number}"), child })
-}
+use common::{FIXSTEP, config_home, output_dir, xvfb_or_skip};
 
 /// Plays `fixstep GAME play --frames 120 --size 320x180 PLAY` under Xvfb with a screenshot
 /// and a drawn log, and checks that it succeeded with a picture that is not blank; returns
@@ -59,15 +16,7 @@ fn play_in_a_window(
     game: &[&str],
     play: &[&str],
 ) -> Option<Vec<fixstep_present::format::DrawnFrame>> {
-    gpu_or_skip(test)?;
-    let xvfb = match start_xvfb() {
-        Ok(x) => x,
-        Err(reason) => {
-            assert!(std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() != Ok("1"), "{reason}");
-            println!("skipped: {reason}");
-            return None;
-        }
-    };
+    let xvfb = xvfb_or_skip(test)?;
     let out = output_dir().join(format!("{test}.png"));
     let drawn = output_dir().join(format!("{test}-drawn.jsonl"));
     let _ = std::fs::remove_file(&out);
@@ -132,14 +81,6 @@ fn the_arena_plays_in_a_window_with_bots() {
     };
     let (first, last) = (frames.first().and_then(bot), frames.last().and_then(bot));
     assert_ne!(first, last, "a bot's pusher skated");
-}
-
-/// A config directory of the test's own (so that no test reads or writes the player's
-/// settings), empty.
-fn config_home(test: &str) -> PathBuf {
-    let dir = output_dir().join(format!("{test}-config"));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }
 
 #[test]

@@ -102,7 +102,7 @@ pub use error::NetPlayError;
 pub use fixstep_net::{Access, Admission, SessionKey};
 pub use host::{GOODBYE_GRACE_MICROS, HostGame, HostOptions, HostStats, NetHost};
 pub use host_thread::{CompletedTick, HostThread};
-pub use peer::{InputLatency, NetPeer, PeerOptions, PeerStats, identity_of};
+pub use peer::{InputLatency, NetPeer, PeerOptions, PeerStats, identity_of, rejoin_file};
 pub use player_frames::PlayerFrames;
 pub use schedule::{HostSchedule, STAND_IN_MICROS};
 pub use shared_ticks::{SharedTicks, Verdict};

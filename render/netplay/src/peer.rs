@@ -606,6 +606,18 @@ impl<G: NetGame> NetPeer<G> {
     }
 }
 
+/// The file that keeps a player's rejoin secret for the host it dialled as `host` and the
+/// name `name`, under the user's data directory (`~/.local/share/fixstep/rejoin/` on Linux);
+/// `None` where the platform has none.
+#[must_use]
+pub fn rejoin_file(host: &str, name: &str) -> Option<PathBuf> {
+    let host: String =
+        host.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
+    // Hex keeps any name a file name, and two names two files.
+    let name: String = name.bytes().map(|b| format!("{b:02x}")).collect();
+    Some(dirs::data_dir()?.join("fixstep").join("rejoin").join(format!("{host}-{name}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{RejoinSecret, read_secret, write_secret};

@@ -18,8 +18,7 @@ use super::secret::PasswordArgs;
 use super::{Logs, NetLogArgs, Paths, held_at, read_input_script, sleep_until};
 use crate::games::Playable;
 
-/// The port a host listens on unless told: unassigned by IANA, unlikely to be taken.
-pub const DEFAULT_PORT: u16 = 7465;
+pub use fixstep_net::lan::DEFAULT_PORT;
 
 /// How long the host sleeps at most between looks at its socket, microseconds: 2 ms, so an
 /// input that arrives just before a tick is fixed is not missed for want of a look.

@@ -6,13 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use fixstep_net::lan::{LAN_TARGETS, LanHost, discover};
-
-use super::host::DEFAULT_PORT;
-
-/// Ports asked unless told: the default game port and the nine after it, where hosts sharing
-/// a machine go.
-const DEFAULT_PORTS: std::ops::RangeInclusive<u16> = DEFAULT_PORT..=DEFAULT_PORT + 9;
+use fixstep_net::lan::{LAN_PORTS, LAN_TARGETS, LanHost, discover};
 
 /// `fixstep lan`'s arguments.
 #[derive(Clone, Debug, Args)]
@@ -36,7 +30,7 @@ pub struct LanArgs {
 /// If no socket can be bound.
 pub fn run(args: &LanArgs) -> Result<String> {
     let ports: Vec<u16> =
-        if args.ports.is_empty() { DEFAULT_PORTS.collect() } else { args.ports.clone() };
+        if args.ports.is_empty() { LAN_PORTS.collect() } else { args.ports.clone() };
     let targets = if args.targets.is_empty() { LAN_TARGETS.to_vec() } else { args.targets.clone() };
     let found = discover(&targets, &ports, Duration::from_millis(args.wait_ms))
         .context("cannot ask the local network")?;

@@ -43,6 +43,23 @@ pub struct PlayArgs {
     /// window's real times) to this file.
     #[arg(long)]
     pub drawn_log: Option<PathBuf>,
+    /// Play alone at once, without the front screen (as --frames, --screenshot, --drawn-log
+    /// and --bots do).
+    #[arg(long)]
+    pub alone: bool,
+}
+
+impl PlayArgs {
+    /// Whether the game starts at once: asked to, or asked to record or to bring bots, which
+    /// the front screen has no say in.
+    #[must_use]
+    pub const fn skips_front_screen(&self) -> bool {
+        self.alone
+            || self.frames.is_some()
+            || self.screenshot.is_some()
+            || self.drawn_log.is_some()
+            || self.bots > 0
+    }
 }
 
 /// Which network game a window plays.
@@ -105,7 +122,8 @@ pub fn window<G: Playable>(
     use fixstep_window::{DEFAULT_SIZE, Mode, PlayError, PlayOptions, run};
 
     // Read once; what is wrong with the file is said once, and never stops the game.
-    let settings = match default_path().map(|path| load_or_create(&path)) {
+    let settings_file = default_path();
+    let settings = match settings_file.as_deref().map(load_or_create) {
         Some(loaded) => {
             if let Some(warning) = loaded.warning {
                 eprintln!("fixstep: {warning}");
@@ -116,8 +134,12 @@ pub fn window<G: Playable>(
     };
     // The window's size: --size when given, else the settings'.
     let set_size = (settings.window.width, settings.window.height);
-    let set =
-        || PlayOptions { size: set_size, settings: settings.clone(), ..PlayOptions::default() };
+    let set = || PlayOptions {
+        size: set_size,
+        settings: settings.clone(),
+        settings_file: settings_file.clone(),
+        ..PlayOptions::default()
+    };
     let (options, cpu_skinning, mode) = match mode {
         Windowed::Local(args) => (
             PlayOptions {
@@ -128,9 +150,10 @@ pub fn window<G: Playable>(
                 bots: args.bots,
                 drawn_log: args.drawn_log.clone(),
                 settings: settings.clone(),
+                settings_file: settings_file.clone(),
             },
             args.cpu_skinning,
-            Mode::Local,
+            if args.skips_front_screen() { Mode::Local } else { Mode::Front },
         ),
         Windowed::Host(options) => (set(), false, Mode::Host(options.clone())),
         Windowed::Join(options) => (set(), false, Mode::Join(options.clone())),

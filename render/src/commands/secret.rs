@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub use fixstep_netplay::rejoin_file;
+
 use anyhow::{Context, Result};
 use clap::Args;
 use fixstep_net::{Access, Admission, SessionKey};
@@ -71,16 +73,4 @@ fn read_password(file: &Path) -> Result<String> {
         )));
     }
     Ok(line.to_owned())
-}
-
-/// The file that keeps a player's rejoin secret for the host it dialled as `host` and the
-/// name `name`, under the user's data directory (`~/.local/share/fixstep/rejoin/` on Linux);
-/// `None` where the platform has none.
-#[must_use]
-pub fn rejoin_file(host: &str, name: &str) -> Option<PathBuf> {
-    let host: String =
-        host.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
-    // Hex keeps any name a file name, and two names two files.
-    let name: String = name.bytes().map(|b| format!("{b:02x}")).collect();
-    Some(dirs::data_dir()?.join("fixstep").join("rejoin").join(format!("{host}-{name}")))
 }

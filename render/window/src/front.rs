@@ -16,8 +16,7 @@ use crate::settings::Remembered;
 /// The longest player name, characters: what the HUD's name tags fit.
 pub const MAX_NAME_CHARS: usize = 24;
 
-/// The port a host listens on unless told: the command line's default.
-pub const DEFAULT_PORT: u16 = 7465;
+pub use fixstep_net::lan::DEFAULT_PORT;
 
 /// Which form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

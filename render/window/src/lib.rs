@@ -8,9 +8,14 @@
 //! HUD shows the tick, the frame rate, the hash and the network's state; F3 a graph of frame
 //! times.
 //!
-//! The player's [`settings`] (window, view, keys, volumes, HUD) live in a file in the
-//! platform's config directory; the [`front`] screen's flow (play alone, host, join, spectate,
-//! and what went wrong) is kept apart from its drawing, so tests drive it without a window.
+//! [`Mode::Front`] opens on the front screen ([`front`], drawn by [`menus`]): play alone, host,
+//! join (with the games on the local network listed, [`lan_list`]), watch, settings. The game
+//! it starts runs in the same window; Esc opens the [`pause`] menu over it (Resume, Settings,
+//! Leave, Quit), and leaving, or a network error in words, comes back to the front screen.
+//! The other modes start a game at once, as the command line asks. The player's [`settings`]
+//! (window, view, keys, volumes, HUD) live in a file in the platform's config directory, and
+//! the [`settings_screen`] changes them live. A game's sound hears every frame drawn
+//! ([`FrameSound`]).
 //!
 //! Resizing reconfigures the surface; a minimised window (size zero) keeps simulating but
 //! draws nothing; an outdated surface is reconfigured and a lost one recreated. Without a
@@ -45,50 +50,54 @@
 
 pub mod front;
 pub mod input;
+pub mod lan_list;
 pub mod menus;
+pub mod pause;
 pub mod session;
 pub mod settings;
+pub mod settings_screen;
 
-use std::collections::VecDeque;
-use std::fs::File;
-use std::io::BufWriter;
+mod playing;
+mod shell;
+
+use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use fixstep_gpu::overlay::GRAPH_SAMPLES;
-use fixstep_gpu::{FrameRenderer, GpuContext, GpuError, Hud, OffscreenTarget};
-use fixstep_net::Admission;
-use fixstep_netplay::{HostOptions, NetGame, NetPlayError, PeerOptions};
-use fixstep_present::record::{DrawnLog, HeldMark};
+use fixstep_gpu::{FrameRenderer, GpuContext, GpuError, OffscreenTarget};
+use fixstep_net::{Access, Admission, SessionKey};
+use fixstep_netplay::{HostOptions, NetGame, NetPlayError, PeerOptions, rejoin_file};
 use fixstep_present::{FrameOf, Game};
-use fixstep_runtime::Command as _;
 use winit::application::ApplicationHandler;
-use winit::dpi::PhysicalSize;
 use winit::event::{DeviceEvent, DeviceId, ElementState, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::PhysicalKey;
-use winit::window::{CursorGrabMode, Window, WindowId};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::WindowId;
 
-use input::{Input, KeyAction};
+use front::{FrontAction, FrontScreen, Launch, Outcome, Screen};
+use input::KeyAction;
+use lan_list::LanList;
+use pause::{PauseAction, PauseMenu};
+use playing::Playing;
 use session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
-use settings::{Settings, WindowMode};
-
-/// Longest real time one frame hands the scheduler, seconds: after a stall (a dragged window,
-/// a debugger) the game resumes instead of racing to catch up.
-const MAX_FRAME_SECONDS: f64 = 0.25;
-
-/// How long the window system may send no frame before a network game steps without drawing,
-/// seconds: 50 ms, half a tick. Some systems send a hidden or minimised window no frames; a
-/// network game must go on meanwhile (its inputs, hash reports and connection: a peer silent
-/// for 5 s is dropped), so it steps this often unseen.
-const UNSEEN_STEP_SECONDS: f64 = 0.05;
-
-/// Frames the frame rate is averaged over: steady to read, yet quick to show a change.
-const FPS_FRAMES: usize = 30;
+use settings::{Settings, Volumes};
+use settings_screen::SettingsScreen;
+use shell::Shell;
 
 /// Lines of wheel scrolling per zoom step (pixel deltas of touchpads count 40 pixels a line).
 const PIXELS_PER_LINE: f64 = 40.0;
+
+/// How often the front screen is drawn, at most: 60 frames a second moves a menu smoothly,
+/// and a window without vsync does not spin a core on a still screen.
+const MENU_FRAME: Duration = Duration::from_micros(16_667);
+
+/// The colour behind the front screen: the town's night sky.
+const BACKDROP: wgpu::Color = wgpu::Color { r: 0.02, g: 0.03, b: 0.06, a: 1.0 };
+
+/// Seats of a game hosted from the front screen, players and spectators: the command line's
+/// defaults, a table of friends.
+const FRONT_SEATS: usize = 8;
 
 /// The window's size unless told, pixels: 720p, which every display shows whole.
 pub const DEFAULT_SIZE: (u32, u32) = (1280, 720);
@@ -98,7 +107,7 @@ pub const DEFAULT_SIZE: (u32, u32) = (1280, 720);
 pub struct PlayOptions {
     /// The window's size, pixels.
     pub size: (u32, u32),
-    /// Quit after this many frames drawn.
+    /// Quit after this many frames of a game drawn.
     pub frames: Option<u64>,
     /// Write the last frame drawn to this PNG (with `frames`).
     pub screenshot: Option<PathBuf>,
@@ -108,9 +117,12 @@ pub struct PlayOptions {
     pub bots: usize,
     /// Where to write what each frame drew.
     pub drawn_log: Option<PathBuf>,
-    /// What the player set: the window's mode and vsync, the keys, the mouse, the HUD (the
-    /// window's size is `size`).
+    /// What the player set: the window's mode and vsync, the keys, the mouse, the HUD, the
+    /// volumes (the window's size is `size`).
     pub settings: Settings,
+    /// Where the settings screen saves what the player changes, and the front screen the name
+    /// and address it remembers (`None`: nowhere).
+    pub settings_file: Option<PathBuf>,
 }
 
 impl Default for PlayOptions {
@@ -124,6 +136,7 @@ impl Default for PlayOptions {
             bots: 0,
             drawn_log: None,
             settings: Settings::default(),
+            settings_file: None,
         }
     }
 }
@@ -168,6 +181,8 @@ pub enum PlayError {
 /// What the window plays.
 #[derive(Clone, Debug)]
 pub enum Mode {
+    /// The front screen: the player picks.
+    Front,
     /// A game played alone.
     Local,
     /// Host a network game, and play in it.
@@ -177,7 +192,7 @@ pub enum Mode {
     /// Watch the game at `host`.
     Spectate {
         /// The host.
-        host: std::net::SocketAddr,
+        host: SocketAddr,
         /// The spectator's name.
         name: String,
         /// What it presents to the host.
@@ -185,18 +200,63 @@ pub enum Mode {
     },
 }
 
-/// Plays game `G` of `content` in a window, as `mode` says, until it is closed, Esc is
-/// pressed, or `options.frames` are drawn; `make_renderer` builds its renderer once the window
-/// has a GPU (given the GPU, the format it draws in and the size).
+/// A game's sound, driven by what the window draws: it hears each frame right after it is
+/// drawn, so a sound starts at the drawn time of what makes it, never at a tick's.
+pub trait FrameSound<F> {
+    /// A frame was drawn, `seconds` after the one before.
+    fn frame(&mut self, frame: &F, seconds: f32);
+
+    /// A button of a menu was pressed.
+    fn click(&mut self) {}
+
+    /// The player set the volumes.
+    fn set_volumes(&mut self, _volumes: &Volumes) {}
+
+    /// The game was left: what plays on (engines, the fountain) stops.
+    fn stop(&mut self) {}
+}
+
+/// No sound at all.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl<F> FrameSound<F> for Silent {
+    fn frame(&mut self, _frame: &F, _seconds: f32) {}
+}
+
+/// Plays game `G` of `content` in a window, as `mode` says, until it is closed, Quit is
+/// chosen, or `options.frames` are drawn; `make_renderer` builds its renderer once the window
+/// has a GPU (given the GPU, the format it draws in and the size). Silent: see
+/// [`run_with_sound`].
 ///
 /// # Errors
 ///
 /// [`PlayError::NoDisplay`] without a display, [`PlayError::Gpu`] without a GPU, and any
-/// failure of the game or the renderer otherwise.
+/// failure of a game the command line started or of the renderer otherwise (a game the front
+/// screen started says what went wrong there).
 pub fn run<G, R>(
     options: &PlayOptions,
     content: &Arc<G::Content>,
     mode: &Mode,
+    make_renderer: impl FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+) -> Result<(), PlayError>
+where
+    G: NetGame,
+    R: FrameRenderer<Frame = FrameOf<G>>,
+{
+    run_with_sound::<G, R>(options, content, mode, Box::new(Silent), make_renderer)
+}
+
+/// As [`run`], with `sound` hearing every frame drawn and every menu click.
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn run_with_sound<G, R>(
+    options: &PlayOptions,
+    content: &Arc<G::Content>,
+    mode: &Mode,
+    mut sound: Box<dyn FrameSound<FrameOf<G>>>,
     make_renderer: impl FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
 ) -> Result<(), PlayError>
 where
@@ -211,12 +271,17 @@ where
     }
     let event_loop = EventLoop::new().map_err(|e| PlayError::NoDisplay(e.to_string()))?;
     event_loop.set_control_flow(ControlFlow::Poll);
+    sound.set_volumes(&options.settings.volume);
     let mut app: App<G, R, _> = App {
+        front: FrontScreen::new(&options.settings.remembered),
         options: options.clone(),
-        mode: mode.clone(),
+        first: Some(mode.clone()),
         content: Arc::clone(content),
         make_renderer: Some(make_renderer),
-        running: None,
+        shell: None,
+        stage: None,
+        sound,
+        page: "",
         error: None,
     };
     event_loop.run_app(&mut app).map_err(|e| PlayError::Window(e.to_string()))?;
@@ -229,25 +294,6 @@ where
 /// The HUD's line of help: the adapter, and the keys of game `G`, with how to capture the
 /// mouse or let it go as it is now where the mouse turns. A spectator's keys move its camera:
 /// it has no character to move or to interact with.
-/// The window's fullscreen state for `mode`: none, borderless over the current screen, or the
-/// screen's largest video mode (borderless where it has none to give).
-fn fullscreen(event_loop: &ActiveEventLoop, mode: WindowMode) -> Option<winit::window::Fullscreen> {
-    use winit::window::Fullscreen;
-    match mode {
-        WindowMode::Windowed => None,
-        WindowMode::Borderless => Some(Fullscreen::Borderless(None)),
-        WindowMode::Fullscreen => {
-            let monitor =
-                event_loop.primary_monitor().or_else(|| event_loop.available_monitors().next());
-            let best = monitor.and_then(|m| {
-                m.video_modes()
-                    .max_by_key(|v| (v.size().width * v.size().height, v.refresh_rate_millihertz()))
-            });
-            Some(best.map_or(Fullscreen::Borderless(None), Fullscreen::Exclusive))
-        }
-    }
-}
-
 fn hud_note<G: Game>(ctx: &GpuContext, mouse_captured: bool, spectator: bool) -> String {
     let mouse = if mouse_captured {
         "mouse turns (Esc lets it go)"
@@ -261,49 +307,78 @@ fn hud_note<G: Game>(ctx: &GpuContext, mouse_captured: bool, spectator: bool) ->
     } else {
         G::CONTROLS.to_owned()
     };
-    format!("{}   {keys}, wheel zoom, F3 graph, Esc quit", ctx.describe())
+    format!("{}   {keys}, wheel zoom, F3 graph, Esc menu", ctx.describe())
 }
 
-struct App<G: Game, R, F> {
+/// Where a game hosted or joined from the front screen writes its desync reports: under the
+/// player's data directory, not wherever the game was started from.
+fn reports_dir() -> PathBuf {
+    dirs::data_dir().map_or_else(
+        || PathBuf::from("desync-reports"),
+        |d| d.join("fixstep").join("desync-reports"),
+    )
+}
+
+/// What the front screen's `launch` asks the window to play: a game alone with `seed`, or
+/// a side of a network game.
+///
+/// # Errors
+///
+/// A password that makes no key, in words.
+fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, String> {
+    let key = |password: &Option<String>| {
+        password.as_deref().map(SessionKey::from_password).transpose().map_err(|e| e.to_string())
+    };
+    Ok(match launch {
+        Launch::Alone => Mode::Local,
+        Launch::Host { name, port, password } => Mode::Host(HostOptions {
+            bind: SocketAddr::new(Ipv4Addr::UNSPECIFIED.into(), *port),
+            also_reachable_at: Vec::new(),
+            max_players: FRONT_SEATS,
+            max_spectators: FRONT_SEATS,
+            own_player: true,
+            seed,
+            name: name.clone(),
+            reports: reports_dir(),
+            access: key(password)?.map_or(Access::Open, Access::Key),
+        }),
+        Launch::Join { host, name, password } => Mode::Join(PeerOptions {
+            host: *host,
+            name: name.clone(),
+            admission: key(password)?.map_or(Admission::Open, Admission::Key),
+            reports: reports_dir(),
+            rejoin_file: rejoin_file(&host.to_string(), name),
+        }),
+        Launch::Spectate { host, password } => Mode::Spectate {
+            host: *host,
+            name: spectator_name.to_owned(),
+            admission: key(password)?.map_or(Admission::Open, Admission::Key),
+        },
+    })
+}
+
+/// What shows in the window.
+enum Stage<G: Game> {
+    /// The front screen, with the LAN list while a join or watch form is open, and the
+    /// settings screen's state while it shows.
+    Front { lan: Option<LanList>, settings: SettingsScreen, drawn: Instant },
+    /// A game.
+    Playing(Box<Playing<G>>),
+}
+
+struct App<G: NetGame, R, F> {
     options: PlayOptions,
-    mode: Mode,
+    /// The mode to start in, until the window opens.
+    first: Option<Mode>,
     content: Arc<G::Content>,
     make_renderer: Option<F>,
-    running: Option<Running<G, R>>,
+    shell: Option<Shell<R>>,
+    stage: Option<Stage<G>>,
+    front: FrontScreen,
+    sound: Box<dyn FrameSound<FrameOf<G>>>,
+    /// The menu page drawn last, to start each new page without the old one's focus.
+    page: &'static str,
     error: Option<PlayError>,
-}
-
-struct Running<G: Game, R> {
-    window: Arc<Window>,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
-    view_format: wgpu::TextureFormat,
-    ctx: GpuContext,
-    renderer: R,
-    /// What is played: a local game, or a side of a network game.
-    game: Box<dyn PlaySession<G>>,
-    input: Input,
-    /// When the game last stepped (drawn or unseen).
-    last: Instant,
-    /// When a frame was last drawn, for the frame times shown.
-    last_drawn: Instant,
-    /// When the last frame ended or the game last stepped unseen: the window system has sent
-    /// no frame since.
-    quiet_since: Instant,
-    hud: Hud,
-    frame_times: VecDeque<f32>,
-    frames_drawn: u64,
-    minimized: bool,
-    /// What each frame drew, if asked for, with when the game started and what was held last.
-    drawn_log: Option<DrawnRecord<G>>,
-}
-
-/// The window's drawn log: what each frame drew, at real times from the start.
-struct DrawnRecord<G: Game> {
-    log: DrawnLog<BufWriter<File>>,
-    started: Instant,
-    held: fixstep_present::CommandOf<G>,
-    held_since_ms: f64,
 }
 
 impl<G, R, F> App<G, R, F>
@@ -313,65 +388,20 @@ where
     F: FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
 {
     fn fail(&mut self, event_loop: &ActiveEventLoop, error: PlayError) {
-        self.error = Some(error);
+        self.error.get_or_insert(error);
         event_loop.exit();
     }
 
-    fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<Running<G, R>, PlayError> {
-        let (w, h) = self.options.size;
-        let settings = &self.options.settings;
-        let attributes = Window::default_attributes()
-            .with_title(format!("Fixstep: {}", G::content_title(&self.content)))
-            .with_inner_size(PhysicalSize::new(w, h))
-            .with_fullscreen(fullscreen(event_loop, settings.window.mode));
-        let window = Arc::new(
-            event_loop
-                .create_window(attributes)
-                .map_err(|e| PlayError::NoDisplay(format!("cannot open a window: {e}")))?,
-        );
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-                Box::new(event_loop.owned_display_handle()),
-            ));
-        let surface = instance
-            .create_surface(Arc::clone(&window))
-            .map_err(|e| GpuError::Surface(e.to_string()))?;
-        let ctx = pollster::block_on(GpuContext::with_instance(instance, Some(&surface)))?;
-        let caps = surface.get_capabilities(&ctx.adapter);
-        let Some(&format) = caps.formats.iter().find(|f| f.is_srgb()).or(caps.formats.first())
-        else {
-            return Err(GpuError::Surface(format!(
-                "{} cannot present to this window",
-                ctx.describe()
-            ))
-            .into());
-        };
-        // Shading is in linear light: draw through an sRGB view even if the surface is not.
-        let view_format = format.add_srgb_suffix();
-        let size = window.inner_size();
-        let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            color_space: wgpu::SurfaceColorSpace::Auto,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            present_mode: if settings.window.vsync {
-                wgpu::PresentMode::AutoVsync
-            } else {
-                wgpu::PresentMode::AutoNoVsync
-            },
-            desired_maximum_frame_latency: 2,
-            alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: if view_format == format { vec![] } else { vec![view_format] },
-        };
-        surface.configure(&ctx.device, &config);
-        let make_renderer = self
-            .make_renderer
-            .take()
-            .ok_or_else(|| PlayError::Window("the window was started twice".to_owned()))?;
-        let mut renderer = make_renderer(&ctx, view_format, (config.width, config.height))?;
+    /// The front screen, as it stands.
+    fn front_stage() -> Stage<G> {
+        Stage::Front { lan: None, settings: SettingsScreen::default(), drawn: Instant::now() }
+    }
+
+    /// Starts what `mode` plays; `from_front` if the front screen asked for it.
+    fn start(&mut self, mode: &Mode, from_front: bool) -> Result<Stage<G>, PlayError> {
         let content = &self.content;
-        let game: Box<dyn PlaySession<G>> = match &self.mode {
+        let game: Box<dyn PlaySession<G>> = match mode {
+            Mode::Front => return Ok(Self::front_stage()),
             Mode::Local => {
                 Box::new(LocalPlay::<G>::new(content, self.options.seed, self.options.bots))
             }
@@ -381,201 +411,366 @@ where
                 Box::new(SpectatePlay::<G>::new(content, *host, name, admission)?)
             }
         };
-        renderer.set_local_player(game.local_player());
-        renderer.set_field_of_view(settings.view.fov_degrees.to_radians());
-        let drawn_log = match &self.options.drawn_log {
-            Some(path) => Some(DrawnRecord {
-                log: DrawnLog::new(BufWriter::new(File::create(path).map_err(|e| {
-                    PlayError::Write {
-                        what: "drawn log",
-                        path: path.clone(),
-                        message: e.to_string(),
-                    }
-                })?)),
-                started: Instant::now(),
-                held: fixstep_present::CommandOf::<G>::default(),
-                held_since_ms: 0.0,
-            }),
-            None => None,
+        let shell = self.shell.as_ref().ok_or_else(|| PlayError::Window("no window".to_owned()))?;
+        let note = hud_note::<G>(&shell.ctx, false, game.is_spectator());
+        let drawn_log = self.options.drawn_log.as_deref();
+        let playing = Playing::new(game, &self.options.settings, drawn_log, note, from_front)?;
+        Ok(Stage::Playing(Box::new(playing)))
+    }
+
+    /// The front screen started `launch`: remembers the fields, and plays it, or says on the
+    /// front screen why it cannot start.
+    fn launch(&mut self, launch: &Launch) {
+        self.options.settings.remembered = self.front.remembered();
+        self.save_settings();
+        let spectator_name = match self.front.name().trim() {
+            "" => "spectator".to_owned(),
+            name => name.to_owned(),
         };
-        let note = hud_note::<G>(&ctx, false, game.is_spectator());
-        let hud = Hud { visible: settings.hud, note: Some(note), ..Hud::default() };
-        window.request_redraw();
-        Ok(Running {
-            window,
-            surface,
-            config,
-            view_format,
-            ctx,
-            renderer,
-            game,
-            input: Input::new(settings.keys.clone(), &settings.view),
-            last: Instant::now(),
-            last_drawn: Instant::now(),
-            quiet_since: Instant::now(),
-            hud,
-            frame_times: VecDeque::with_capacity(GRAPH_SAMPLES),
-            frames_drawn: 0,
-            minimized: false,
-            drawn_log,
-        })
-    }
-}
-
-impl<G, R> Running<G, R>
-where
-    G: Game,
-    R: FrameRenderer<Frame = FrameOf<G>>,
-{
-    /// Captures the mouse for turning (locked where the platform can, else confined to the
-    /// window, and hidden), or lets it go; the HUD says which and how to change it.
-    fn capture_mouse(&mut self, capture: bool) {
-        if capture {
-            // A platform that can neither lock nor confine the cursor still turns with the
-            // mouse moving over the window.
-            if self.window.set_cursor_grab(CursorGrabMode::Locked).is_err() {
-                let _ = self.window.set_cursor_grab(CursorGrabMode::Confined);
-            }
-        } else {
-            let _ = self.window.set_cursor_grab(CursorGrabMode::None);
+        let started = mode_of(launch, self.options.seed, &spectator_name)
+            .and_then(|mode| self.start(&mode, true).map_err(|e| e.to_string()));
+        match started {
+            Ok(stage) => self.stage = Some(stage),
+            Err(why) => self.front.failed(&why),
         }
-        self.window.set_cursor_visible(!capture);
-        self.input.mouse_look = capture;
-        self.hud.note = Some(hud_note::<G>(&self.ctx, capture, self.game.is_spectator()));
     }
 
-    fn resize(&mut self, size: PhysicalSize<u32>) {
-        if size.width == 0 || size.height == 0 {
-            // Minimised: nothing to draw into until it comes back.
-            self.minimized = true;
-            return;
-        }
-        self.minimized = false;
-        self.config.width = size.width;
-        self.config.height = size.height;
-        self.surface.configure(&self.ctx.device, &self.config);
-        self.renderer.resize(size.width, size.height);
-    }
-
-    /// Runs what the real time since the last step owes, drawing nothing: the game part of a
-    /// frame. Returns what was held, as the game's command.
-    fn step(&mut self) -> Result<fixstep_present::CommandOf<G>, PlayError> {
-        let now = Instant::now();
-        let seconds = now.duration_since(self.last).as_secs_f64().min(MAX_FRAME_SECONDS);
-        self.last = now;
-        let controls = self.input.controls();
-        let mouse = self.input.take_mouse_turn();
-        self.game.frame((seconds * 1_000_000.0) as u64, &controls, mouse)?;
-        Ok(G::held(&controls))
-    }
-
-    /// Steps the game unseen if the window system has sent no frame for so long that a
-    /// network game must go on without ([`UNSEEN_STEP_SECONDS`]).
-    fn step_if_unseen(&mut self) -> Result<(), PlayError> {
-        if self.game.plays_on_unseen()
-            && self.quiet_since.elapsed().as_secs_f64() > UNSEEN_STEP_SECONDS
+    /// Leaves the game for the front screen; `why`, if given, is shown there.
+    fn leave(&mut self, why: Option<String>) {
+        if let Some(Stage::Playing(playing)) = self.stage.take()
+            && let Err(error) = playing.close()
         {
-            self.step()?;
-            self.quiet_since = Instant::now();
+            self.error.get_or_insert(error);
+        }
+        self.sound.stop();
+        if let Some(shell) = &self.shell {
+            shell.capture_mouse(false);
+        }
+        match why {
+            Some(why) => self.front.failed(&why),
+            None => self.front.returned(),
+        }
+        self.stage = Some(Self::front_stage());
+    }
+
+    fn save_settings(&self) {
+        if let Some(path) = &self.options.settings_file
+            && let Err(e) = self.options.settings.save(path)
+        {
+            eprintln!("fixstep: cannot save the settings to {}: {e}", path.display());
+        }
+    }
+
+    /// Applies settings the player changed, at once: the window, the view, the keys, the
+    /// volumes, the HUD.
+    fn apply_settings(&mut self, event_loop: &ActiveEventLoop, new: Settings) {
+        let old = std::mem::replace(&mut self.options.settings, new);
+        let new = &self.options.settings;
+        if let Some(shell) = self.shell.as_mut() {
+            shell.apply(event_loop, &old.window, &new.window);
+            if new.view.fov_degrees != old.view.fov_degrees {
+                shell.renderer.set_field_of_view(new.view.fov_degrees.to_radians());
+            }
+        }
+        if new.volume != old.volume {
+            self.sound.set_volumes(&new.volume);
+        }
+        if let Some(Stage::Playing(playing)) = self.stage.as_mut() {
+            if new.keys != old.keys || new.view != old.view {
+                playing.input = input::Input::new(new.keys.clone(), &new.view);
+            }
+            playing.hud.visible = new.hud;
+        }
+    }
+
+    /// Esc while a menu shows: back a screen, or out of the pause menu.
+    fn escape(&mut self, event_loop: &ActiveEventLoop) {
+        match self.stage.as_mut() {
+            Some(Stage::Playing(playing)) if playing.game.connecting() && playing.from_front => {
+                self.leave(None);
+                self.front.act(FrontAction::Back);
+            }
+            Some(Stage::Playing(playing)) => match playing.menu.as_mut().map(PauseMenu::escape) {
+                Some(Some(PauseAction::Resume)) => playing.menu = None,
+                Some(_) => {}
+                None => self.open_pause(),
+            },
+            Some(Stage::Front { .. }) => {
+                if self.front.screen() == &Screen::Settings {
+                    self.save_settings();
+                }
+                if self.front.act(FrontAction::Back) == Outcome::Quit {
+                    event_loop.exit();
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Opens the pause menu: the keys held are let go, and the mouse too.
+    fn open_pause(&mut self) {
+        if let Some(Stage::Playing(playing)) = self.stage.as_mut() {
+            playing.input.release_all();
+            playing.input.mouse_look = false;
+            playing.menu = Some(PauseMenu::Menu);
+            if let Some(shell) = &self.shell {
+                shell.capture_mouse(false);
+            }
+        }
+    }
+
+    /// The settings screen that shows, if one does.
+    fn settings_screen(&mut self) -> Option<&mut SettingsScreen> {
+        match self.stage.as_mut()? {
+            Stage::Front { settings, .. } if self.front.screen() == &Screen::Settings => {
+                Some(settings)
+            }
+            Stage::Front { .. } => None,
+            Stage::Playing(playing) => match playing.menu.as_mut()? {
+                PauseMenu::Settings(screen) => Some(screen),
+                PauseMenu::Menu => None,
+            },
+        }
+    }
+
+    /// A key went down while a menu shows: a key being rebound takes it, Esc goes back, and
+    /// the menus have the rest. Returns whether it was taken here.
+    fn menu_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode) -> bool {
+        let mut settings = self.options.settings.clone();
+        if let Some(screen) = self.settings_screen()
+            && screen.rebinding().is_some()
+        {
+            screen.key(&mut settings, code);
+            self.apply_settings(event_loop, settings);
+            return true;
+        }
+        if code == KeyCode::Escape {
+            self.escape(event_loop);
+            return true;
+        }
+        false
+    }
+
+    /// Which menu page shows: each new one starts without the old one's keyboard focus.
+    fn turn_page(&mut self) {
+        let page = match &self.stage {
+            Some(Stage::Playing(playing)) if playing.game.connecting() => "connecting",
+            Some(Stage::Playing(playing)) => match playing.menu {
+                None => "game",
+                Some(PauseMenu::Menu) => "pause",
+                Some(PauseMenu::Settings(_)) => "pause settings",
+            },
+            Some(Stage::Front { .. }) => match self.front.screen() {
+                Screen::Main => "main",
+                Screen::Form(..) => "form",
+                Screen::Starting(_) => "starting",
+                Screen::Failed(..) => "failed",
+                Screen::Settings => "settings",
+            },
+            None => "",
+        };
+        if page != self.page {
+            self.page = page;
+            if let Some(shell) = &self.shell {
+                shell.forget_focus();
+            }
+        }
+    }
+
+    /// Draws the front screen and acts on what the player did.
+    fn draw_front(&mut self, event_loop: &ActiveEventLoop) -> Result<(), PlayError> {
+        let Some(Stage::Front { lan, settings: screen, drawn }) = self.stage.as_mut() else {
+            return Ok(());
+        };
+        if drawn.elapsed() < MENU_FRAME {
+            return Ok(());
+        }
+        *drawn = Instant::now();
+        let listing = matches!(
+            self.front.screen(),
+            Screen::Form(front::Form::Join | front::Form::Spectate, _)
+        );
+        match (listing, lan.is_some()) {
+            (true, false) => *lan = Some(LanList::start(G::NAME)),
+            (false, true) => *lan = None,
+            _ => {}
+        }
+        let hosts = lan.as_ref().map(LanList::hosts).unwrap_or_default();
+        let mut settings = self.options.settings.clone();
+        let mut actions = Vec::new();
+        let front = &self.front;
+        let Some(shell) = self.shell.as_mut() else { return Ok(()) };
+        shell.present(|canvas| {
+            canvas.menu(Some(BACKDROP), |ui| {
+                if front.screen() == &Screen::Settings {
+                    if settings_screen::settings_screen(ui, screen, &mut settings) {
+                        actions.push(FrontAction::Back);
+                    }
+                } else {
+                    menus::front_screen(ui, front, &hosts, &mut actions);
+                }
+            });
+        })?;
+        if settings != self.options.settings {
+            self.apply_settings(event_loop, settings);
+        }
+        for action in actions {
+            self.sound.click();
+            if action == FrontAction::Back && self.front.screen() == &Screen::Settings {
+                self.save_settings();
+            }
+            match self.front.act(action) {
+                Outcome::Stay => {}
+                Outcome::Start(launch) => self.launch(&launch),
+                Outcome::Quit => event_loop.exit(),
+            }
         }
         Ok(())
     }
 
-    /// Runs the ticks this frame owes, then draws it. Returns whether the frame was drawn.
-    fn frame(&mut self) -> Result<bool, PlayError> {
-        let held = self.step()?;
-        // The frame's time is since the last frame drawn, whatever stepped unseen between.
-        let seconds = self.last_drawn.elapsed().as_secs_f64().min(MAX_FRAME_SECONDS);
-        let ms = (seconds * 1000.0) as f32;
-        self.last_drawn = Instant::now();
-        if self.frame_times.len() == GRAPH_SAMPLES {
-            self.frame_times.pop_front();
-        }
-        self.frame_times.push_back(ms);
-        // Frames per second over the recent frames, not the newest alone.
-        let recent: f32 = self.frame_times.iter().rev().take(FPS_FRAMES).sum();
-        let counted = self.frame_times.len().min(FPS_FRAMES) as f32;
-        self.hud.fps = if recent > 0.0 { counted * 1000.0 / recent } else { 0.0 };
-        self.hud.frame_ms = ms;
-        if self.hud.show_graph {
-            self.hud.frame_times.clear();
-            self.hud.frame_times.extend(self.frame_times.iter().copied());
-        }
-        self.game.hud(&mut self.hud);
-        if let Some(record) = self.drawn_log.as_mut() {
-            let at_ms = record.started.elapsed().as_secs_f64() * 1000.0;
-            let keys = held.held();
-            if keys != record.held {
-                record.held = keys;
-                record.held_since_ms = at_ms;
+    /// Runs and draws a frame of the game, with the pause menu over it when open, and acts on
+    /// what the player chose there.
+    fn draw_game(&mut self, event_loop: &ActiveEventLoop) -> Result<(), PlayError> {
+        let Some(Stage::Playing(playing)) = self.stage.as_mut() else { return Ok(()) };
+        let Some(shell) = self.shell.as_mut() else { return Ok(()) };
+        let seconds = match playing.frame() {
+            Ok(seconds) => seconds,
+            Err(error) if playing.from_front => {
+                self.leave(Some(error.to_string()));
+                return Ok(());
             }
-            let mark =
-                HeldMark { since_ms: record.held_since_ms, held: G::held_numbers(&record.held) };
-            let game = &self.game;
-            record.log.write(at_ms, Some(&mark), |line| game.record(line)).map_err(|e| {
-                PlayError::Write { what: "drawn log", path: PathBuf::new(), message: e.to_string() }
-            })?;
-        }
-        self.renderer.advance_effects(seconds as f32);
-        if self.minimized {
-            return Ok(false);
-        }
-        let texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(texture) => texture,
-            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => {
-                // Drawn this once, then the surface is brought up to date.
-                let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
-                    format: Some(self.view_format),
-                    ..wgpu::TextureViewDescriptor::default()
-                });
-                self.renderer.render(&view, self.game.drawn(), &self.hud);
-                self.ctx.queue.present(texture);
-                self.surface.configure(&self.ctx.device, &self.config);
-                return Ok(true);
-            }
-            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
-                return Ok(false);
-            }
-            wgpu::CurrentSurfaceTexture::Outdated => {
-                self.surface.configure(&self.ctx.device, &self.config);
-                return Ok(false);
-            }
-            wgpu::CurrentSurfaceTexture::Lost => {
-                self.surface = self
-                    .ctx
-                    .instance
-                    .create_surface(Arc::clone(&self.window))
-                    .map_err(|e| GpuError::Surface(e.to_string()))?;
-                self.surface.configure(&self.ctx.device, &self.config);
-                return Ok(false);
-            }
-            wgpu::CurrentSurfaceTexture::Validation => {
-                return Err(GpuError::Surface("the surface refused a frame".to_owned()).into());
-            }
+            Err(error) => return Err(error),
         };
-        let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
-            format: Some(self.view_format),
-            ..wgpu::TextureViewDescriptor::default()
-        });
-        self.renderer.render(&view, self.game.drawn(), &self.hud);
-        self.window.pre_present_notify();
-        self.ctx.queue.present(texture);
-        Ok(true)
+        playing.quiet_since = Instant::now();
+        let player = playing.game.local_player();
+        if playing.told_player != Some(player) {
+            shell.renderer.set_local_player(player);
+            playing.told_player = Some(player);
+        }
+        let connecting = playing.game.connecting() && playing.from_front;
+        if !connecting {
+            self.sound.frame(playing.game.drawn(), seconds);
+            shell.renderer.advance_effects(seconds);
+        }
+        let mut settings = self.options.settings.clone();
+        let mut actions = Vec::new();
+        let mut front_actions = Vec::new();
+        let front = &self.front;
+        let what = playing.game.describe();
+        let network = playing.game.plays_on_unseen();
+        let drawn = shell.present(|canvas| {
+            if connecting {
+                canvas.menu(Some(BACKDROP), |ui| {
+                    menus::front_screen(ui, front, &[], &mut front_actions);
+                });
+                return;
+            }
+            canvas.renderer.render(canvas.view, playing.game.drawn(), &playing.hud);
+            if let Some(menu) = playing.menu.as_mut() {
+                canvas.menu(None, |ui| {
+                    pause::pause_menu(ui, menu, &mut settings, &what, network, &mut actions);
+                });
+            }
+        })?;
+        if drawn && !connecting {
+            playing.frames_drawn += 1;
+        }
+        if self.options.frames.is_some_and(|n| playing.frames_drawn >= n) {
+            if let Some(path) = self.options.screenshot.clone() {
+                screenshot(shell, playing.game.drawn(), &playing.hud, &path)?;
+            }
+            event_loop.exit();
+        }
+        if settings != self.options.settings {
+            self.apply_settings(event_loop, settings);
+        }
+        if !front_actions.is_empty() {
+            // Back while connecting: give up, and back to the form.
+            self.sound.click();
+            self.leave(None);
+            self.front.act(FrontAction::Back);
+        }
+        for action in actions {
+            self.sound.click();
+            match action {
+                PauseAction::Resume => {
+                    if let Some(Stage::Playing(playing)) = self.stage.as_mut() {
+                        playing.menu = None;
+                    }
+                }
+                PauseAction::Settings => {}
+                PauseAction::Leave => self.leave(None),
+                PauseAction::Quit => event_loop.exit(),
+            }
+        }
+        Ok(())
     }
 
-    /// Draws the latest frame again offscreen, at the window's size, and writes it as a PNG.
-    fn screenshot(&mut self, path: &std::path::Path) -> Result<(), PlayError> {
-        let (w, h) = self.renderer.size();
-        let target = OffscreenTarget::new(&self.ctx.device, w, h, self.view_format);
-        self.renderer.render(&target.view, self.game.drawn(), &self.hud);
-        let failed = |message: String| PlayError::Write {
-            what: "screenshot",
-            path: path.to_path_buf(),
-            message,
-        };
-        let image = target.read_image(&self.ctx.device, &self.ctx.queue).map_err(failed)?;
-        fixstep_gpu::offscreen::save_png(&image, path).map_err(|e| failed(e.to_string()))
+    /// A window event while a game takes the keys.
+    fn game_event(&mut self, event: &WindowEvent) {
+        let Some(Stage::Playing(playing)) = self.stage.as_mut() else { return };
+        let Some(shell) = self.shell.as_mut() else { return };
+        match event {
+            WindowEvent::Focused(false) => {
+                playing.input.release_all();
+                playing.input.mouse_look = false;
+                shell.capture_mouse(false);
+            }
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let PhysicalKey::Code(code) = event.physical_key {
+                    let pressed = event.state == ElementState::Pressed;
+                    match playing.input.key(code, pressed, event.repeat) {
+                        KeyAction::Escape if playing.input.mouse_look => {
+                            playing.input.mouse_look = false;
+                            shell.capture_mouse(false);
+                            playing.hud.note =
+                                Some(hud_note::<G>(&shell.ctx, false, playing.game.is_spectator()));
+                        }
+                        KeyAction::Escape => self.open_pause(),
+                        KeyAction::ToggleGraph => playing.hud.show_graph = !playing.hud.show_graph,
+                        KeyAction::None => {}
+                    }
+                }
+            }
+            // A game whose player the mouse does not turn keeps the pointer free, except for
+            // a spectator, whose camera it turns.
+            WindowEvent::MouseInput { state: ElementState::Pressed, .. }
+                if G::MOUSE_TURNS || playing.game.is_spectator() =>
+            {
+                playing.input.mouse_look = true;
+                shell.capture_mouse(true);
+                playing.hud.note =
+                    Some(hud_note::<G>(&shell.ctx, true, playing.game.is_spectator()));
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => f64::from(*y),
+                    MouseScrollDelta::PixelDelta(p) => p.y / PIXELS_PER_LINE,
+                };
+                playing.game.camera().zoom(steps as f32);
+            }
+            _ => {}
+        }
     }
+}
+
+/// Draws the latest frame again offscreen, at the window's size, and writes it as a PNG.
+fn screenshot<R: FrameRenderer>(
+    shell: &mut Shell<R>,
+    frame: &R::Frame,
+    hud: &fixstep_gpu::Hud,
+    path: &std::path::Path,
+) -> Result<(), PlayError> {
+    let (w, h) = shell.renderer.size();
+    let target = OffscreenTarget::new(&shell.ctx.device, w, h, shell.view_format);
+    shell.renderer.render(&target.view, frame, hud);
+    let failed = |message: String| PlayError::Write {
+        what: "screenshot",
+        path: path.to_path_buf(),
+        message,
+    };
+    let image = target.read_image(&shell.ctx.device, &shell.ctx.queue).map_err(failed)?;
+    fixstep_gpu::offscreen::save_png(&image, path).map_err(|e| failed(e.to_string()))
 }
 
 impl<G, R, F> ApplicationHandler for App<G, R, F>
@@ -585,102 +780,107 @@ where
     F: FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
 {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.running.is_some() {
+        if self.shell.is_some() {
             return;
         }
-        match self.start(event_loop) {
-            Ok(running) => self.running = Some(running),
+        let Some(make_renderer) = self.make_renderer.take() else { return };
+        let title = format!("Fixstep: {}", G::content_title(&self.content));
+        let opened = Shell::open(
+            event_loop,
+            title,
+            self.options.size,
+            &self.options.settings,
+            make_renderer,
+        );
+        match opened {
+            Ok(shell) => self.shell = Some(shell),
+            Err(error) => return self.fail(event_loop, error),
+        }
+        let mode = self.first.take().unwrap_or(Mode::Front);
+        match self.start(&mode, false) {
+            Ok(stage) => self.stage = Some(stage),
             Err(error) => self.fail(event_loop, error),
         }
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
-        let Some(running) = self.running.as_mut() else { return };
-        match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::Resized(size) => running.resize(size),
-            WindowEvent::Focused(false) => {
-                running.input.release_all();
-                running.capture_mouse(false);
-            }
-            WindowEvent::KeyboardInput { event, .. } => {
-                if let PhysicalKey::Code(code) = event.physical_key {
-                    let pressed = event.state == ElementState::Pressed;
-                    match running.input.key(code, pressed, event.repeat) {
-                        KeyAction::Escape if running.input.mouse_look => {
-                            running.capture_mouse(false);
-                        }
-                        KeyAction::Escape => event_loop.exit(),
-                        KeyAction::ToggleGraph => running.hud.show_graph = !running.hud.show_graph,
-                        KeyAction::None => {}
-                    }
-                }
-            }
-            // A game whose player the mouse does not turn keeps the pointer free, except for
-            // a spectator, whose camera it turns.
-            WindowEvent::MouseInput { state: ElementState::Pressed, .. }
-                if G::MOUSE_TURNS || running.game.is_spectator() =>
-            {
-                running.capture_mouse(true);
-            }
-            WindowEvent::MouseWheel { delta, .. } => {
-                let steps = match delta {
-                    MouseScrollDelta::LineDelta(_, y) => f64::from(y),
-                    MouseScrollDelta::PixelDelta(p) => p.y / PIXELS_PER_LINE,
-                };
-                running.game.camera().zoom(steps as f32);
-            }
+        let Some(shell) = self.shell.as_mut() else { return };
+        match &event {
+            WindowEvent::CloseRequested => return event_loop.exit(),
+            WindowEvent::Resized(size) => shell.resize(*size),
             WindowEvent::RedrawRequested => {
-                let drawn = match running.frame() {
-                    Ok(drawn) => drawn,
-                    Err(error) => return self.fail(event_loop, error),
+                self.turn_page();
+                let drawn = match self.stage {
+                    Some(Stage::Front { .. }) => self.draw_front(event_loop),
+                    Some(Stage::Playing(_)) => self.draw_game(event_loop),
+                    None => Ok(()),
                 };
-                running.quiet_since = Instant::now();
-                if drawn {
-                    running.frames_drawn += 1;
+                if let Err(error) = drawn {
+                    self.fail(event_loop, error);
                 }
-                if self.options.frames.is_some_and(|n| running.frames_drawn >= n) {
-                    if let Some(path) = self.options.screenshot.clone()
-                        && let Err(error) = running.screenshot(&path)
-                    {
-                        return self.fail(event_loop, error);
-                    }
-                    event_loop.exit();
-                }
+                return;
             }
             _ => {}
+        }
+        let menus_show = match &self.stage {
+            Some(Stage::Playing(playing)) => !playing.takes_keys(),
+            Some(Stage::Front { .. }) => true,
+            None => return,
+        };
+        if !menus_show {
+            return self.game_event(&event);
+        }
+        if let WindowEvent::KeyboardInput { event: key, .. } = &event
+            && key.state == ElementState::Pressed
+            && !key.repeat
+            && let PhysicalKey::Code(code) = key.physical_key
+            && self.menu_key(event_loop, code)
+        {
+            return;
+        }
+        if let Some(shell) = self.shell.as_mut() {
+            shell.menu_event(&event);
         }
     }
 
     fn device_event(&mut self, _event_loop: &ActiveEventLoop, _id: DeviceId, event: DeviceEvent) {
-        if let (Some(running), DeviceEvent::MouseMotion { delta }) = (self.running.as_mut(), event)
+        if let (Some(Stage::Playing(playing)), DeviceEvent::MouseMotion { delta }) =
+            (self.stage.as_mut(), event)
         {
-            running.input.mouse_moved(delta.0);
+            playing.input.mouse_moved(delta.0);
         }
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(running) = self.running.as_mut() else { return };
-        if let Err(error) = running.step_if_unseen() {
-            return self.fail(event_loop, error);
+        match self.stage.as_mut() {
+            Some(Stage::Playing(playing)) => {
+                event_loop.set_control_flow(ControlFlow::Poll);
+                if let Err(error) = playing.step_if_unseen() {
+                    if playing.from_front {
+                        self.leave(Some(error.to_string()));
+                    } else {
+                        return self.fail(event_loop, error);
+                    }
+                }
+            }
+            Some(Stage::Front { drawn, .. }) => {
+                event_loop.set_control_flow(ControlFlow::WaitUntil(*drawn + MENU_FRAME));
+            }
+            None => {}
         }
-        running.window.request_redraw();
+        if let Some(shell) = self.shell.as_ref() {
+            shell.window.request_redraw();
+        }
     }
 
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
-        if let Some(running) = self.running.as_mut() {
-            running.game.close();
-        }
-        if let Some(record) = self.running.as_mut().and_then(|r| r.drawn_log.take())
-            && let Err(e) = record.log.finish()
+        if let Some(Stage::Playing(playing)) = self.stage.take()
+            && let Err(error) = playing.close()
         {
-            self.error = Some(PlayError::Write {
-                what: "drawn log",
-                path: self.options.drawn_log.clone().unwrap_or_default(),
-                message: e.to_string(),
-            });
+            self.error.get_or_insert(error);
         }
+        self.sound.stop();
         // The surface goes before the window it draws into.
-        self.running = None;
+        self.shell = None;
     }
 }

@@ -41,6 +41,12 @@ impl MenuPainter {
         Self { ctx: egui::Context::default(), renderer }
     }
 
+    /// The egui context its frames run in: the window's input goes to it.
+    #[must_use]
+    pub const fn context(&self) -> &egui::Context {
+        &self.ctx
+    }
+
     /// Runs `ui` over `input` and draws what it laid out into `target`; returns what egui
     /// asks of the platform (the cursor, text to copy).
     pub fn draw(
@@ -132,7 +138,12 @@ pub fn front_screen(
                 Screen::Failed(_, why) => {
                     ui.colored_label(egui::Color32::from_rgb(230, 110, 90), why.as_str());
                     ui.add_space(12.0);
-                    if ui.button("Back").clicked() {
+                    let back = ui.button("Back");
+                    if ui.memory(|m| m.focused().is_none()) {
+                        // Enter (or Esc) goes back to the form, its fields kept.
+                        back.request_focus();
+                    }
+                    if back.clicked() {
                         actions.push(FrontAction::Back);
                     }
                 }
@@ -157,7 +168,12 @@ fn main_menu(ui: &mut egui::Ui, actions: &mut Vec<FrontAction>) {
         ("Settings", FrontAction::OpenSettings),
         ("Quit", FrontAction::Quit),
     ] {
-        if ui.add_sized(wide, egui::Button::new(label)).clicked() {
+        let button = ui.add_sized(wide, egui::Button::new(label));
+        if action == FrontAction::PlayAlone && ui.memory(|m| m.focused().is_none()) {
+            // Enter plays at once; Tab goes down the buttons.
+            button.request_focus();
+        }
+        if button.clicked() {
             actions.push(action);
         }
         ui.add_space(6.0);
@@ -178,14 +194,21 @@ fn form_fields(
         Form::Spectate => "Watch a game",
     });
     ui.add_space(12.0);
-    let field = |ui: &mut egui::Ui, label: &str, value: &str, secret: bool| -> Option<String> {
+    // Enter in a field is the form's go button, as in every form a player knows.
+    let mut entered = false;
+    let mut field = |ui: &mut egui::Ui, label: &str, value: &str, secret: bool| -> Option<String> {
         ui.label(label);
         let mut text = value.to_owned();
         let edit =
             egui::TextEdit::singleline(&mut text).password(secret).desired_width(f32::INFINITY);
-        let changed = ui.add(edit).changed();
+        let response = ui.add(edit);
+        entered |= response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if !entered && ui.memory(|m| m.focused().is_none()) {
+            // The form opens with its first field ready to type in.
+            response.request_focus();
+        }
         ui.add_space(6.0);
-        changed.then_some(text)
+        response.changed().then_some(text)
     };
     if form != Form::Spectate
         && let Some(name) = field(ui, "Your name", front.name(), false)
@@ -203,6 +226,9 @@ fn form_fields(
     }
     if let Some(password) = field(ui, "Password (empty: none)", front.password(), true) {
         actions.push(FrontAction::Password(password));
+    }
+    if entered {
+        actions.push(FrontAction::Go);
     }
     if let Some(problem) = problem {
         ui.colored_label(egui::Color32::from_rgb(230, 110, 90), problem);

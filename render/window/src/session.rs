@@ -27,8 +27,8 @@ use crate::PlayError;
 const OFFSET_SAMPLES: usize = fixstep_gpu::overlay::GRAPH_SAMPLES;
 
 /// What the HUD adds when the host has ended the game: the window stays on its last picture
-/// until the player closes it.
-const ENDED_HINT: &str = "Esc quits";
+/// until the player leaves it.
+const ENDED_HINT: &str = "Esc for the menu";
 
 /// Milliseconds in a second: the HUD graphs the clock's offset in milliseconds.
 const MS_PER_S: f32 = 1_000.0;
@@ -78,6 +78,14 @@ pub trait PlaySession<G: Game> {
 
     /// The game is closing (say goodbye).
     fn close(&mut self) {}
+
+    /// What is played, in a few words for the pause menu: where friends join a host.
+    fn describe(&self) -> String;
+
+    /// Whether it still waits for the host to let it in: the front screen shows meanwhile.
+    fn connecting(&self) -> bool {
+        false
+    }
 
     /// Whether this only watches: the keys move a camera, not a character.
     fn is_spectator(&self) -> bool {
@@ -155,6 +163,10 @@ impl<G: Game> PlaySession<G> for LocalPlay<G> {
         Some(0)
     }
 
+    fn describe(&self) -> String {
+        "Playing alone".to_owned()
+    }
+
     fn plays_on_unseen(&self) -> bool {
         false
     }
@@ -169,6 +181,8 @@ pub struct HostPlay<G: NetGame> {
     input: G::Input,
     /// The players' names as last given to the presentation.
     names: Vec<String>,
+    /// Where friends join it.
+    address: SocketAddr,
 }
 
 impl<G: NetGame> HostPlay<G> {
@@ -180,6 +194,8 @@ impl<G: NetGame> HostPlay<G> {
     pub fn new(content: &Arc<G::Content>, options: &HostOptions) -> Result<Self, PlayError> {
         let options = HostOptions { own_player: true, ..options.clone() };
         let host = NetHost::<G>::bind(content, &options)?;
+        let port = host.local_addr().map_or(options.bind.port(), |a| a.port());
+        let ip = fixstep_net::lan::lan_address().unwrap_or(options.bind.ip());
         let mut presentation = G::presentation(content, 0);
         presentation.predict_own();
         presentation.observe(host.sim().snapshot(), G::own(host.sim(), 0));
@@ -188,6 +204,7 @@ impl<G: NetGame> HostPlay<G> {
             presentation,
             input: G::Input::default(),
             names: Vec::new(),
+            address: SocketAddr::new(ip, port),
         })
     }
 }
@@ -249,7 +266,8 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
         let stats = host.stats();
         let worst_rtt = host.links().iter().filter_map(|(_, _, rtt)| *rtt).max();
         let mut line = format!(
-            "hosting: host tick {}   peers {}   rtt {}   late inputs {}",
+            "hosting at {}: host tick {}   peers {}   rtt {}   late inputs {}",
+            self.address,
             host.sim().next_tick().0,
             stats.peers,
             worst_rtt.map_or_else(|| "-".to_owned(), |r| format!("{} ms", r / 1000)),
@@ -275,11 +293,17 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
     fn close(&mut self) {
         self.host.shut_down();
     }
+
+    fn describe(&self) -> String {
+        format!("Hosting: friends join at {}", self.address)
+    }
 }
 
 /// A player of a network game.
 pub struct JoinPlay<G: NetGame> {
     peer: NetPeer<G>,
+    /// The host joined.
+    host: SocketAddr,
     frames: PlayerFrames<G>,
     offsets: VecDeque<f32>,
     first_offset: Option<Fx>,
@@ -299,6 +323,7 @@ impl<G: NetGame> JoinPlay<G> {
         peer.serve_from_thread();
         Ok(Self {
             peer,
+            host: options.host,
             frames: PlayerFrames::new(Arc::clone(content), true),
             offsets: VecDeque::with_capacity(OFFSET_SAMPLES),
             first_offset: None,
@@ -413,6 +438,14 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
         let _ = self.peer.send();
         self.peer.disconnect();
     }
+
+    fn describe(&self) -> String {
+        format!("Playing at {}", self.host)
+    }
+
+    fn connecting(&self) -> bool {
+        self.peer.player().is_none() && self.peer.ended().is_none()
+    }
 }
 
 /// A spectator of a network game: what it is sent, drawn by its game's spectator, through a
@@ -423,6 +456,8 @@ pub struct SpectatePlay<G: NetGame> {
     /// Where the camera looks, world metres; WASD move it, Q/E turn the view.
     target: Vec3,
     facing: f32,
+    /// The host watched.
+    host: SocketAddr,
 }
 
 impl<G: NetGame> SpectatePlay<G> {
@@ -445,6 +480,7 @@ impl<G: NetGame> SpectatePlay<G> {
             camera: CameraRig { distance: SPECTATOR_DISTANCE_M },
             target: Vec3::ZERO,
             facing: std::f32::consts::FRAC_PI_2,
+            host,
         })
     }
 }
@@ -517,5 +553,13 @@ impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
     fn close(&mut self) {
         let _ = self.spectator.send();
         self.spectator.disconnect();
+    }
+
+    fn describe(&self) -> String {
+        format!("Watching {}", self.host)
+    }
+
+    fn connecting(&self) -> bool {
+        !self.spectator.is_welcomed() && self.spectator.ended().is_none()
     }
 }

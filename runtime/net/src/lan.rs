@@ -14,6 +14,13 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+/// The port a host listens on unless told: unassigned by IANA, unlikely to be taken.
+pub const DEFAULT_PORT: u16 = 7465;
+
+/// The ports a LAN list asks unless told: the default port and the nine after it, where
+/// hosts sharing a machine go.
+pub const LAN_PORTS: std::ops::RangeInclusive<u16> = DEFAULT_PORT..=DEFAULT_PORT + 9;
+
 /// A query's first bytes: a first byte no netcode packet has (its low four bits name packet
 /// types 0 to 6), then words a person reading a capture understands.
 const QUERY_PREFIX: &[u8] = b"\x0efixstep: who is hosting?";
@@ -159,6 +166,20 @@ pub fn discover(targets: &[IpAddr], ports: &[u16], wait: Duration) -> io::Result
                 .any(|(port, answer)| *port == h.address.port() && *answer == h.answer)
     });
     Ok(found)
+}
+
+/// This machine's address on its local network, where friends reach a host: the address of
+/// the interface a datagram to the internet would leave by. Nothing is sent (a UDP socket's
+/// connect only picks the route). `None` without a network.
+#[must_use]
+pub fn lan_address() -> Option<IpAddr> {
+    /// An address of the documentation range (TEST-NET-1): routed like the internet, never
+    /// answered.
+    const SOMEWHERE: (Ipv4Addr, u16) = (Ipv4Addr::new(192, 0, 2, 1), 9);
+    let socket = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).ok()?;
+    socket.connect(SOMEWHERE).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified()).then_some(ip)
 }
 
 #[cfg(test)]

@@ -177,10 +177,10 @@ fn ended_how(goodbye: Option<&Goodbye>) -> String {
 
 const fn refused_how(refusal: access::Refusal, sealed: bool) -> &'static str {
     match (refusal, sealed) {
-        (access::Refusal::Key, true) => {
-            "refused this password: the host has another, or none (leave --password out)"
-        }
-        (access::Refusal::Key, false) => "asks for a password: give it with --password",
+        // Said in the words of a session, not of the command line: the front screen shows
+        // them too.
+        (access::Refusal::Key, true) => "refused this password: the host has another, or none",
+        (access::Refusal::Key, false) => "asks for a password, and none was given",
         (access::Refusal::Expired, _) => {
             "found the connect token expired: this machine's clock is more than two minutes \
              behind the host's"

@@ -1,0 +1,138 @@
+//! The front screen in a real window, played with the keyboard as a player would: under Xvfb,
+//! keys pressed with `xdotool` host a game from it, which the local network then lists with
+//! its player; Esc's menu leaves the game (the network no longer lists it) and comes back to
+//! the front screen, where Esc quits. The name typed is remembered in the settings.
+//!
+//! Protects the whole path from `fixstep` to a hosted game and back: the front screen's keys
+//! (egui through egui-winit), the form's fields and Enter, the launch of a host from the
+//! window, the pause menu, and leaving with a goodbye.
+
+mod common;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{FIXSTEP, Xvfb, config_home, output_dir, xvfb_or_skip};
+
+/// The pause between two keys, long enough for a debug build on the software driver to draw
+/// a frame between them: egui reads the keys of a frame together.
+const KEY_GAP: Duration = Duration::from_millis(400);
+
+/// How long the window may take to open, to host, or to leave, on a loaded machine.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The game, killed if the test ends before it quits.
+struct Game(Child);
+
+impl Drop for Game {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Runs `xdotool ARGS` on `xvfb`'s display; whether it succeeded.
+fn xdotool(xvfb: &Xvfb, args: &[&str]) -> bool {
+    Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", &xvfb.display)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Presses `key` (an X key name, `ctrl+a` for a chord), then waits a frame.
+fn press(xvfb: &Xvfb, key: &str) {
+    assert!(xdotool(xvfb, &["key", key]), "xdotool pressed {key}");
+    std::thread::sleep(KEY_GAP);
+}
+
+/// Types `text`, then waits a frame.
+fn type_text(xvfb: &Xvfb, text: &str) {
+    assert!(xdotool(xvfb, &["type", "--delay", "60", text]), "xdotool typed {text}");
+    std::thread::sleep(KEY_GAP);
+}
+
+/// What `fixstep lan` lists on `port` of this machine.
+fn lan(port: u16) -> String {
+    let out = Command::new(FIXSTEP)
+        .args(["lan", "--to", "127.0.0.1", "--port", &port.to_string(), "--wait-ms", "300"])
+        .output()
+        .expect("fixstep lan runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Waits until `check` holds, at most [`PATIENCE`].
+fn wait_until(mut check: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + PATIENCE;
+    while Instant::now() < until {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    false
+}
+
+#[test]
+fn the_front_screen_hosts_a_game_and_leaving_comes_back_to_it() {
+    let test = "front-screen-hosts";
+    let Some(xvfb) = xvfb_or_skip(test) else { return };
+    if !xdotool(&xvfb, &["version"]) {
+        let reason = "no xdotool to press keys with; install the xdotool package";
+        assert!(std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() != Ok("1"), "{reason}");
+        println!("skipped: {reason}");
+        return;
+    }
+    let config = config_home(test);
+    let port = std::net::UdpSocket::bind("127.0.0.1:0")
+        .and_then(|s| s.local_addr())
+        .expect("loopback binds")
+        .port();
+    let mut game = Game(
+        Command::new(FIXSTEP)
+            .args(["play", "--size", "640x360"])
+            .env("DISPLAY", &xvfb.display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("XDG_CONFIG_HOME", &config)
+            .env("XDG_DATA_HOME", output_dir().join(format!("{test}-data")))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("fixstep starts"),
+    );
+    assert!(
+        wait_until(|| xdotool(&xvfb, &["search", "--name", "^Fixstep", "windowfocus"])),
+        "the window opened"
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    // "Play alone" has the focus; Tab goes to "Host a game", whose form opens in the name.
+    press(&xvfb, "Tab");
+    press(&xvfb, "Return");
+    type_text(&xvfb, "ada");
+    press(&xvfb, "Tab");
+    press(&xvfb, "ctrl+a");
+    type_text(&xvfb, &port.to_string());
+    press(&xvfb, "Return");
+    assert!(wait_until(|| lan(port).contains("1/8 players")), "the host is listed: {}", lan(port));
+    // Esc opens the pause menu on Resume; two Tabs go to Leave.
+    press(&xvfb, "Escape");
+    press(&xvfb, "Tab");
+    press(&xvfb, "Tab");
+    press(&xvfb, "Return");
+    assert!(
+        wait_until(|| lan(port).contains("no game answered")),
+        "leaving ended the game: {}",
+        lan(port)
+    );
+    let settings =
+        std::fs::read_to_string(config.join("fixstep/settings.ron")).expect("the settings");
+    assert!(settings.contains("name: \"ada\""), "the name is remembered: {settings}");
+    // Esc quits from the front screen's main page, and from nowhere else.
+    press(&xvfb, "Escape");
+    let quit = wait_until(|| game.0.try_wait().is_ok_and(|s| s.is_some()));
+    assert!(quit, "Esc on the front screen quits");
+    let status = game.0.wait().expect("it ended");
+    assert!(status.success(), "fixstep exited {status}");
+}

@@ -1,0 +1,214 @@
+//! The settings screen, from the front screen and from the pause menu: it edits the
+//! [`Settings`] in place, and the window applies each change at once (the window's mode and
+//! size, vsync, the field of view, the mouse, the keys, the volumes, the HUD). A key is
+//! rebound by clicking its button and pressing the new key; a key another action has is
+//! refused, with the action named, and Esc gives up.
+
+use winit::keyboard::KeyCode;
+
+use crate::settings::{Action, FOV_DEGREES, MOUSE_SENSITIVITY, Settings, WindowMode};
+
+/// Window sizes offered, pixels: the common 16:9 sizes from 720p to 4K.
+const SIZES: [(u32, u32); 5] = [(1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160)];
+
+/// Width of the settings' column, points: two columns of labels and controls.
+const COLUMN_POINTS: f32 = 520.0;
+
+/// The settings screen's own state: which key is being rebound, and what was refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingsScreen {
+    rebinding: Option<(Action, usize)>,
+    problem: Option<String>,
+}
+
+impl SettingsScreen {
+    /// The key of `action` in `slot` (0: main, 1: other) takes the next key pressed.
+    pub fn rebind(&mut self, action: Action, slot: usize) {
+        self.rebinding = Some((action, slot));
+        self.problem = None;
+    }
+
+    /// Which key waits for a press, if one does: the window hands it the next key.
+    #[must_use]
+    pub const fn rebinding(&self) -> Option<(Action, usize)> {
+        self.rebinding
+    }
+
+    /// What the last rebinding was refused for, if it was.
+    #[must_use]
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
+    }
+
+    /// A key was pressed while a key waits: binds it, or refuses it if another action has
+    /// it; Esc gives up. Returns whether the key was taken (not for the menus).
+    pub fn key(&mut self, settings: &mut Settings, key: KeyCode) -> bool {
+        let Some((action, slot)) = self.rebinding else { return false };
+        if key == KeyCode::Escape {
+            self.rebinding = None;
+            return true;
+        }
+        match settings.keys.bind(action, slot, key) {
+            Ok(()) => {
+                self.rebinding = None;
+                self.problem = None;
+            }
+            // Still waiting: the player presses another key, or Esc.
+            Err(taken) => self.problem = Some(format!("{taken}: pick another key, or Esc")),
+        }
+        true
+    }
+}
+
+/// The name of a key as a player reads it: `W`, `ArrowUp`, `ShiftLeft`, `F3`.
+#[must_use]
+pub fn key_name(key: KeyCode) -> String {
+    let name = format!("{key:?}");
+    name.strip_prefix("Key")
+        .or_else(|| name.strip_prefix("Digit"))
+        .map_or_else(|| name.clone(), str::to_owned)
+}
+
+/// Lays out the settings screen over `settings` (changed in place) and says whether Back was
+/// pressed.
+pub fn settings_screen(
+    ui: &mut egui::Ui,
+    screen: &mut SettingsScreen,
+    settings: &mut Settings,
+) -> bool {
+    let mut back = false;
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.set_max_width(COLUMN_POINTS);
+            ui.heading("Settings");
+            ui.add_space(8.0);
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                egui::Grid::new("settings").num_columns(2).spacing([16.0, 8.0]).show(ui, |ui| {
+                    window_rows(ui, settings);
+                    view_rows(ui, settings);
+                    volume_rows(ui, settings);
+                    ui.label("HUD");
+                    ui.checkbox(&mut settings.hud, "shown");
+                    ui.end_row();
+                    key_rows(ui, screen, settings);
+                });
+            });
+            if let Some(problem) = screen.problem() {
+                ui.colored_label(egui::Color32::from_rgb(230, 110, 90), problem);
+            }
+            ui.add_space(8.0);
+            if ui.button("Back").clicked() {
+                back = true;
+            }
+        });
+    });
+    back
+}
+
+fn window_rows(ui: &mut egui::Ui, settings: &mut Settings) {
+    let window = &mut settings.window;
+    ui.label("Window");
+    egui::ComboBox::from_id_salt("mode").selected_text(format!("{:?}", window.mode)).show_ui(
+        ui,
+        |ui| {
+            for mode in [WindowMode::Windowed, WindowMode::Borderless, WindowMode::Fullscreen] {
+                ui.selectable_value(&mut window.mode, mode, format!("{mode:?}"));
+            }
+        },
+    );
+    ui.end_row();
+    ui.label("Size (windowed)");
+    egui::ComboBox::from_id_salt("size")
+        .selected_text(format!("{}x{}", window.width, window.height))
+        .show_ui(ui, |ui| {
+            for (w, h) in SIZES {
+                let chosen = (window.width, window.height) == (w, h);
+                if ui.selectable_label(chosen, format!("{w}x{h}")).clicked() {
+                    (window.width, window.height) = (w, h);
+                }
+            }
+        });
+    ui.end_row();
+    ui.label("Vsync");
+    ui.checkbox(&mut window.vsync, "wait for the screen (no tearing)");
+    ui.end_row();
+}
+
+fn view_rows(ui: &mut egui::Ui, settings: &mut Settings) {
+    let view = &mut settings.view;
+    ui.label("Field of view");
+    ui.add(egui::Slider::new(&mut view.fov_degrees, FOV_DEGREES).suffix("°").integer());
+    ui.end_row();
+    ui.label("Mouse sensitivity");
+    ui.add(egui::Slider::new(&mut view.mouse_sensitivity, MOUSE_SENSITIVITY).logarithmic(true));
+    ui.end_row();
+    ui.label("Mouse");
+    ui.checkbox(&mut view.invert_mouse, "inverted");
+    ui.end_row();
+}
+
+fn volume_rows(ui: &mut egui::Ui, settings: &mut Settings) {
+    let volume = &mut settings.volume;
+    for (label, value) in [
+        ("Master volume", &mut volume.master),
+        ("Effects", &mut volume.effects),
+        ("Ambience", &mut volume.ambience),
+    ] {
+        ui.label(label);
+        ui.add(egui::Slider::new(value, 0..=100).suffix(" %"));
+        ui.end_row();
+    }
+}
+
+fn key_rows(ui: &mut egui::Ui, screen: &mut SettingsScreen, settings: &Settings) {
+    for action in Action::ALL {
+        ui.label(action.label());
+        ui.horizontal(|ui| {
+            let keys = settings.keys.keys_of(action);
+            for slot in 0..2 {
+                let text = if screen.rebinding() == Some((action, slot)) {
+                    "press a key…".to_owned()
+                } else {
+                    keys.get(slot).map_or_else(|| "—".to_owned(), |k| key_name(*k))
+                };
+                if ui.add_sized([110.0, 22.0], egui::Button::new(text)).clicked() {
+                    screen.rebind(action, slot);
+                }
+            }
+        });
+        ui.end_row();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_another_action_has_is_refused_and_the_next_free_key_binds() {
+        let mut settings = Settings::default();
+        let mut screen = SettingsScreen::default();
+        assert!(!screen.key(&mut settings, KeyCode::KeyZ), "no key waits: the menus have it");
+        screen.rebind(Action::Forward, 0);
+        assert!(screen.key(&mut settings, KeyCode::KeyS));
+        assert_eq!(screen.problem(), Some("KeyS already does Back: pick another key, or Esc"));
+        assert_eq!(screen.rebinding(), Some((Action::Forward, 0)), "still waiting");
+        assert_eq!(settings.keys.keys_of(Action::Forward)[0], KeyCode::KeyW, "unchanged");
+        assert!(screen.key(&mut settings, KeyCode::KeyZ));
+        assert_eq!(settings.keys.keys_of(Action::Forward), [KeyCode::KeyZ, KeyCode::ArrowUp]);
+        assert_eq!((screen.rebinding(), screen.problem()), (None, None));
+    }
+
+    #[test]
+    fn esc_gives_up_a_rebinding_and_keys_are_named_as_players_read_them() {
+        let mut settings = Settings::default();
+        let mut screen = SettingsScreen::default();
+        screen.rebind(Action::Run, 1);
+        assert!(screen.key(&mut settings, KeyCode::Escape));
+        assert_eq!(screen.rebinding(), None);
+        assert_eq!(settings, Settings::default(), "nothing bound");
+        assert_eq!(key_name(KeyCode::KeyW), "W");
+        assert_eq!(key_name(KeyCode::Digit1), "1");
+        assert_eq!(key_name(KeyCode::ShiftLeft), "ShiftLeft");
+    }
+}
