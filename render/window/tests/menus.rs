@@ -1,5 +1,5 @@
 //! The menus drawn offscreen, as the window draws them (egui into a texture view): the front
-//! screen and a join that was refused. The pictures are written under the target directory to
+//! screen, a join that was refused, the pause menu and the settings screen. The pictures are written under the target directory to
 //! be looked at; the test holds that the text is there (the picture is not blank) and that the
 //! refusal shows in its colour.
 
@@ -8,27 +8,33 @@ use fixstep_gpu::testing::gpu_or_skip;
 use fixstep_net::lan::{LanAnswer, LanHost};
 use fixstep_window::front::{Form, FrontAction, FrontScreen, Outcome};
 use fixstep_window::menus::{MenuPainter, MenuTarget, front_screen, still_input};
-use fixstep_window::settings::Remembered;
+use fixstep_window::pause::{PauseMenu, pause_menu};
+use fixstep_window::settings::{Remembered, Settings};
+use fixstep_window::settings_screen::{SettingsScreen, settings_screen};
 
 /// The pictures' size, pixels: the window's default.
 const SIZE: (u32, u32) = (1280, 720);
 
-/// Draws `front` (with `lan`) offscreen, three frames so egui's layout settles, and returns
-/// the picture, written to `name`.png.
+/// Draws `front` (with `lan`) offscreen, and returns the picture, written to `name`.png.
 fn draw(name: &str, front: &FrontScreen, lan: &[LanHost]) -> Option<image::RgbaImage> {
+    let mut actions = Vec::new();
+    let picture = draw_ui(name, |ui| front_screen(ui, front, lan, &mut actions));
+    assert!(actions.is_empty(), "nothing is pressed: {actions:?}");
+    picture
+}
+
+/// Draws what `ui` lays out offscreen, three frames so egui's layout settles, and returns the
+/// picture, written to `name`.png.
+fn draw_ui(name: &str, mut ui: impl FnMut(&mut egui::Ui)) -> Option<image::RgbaImage> {
     let ctx = gpu_or_skip(name)?;
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
     let target = OffscreenTarget::new(&ctx.device, SIZE.0, SIZE.1, format);
     let mut painter = MenuPainter::new(&ctx.device, format);
-    let mut actions = Vec::new();
     for _ in 0..3 {
         let clear = Some(wgpu::Color { r: 0.05, g: 0.06, b: 0.08, a: 1.0 });
         let into = MenuTarget { view: &target.view, size: SIZE, clear };
-        painter.draw(&ctx.device, &ctx.queue, into, still_input(SIZE), |ui| {
-            front_screen(ui, front, lan, &mut actions);
-        });
+        painter.draw(&ctx.device, &ctx.queue, into, still_input(SIZE), &mut ui);
     }
-    assert!(actions.is_empty(), "nothing is pressed: {actions:?}");
     let picture = target.read_image(&ctx.device, &ctx.queue).expect("it reads back");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("menus");
     std::fs::create_dir_all(&dir).expect("the folder");
@@ -72,4 +78,30 @@ fn a_refused_join_is_said_in_words_with_a_way_back() {
     front.act(FrontAction::Back);
     let Some(picture) = draw("join-form", &front, &lan) else { return };
     assert!(drawn_pixels(&picture) > 2_000);
+}
+
+#[test]
+fn the_pause_menu_and_its_settings_draw_and_change_nothing_untouched() {
+    let mut menu = PauseMenu::Menu;
+    let mut settings = Settings::default();
+    let mut actions = Vec::new();
+    let what = "Hosting: friends join at 192.168.1.20:7465";
+    let Some(picture) = draw_ui("pause", |ui| {
+        pause_menu(ui, &mut menu, &mut settings, what, true, &mut actions);
+    }) else {
+        return;
+    };
+    assert!(drawn_pixels(&picture) > 2_000, "the menu's text and buttons are drawn");
+    assert!(actions.is_empty(), "nothing is pressed: {actions:?}");
+
+    let mut screen = SettingsScreen::default();
+    let mut back = false;
+    let Some(picture) = draw_ui("settings", |ui| {
+        back |= settings_screen(ui, &mut screen, &mut settings);
+    }) else {
+        return;
+    };
+    assert!(drawn_pixels(&picture) > 5_000, "every row is drawn");
+    assert!(!back);
+    assert_eq!(settings, Settings::default(), "drawing the screen changes no setting");
 }
