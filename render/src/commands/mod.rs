@@ -261,7 +261,9 @@ impl<G: Game> Logs<G> {
         Ok(())
     }
 
-    /// A tick run: its hash, and the truth after it.
+    /// A tick run: its hash, and the truth after it. The hash line is written out at once (a
+    /// write a tick): a process killed mid-game (a crash, `kill -9`) leaves every tick it ran,
+    /// to compare with the others' logs, not only the last full buffer's.
     ///
     /// # Errors
     ///
@@ -273,7 +275,9 @@ impl<G: Game> Logs<G> {
         snapshot: &Arc<SnapshotOf<G>>,
     ) -> Result<()> {
         if let Some(log) = self.hashes.as_mut() {
-            writeln!(log, "{} {hash}", tick.0).context("cannot write the hash log")?;
+            writeln!(log, "{} {hash}", tick.0)
+                .and_then(|()| log.flush())
+                .context("cannot write the hash log")?;
         }
         self.truth(tick.next(), snapshot)
     }

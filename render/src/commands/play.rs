@@ -50,6 +50,10 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
+    #[cfg_attr(
+        not(feature = "window"),
+        expect(dead_code, reason = "a headless build has no front screen to skip")
+    )]
     /// Whether the game starts at once: asked to, or asked to record or to bring bots, which
     /// the front screen has no say in.
     #[must_use]
@@ -119,7 +123,7 @@ pub fn window<G: Playable>(
     mode: &Windowed,
 ) -> Result<()> {
     use fixstep_window::settings::{default_path, load_or_create};
-    use fixstep_window::{DEFAULT_SIZE, Mode, PlayError, PlayOptions, run};
+    use fixstep_window::{DEFAULT_SIZE, Mode, PlayError, PlayOptions, run_with_sound};
 
     // Read once; what is wrong with the file is said once, and never stops the game.
     let settings_file = default_path();
@@ -167,10 +171,12 @@ pub fn window<G: Playable>(
         content_file: level_file.to_path_buf(),
         cpu_skinning,
     };
-    let result = run::<G, G::Renderer>(&options, content, &mode, |ctx, format, size| {
-        G::renderer(ctx, format, size, content, &setup)
-            .map_err(|e| PlayError::Window(format!("{e:#}")))
-    });
+    let sound = G::sound(content, &paths.assets);
+    let result =
+        run_with_sound::<G, G::Renderer>(&options, content, &mode, sound, |ctx, format, size| {
+            G::renderer(ctx, format, size, content, &setup)
+                .map_err(|e| PlayError::Window(format!("{e:#}")))
+        });
     match result {
         Ok(()) => Ok(()),
         Err(error @ (PlayError::NoDisplay(_) | PlayError::Gpu(_))) => Err(bad_input(error)),

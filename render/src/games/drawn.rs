@@ -1,13 +1,17 @@
 //! How each game is drawn, in a build with the window: its renderer, and what a screenshot may
 //! add to a frame.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
+use fixstep_audio::{DeviceSettings, Sounds, TownSoundscape};
 use fixstep_netplay::NetGame;
 use fixstep_present::FrameOf;
 use fixstep_town::Town;
+use fixstep_town_view::DrawFrame;
+use fixstep_window::settings::Volumes;
+use fixstep_window::{FrameSound, Silent};
 
 /// What a renderer is made from besides the GPU: where the assets are, the content file it
 /// was loaded from, and how characters are posed.
@@ -52,6 +56,35 @@ pub trait Drawn: NetGame {
 
     /// What a frame holds, in a few words, for a screenshot's line and a benchmark's.
     fn describe_frame(frame: &FrameOf<Self>) -> String;
+
+    /// Its sound in the window, hearing each frame drawn, from the sounds under `assets`.
+    /// A game without sounds is silent.
+    fn sound(_content: &Arc<Self::Content>, _assets: &Path) -> Box<dyn FrameSound<FrameOf<Self>>> {
+        Box::new(Silent)
+    }
+}
+
+/// The town's soundscape, played on the sound card (silent, and saying why once, without
+/// one), as the window's sound.
+struct TownSound(TownSoundscape);
+
+impl FrameSound<DrawFrame> for TownSound {
+    fn frame(&mut self, frame: &DrawFrame, seconds: f32) {
+        self.0.update(frame, seconds);
+    }
+
+    fn click(&mut self) {
+        self.0.click();
+    }
+
+    fn set_volumes(&mut self, volumes: &Volumes) {
+        let share = |percent: u8| f32::from(percent) / 100.0;
+        self.0.set_volumes(share(volumes.master), share(volumes.effects), share(volumes.ambience));
+    }
+
+    fn stop(&mut self) {
+        self.0.hush();
+    }
 }
 
 impl Drawn for Town {
@@ -99,6 +132,21 @@ impl Drawn for Town {
 
     fn describe_frame(frame: &FrameOf<Self>) -> String {
         format!("{} characters", frame.characters.len())
+    }
+
+    fn sound(level: &Arc<Self::Content>, assets: &Path) -> Box<dyn FrameSound<FrameOf<Self>>> {
+        match Sounds::load(assets) {
+            Ok(sounds) => Box::new(TownSound(TownSoundscape::open(
+                level,
+                &sounds,
+                &DeviceSettings::from_env(),
+            ))),
+            Err(e) => {
+                // The game is worth playing without its sounds.
+                eprintln!("fixstep: sound: off: {e}");
+                Box::new(Silent)
+            }
+        }
     }
 }
 
