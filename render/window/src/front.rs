@@ -38,7 +38,8 @@ pub enum Screen {
     Form(Form, Option<String>),
     /// Waiting for the game to start.
     Starting(Form),
-    /// What went wrong, in words; back goes to the form.
+    /// The form, with what went wrong in words: the fields kept to mend and go again, or
+    /// back to the form without the message.
     Failed(Form, String),
     /// The settings.
     Settings,
@@ -180,15 +181,27 @@ impl FrontScreen {
             (FrontAction::PlayAlone, Screen::Main) => return Outcome::Start(Launch::Alone),
             (FrontAction::Open(form), Screen::Main) => self.screen = Screen::Form(form, None),
             (FrontAction::OpenSettings, Screen::Main) => self.screen = Screen::Settings,
-            (FrontAction::Name(name), Screen::Form(..)) => self.name = name,
-            (FrontAction::Address(address), Screen::Form(..)) => self.address = address,
-            (FrontAction::Port(port), Screen::Form(..)) => self.port = port,
-            (FrontAction::Password(password), Screen::Form(..)) => self.password = password,
-            (FrontAction::Pick(host), Screen::Form(form @ (Form::Join | Form::Spectate), _)) => {
+            // What went wrong shows on the form, fields kept: the player mends one and goes
+            // again.
+            (FrontAction::Name(name), Screen::Form(..) | Screen::Failed(..)) => self.name = name,
+            (FrontAction::Address(address), Screen::Form(..) | Screen::Failed(..)) => {
+                self.address = address;
+            }
+            (FrontAction::Port(port), Screen::Form(..) | Screen::Failed(..)) => self.port = port,
+            (FrontAction::Password(password), Screen::Form(..) | Screen::Failed(..)) => {
+                self.password = password;
+            }
+            (
+                FrontAction::Pick(host),
+                Screen::Form(form @ (Form::Join | Form::Spectate), _)
+                | Screen::Failed(form @ (Form::Join | Form::Spectate), _),
+            ) => {
                 self.address = host.to_string();
                 return self.go(form);
             }
-            (FrontAction::Go, Screen::Form(form, _)) => return self.go(form),
+            (FrontAction::Go, Screen::Form(form, _) | Screen::Failed(form, _)) => {
+                return self.go(form);
+            }
             (FrontAction::Back, Screen::Form(..) | Screen::Settings) => self.screen = Screen::Main,
             (FrontAction::Back, Screen::Failed(form, _) | Screen::Starting(form)) => {
                 self.screen = Screen::Form(form, None);
@@ -297,6 +310,18 @@ mod tests {
         front.act(FrontAction::Back);
         assert_eq!(front.screen(), &Screen::Form(Form::Join, None));
         assert_eq!((front.name(), front.address()), ("ada", "127.0.0.1:7000"), "fields kept");
+    }
+
+    #[test]
+    fn a_refused_join_is_mended_on_its_form_and_tried_again() {
+        let mut front = front();
+        front.act(FrontAction::Open(Form::Join));
+        front.act(FrontAction::Go);
+        front.failed("the host at 127.0.0.1:7000 refused this password");
+        front.act(FrontAction::Password("sesame".into()));
+        let host: SocketAddr = "127.0.0.1:7000".parse().expect("an address");
+        let launch = Launch::Join { host, name: "ada".into(), password: Some("sesame".into()) };
+        assert_eq!(front.act(FrontAction::Go), Outcome::Start(launch));
     }
 
     #[test]

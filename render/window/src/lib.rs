@@ -495,15 +495,10 @@ where
                 Some(_) => {}
                 None => self.open_pause(),
             },
-            Some(Stage::Front { .. }) => {
-                if self.front.screen() == &Screen::Settings {
-                    self.save_settings();
-                }
-                if self.front.act(FrontAction::Back) == Outcome::Quit {
-                    event_loop.exit();
-                }
+            Some(Stage::Front { .. }) if self.front.act(FrontAction::Back) == Outcome::Quit => {
+                event_loop.exit();
             }
-            None => {}
+            Some(Stage::Front { .. }) | None => {}
         }
     }
 
@@ -570,6 +565,10 @@ where
             None => "",
         };
         if page != self.page {
+            // Leaving a settings screen, however it was left, keeps what was set.
+            if self.page.ends_with("settings") {
+                self.save_settings();
+            }
             self.page = page;
             if let Some(shell) = &self.shell {
                 shell.forget_focus();
@@ -616,9 +615,6 @@ where
         }
         for action in actions {
             self.sound.click();
-            if action == FrontAction::Back && self.front.screen() == &Screen::Settings {
-                self.save_settings();
-            }
             match self.front.act(action) {
                 Outcome::Stay => {}
                 Outcome::Start(launch) => self.launch(&launch),
@@ -874,6 +870,9 @@ where
     }
 
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        if self.page.ends_with("settings") {
+            self.save_settings();
+        }
         if let Some(Stage::Playing(playing)) = self.stage.take()
             && let Err(error) = playing.close()
         {

@@ -135,17 +135,8 @@ pub fn front_screen(
                         actions.push(FrontAction::Back);
                     }
                 }
-                Screen::Failed(_, why) => {
-                    ui.colored_label(egui::Color32::from_rgb(230, 110, 90), why.as_str());
-                    ui.add_space(12.0);
-                    let back = ui.button("Back");
-                    if ui.memory(|m| m.focused().is_none()) {
-                        // Enter (or Esc) goes back to the form, its fields kept.
-                        back.request_focus();
-                    }
-                    if back.clicked() {
-                        actions.push(FrontAction::Back);
-                    }
+                Screen::Failed(form, why) => {
+                    form_fields(ui, *form, front, lan, Some(why), actions);
                 }
                 Screen::Settings => {
                     ui.label("Settings");

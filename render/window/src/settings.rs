@@ -117,6 +117,15 @@ pub struct Remembered {
     pub address: String,
 }
 
+/// The name of a key as a player reads it: `W`, `ArrowUp`, `ShiftLeft`, `F3`.
+#[must_use]
+pub fn key_name(key: KeyCode) -> String {
+    let name = format!("{key:?}");
+    name.strip_prefix("Key")
+        .or_else(|| name.strip_prefix("Digit"))
+        .map_or_else(|| name.clone(), str::to_owned)
+}
+
 /// What a key does in the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Action {
@@ -177,7 +186,7 @@ impl Action {
 
 /// A key taken by another action: binding it would make one key do two things.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{key:?} already does {}", taken_by.label())]
+#[error("{} already does {}", key_name(*key), taken_by.label())]
 pub struct KeyTaken {
     /// The key.
     pub key: KeyCode,

@@ -6,7 +6,7 @@
 
 use winit::keyboard::KeyCode;
 
-use crate::settings::{Action, FOV_DEGREES, MOUSE_SENSITIVITY, Settings, WindowMode};
+use crate::settings::{Action, FOV_DEGREES, MOUSE_SENSITIVITY, Settings, WindowMode, key_name};
 
 /// Window sizes offered, pixels: the common 16:9 sizes from 720p to 4K.
 const SIZES: [(u32, u32); 5] = [(1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160)];
@@ -58,15 +58,6 @@ impl SettingsScreen {
         }
         true
     }
-}
-
-/// The name of a key as a player reads it: `W`, `ArrowUp`, `ShiftLeft`, `F3`.
-#[must_use]
-pub fn key_name(key: KeyCode) -> String {
-    let name = format!("{key:?}");
-    name.strip_prefix("Key")
-        .or_else(|| name.strip_prefix("Digit"))
-        .map_or_else(|| name.clone(), str::to_owned)
 }
 
 /// Lays out the settings screen over `settings` (changed in place) and says whether Back was
@@ -191,7 +182,7 @@ mod tests {
         assert!(!screen.key(&mut settings, KeyCode::KeyZ), "no key waits: the menus have it");
         screen.rebind(Action::Forward, 0);
         assert!(screen.key(&mut settings, KeyCode::KeyS));
-        assert_eq!(screen.problem(), Some("KeyS already does Back: pick another key, or Esc"));
+        assert_eq!(screen.problem(), Some("S already does Back: pick another key, or Esc"));
         assert_eq!(screen.rebinding(), Some((Action::Forward, 0)), "still waiting");
         assert_eq!(settings.keys.keys_of(Action::Forward)[0], KeyCode::KeyW, "unchanged");
         assert!(screen.key(&mut settings, KeyCode::KeyZ));

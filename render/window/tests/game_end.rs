@@ -1,6 +1,8 @@
 //! When the host ends the match (its game is over, or it was stopped), a player's and a
-//! spectator's windows stay open on their last picture and say so; the game is over, not
-//! broken, and the player leaves with Esc.
+//! spectator's sessions keep their last picture and say so, with the way out (Esc for the
+//! menu): the game is over, not broken. These sessions run without a window, so no key is
+//! pressed here; Esc and its menu's Leave are pressed in a real window by
+//! `render/tests/front_screen.rs`.
 
 mod loopback;
 
@@ -10,8 +12,13 @@ use fixstep_town::Town;
 use fixstep_window::session::{HostPlay, JoinPlay, PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
 
+/// Where the HUD points a player whose game has ended: the window's menu, opened with Esc.
+const WAY_OUT: &str = "Esc for the menu";
+
+/// Protects the end of a match as the others see it: a player and a spectator in the game are
+/// told in words that the host ended it and how to leave, and their last picture stays, still.
 #[test]
-fn players_and_spectators_are_told_the_host_ended_the_match() {
+fn players_and_spectators_are_told_the_host_ended_the_match_and_keep_its_last_picture() {
     let game = Loopback::new("game-end");
     let mut host =
         HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
@@ -28,6 +35,10 @@ fn players_and_spectators_are_told_the_host_ended_the_match() {
     let ended = frames(&mut [&mut peer, &mut spectator], |huds| huds.iter().all(said));
     assert!(said(&ended[0]), "the player is told: {:?}", ended[0].network);
     assert!(said(&ended[1]), "the spectator is told: {:?}", ended[1].network);
+    for (who, hud) in ["the player", "the spectator"].into_iter().zip(&ended) {
+        let network = hud.network.as_deref().unwrap_or_default();
+        assert!(network.contains(WAY_OUT), "{who} is told how to leave: {network:?}");
+    }
     let last = (peer.drawn().render_tick, peer.drawn().characters.len());
     assert!(last.1 > 0, "a picture of the town, not an empty one");
     let mut more = 0;

@@ -15,10 +15,27 @@ use loopback::{FRAME_MICROS, Loopback};
 /// draws a big window.
 const SLOW_FRAME_MICROS: u64 = 250_000;
 
-/// The round trip the peer may report on loopback, milliseconds: a few serving looks (2 ms
-/// each way) with room for a loaded machine, far under the slow frame it would be were the
-/// socket served only on frames.
-const LOOPBACK_RTT_MS: u64 = 60;
+/// The round trip the peer may report when nothing holds up the threads serving the two ends,
+/// milliseconds: each end looks every 2 ms, and loopback measures about 5 ms. Served only on
+/// its frames, a peer drawing four a second reports about half a frame (120 ms and more: the
+/// echo waits for the next frame, less the time the host held the stamp until its tick).
+const SERVED_RTT_MS: f64 = 20.0;
+
+/// How many times a round trip waits for a sleeping thread to wake: the peer's serving thread
+/// sends the stamp, the host's takes it in, and the peer's takes the echo in. On a loaded
+/// machine each wake is late by as much as the machine makes any sleeping thread late, which
+/// this test measures of its own loop and adds to [`SERVED_RTT_MS`] for each.
+const WAKES_PER_ROUND_TRIP: f64 = 3.0;
+
+/// Which of this loop's wakes, ranked from the least late, says how late the machine makes a
+/// thread: the 90th percentile. The round trip reported is the median of the latest fifteen,
+/// which one held-up look moves little; so one late wake of this loop must not raise the
+/// allowance either (a single one 38 ms late was seen to cover the very fault this test is
+/// for), while a machine loaded for a good part of the run makes a tenth of them late.
+const WAKE_PERCENTILE: f64 = 0.9;
+
+/// Microseconds in a millisecond: the HUD says the round trip in milliseconds.
+const MICROS_PER_MS: f64 = 1_000.0;
 
 /// The round trip the peer's HUD says, milliseconds.
 fn rtt_ms(hud: &Hud) -> Option<u64> {
@@ -41,9 +58,13 @@ fn a_peer_drawing_four_frames_a_second_measures_the_links_round_trip_not_its_fra
     let start = Instant::now();
     let mut last_peer_frame = Instant::now();
     let mut hud = Hud::default();
-    // Welcome, then four seconds of slow frames for renet's round-trip average to settle.
+    // How late this loop woke from each sleep, microseconds past its time.
+    let mut wakes = Vec::new();
+    // Welcome, then four seconds of slow frames for the round-trip average to settle.
     while start.elapsed() < Duration::from_secs(6) {
+        let asleep = Instant::now();
         std::thread::sleep(Duration::from_micros(FRAME_MICROS));
+        wakes.push((asleep.elapsed().as_micros() as u64).saturating_sub(FRAME_MICROS));
         host.frame(FRAME_MICROS, &held, 0).expect("the host plays on");
         if last_peer_frame.elapsed() >= Duration::from_micros(SLOW_FRAME_MICROS) {
             let elapsed = last_peer_frame.elapsed().as_micros() as u64;
@@ -56,7 +77,15 @@ fn a_peer_drawing_four_frames_a_second_measures_the_links_round_trip_not_its_fra
     let network = hud.network.clone().unwrap_or_default();
     assert!(hud.tick > 20, "the peer is playing: {network}");
     let rtt = rtt_ms(&hud).unwrap_or_else(|| panic!("the HUD says a round trip: {network}"));
-    assert!(rtt <= LOOPBACK_RTT_MS, "a round trip of {rtt} ms on loopback: {network}");
+    wakes.sort_unstable();
+    let rank = ((wakes.len() - 1) as f64 * WAKE_PERCENTILE) as usize;
+    let late_ms = wakes[rank] as f64 / MICROS_PER_MS;
+    let bound_ms = SERVED_RTT_MS + WAKES_PER_ROUND_TRIP * late_ms;
+    assert!(
+        (rtt as f64) <= bound_ms,
+        "a round trip of {rtt} ms, over {bound_ms:.0} ms (nine wakes in ten of this loop were \
+         at most {late_ms:.1} ms late): {network}"
+    );
     assert!(network.contains("(agrees)"), "the peer agrees with the host: {network}");
     host.close();
     peer.close();

@@ -14,6 +14,9 @@ use loopback::{Loopback, frames};
 /// past the first poses and the roster.
 const WATCHED_TICK: u32 = 15;
 
+/// Protects the spectator's labels: once it has drawn a second and a half of the game (which
+/// it must reach), the host's player is drawn under its name and every townsperson as one of
+/// the level's.
 #[test]
 fn a_spectator_knows_every_character_it_draws_by_name() {
     let game = Loopback::new("labels");
@@ -22,7 +25,12 @@ fn a_spectator_knows_every_character_it_draws_by_name() {
         HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
     let mut spectator =
         SpectatePlay::<Town>::new(&game.level, game.addr, "eve", &Admission::Open).expect("binds");
-    frames(&mut [&mut host, &mut spectator], |huds| huds[1].tick >= WATCHED_TICK);
+    let huds = frames(&mut [&mut host, &mut spectator], |huds| huds[1].tick >= WATCHED_TICK);
+    assert!(
+        huds[1].tick >= WATCHED_TICK,
+        "the spectator drew up to tick {}, not {WATCHED_TICK}",
+        huds[1].tick
+    );
     let frame = spectator.drawn();
     assert!(
         frame.characters.iter().any(|c| c.role == Role::Player(0)),
