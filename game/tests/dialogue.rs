@@ -56,11 +56,16 @@ fn a_line_advances_by_itself_after_its_duration() {
     assert!(town.snapshot().dialogues.is_empty());
 }
 
+/// Protects leaving a conversation by walking off: a dialogue that did start ends once the
+/// player has run away, well before its first line's 30 ticks could have ended it.
 #[test]
 fn walking_away_ends_the_dialogue() {
     let mut town = near_the_mayor();
     step(&mut town, &[INTERACT]);
+    let started = &town.snapshot().dialogues;
+    assert_eq!(started.len(), 1, "the dialogue started: {started:?}");
+    assert_eq!((started[0].player, started[0].line), (0, 0), "the player's, at its first line");
     let away = fixstep_game::PlayerCommand { forward: -100, run: true, ..Default::default() };
     run(&mut town, 20, &[away]);
-    assert!(town.snapshot().dialogues.is_empty());
+    assert!(town.snapshot().dialogues.is_empty(), "{:?}", town.snapshot().dialogues);
 }

@@ -151,7 +151,8 @@ struct Peer {
     from_host: SimulatedLink<Vec<u8>>,
     /// At these ticks, perturb the state after running it (the desync tests).
     perturb_at: Vec<Tick>,
-    desync_told: Option<Tick>,
+    /// The ticks the host told it its state diverged at, in the order it was told.
+    desyncs_told: Vec<Tick>,
     /// The ticks the host's resyncs brought it to.
     resynced: Vec<Tick>,
     /// The secret its welcome gave.
@@ -187,7 +188,7 @@ impl Peer {
             to_host: SimulatedLink::new(link, id * 2),
             from_host: SimulatedLink::new(link, id * 2 + 1),
             perturb_at: Vec::new(),
-            desync_told: None,
+            desyncs_told: Vec::new(),
             resynced: Vec::new(),
             rejoin: None,
             goodbye: None,
@@ -289,7 +290,7 @@ impl Peer {
                 self.late += u64::from(early_micros.is_none() && sent);
             }
             PeerEvent::Desync(DesyncNotice { tick, .. }) => {
-                self.desync_told.get_or_insert(tick);
+                self.desyncs_told.push(tick);
                 let (_, hash) = self.records.iter().find(|(t, _)| *t == tick).expect("ran it");
                 self.session.send_desync_state(tick, Vec::new(), hash.clone());
             }
@@ -533,8 +534,8 @@ fn a_perturbed_peer_is_reported_as_a_desync_and_resynced_within_a_second() {
     play(&mut host, &mut peers, 30, |_, _, _| {});
     assert_eq!(host.desyncs.len(), 1, "one desync, reported once: {:?}", host.desyncs);
     assert_eq!(host.desyncs[0], (PeerId(2), Tick(150)), "the perturbed peer, at its tick");
-    assert_eq!(peers[1].desync_told, Some(Tick(150)), "the peer was told of it");
-    assert_eq!(peers[0].desync_told, None, "the honest peer was told nothing");
+    assert_eq!(peers[1].desyncs_told, [Tick(150)], "the peer was told of it, once");
+    assert!(peers[0].desyncs_told.is_empty(), "the honest peer was told nothing");
     let parts = &host.desync_parts;
     assert_eq!(parts.len(), 1, "the peer's hash came back: {parts:?}");
     assert_eq!(parts[0].2, vec![1], "the movers' part differs, and no other");
@@ -550,7 +551,8 @@ fn a_perturbed_peer_is_reported_as_a_desync_and_resynced_within_a_second() {
     assert!(peers[1].goodbye.is_none(), "it stays in the game");
 }
 
-/// A game that does not resync hears of a diverged peer once, not at every tick after.
+/// A game that does not resync hears of a diverged peer once, not at every tick after, and
+/// tells that peer once.
 #[test]
 fn without_a_resync_a_diverged_peer_is_reported_once() {
     let (mut host, mut peers) = connected_on_a_bad_link(&["honest", "diverged"]);
@@ -558,6 +560,9 @@ fn without_a_resync_a_diverged_peer_is_reported_once() {
     peers[1].perturb_at = vec![Tick(100)];
     play(&mut host, &mut peers, 20, |_, _, _| {});
     assert_eq!(host.desyncs.len(), 1, "{:?}", &host.desyncs[..host.desyncs.len().min(3)]);
+    assert_eq!(host.desyncs[0], (PeerId(2), Tick(100)), "the diverged peer, at its tick");
+    assert_eq!(peers[1].desyncs_told, [Tick(100)], "the diverged peer was told, once");
+    assert!(peers[0].desyncs_told.is_empty(), "the honest peer was told nothing");
     assert!(peers[1].hashes.len() > 150, "it plays on, diverged");
 }
 
@@ -568,7 +573,10 @@ fn a_peer_that_desyncs_three_times_in_a_minute_is_dropped_with_that_reason() {
     let (mut host, mut peers) = connected_on_a_bad_link(&["honest", "diverging"]);
     peers[1].perturb_at = vec![Tick(100), Tick(140), Tick(180)];
     play(&mut host, &mut peers, 25, |_, _, _| {});
-    assert_eq!(host.desyncs.len(), 3, "{:?}", host.desyncs);
+    let reported: Vec<_> = host.desyncs.iter().map(|&(peer, tick)| (peer, tick.0)).collect();
+    assert_eq!(reported, [(PeerId(2), 100), (PeerId(2), 140), (PeerId(2), 180)]);
+    // The third is told as the goodbye below, the connection ending with it.
+    assert_eq!(peers[1].desyncs_told, [Tick(100), Tick(140)], "told of the first two");
     assert_eq!(peers[1].resynced.len(), 2, "resynced twice, then dropped");
     assert!(
         matches!(peers[1].goodbye, Some(Goodbye::RepeatedDesyncs { desyncs: 3, .. })),

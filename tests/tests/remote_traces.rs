@@ -97,6 +97,13 @@ const DRIFT_TOLERANCE: f64 = 1e-3;
 /// so fewer means the run drew far less than it should have.
 const MIN_PACED_FRAMES: usize = 5_000;
 
+/// The fewest paced frames of each kind a scenario must judge, so that each kind's off-pace
+/// share is a share of something: every scenario moves its walkers and vehicles for most of
+/// 40 s, and the fewest of either kind judged, link-stalls' walkers with the stalls left out,
+/// number about 4,500. Fewer means a kind was mostly not drawn, not moving, or not judged,
+/// where a kind with none would count as 0 % off pace.
+const MIN_PACED_FRAMES_PER_KIND: usize = 4_000;
+
 /// A scenario generated, drawn and measured.
 struct Run {
     scenario: Scenario,
@@ -302,6 +309,13 @@ fn assert_meets(run: &Run, expect: &Expect) {
             .filter(|p| !p.jumped && p.true_m / p.dt_ms * MS_PER_S > MOVING_M_S)
             .collect();
         let off = paced.iter().filter(|p| (p.drawn_m / p.true_m - 1.0).abs() > OFF_PACE).count();
+        failures.check(paced.len() >= MIN_PACED_FRAMES_PER_KIND, || {
+            format!(
+                "only {} paced {} frames judged (at least {MIN_PACED_FRAMES_PER_KIND})",
+                paced.len(),
+                kind.as_str()
+            )
+        });
         let percent = 100.0 * off as f64 / paced.len().max(1) as f64;
         failures.check(percent <= limit, || {
             format!(

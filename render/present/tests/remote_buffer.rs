@@ -271,6 +271,9 @@ fn a_far_tier_is_drawn_its_period_less_one_snapshot_behind() {
     assert_eq!(out.tick, 101.0);
 }
 
+/// Protects the far tiers' delay: an entity measured every fourth tick is drawn on every frame
+/// once that delay has passed, and each time between two measurements it has, never guessed
+/// past the newest.
 #[test]
 fn a_far_tier_is_interpolated_between_two_measurements_at_every_frame() {
     // Tier 4, measured every fourth tick, the newest arriving as the render tick (two ticks
@@ -280,17 +283,25 @@ fn a_far_tier_is_interpolated_between_two_measurements_at_every_frame() {
     let mut next = 4;
     let mut render = 0.0;
     let mut out = RemoteSample::default();
+    let mut drawn_frames = 0;
     while render < 60.0 {
         // The host is at render + 2; a measurement of tick k has arrived once k <= host.
         while f64::from(next) <= render + 2.0 {
             b.push(&m(next));
             next += 4;
         }
-        if b.draw(render, FRAME_S, &mut out) {
+        let drawn = b.draw(render, FRAME_S, &mut out);
+        // Before its first measurement plus the tier's delay there is nothing to draw; from a
+        // frame after that (the render tick is a sum of frames, inexact), every frame draws.
+        let due = render >= tier_delay(4) + FRAME_TICKS;
+        assert!(drawn || !due, "not drawn at render tick {render}");
+        if drawn {
             assert!(out.tick < f64::from(b.newest().tick), "extrapolated at {}", out.tick);
+            drawn_frames += 1;
         }
         render += FRAME_TICKS;
     }
+    assert!(drawn_frames > 0, "drawn at all");
 }
 
 #[test]
@@ -349,6 +360,9 @@ fn a_late_measurement_is_blended_away_over_blend_ticks_instead_of_jumped() {
     assert!((halfway.pos - at(&b, halfway.tick).pos).length() > EPS_M, "still blending midway");
 }
 
+/// Protects the catch-up after a link stall: several measurements arriving at once are drawn
+/// as one blend, every frame after them a step of at most twice the car's pace either way (no
+/// leap forward, no jump back), ending on the measurements' pose.
 #[test]
 fn a_burst_of_late_measurements_is_blended_like_one() {
     // A stall of the link: the car was extrapolated and then held; five measurements arrive
@@ -360,8 +374,16 @@ fn a_burst_of_late_measurements_is_blended_like_one() {
         b.push(&Measurement::moving(tick, x(0.5 * tick as f32), x(5.0), 0.0, 0));
     }
     let after = frames(&mut b, last.tick + FRAME_TICKS, last.tick + BLEND_MAX_TICKS);
-    let first = after[0];
-    assert!((first.pos.x - last.pos.x) < 0.5 * FRAME_TICKS as f32 * 2.0, "no leap");
+    assert!(!after.is_empty(), "drawn after the burst");
+    let pace = 0.5 * FRAME_TICKS as f32;
+    let mut previous = last;
+    for s in &after {
+        let step = s.pos.x - previous.pos.x;
+        assert!(step.abs() < 2.0 * pace, "a leap of {step} m at tick {}", s.tick);
+        previous = *s;
+    }
+    let end = *after.last().expect("drawn");
+    assert!((end.pos - at(&b, end.tick).pos).length() < EPS_M, "caught up in the end");
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! The remote view: buffers found by sparse ids, drawn at the clock's render tick, dropped
 //! when gone, and new again when an id comes back.
 
-use fixstep_present::remote::{Measurement, Motion, RemoteView};
+use fixstep_present::remote::{Measurement, Motion, RemoteFrame, RemoteView};
 use fixstep_runtime::Tick;
 use fixstep_runtime::clock::{CLOCK_SLACK, INTERP_DELAY_TICKS};
+use fixstep_runtime::tick::TICK_MICROS;
 use glam::Vec3;
 
 /// A 60 Hz frame, microseconds.
@@ -26,7 +27,17 @@ impl Host {
 
     /// Runs 60 Hz frames until `until_micros`, delivering each tick's snapshot (built by
     /// `snapshot`) when it arrives, and drawing every frame.
-    fn run(&mut self, until_micros: u64, mut snapshot: impl FnMut(&mut RemoteView, u32)) {
+    fn run(&mut self, until_micros: u64, snapshot: impl FnMut(&mut RemoteView, u32)) {
+        self.run_watching(until_micros, snapshot, |_| {});
+    }
+
+    /// [`run`](Self::run), handing each frame drawn to `drawn`.
+    fn run_watching(
+        &mut self,
+        until_micros: u64,
+        mut snapshot: impl FnMut(&mut RemoteView, u32),
+        mut drawn: impl FnMut(&RemoteFrame),
+    ) {
         loop {
             let next_frame = (self.now_micros / FRAME_MICROS + 1) * FRAME_MICROS;
             let arrives = u64::from(self.next_tick) * 100_000 + LATENCY_MICROS;
@@ -42,7 +53,7 @@ impl Host {
                 snapshot(&mut self.view, tick);
                 self.next_tick += 1;
             } else {
-                self.view.draw();
+                drawn(self.view.draw());
             }
         }
     }
@@ -95,25 +106,48 @@ fn sparse_ids_are_found_through_the_map() {
     }
 }
 
+/// The host ticks a frame's render tick advances on a steady link: a 60 Hz frame is a sixth
+/// of a 100 ms tick, and the last frame drawn before an entity is gone is at most that short
+/// of its tick.
+const TICKS_PER_FRAME: f64 = FRAME_MICROS as f64 / TICK_MICROS as f64;
+
+/// Protects despawning: an entity gone from a tick is drawn on every frame before that tick
+/// (its last frame less than a frame short of it), never at or after it, and its buffer is
+/// dropped, so neither a vanishing too early nor a ghost lingering passes.
 #[test]
 fn a_gone_entity_is_drawn_up_to_its_tick_and_then_dropped() {
+    /// The host tick entity 9 is gone from: a little over a second into the two-second run,
+    /// with frames drawn of it before and enough of the run after for its drop to show.
+    const GONE: u32 = 12;
     let mut host = Host::new();
-    let mut last_drawn_tick = None;
-    host.run(2_000_000, |view, tick| {
-        if tick < 12 {
-            view.measure(9, Motion::Vehicle, &walker(tick, tick as f32));
-        } else if tick == 12 {
-            view.gone(9, Tick(12));
-        }
-    });
-    for _ in 0..200 {
-        host.view.advance(FRAME_MICROS);
-        if let Some(e) = host.view.draw().entities.iter().find(|e| e.id == 9) {
-            last_drawn_tick = Some(e.sample.tick);
-        }
-    }
-    let last = last_drawn_tick.unwrap_or(0.0);
-    assert!(last < 12.0, "never drawn at or after the tick it is gone: {last}");
+    // Per frame, the tick entity 9 was drawn at, if it was.
+    let mut frames: Vec<Option<f64>> = Vec::new();
+    host.run_watching(
+        2_000_000,
+        |view, tick| {
+            if tick < GONE {
+                view.measure(9, Motion::Vehicle, &walker(tick, tick as f32));
+            } else if tick == GONE {
+                view.gone(9, Tick(GONE));
+            }
+        },
+        |frame| frames.push(frame.entities.iter().find(|e| e.id == 9).map(|e| e.sample.tick)),
+    );
+    let late: Vec<f64> =
+        frames.iter().flatten().copied().filter(|&t| t >= f64::from(GONE)).collect();
+    assert!(late.is_empty(), "drawn at or after the tick it is gone: {late:?}");
+    let first = frames.iter().position(Option::is_some).expect("drawn while it was there");
+    let shown = frames[first..].iter().take_while(|t| t.is_some()).count();
+    let after = &frames[first + shown..];
+    assert!(!after.is_empty(), "still drawn on the run's last frame");
+    assert!(after.iter().all(Option::is_none), "drawn again after it was dropped: {after:?}");
+    let drawn: Vec<f64> = frames[first..first + shown].iter().flatten().copied().collect();
+    assert!(drawn.windows(2).all(|w| w[0] < w[1]), "drawn moving forward: {drawn:?}");
+    let last = drawn[drawn.len() - 1];
+    assert!(
+        last >= f64::from(GONE) - TICKS_PER_FRAME,
+        "dropped before its tick: last drawn at {last}, gone at {GONE}"
+    );
     assert!(host.view.is_empty(), "dropped once the render tick passed it");
     assert!(host.view.buffer(9).is_none());
 }

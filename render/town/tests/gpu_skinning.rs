@@ -12,6 +12,8 @@ use fixstep_gpu::skinning::Skinning;
 /// The largest difference allowed between the two paths' matrix elements.
 const TOLERANCE: f32 = 1e-4;
 
+/// Protects the two skinning paths' agreement: every bone of every pose the GPU computes is
+/// the CPU's within [`TOLERANCE`], and the CPU path's upload reads back as the CPU's exactly.
 #[test]
 fn gpu_and_cpu_skinning_give_the_same_bone_matrices() {
     let Some(ctx) = gpu_or_skip("gpu_and_cpu_skinning_give_the_same_bone_matrices") else { return };
@@ -49,12 +51,25 @@ fn gpu_and_cpu_skinning_give_the_same_bone_matrices() {
         }
     }
     println!("{} poses of {bones} bones agree; largest difference {worst:e}", poses.len());
-    // The CPU path through the same buffer gives the CPU's matrices back.
+    // The CPU path through the same buffer gives the CPU's matrices back, every bone of every
+    // pose. Bit for bit: they are copied, not computed, and the buffer still holds the GPU's
+    // matrices, which a tolerance would let a pose left out of the upload pass as.
     let uploaded = skinning
         .pose_and_read_back(&ctx.device, &ctx.queue, &poses, SkinningPath::Cpu, rig)
         .expect("the uploaded matrices");
-    rig.pose(poses[3].0 as usize, poses[3].1, &mut cpu);
-    assert_eq!(uploaded[3 * bones], cpu[0]);
+    assert_eq!(uploaded.len(), poses.len() * bones);
+    for (i, &(clip, frame)) in poses.iter().enumerate() {
+        rig.pose(clip as usize, frame, &mut cpu);
+        for (b, expected) in cpu.iter().enumerate() {
+            let got = uploaded[i * bones + b];
+            assert!(
+                got.to_cols_array().map(f32::to_bits) == expected.to_cols_array().map(f32::to_bits),
+                "uploaded: clip {} frame {frame} bone {}: CPU {expected} read back {got}",
+                rig.clips[clip as usize].name,
+                rig.bones[b].name
+            );
+        }
+    }
 }
 
 #[test]

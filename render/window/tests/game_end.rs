@@ -9,7 +9,7 @@ mod loopback;
 use fixstep_gpu::Hud;
 use fixstep_net::Admission;
 use fixstep_town::Town;
-use fixstep_window::session::{HostPlay, JoinPlay, PlaySession, SpectatePlay};
+use fixstep_window::session::{JoinPlay, PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
 
 /// Where the HUD points a player whose game has ended: the window's menu, opened with Esc.
@@ -19,13 +19,13 @@ const WAY_OUT: &str = "Esc for the menu";
 /// told in words that the host ended it and how to leave, and their last picture stays, still.
 #[test]
 fn players_and_spectators_are_told_the_host_ended_the_match_and_keep_its_last_picture() {
-    let game = Loopback::new("game-end");
-    let mut host =
-        HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
+    let mut game = Loopback::new("game-end");
+    let mut host = game.host();
     let mut peer =
         JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("the peer binds");
     let mut spectator =
-        SpectatePlay::<Town>::new(&game.level, game.addr, "eve", &Admission::Open).expect("binds");
+        SpectatePlay::<Town>::new(&game.level, game.addr(), "eve", &Admission::Open)
+            .expect("binds");
     let playing = frames(&mut [&mut host, &mut peer, &mut spectator], |huds| {
         huds[1].tick > 5 && huds[2].tick > 5
     });

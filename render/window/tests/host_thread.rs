@@ -133,12 +133,11 @@ fn play(
 /// the window draws again the host has not run any tick twice.
 #[test]
 fn a_host_whose_window_stops_drawing_keeps_its_peers_playing() {
-    let game = Loopback::new("host-thread");
+    let mut game = Loopback::new("host-thread");
     // The host's clock, and its schedule's first tick, start as it is built: somewhere between
     // these two instants, which bound the ticks due from both sides whatever the build costs.
     let building = Instant::now();
-    let mut host =
-        HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
+    let mut host = game.host();
     let built = Instant::now();
     let mut peer =
         JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("the peer binds");

@@ -7,7 +7,7 @@ mod loopback;
 use fixstep_game::state::Role;
 use fixstep_net::Admission;
 use fixstep_town::Town;
-use fixstep_window::session::{HostPlay, PlaySession, SpectatePlay};
+use fixstep_window::session::{PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
 
 /// The host tick the spectator is to have drawn up to: a second and a half of the game, long
@@ -19,12 +19,12 @@ const WATCHED_TICK: u32 = 15;
 /// the level's.
 #[test]
 fn a_spectator_knows_every_character_it_draws_by_name() {
-    let game = Loopback::new("labels");
+    let mut game = Loopback::new("labels");
+    let mut host = game.host();
     let level = &game.level;
-    let mut host =
-        HostPlay::<Town>::new(&game.level, &game.host_options()).expect("the host binds");
     let mut spectator =
-        SpectatePlay::<Town>::new(&game.level, game.addr, "eve", &Admission::Open).expect("binds");
+        SpectatePlay::<Town>::new(&game.level, game.addr(), "eve", &Admission::Open)
+            .expect("binds");
     let huds = frames(&mut [&mut host, &mut spectator], |huds| huds[1].tick >= WATCHED_TICK);
     assert!(
         huds[1].tick >= WATCHED_TICK,

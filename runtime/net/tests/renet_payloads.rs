@@ -214,31 +214,37 @@ impl Pair {
     /// each frame; returns how many it took.
     fn read(&mut self, end: End, payload: &[u8]) -> usize {
         let mut taken = 0;
+        self.read_each(end, payload, |_| taken += 1);
+        taken
+    }
+
+    /// [`read`](Self::read), handing each message taken to `took`, channel by channel in the
+    /// order the channels were configured.
+    fn read_each(&mut self, end: End, payload: &[u8], mut took: impl FnMut(&[u8])) {
         match end {
             End::Host => {
                 host_reads(&mut self.host, &mut self.host_guard, payload);
                 for (channel, send_type) in &self.peer_channels {
-                    while self.host.receive_message(PEER, *channel).is_some() {
+                    while let Some(message) = self.host.receive_message(PEER, *channel) {
                         if is_reliable(send_type) {
                             self.host_guard.took_reliable();
                         }
-                        taken += 1;
+                        took(&message);
                     }
                 }
             }
             End::Peer => {
                 peer_reads(&mut self.peer, &mut self.peer_guard, payload);
                 for (channel, send_type) in &self.host_channels {
-                    while self.peer.receive_message(*channel).is_some() {
+                    while let Some(message) = self.peer.receive_message(*channel) {
                         if is_reliable(send_type) {
                             self.peer_guard.took_reliable();
                         }
-                        taken += 1;
+                        took(&message);
                     }
                 }
             }
         }
-        taken
     }
 
     /// `end` queues a few messages on each of its channels: mostly small, some long enough
@@ -517,31 +523,57 @@ fn the_guards_pass_genuine_traffic_whole_both_ways() {
     };
     let (to_peer, to_host) = (reliable(&pair.host_channels), reliable(&pair.peer_channels));
     let mut rng = Rng(3);
-    let (mut sent_up, mut sent_down) = (0usize, 0usize);
-    let (mut got_up, mut got_down) = (0usize, 0usize);
+    let (mut sent_up, mut sent_down) = (Vec::new(), Vec::new());
+    let (mut got_up, mut got_down) = (Vec::new(), Vec::new());
     for round in 0..GENUINE_ROUNDS + 20 {
         if round < GENUINE_ROUNDS {
             for _ in 0..rng.below(3) {
                 let len = 1 + rng.below(SLICED_MAX);
-                pair.host.send_message(PEER, to_peer, vec![rng.byte(); len]);
-                sent_down += 1;
+                let down = rng.bytes(len);
+                pair.host.send_message(PEER, to_peer, down.clone());
+                sent_down.push(down);
                 let len = 1 + rng.below(SLICED_MAX);
-                pair.peer.send_message(to_host, vec![rng.byte(); len]);
-                sent_up += 1;
+                let up = rng.bytes(len);
+                pair.peer.send_message(to_host, up.clone());
+                sent_up.push(up);
             }
         }
         for packet in pair.packets(End::Peer) {
-            got_up += pair.read(End::Host, &packet);
+            pair.read_each(End::Host, &packet, |m| got_up.push(m.to_vec()));
         }
         for packet in pair.packets(End::Host) {
-            got_down += pair.read(End::Peer, &packet);
+            pair.read_each(End::Peer, &packet, |m| got_down.push(m.to_vec()));
         }
         pair.update(Duration::from_millis(10));
     }
     assert!(pair.connected(End::Host) && pair.connected(End::Peer), "a guard disconnected");
-    assert_eq!(got_up, sent_up, "messages up");
-    assert_eq!(got_down, sent_down, "messages down");
-    assert!(sent_up > GENUINE_ROUNDS / 2, "too little traffic to say anything: {sent_up}");
+    assert_in_order(&got_up, &sent_up, "up");
+    assert_in_order(&got_down, &sent_down, "down");
+    assert!(
+        sent_up.len() > GENUINE_ROUNDS / 2,
+        "too little traffic to say anything: {}",
+        sent_up.len()
+    );
+}
+
+/// That `got` is `sent`, message by message in the same order; a failure names the first
+/// message that differs rather than printing kilobytes of payload.
+fn assert_in_order(got: &[Vec<u8>], sent: &[Vec<u8>], way: &str) {
+    if let Some(i) = (0..got.len().min(sent.len())).find(|&i| got[i] != sent[i]) {
+        let sent_as = sent.iter().position(|m| *m == got[i]);
+        panic!(
+            "message {i} {way} differs: {} bytes arrived for {} sent (it is message {sent_as:?} sent)",
+            got[i].len(),
+            sent[i].len(),
+        );
+    }
+    assert_eq!(
+        got.len(),
+        sent.len(),
+        "messages {way}: {} arrived of {} sent",
+        got.len(),
+        sent.len()
+    );
 }
 
 /// A slice packet as renet writes one, for a channel of `send_type`: its type (2 reliable, 3

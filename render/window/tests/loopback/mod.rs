@@ -1,8 +1,8 @@
-//! What the tests of the window's network sessions share: the town, a host's options on a
-//! free loopback port, and frames run across sessions.
+//! What the tests of the window's network sessions share: the town, a host on a free
+//! loopback port, and frames run across sessions.
 #![allow(dead_code, reason = "each test binary uses part of the shared helpers")]
 
-use std::net::{SocketAddr, UdpSocket};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -14,10 +14,15 @@ use fixstep_netplay::{HostOptions, PeerOptions};
 use fixstep_present::Controls;
 use fixstep_present::Game as _;
 use fixstep_town::Town;
-use fixstep_window::session::PlaySession;
+use fixstep_window::session::{HostPlay, PlaySession};
 
 /// A 60 Hz frame, microseconds.
 pub const FRAME_MICROS: u64 = 16_667;
+
+/// Where a host is bound: loopback, on port 0 for the system to pick a free one as it binds.
+/// Picked by the bind itself, the port cannot be taken by another test between a look for a
+/// free one and the bind, as a port found free by binding and letting go can be.
+const ANY_LOOPBACK_PORT: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
 
 /// The longest a test runs frames waiting for what it expects: far beyond a join on loopback.
 const WAIT: Duration = Duration::from_secs(10);
@@ -27,26 +32,45 @@ const WAIT: Duration = Duration::from_secs(10);
 pub struct Loopback {
     /// The town.
     pub level: Arc<Level>,
-    /// Where the host listens and peers connect.
-    pub addr: SocketAddr,
+    /// Where the host listens and peers connect: port 0 until [`host`](Self::host) has bound
+    /// one.
+    addr: SocketAddr,
     /// The desync reports' folder.
     pub reports: PathBuf,
 }
 
 impl Loopback {
-    /// A game on a free port, its reports in a scratch folder named after `test`.
+    /// A game to be hosted on loopback, its reports in a scratch folder named after `test`.
     pub fn new(test: &str) -> Self {
         let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
         let level = Town::load_content(&assets, &Town::default_content(&assets)).expect("loads");
-        let addr = UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("binds");
         let reports = std::env::temp_dir().join(format!("fixstep-{test}-{}", std::process::id()));
-        Self { level: Arc::new(level), addr, reports }
+        Self { level: Arc::new(level), addr: ANY_LOOPBACK_PORT, reports }
+    }
+
+    /// Hosts the game, playing as "ada", on a port the system picks as the host binds, and
+    /// keeps the port the host says it bound for peers to join at.
+    pub fn host(&mut self) -> HostPlay<Town> {
+        let host =
+            HostPlay::<Town>::new(&self.level, &self.host_options()).expect("the host binds");
+        // It says where friends join it: its address on the local network, and the port.
+        let said = host.describe();
+        let port = said.rsplit(':').next().and_then(|p| p.parse::<u16>().ok()).filter(|&p| p != 0);
+        self.addr
+            .set_port(port.unwrap_or_else(|| panic!("the host names the port it bound: {said}")));
+        host
+    }
+
+    /// Where the host listens and peers connect.
+    pub fn addr(&self) -> SocketAddr {
+        assert_ne!(self.addr.port(), 0, "the game is hosted before anyone joins it");
+        self.addr
     }
 
     /// The options of a host playing as "ada".
-    pub fn host_options(&self) -> HostOptions {
+    fn host_options(&self) -> HostOptions {
         HostOptions {
-            bind: self.addr,
+            bind: ANY_LOOPBACK_PORT,
             also_reachable_at: Vec::new(),
             max_players: 4,
             max_spectators: 8,
@@ -61,7 +85,7 @@ impl Loopback {
     /// The options of a player named `name` joining it.
     pub fn peer_options(&self, name: &str) -> PeerOptions {
         PeerOptions {
-            host: self.addr,
+            host: self.addr(),
             name: name.to_owned(),
             admission: Admission::Open,
             reports: self.reports.clone(),
