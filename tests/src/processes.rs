@@ -22,6 +22,12 @@ pub fn one_game() -> MutexGuard<'static, ()> {
     ONE_GAME_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The bad link's one-way delay, ms: a long way across a continent.
+pub const BAD_LINK_DELAY_MS: u32 = 80;
+
+/// The bad link's loss, percent: a poor Wi-Fi.
+pub const BAD_LINK_LOSS_PERCENT: u32 = 5;
+
 /// The bad link of the lockstep tests: 80 ms one way, up to 20 ms of jitter, 5 % loss.
 pub const BAD_LINK: [&str; 6] = ["--delay", "80", "--jitter", "20", "--loss", "5"];
 
@@ -133,6 +139,90 @@ impl Running {
     }
 }
 
+/// What the link conditioner did, as its summary says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetemCounts {
+    /// Datagrams passed on (duplicates included).
+    pub forwarded: u64,
+    /// Datagrams dropped.
+    pub lost: u64,
+    /// Datagrams sent twice.
+    pub duplicated: u64,
+    /// Datagrams held back to be overtaken.
+    pub reordered: u64,
+}
+
+impl NetemCounts {
+    /// The counts of a summary's `forwarded N lost N duplicated N reordered N` line.
+    ///
+    /// # Panics
+    ///
+    /// If the summary has no such line.
+    #[must_use]
+    pub fn read(summary: &str) -> Self {
+        let count = |label: &str| {
+            number_after(summary, label)
+                .unwrap_or_else(|| panic!("the link conditioner counts {label:?}: {summary}"))
+                as u64
+        };
+        Self {
+            forwarded: count("forwarded"),
+            lost: count("lost"),
+            duplicated: count("duplicated"),
+            reordered: count("reordered"),
+        }
+    }
+
+    /// Asserts that it lost `percent` of the datagrams it was given, within five standard
+    /// deviations of the chance (a seeded draw, so only a link that ignores `--loss` or
+    /// applies another share fails), out of at least `min_given` datagrams.
+    ///
+    /// # Panics
+    ///
+    /// If it did not.
+    pub fn assert_lost(&self, percent: u32, min_given: u64) {
+        let given = self.forwarded.saturating_sub(self.duplicated) + self.lost;
+        assert!(given >= min_given, "the link was given {given} datagrams: {self:?}");
+        let p = f64::from(percent) / 100.0;
+        let share = self.lost as f64 / given as f64;
+        let spread = 5.0 * (p * (1.0 - p) / given as f64).sqrt();
+        assert!(
+            (share - p).abs() <= spread,
+            "the link lost {:.2} % of {given} datagrams, not {percent} %: {self:?}",
+            share * 100.0
+        );
+    }
+}
+
+/// Asserts that a peer's summary shows its inputs reaching the host's tick at least
+/// `delay_ms` after they were sent: a link's one-way delay was applied.
+///
+/// # Panics
+///
+/// If the summary says otherwise, or nothing.
+pub fn assert_delayed(summary: &str, delay_ms: u32) {
+    let p50 = number_after(summary, "input to the host's tick p50")
+        .unwrap_or_else(|| panic!("the peer measures its input's way: {summary}"));
+    assert!(
+        p50 >= f64::from(delay_ms),
+        "inputs took {p50} ms to the host, under the link's {delay_ms} ms: {summary}"
+    );
+}
+
+impl Running {
+    /// Stops a link conditioner as Ctrl-C would (SIGTERM) and reads what it did from its
+    /// summary.
+    ///
+    /// # Panics
+    ///
+    /// If it does not end cleanly with its counts.
+    #[must_use]
+    pub fn stop_netem(self) -> NetemCounts {
+        self.terminate();
+        NetemCounts::read(&self.finish().stdout)
+    }
+}
+
 impl Drop for Running {
     fn drop(&mut self) {
         if matches!(self.child.try_wait(), Ok(None)) {
@@ -142,11 +232,27 @@ impl Drop for Running {
     }
 }
 
-/// A UDP port on loopback that nothing listens on now (the host and the link conditioner
-/// need each other's ports before either starts, so neither can be given port 0).
+/// The ports [`free_port`] has handed out in this process.
+static HANDED_OUT: Mutex<Vec<u16>> = Mutex::new(Vec::new());
+
+/// A UDP port on loopback that nothing listens on now, and that this process has not handed
+/// out before (the host and the link conditioner need each other's ports before either
+/// starts, so neither can be given port 0). The system may give a port it gave a moment ago
+/// to the next bind of port 0 once it is free again; two tests running side by side would
+/// then share it, so a port is never handed out twice.
 #[must_use]
 pub fn free_port() -> u16 {
-    UdpSocket::bind("127.0.0.1:0").and_then(|s| s.local_addr()).expect("loopback binds").port()
+    let mut handed_out = HANDED_OUT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    loop {
+        let port = UdpSocket::bind("127.0.0.1:0")
+            .and_then(|s| s.local_addr())
+            .expect("loopback binds")
+            .port();
+        if !handed_out.contains(&port) {
+            handed_out.push(port);
+            return port;
+        }
+    }
 }
 
 /// A host, and where its peers connect: straight to it, or to a link conditioner in front.
@@ -390,6 +496,8 @@ impl Hosting {
 pub struct BotGame {
     /// Each peer's name and hashes by tick (each agreeing with the host's).
     pub peers: Vec<(String, BTreeMap<u32, String>)>,
+    /// Each peer's summary, in the same order.
+    pub summaries: Vec<String>,
 }
 
 impl Hosting {
@@ -436,6 +544,7 @@ impl Hosting {
             finished.iter().map(|(_, _, done)| player_of(&done.stdout)).collect();
         assert_eq!(players.len(), peers, "a player each: {players:?}");
         assert!(reports_in(&reports).is_empty(), "desync reports: {:?}", reports_in(&reports));
+        let summaries = finished.iter().map(|(_, _, done)| done.stdout.clone()).collect();
         let peers = finished
             .into_iter()
             .map(|(name, log, done)| {
@@ -445,6 +554,6 @@ impl Hosting {
                 (name, hashes)
             })
             .collect();
-        BotGame { peers }
+        BotGame { peers, summaries }
     }
 }
