@@ -10,6 +10,7 @@
 //! assert_eq!(found.iter().map(|f| f.text.as_str()).collect::<Vec<_>>(), ["0.5"]);
 //! ```
 
+pub mod edges;
 pub mod float_literals;
 pub mod processes;
 

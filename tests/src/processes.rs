@@ -35,6 +35,36 @@ pub const BAD_LINK: [&str; 6] = ["--delay", "80", "--jitter", "20", "--loss", "5
 /// over the longest game (1,200 ticks, two minutes), so only a hang reaches it.
 pub const HANG_S: u64 = 300;
 
+/// Starts `fixstep` with `args` and the environment variables `env`, in the workspace, its
+/// standard output and error going to `NAME.out` and `NAME.err` in `dir`; returns the process
+/// and those two files.
+///
+/// # Panics
+///
+/// If the files cannot be made or the binary cannot be started.
+#[must_use]
+pub fn spawn(
+    dir: &Scratch,
+    name: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Child, PathBuf, PathBuf) {
+    let stdout = dir.path(&format!("{name}.out"));
+    let stderr = dir.path(&format!("{name}.err"));
+    let child = Command::new(fixstep_binary())
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(workspace_root())
+        .stdin(Stdio::null())
+        // Rejoin secrets are kept in the test's own folder, not the user's.
+        .env("XDG_DATA_HOME", dir.dir())
+        .stdout(File::create(&stdout).expect("a scratch file can be created"))
+        .stderr(File::create(&stderr).expect("a scratch file can be created"))
+        .spawn()
+        .expect("the fixstep binary starts");
+    (child, stdout, stderr)
+}
+
 /// A `fixstep` process, killed when dropped (a failing test leaves nothing running); its
 /// standard output and error go to files in the test's scratch directory.
 pub struct Running {
@@ -62,19 +92,7 @@ impl Running {
     /// The same, with the environment variables `env` set (`AGONES_SDK_HTTP_PORT`, say).
     #[must_use]
     pub fn start_with_env(dir: &Scratch, name: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
-        let stdout = dir.path(&format!("{name}.out"));
-        let stderr = dir.path(&format!("{name}.err"));
-        let child = Command::new(fixstep_binary())
-            .args(args)
-            .envs(env.iter().copied())
-            .current_dir(workspace_root())
-            .stdin(Stdio::null())
-            // Rejoin secrets are kept in the test's own folder, not the user's.
-            .env("XDG_DATA_HOME", dir.dir())
-            .stdout(File::create(&stdout).expect("a scratch file can be created"))
-            .stderr(File::create(&stderr).expect("a scratch file can be created"))
-            .spawn()
-            .expect("the fixstep binary starts");
+        let (child, stdout, stderr) = spawn(dir, name, args, env);
         Self { name: name.to_owned(), child, stdout, stderr }
     }
 

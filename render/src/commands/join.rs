@@ -109,9 +109,10 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
         // run, and the logs and the summary written.
         let goodbye = peer.ended().map(str::to_owned);
         let Some(player) = peer.player() else {
+            // Before the welcome no game of this peer's is over: it never got in (its welcome
+            // lost, the host gone meanwhile), which is a failure, as a refusal is.
             if let Some(goodbye) = goodbye {
-                eprintln!("fixstep: {goodbye}");
-                break;
+                bail!("{goodbye}, before welcoming this player");
             }
             if now > WELCOME_TIMEOUT_MICROS {
                 bail!(

@@ -8,7 +8,7 @@ use fixstep_runtime::net::{Delivery, GameData, Goodbye, HostSession, PeerId, Pee
 use renet::{ChannelConfig, ConnectionConfig, RenetClient, RenetServer, SendType, ServerEvent};
 use renetcode::{ClientAuthentication, DisconnectReason, ServerAuthentication, ServerConfig};
 
-use crate::access::{Access, Admission};
+use crate::access::{Access, Admission, TOKEN_TIMEOUT_SECONDS};
 use crate::netcode::{ClientLink, ServerLink, Turned};
 use crate::wire::WireCounts;
 use crate::{NetError, WallClock};
@@ -410,15 +410,22 @@ impl PeerTransport {
 
     /// The connection's end as an error: the host's disconnection, or its goodbye, is
     /// [`NetError::HostEnded`] (with the goodbye's reason), the rest [`NetError::Connect`]
-    /// with `reason`.
+    /// with `reason`, or with what netcode's timeout of a connection that was up means.
     fn ended(&self, reason: String, goodbye: Option<&Goodbye>) -> NetError {
-        let by_host =
-            self.transport.disconnect_reason() == Some(DisconnectReason::DisconnectedByServer);
-        if by_host || goodbye.is_some() {
-            NetError::HostEnded { host: self.host, goodbye: goodbye.cloned() }
-        } else {
-            NetError::Connect { host: self.host, reason }
+        let why = self.transport.disconnect_reason();
+        if why == Some(DisconnectReason::DisconnectedByServer) || goodbye.is_some() {
+            return NetError::HostEnded { host: self.host, goodbye: goodbye.cloned() };
         }
+        // netcode's own words, "connection timed out", read as if it never connected.
+        let reason = if why == Some(DisconnectReason::ConnectionTimedOut) {
+            format!(
+                "the host stopped answering: nothing heard from it for \
+                 {TOKEN_TIMEOUT_SECONDS} s (it ended without a goodbye, or the link to it is down)"
+            )
+        } else {
+            reason
+        };
+        NetError::Connect { host: self.host, reason }
     }
 
     /// The link to the host, as this peer sees it.

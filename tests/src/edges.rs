@@ -1,0 +1,226 @@
+//! For the tests of a network game's edges (a host gone without a goodbye, a refusal, a
+//! late joiner): `fixstep` processes expected to end on their own, well or badly, with how
+//! long they took and what they said; the progress of a host read from its hash log; and a
+//! relay whose link a test changes mid-game.
+
+use std::collections::VecDeque;
+use std::fs;
+use std::net::{SocketAddr, UdpSocket};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ExitStatus};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::Scratch;
+use crate::processes::Running;
+
+/// A `fixstep` process whose end is what a test looks at (its status, its words, when it
+/// came), killed when dropped; its standard output and error go to files in the test's
+/// scratch directory.
+pub struct Ending {
+    name: String,
+    child: Child,
+    started: Instant,
+    stdout: PathBuf,
+    stderr: PathBuf,
+}
+
+/// How a process ended.
+#[derive(Debug)]
+pub struct Ended {
+    /// Its exit status.
+    pub status: ExitStatus,
+    /// Its standard output.
+    pub stdout: String,
+    /// Its standard error.
+    pub stderr: String,
+    /// When its end was seen (to within the 20 ms between looks).
+    pub at: Instant,
+    /// How long it ran.
+    pub took: Duration,
+}
+
+impl Ended {
+    /// The lines it printed on its standard error, blank ones left out.
+    #[must_use]
+    pub fn error_lines(&self) -> Vec<&str> {
+        self.stderr.lines().filter(|l| !l.trim().is_empty()).collect()
+    }
+}
+
+impl Ending {
+    /// Starts `fixstep` with `args`, named `name` in messages and its output files (with its
+    /// rejoin secrets kept in the test's own folder, as [`crate::processes::Running`] does).
+    ///
+    /// # Panics
+    ///
+    /// If the binary cannot be started.
+    #[must_use]
+    pub fn start(dir: &Scratch, name: &str, args: &[&str]) -> Self {
+        let started = Instant::now();
+        let (child, stdout, stderr) = crate::processes::spawn(dir, name, args, &[]);
+        Self { name: name.to_owned(), child, started, stdout, stderr }
+    }
+
+    /// What it said on its standard error so far.
+    #[must_use]
+    pub fn stderr(&self) -> String {
+        fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    /// Waits for the process to end on its own, for at most `limit` from now, and returns
+    /// how it ended, whatever its status.
+    ///
+    /// # Panics
+    ///
+    /// If it is still running after `limit` (it is killed, and what it said is shown).
+    pub fn end(mut self, limit: Duration) -> Ended {
+        let waiting = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("the process can be waited for") {
+                break status;
+            }
+            assert!(
+                waiting.elapsed() < limit,
+                "{} was still running {limit:?} later; it said:\n{}",
+                self.name,
+                self.stderr()
+            );
+            thread::sleep(Duration::from_millis(20));
+        };
+        let at = Instant::now();
+        Ended {
+            status,
+            stdout: fs::read_to_string(&self.stdout).unwrap_or_default(),
+            stderr: self.stderr(),
+            at,
+            took: at - self.started,
+        }
+    }
+}
+
+impl Drop for Ending {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The ticks a hash log holds so far: its complete lines (a process writes each tick's line
+/// out as it runs it, so a running host's log says how far it is).
+#[must_use]
+pub fn ticks_logged(log: &Path) -> u32 {
+    let text = fs::read_to_string(log).unwrap_or_default();
+    u32::try_from(text.matches('\n').count()).unwrap_or(u32::MAX)
+}
+
+/// Waits until the hash log `log` of `process` holds `ticks` ticks.
+///
+/// # Panics
+///
+/// If it does not within `limit` (with what the process said meanwhile).
+pub fn wait_for_ticks(process: &Running, log: &Path, ticks: u32, limit: Duration) {
+    let start = Instant::now();
+    while ticks_logged(log) < ticks {
+        assert!(
+            start.elapsed() < limit,
+            "{} holds {} ticks after {limit:?}, not {ticks}; its process said:\n{}",
+            log.display(),
+            ticks_logged(log),
+            process.stderr()
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// How many times `text` says `what`.
+#[must_use]
+pub fn times_said(text: &str, what: &str) -> usize {
+    text.matches(what).count()
+}
+
+/// A relay on loopback between peers and a host, whose link the test changes while the game
+/// runs: the way up (the peers' datagrams) can be held, what is sent meanwhile waiting and
+/// then going on in order, as on a link whose delay jumped for a moment; the way down can drop
+/// every datagram over a size (a reliable message's slices, resent or not).
+pub struct Relay {
+    entry: SocketAddr,
+    hold_up: Arc<AtomicBool>,
+    drop_down_over: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Relay {
+    /// A relay to the host on `host_port`, passing everything on for now.
+    ///
+    /// # Panics
+    ///
+    /// If loopback cannot be bound.
+    #[must_use]
+    pub fn start(host_port: u16) -> Self {
+        let front = UdpSocket::bind("127.0.0.1:0").expect("loopback binds");
+        let entry = front.local_addr().expect("an address");
+        let back = UdpSocket::bind("127.0.0.1:0").expect("loopback binds");
+        back.connect(("127.0.0.1", host_port)).expect("the host's address");
+        let poll = Some(Duration::from_millis(1));
+        front.set_read_timeout(poll).expect("a timeout");
+        back.set_read_timeout(poll).expect("a timeout");
+        let hold_up = Arc::new(AtomicBool::new(false));
+        let drop_down_over = Arc::new(AtomicUsize::new(usize::MAX));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (holding, dropping, done) =
+            (Arc::clone(&hold_up), Arc::clone(&drop_down_over), Arc::clone(&stop));
+        let thread = thread::spawn(move || {
+            let mut buf = [0u8; 2048];
+            let mut peer: Option<SocketAddr> = None;
+            let mut held: VecDeque<Vec<u8>> = VecDeque::new();
+            while !done.load(Ordering::Relaxed) {
+                if let Ok((n, from)) = front.recv_from(&mut buf) {
+                    peer = Some(from);
+                    held.push_back(buf[..n].to_vec());
+                }
+                if !holding.load(Ordering::Relaxed) {
+                    for datagram in held.drain(..) {
+                        let _ = back.send(&datagram);
+                    }
+                }
+                if let (Ok(n), Some(peer)) = (back.recv(&mut buf), peer)
+                    && n <= dropping.load(Ordering::Relaxed)
+                {
+                    let _ = front.send_to(&buf[..n], peer);
+                }
+            }
+        });
+        Self { entry, hold_up, drop_down_over, stop, thread: Some(thread) }
+    }
+
+    /// Where peers connect.
+    #[must_use]
+    pub fn entry(&self) -> String {
+        self.entry.to_string()
+    }
+
+    /// Holds the way up (`true`), or lets it go on with what it held (`false`).
+    pub fn hold_up(&self, hold: bool) {
+        self.hold_up.store(hold, Ordering::Relaxed);
+    }
+
+    /// Drops every datagram down longer than `bytes` from now on.
+    pub fn drop_down_over(&self, bytes: usize) {
+        self.drop_down_over.store(bytes, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! A host that dies without a goodbye (a crash, `kill -9`, a pulled cable), end to end: its
+//! peer and its spectator learn it only from the silence, and must end on their own, saying
+//! so, with what they computed until then intact.
+//!
+//! A host that is told to stop says goodbye, which `network.rs` covers; this is the other way
+//! a match ends.
+
+use std::time::Duration;
+
+use fixstep_net::access::TOKEN_TIMEOUT_SECONDS;
+use fixstep_tests::edges::{Ending, wait_for_ticks};
+use fixstep_tests::processes::{Hosting, Running, assert_agrees, hash_log, one_game, strs};
+use fixstep_tests::{Scratch, arg};
+
+/// How many ticks the host runs with its peer and spectator before it is killed: five
+/// seconds, long enough for both to be playing along, not only welcomed.
+const KILLED_AT_TICK: u32 = 50;
+
+/// How long after netcode's timeout a peer may take to end, seconds: its next look at the
+/// socket, its logs and its exit, on a machine busy with other builds. Far under a second
+/// without them; a peer that waits for another timeout, or forever, is well past it.
+const END_MARGIN_S: u64 = 10;
+
+/// How long a process may take to start and be welcomed, seconds: a debug build on a busy
+/// machine.
+const WELCOME_S: u64 = 60;
+
+/// A host killed (SIGKILL) while a bot peer and a headless spectator are connected: neither
+/// is told, and each ends by itself within netcode's timeout (the 15 s a connect token gives)
+/// and a margin, exiting 1 with one line that names the host's address and says it stopped
+/// answering (not a panic, not a hang, not a bare "timed out"). The peer's hash log agrees
+/// with the host's on every tick both ran: the host's log holds every tick it ran before it
+/// was killed, and the peer ran the host's ticks, no more.
+#[test]
+fn a_host_killed_without_a_goodbye_is_noticed_by_its_peer_and_spectator_who_say_so() {
+    let _game = one_game();
+    let dir = Scratch::new("host-gone", "killed");
+    let game = Hosting::direct();
+    let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
+    let mut host_args = game.host_args();
+    host_args.extend(["--bot", "--hash-log", arg(&host_log)].map(str::to_owned));
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let entry = game.entry.as_str();
+    let peer_args =
+        ["join", entry, "--headless", "--bot", "--name", "bob", "--hash-log", arg(&peer_log)];
+    let peer = Ending::start(&dir, "peer", &peer_args);
+    let spectator = Ending::start(&dir, "spectator", &["spectate", entry, "--headless"]);
+    host.wait_for("bob joined as player", Duration::from_secs(WELCOME_S));
+    host.wait_for("spectator is watching", Duration::from_secs(WELCOME_S));
+    wait_for_ticks(&host, &host_log, KILLED_AT_TICK, Duration::from_secs(WELCOME_S));
+    host.kill();
+    let killed = std::time::Instant::now();
+    let limit = Duration::from_secs(TOKEN_TIMEOUT_SECONDS.unsigned_abs().into())
+        + Duration::from_secs(END_MARGIN_S);
+    for (who, ending) in [("the peer", peer), ("the spectator", spectator)] {
+        let ended = ending.end(limit.saturating_sub(killed.elapsed()));
+        let after = ended.at - killed;
+        println!("{who} ended {after:?} after the host was killed");
+        assert!(after <= limit, "{who} ended {after:?} after the host was killed");
+        assert_eq!(
+            ended.status.code(),
+            Some(1),
+            "{who} fails, as a lost connection is:\n{ended:?}"
+        );
+        let lines = ended.error_lines();
+        assert_eq!(lines.len(), 1, "{who} says one line:\n{}", ended.stderr);
+        let line = lines[0];
+        assert!(line.contains(entry), "{who} names the host {entry}: {line}");
+        assert!(line.contains("the host stopped answering"), "{who} says why: {line}");
+    }
+    let host_hashes = hash_log(&host_log);
+    assert!(
+        host_hashes.len() >= KILLED_AT_TICK as usize,
+        "the host's log holds the {} ticks it ran before the kill",
+        host_hashes.len()
+    );
+    let peer_hashes = hash_log(&peer_log);
+    assert!(peer_hashes.len() >= 30, "bob played along: {} ticks", peer_hashes.len());
+    assert_agrees("bob", &peer_hashes, &host_hashes);
+}

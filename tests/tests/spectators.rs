@@ -1,0 +1,186 @@
+//! Spectators coming and going while a game runs, end to end: `fixstep spectate --headless`
+//! with a drawn log, judged against the host's truth log.
+//!
+//! A spectator there from the start, over a bad link, is `network.rs`'s; the spectator's
+//! drawing itself is `render/present`'s.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::Duration;
+
+use fixstep_tests::edges::{ticks_logged, times_said, wait_for_ticks};
+use fixstep_tests::processes::{Hosting, Running, one_game, strs};
+use fixstep_tests::{Scratch, arg};
+use fixstep_tools::judder::{TruthLine, read_drawn_log, read_truth};
+
+/// How many ticks the game runs before the first spectator comes: ten seconds, so that the
+/// game it joins is well under way (and a spectator drawn from tick 0 is far off).
+const JOIN_AFTER_TICKS: u32 = 100;
+
+/// How many ticks each spectator watches.
+const WATCH_TICKS: u32 = 100;
+
+/// How far behind the host's tick at its join a spectator's first frame may draw, ticks: its
+/// playout delay, a few ticks on loopback, and the time it took to start. A second.
+const FIRST_FRAME_BEHIND_TICKS: f64 = 10.0;
+
+/// How long after its first frame a spectator may take to draw every entity there is, ticks:
+/// a second. The host sends what is near the camera first; everything else follows within a
+/// few ticks.
+const ALL_DRAWN_WITHIN_TICKS: f64 = 10.0;
+
+/// How long a process may take to start and be welcomed, seconds: a debug build on a busy
+/// machine.
+const WELCOME_S: u64 = 60;
+
+/// The milliseconds of host time in a tick, as the truth log counts them.
+const MS_PER_TICK: f64 = 100.0;
+
+/// What a spectator drew, from its drawn log.
+struct Watched {
+    /// The tick its first frame with anything in it drew.
+    first: f64,
+    /// The tick its last frame drew.
+    last: f64,
+    /// Each entity drawn, with the tick of the first frame that drew it.
+    first_drawn: BTreeMap<u64, f64>,
+}
+
+impl Watched {
+    fn read(path: &Path) -> Self {
+        let frames = read_drawn_log(path).expect("the drawn log reads");
+        let first = frames
+            .iter()
+            .find(|f| !f.entities.is_empty())
+            .map(|f| f.render_tick)
+            .unwrap_or_else(|| panic!("{} draws nothing", path.display()));
+        let last = frames.last().map_or(f64::NAN, |f| f.render_tick);
+        let mut first_drawn = BTreeMap::new();
+        for frame in &frames {
+            for entity in &frame.entities {
+                first_drawn.entry(entity.id).or_insert(frame.render_tick);
+            }
+        }
+        Self { first, last, first_drawn }
+    }
+}
+
+/// The ids of the entities the truth has at any tick from `from` to `to`.
+fn alive(truth: &[TruthLine], from: f64, to: f64) -> BTreeSet<u64> {
+    truth
+        .iter()
+        .filter(|line| (from..=to).contains(&(line.t_ms / MS_PER_TICK)))
+        .flat_map(|line| line.entities.iter().map(|e| e.id))
+        .collect()
+}
+
+/// Checks what spectator `name` drew as `watched` against the host's `truth`: it started at
+/// about the host's tick when it came (after the host had run `before` ticks, welcomed by the
+/// time it had run `welcomed`), watched its ticks, and drew every entity the truth has over
+/// them, those there as it came within a second, and nothing else.
+fn assert_watched_from_its_join(
+    name: &str,
+    watched: &Watched,
+    truth: &[TruthLine],
+    (before, welcomed): (u32, u32),
+) {
+    let (first, last) = (watched.first, watched.last);
+    println!(
+        "{name}: came after tick {before}, welcomed by {welcomed}, drew {first:.1} to {last:.1}"
+    );
+    assert!(
+        first >= f64::from(before) - FIRST_FRAME_BEHIND_TICKS && first <= f64::from(welcomed) + 2.0,
+        "{name} came after tick {before} and was welcomed by tick {welcomed}, and first drew \
+         tick {first}"
+    );
+    assert!(last - first >= f64::from(WATCH_TICKS - 1), "{name} drew ticks {first} to {last}");
+    let everything = alive(truth, 0.0, f64::INFINITY);
+    let drawn: BTreeSet<u64> = watched.first_drawn.keys().copied().collect();
+    let strangers: Vec<&u64> = drawn.difference(&everything).collect();
+    assert!(strangers.is_empty(), "{name} drew entities the host never had: {strangers:?}");
+    let watched_over = alive(truth, first.ceil(), last.floor());
+    let missing: Vec<&u64> = watched_over.difference(&drawn).collect();
+    assert!(missing.is_empty(), "{name} never drew {missing:?}");
+    for id in alive(truth, first.ceil(), first.ceil()) {
+        let at = watched.first_drawn[&id];
+        assert!(
+            at <= first + ALL_DRAWN_WITHIN_TICKS,
+            "{name} first drew entity {id} at tick {at}, {:.1} ticks after its first frame",
+            at - first
+        );
+    }
+}
+
+/// A spectator that comes ten seconds into a game draws it from the tick it came (a second
+/// behind at most), not from the start, and draws every entity of the host's truth, those
+/// there as it came within a second. When it has watched and left, it comes back under the
+/// same name: the host takes it again, and it watches on from the game's present, drawing
+/// every entity again.
+#[test]
+fn a_spectator_joining_mid_game_draws_everything_from_then_on_and_may_come_back() {
+    let _game = one_game();
+    let dir = Scratch::new("spectators", "mid-game");
+    let game = Hosting::direct();
+    let (host_log, truth_log) = (dir.path("host.hashes"), dir.path("truth.jsonl"));
+    let mut host_args = game.host_args();
+    host_args.extend(
+        ["--bot", "--hash-log", arg(&host_log), "--truth-log", arg(&truth_log)].map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    wait_for_ticks(&host, &host_log, JOIN_AFTER_TICKS, Duration::from_secs(WELCOME_S));
+    let watch_ticks = WATCH_TICKS.to_string();
+    let mut sessions = Vec::new();
+    for (visit, run) in [(1, "first-visit"), (2, "second-visit")] {
+        let drawn = dir.path(&format!("{run}.jsonl"));
+        let before = ticks_logged(&host_log);
+        let spectator = Running::start(
+            &dir,
+            run,
+            &[
+                "spectate",
+                &game.entry,
+                "--headless",
+                "--name",
+                "watcher",
+                "--ticks",
+                &watch_ticks,
+                "--drawn-log",
+                arg(&drawn),
+            ],
+        );
+        wait_until_said(&host, "watcher is watching", visit);
+        let welcomed = ticks_logged(&host_log);
+        let done = spectator.finish();
+        assert!(done.stdout.starts_with("watched "), "{run}'s summary: {}", done.stdout);
+        // It has left before it comes back.
+        wait_until_said(&host, "watcher (spectator) left", visit);
+        sessions.push((run, Watched::read(&drawn), (before, welcomed)));
+    }
+    host.terminate();
+    let host = host.finish();
+    assert!(!host.stderr.contains("refused"), "the host refused no one:\n{}", host.stderr);
+    let truth = read_truth(&truth_log).expect("the truth log reads");
+    for (run, watched, joined) in &sessions {
+        assert_watched_from_its_join(run, watched, &truth, *joined);
+    }
+    let (first, second) = (&sessions[0].1, &sessions[1].1);
+    assert!(
+        second.first > first.last,
+        "back, it watches on from the present: it drew to tick {}, then from tick {}",
+        first.last,
+        second.first
+    );
+}
+
+/// Waits until `host` has said `what` `times` times.
+fn wait_until_said(host: &Running, what: &str, times: usize) {
+    let start = std::time::Instant::now();
+    while times_said(&host.stderr(), what) < times {
+        assert!(
+            start.elapsed() < Duration::from_secs(WELCOME_S),
+            "the host did not say {what:?} {times} times:\n{}",
+            host.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
