@@ -142,8 +142,11 @@ fn a_new_player_joining_late_over_a_lossy_link_computes_the_hosts_every_tick() {
     println!("{}{}{link:?}", peer.stdout, host.stdout);
     assert!(peer.stdout.contains("desync none"), "the newcomer: {}", peer.stdout);
     assert!(host.stdout.contains("desyncs 0"), "the host: {}", host.stdout);
+    // Ticks that arrive together are run together, so a peer may stop a tick or two past the
+    // one it was asked to reach.
+    let reached = number_after(&peer.stdout, " tick ").unwrap_or(0.0);
     assert!(
-        peer.stdout.starts_with("player ") && peer.stdout.contains(&format!(" tick {PEER_TICKS} ")),
+        peer.stdout.starts_with("player ") && reached >= f64::from(PEER_TICKS),
         "the newcomer was welcomed and played to its last tick: {}",
         peer.stdout
     );
