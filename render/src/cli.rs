@@ -158,6 +158,10 @@ fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyho
         sim, spectate, sync_test, trace,
     };
     let said = |result: anyhow::Result<String>| result.map(Done::Said);
+    // A summary that may show a failure (a peer dropped, a desync, states that differ).
+    let judged = |result: anyhow::Result<(String, bool)>| {
+        result.map(|(text, failed)| if failed { Done::Differ(text) } else { Done::Said(text) })
+    };
     let usage = |result: anyhow::Result<Done>| result.map_err(|e| (e, true));
     let failure = |result: anyhow::Result<Done>| result.map_err(|e| (e, false));
     match command {
@@ -168,18 +172,12 @@ fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyho
         Command::Sim(args) => usage(said(sim::run::<G>(&args, paths))),
         Command::SyncTest(args) => failure(said(sync_test::run::<G>(&args, paths))),
         Command::Host(args) => failure(said(host::run::<G>(&args, paths))),
-        Command::Join(args) => failure(said(join::run::<G>(&args, paths))),
-        Command::Spectate(args) => failure(said(spectate::run::<G>(&args, paths))),
-        Command::Loadtest(args) => failure(
-            loadtest::run::<G>(&args, paths)
-                .map(|(text, failed)| if failed { Done::Differ(text) } else { Done::Said(text) }),
-        ),
+        Command::Join(args) => failure(judged(join::run::<G>(&args, paths))),
+        Command::Spectate(args) => failure(judged(spectate::run::<G>(&args, paths))),
+        Command::Loadtest(args) => failure(judged(loadtest::run::<G>(&args, paths))),
         Command::Netem(args) => failure(said(netem::run(&args))),
         Command::Lan(args) => failure(said(lan::run(&args))),
-        Command::DesyncDiff(args) => usage(
-            desync_diff::run::<G>(&args)
-                .map(|(text, differ)| if differ { Done::Differ(text) } else { Done::Said(text) }),
-        ),
+        Command::DesyncDiff(args) => usage(judged(desync_diff::run::<G>(&args))),
         Command::Judder(args) => usage(said(judder::run(&args, paths))),
         Command::Screenshot(args) => usage(said(screenshot::run::<G>(&args, paths))),
         Command::Trace(args) => usage(said(trace::run(&args))),

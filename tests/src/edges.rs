@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::Scratch;
 use crate::processes::Running;
+use crate::{Scratch, workspace_root};
 
 /// A `fixstep` process whose end is what a test looks at (its status, its words, when it
 /// came), killed when dropped; its standard output and error go to files in the test's
@@ -222,5 +222,82 @@ impl Drop for Relay {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+    }
+}
+
+/// The people standing in the crowd level: each is a character of the state, some fifty bytes
+/// of it, so that the state is some thirty kilobytes, and the welcome some twenty-five slices
+/// of the reliable channel's 1,200 bytes. At 5 % loss, seven welcomes in ten lose a slice,
+/// which the host sends again.
+pub const CROWD: usize = 600;
+
+/// The test level of open ground with a crowd of [`CROWD`] people standing in rows north of
+/// the spawn, each a talker, instead of its one mayor.
+///
+/// # Panics
+///
+/// If the open ground level cannot be read, or has lost its mayor.
+#[must_use]
+pub fn crowd_level() -> String {
+    let level = fs::read_to_string(workspace_root().join("tests/levels/open_ground.ron"))
+        .expect("the open ground level reads");
+    let mayor =
+        r#"(name: "Mayor", at: (0, 1000), facing_deg: -90, dialogue: "dialogue/mayor.ron"),"#;
+    assert!(level.contains(mayor), "the open ground level has its mayor:\n{level}");
+    let crowd: Vec<String> = (0..CROWD as i64)
+        .map(|i| {
+            // 30 to a row, 3 m apart; the rows 1.5 m apart from 15 m north on, all on the
+            // ground's 100 m square (centimetres).
+            let (x, z) = (-4_500 + (i % 30) * 300, 1_500 + (i / 30) * 150);
+            format!(
+                "(name: \"Person {i}\", at: ({x}, {z}), facing_deg: -90, dialogue: \
+                 \"dialogue/mayor.ron\"),"
+            )
+        })
+        .collect();
+    level.replacen(mayor, &crowd.join("\n        "), 1)
+}
+
+/// The largest datagram down a [`CrowdBehindRelay`] lets through, bytes: more than a goodbye,
+/// a keep-alive or any frame of ticks of a two-player game; less than a slice of a reliable
+/// message (1,200 bytes, and netcode's own), which the crowd's state (a welcome, a snapshot)
+/// comes in.
+pub const CROWD_STATE_BLOCKED_OVER_BYTES: usize = 1_000;
+
+/// How long a debug host may take to start on a busy machine, seconds.
+const HOST_START_S: u64 = 60;
+
+/// A host of the crowd game, with its bot, behind a relay that drops every datagram down
+/// longer than [`CROWD_STATE_BLOCKED_OVER_BYTES`] once the host is up: a newcomer's
+/// connection is made, and the host's small datagrams reach it, but the crowd's state never
+/// does.
+pub struct CrowdBehindRelay {
+    /// The relay peers connect through.
+    pub relay: Relay,
+    /// The host.
+    pub host: Running,
+    /// The crowd level, which peers must load too.
+    pub level: PathBuf,
+}
+
+impl CrowdBehindRelay {
+    /// Starts the host in `dir`, with `args` after its own, and waits until it is hosting.
+    ///
+    /// # Panics
+    ///
+    /// If the host does not start hosting in time.
+    #[must_use]
+    pub fn start(dir: &Scratch, args: &[&str]) -> Self {
+        let level = dir.write("crowd.ron", crowd_level());
+        let host_port = crate::processes::free_port();
+        let relay = Relay::start(host_port);
+        let game = crate::processes::Hosting::at(host_port, relay.entry());
+        let mut host_args = game.host_args();
+        host_args.extend(["--level".to_owned(), level.display().to_string(), "--bot".to_owned()]);
+        host_args.extend(args.iter().map(|a| (*a).to_owned()));
+        let host = Running::start(dir, "host", &crate::processes::strs(&host_args));
+        host.wait_for("hosting", Duration::from_secs(HOST_START_S));
+        relay.drop_down_over(CROWD_STATE_BLOCKED_OVER_BYTES);
+        Self { relay, host, level }
     }
 }

@@ -1,15 +1,19 @@
-//! A host that dies without a goodbye (a crash, `kill -9`, a pulled cable), end to end: its
-//! peer and its spectator learn it only from the silence, and must end on their own, saying
-//! so, with what they computed until then intact.
+//! A connection that ends while the match goes on, end to end. A host that dies without a
+//! goodbye (a crash, `kill -9`, a pulled cable): its peer and its spectator learn it only
+//! from the silence, and must end on their own, saying so, with what they computed until then
+//! intact. And a player the host drops, whose game ends badly though the host's goes on.
 //!
-//! A host that is told to stop says goodbye, which `network.rs` covers; this is the other way
-//! a match ends.
+//! A host that is told to stop says goodbye, which `network.rs` covers; that is the way a
+//! match ends well.
 
 use std::time::Duration;
 
 use fixstep_net::access::TOKEN_TIMEOUT_SECONDS;
-use fixstep_tests::edges::{Ending, wait_for_ticks};
-use fixstep_tests::processes::{Hosting, Running, assert_agrees, hash_log, one_game, strs};
+use fixstep_runtime::net::PEER_TIMEOUT_MICROS;
+use fixstep_tests::edges::{Ending, Relay, wait_for_ticks};
+use fixstep_tests::processes::{
+    Hosting, Running, assert_agrees, free_port, hash_log, one_game, player_of, strs,
+};
 use fixstep_tests::{Scratch, arg};
 
 /// How many ticks the host runs with its peer and spectator before it is killed: five
@@ -77,4 +81,64 @@ fn a_host_killed_without_a_goodbye_is_noticed_by_its_peer_and_spectator_who_say_
     let peer_hashes = hash_log(&peer_log);
     assert!(peer_hashes.len() >= 30, "bob played along: {} ticks", peer_hashes.len());
     assert_agrees("bob", &peer_hashes, &host_hashes);
+}
+
+/// The host's tick at which the dropped player's way up goes dead: three seconds in, the
+/// player long playing along.
+const WAY_UP_DEAD_AT_TICK: u32 = 30;
+
+/// A player whose way up goes dead mid-game (a relay holds everything it sends from then on;
+/// the host's datagrams still reach it) is dropped by the host once it has heard nothing for
+/// its five seconds, and told why. The player ends within those five seconds and a margin,
+/// exiting 1 (its game ended badly, not with the match) with one line that names the host and
+/// says it dropped this peer for its silence, and still prints its summary; its hashes agree
+/// with the host's to its last tick. The host plays on and says the player left.
+#[test]
+fn a_player_the_host_drops_fails_saying_why_with_its_summary() {
+    let _game = one_game();
+    let dir = Scratch::new("host-gone", "dropped");
+    let host_port = free_port();
+    let relay = Relay::start(host_port);
+    let game = Hosting::at(host_port, relay.entry());
+    let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
+    let mut host_args = game.host_args();
+    host_args.extend(["--bot", "--hash-log", arg(&host_log)].map(str::to_owned));
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let entry = relay.entry();
+    let peer_args =
+        ["join", &entry, "--headless", "--bot", "--name", "bob", "--hash-log", arg(&peer_log)];
+    let peer = Ending::start(&dir, "peer", &peer_args);
+    host.wait_for("bob joined as player", Duration::from_secs(WELCOME_S));
+    wait_for_ticks(&host, &host_log, WAY_UP_DEAD_AT_TICK, Duration::from_secs(WELCOME_S));
+    relay.hold_up(true);
+    let dead = std::time::Instant::now();
+    let limit = Duration::from_micros(PEER_TIMEOUT_MICROS) + Duration::from_secs(END_MARGIN_S);
+    let ended = peer.end(limit);
+    let after = ended.at - dead;
+    println!("the player ended {after:?} after its way up went dead: {}", ended.stderr);
+    assert_eq!(ended.status.code(), Some(1), "dropped, it fails:\n{ended:?}");
+    let lines = ended.error_lines();
+    assert_eq!(lines.len(), 1, "it says one line:\n{}", ended.stderr);
+    let said = format!("the host at {entry} dropped this peer: the host heard nothing from it");
+    assert!(
+        lines[0].contains(&format!("the host at {entry} dropped this peer"))
+            && lines[0].contains("heard nothing from this peer"),
+        "it names the host and says why ({said}…): {}",
+        lines[0]
+    );
+    let player = player_of(&ended.stdout);
+    host.wait_for(
+        &format!("bob (player {player}) left: the host heard nothing from this peer"),
+        Duration::from_secs(END_MARGIN_S),
+    );
+    let peer_hashes = hash_log(&peer_log);
+    assert!(
+        peer_hashes.len() >= WAY_UP_DEAD_AT_TICK as usize - 10,
+        "bob played along: {} ticks",
+        peer_hashes.len()
+    );
+    host.terminate();
+    let host = host.finish();
+    assert!(host.stdout.contains("desyncs 0"), "the host: {}", host.stdout);
+    assert_agrees("bob", &peer_hashes, &hash_log(&host_log));
 }

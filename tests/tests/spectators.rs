@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Duration;
 
-use fixstep_tests::edges::{ticks_logged, times_said, wait_for_ticks};
+use fixstep_tests::edges::{CrowdBehindRelay, Ending, ticks_logged, times_said, wait_for_ticks};
 use fixstep_tests::processes::{Hosting, Running, one_game, strs};
 use fixstep_tests::{Scratch, arg};
 use fixstep_tools::judder::{TruthLine, read_drawn_log, read_truth};
@@ -183,4 +183,40 @@ fn wait_until_said(host: &Running, what: &str, times: usize) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// How long a spectator told goodbye before it saw anything may take to end, seconds: the
+/// host's farewell (two seconds) and a margin for a debug build on a busy machine, well short
+/// of the ten it would wait for a first snapshot that never comes.
+const GOODBYE_ENDS_S: u64 = 8;
+
+/// A spectator whose host ends the match before the spectator has seen a snapshot of it (a
+/// relay drops every datagram the crowd game's snapshots come in) has watched nothing: it
+/// fails (exit 1) with one line that gives the host's goodbye and names the host, printing no
+/// summary; not a success with nothing watched.
+#[test]
+fn a_spectator_told_goodbye_before_its_first_snapshot_fails_saying_so() {
+    let _game = one_game();
+    let dir = Scratch::new("spectators", "goodbye-unseen");
+    let CrowdBehindRelay { relay, host, level } = CrowdBehindRelay::start(&dir, &[]);
+    let entry = relay.entry();
+    let spectator = Ending::start(
+        &dir,
+        "watcher",
+        &["spectate", &entry, "--headless", "--name", "watcher", "--level", arg(&level)],
+    );
+    wait_until_said(&host, "watcher is watching", 1);
+    host.terminate();
+    let done = spectator.end(Duration::from_secs(GOODBYE_ENDS_S));
+    println!("the spectator ended after {:?}: {}", done.took, done.stderr);
+    assert_eq!(done.status.code(), Some(1), "it fails, having seen nothing: {done:?}");
+    assert!(done.stdout.is_empty(), "it watched nothing to sum up: {}", done.stdout);
+    let lines = done.error_lines();
+    assert_eq!(lines.len(), 1, "one line: {}", done.stderr);
+    assert!(
+        lines[0].contains(&format!("the host at {entry} ended the match"))
+            && lines[0].contains("before its first snapshot"),
+        "it gives the host's goodbye, naming the host, and says it saw nothing: {}",
+        lines[0]
+    );
 }

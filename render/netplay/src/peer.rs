@@ -199,6 +199,13 @@ impl<G: NetGame> std::fmt::Debug for NetPeer<G> {
     }
 }
 
+/// Whether `goodbye` drops its peer from a game that goes on (for its silence, its traffic,
+/// its desyncs, or the same player come back on another connection): for that peer the game
+/// ended badly, where a host ending the match ends it well.
+pub(crate) fn dropped_by(goodbye: Option<&Goodbye>) -> bool {
+    goodbye.is_some_and(|g| *g != Goodbye::MatchEnded)
+}
+
 /// What the host at `host` saying `goodbye` means for a `role` ("player" or "spectator"):
 /// before the welcome a refusal, an error; after it the end of the game, in words.
 pub(crate) fn said_goodbye(
@@ -598,6 +605,12 @@ impl<G: NetGame> NetPeer<G> {
     #[must_use]
     pub fn ended(&self) -> Option<&str> {
         self.goodbye.as_deref().or_else(|| self.link.ended())
+    }
+
+    /// Whether the host dropped this peer (see [`dropped_by`]) rather than ending the match.
+    #[must_use]
+    pub fn dropped(&self) -> bool {
+        dropped_by(self.link.session().goodbye())
     }
 
     /// Says goodbye.

@@ -165,6 +165,13 @@ impl<G: NetGame> NetSpectator<G> {
         self.goodbye.as_deref().or_else(|| self.link.ended())
     }
 
+    /// Whether the host dropped this spectator (see [`crate::peer::dropped_by`]) rather than
+    /// ending the match.
+    #[must_use]
+    pub fn dropped(&self) -> bool {
+        crate::peer::dropped_by(self.link.session().goodbye())
+    }
+
     /// Says goodbye.
     pub fn disconnect(&mut self) {
         self.link.disconnect();

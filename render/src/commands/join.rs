@@ -66,12 +66,13 @@ pub fn resolve(text: &str) -> Result<SocketAddr> {
         .map_err(bad_input)
 }
 
-/// Runs `fixstep join`; returns the summary to print.
+/// Runs `fixstep join`; returns the summary to print, and whether the host dropped this
+/// peer from the game (its game ended badly, though it has a summary).
 ///
 /// # Errors
 ///
 /// A bad host address, level or script; a connection refused, lost or never made.
-pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
+pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)> {
     let host = resolve(&args.host)?;
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
@@ -85,7 +86,7 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
     if !args.logs.headless {
         let mode = super::play::Windowed::Join(options);
         super::play::window::<G>(paths, &level_file, &content, &mode)?;
-        return Ok(String::new());
+        return Ok((String::new(), false));
     }
     let mut peer = NetPeer::<G>::connect(Arc::clone(&content), &options)?;
     if let Some(tick) = args.perturb_at {
@@ -204,5 +205,5 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<String> {
         stats.margin_micros.map_or_else(|| "-".to_owned(), |(_, t)| format!("{} ms", t / 1000)),
         link.wire,
     ));
-    Ok(out)
+    Ok((out, peer.dropped()))
 }

@@ -259,6 +259,7 @@ mod tests {
         assert!(parse_time("noon").is_err());
     }
 
+    #[cfg(feature = "window")]
     #[test]
     fn percentiles_pick_ranks() {
         let v = [1.0, 2.0, 3.0, 4.0, 5.0];

@@ -45,12 +45,13 @@ pub struct SpectateArgs {
     pub password: PasswordArgs,
 }
 
-/// Runs `fixstep spectate`; returns the summary to print.
+/// Runs `fixstep spectate`; returns the summary to print, and whether the host dropped this
+/// spectator from the game (its game ended badly, though it has a summary).
 ///
 /// # Errors
 ///
 /// A bad host address or level; a connection refused, lost or never made.
-pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<String> {
+pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, bool)> {
     let host = resolve(&args.host)?;
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
@@ -59,7 +60,7 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<String> {
         let name = args.name.clone();
         let mode = super::play::Windowed::Spectate { host, name, admission };
         super::play::window::<G>(paths, &level_file, &content, &mode)?;
-        return Ok(String::new());
+        return Ok((String::new(), false));
     }
     let mut spectator = NetSpectator::<G>::connect(&content, host, &args.name, &admission)?;
     spectator.look_at(Vec3::ZERO);
@@ -75,6 +76,11 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<String> {
         last = now;
         spectator.receive(elapsed)?;
         if let Some(goodbye) = spectator.ended() {
+            // A spectator that never saw the game has watched nothing: its host ending (or
+            // dropping it) meanwhile is a failure, as a refusal is, not a game that ended.
+            if spectator.updates() == 0 {
+                bail!("{goodbye}, before its first snapshot");
+            }
             eprintln!("fixstep: {goodbye}");
             break;
         }
@@ -99,10 +105,11 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<String> {
     }
     spectator.disconnect();
     logs.finish()?;
-    Ok(format!(
+    let summary = format!(
         "watched {} snapshots of {} entities\nwire {}\n",
         spectator.updates(),
         spectator.spectator().entities(),
         spectator.link().wire,
-    ))
+    );
+    Ok((summary, spectator.dropped()))
 }
