@@ -274,6 +274,12 @@ const FLOOD_DATAGRAMS: usize = 100_000;
 /// The largest datagram the flood sends, bytes: over the transport's largest packet.
 const FLOOD_MAX_BYTES: usize = 1_400;
 
+/// The least share of the flood the host must have read and counted. Loopback loses nothing
+/// on its way, but the kernel drops what arrives while the host's receive buffer is full:
+/// with two other builds on the 2 cores the host read 89 % of it, on an idle machine all.
+/// A flood sent elsewhere, or a host that counts only what it accepts, reads next to none.
+const FLOOD_LEAST_READ_SHARE: f64 = 0.5;
+
 /// A running host flooded with 100,000 datagrams while it plays with a peer: random bytes
 /// from a stranger, and real packets of the peer's (caught on their way) mutated, truncated,
 /// extended and replayed, sent from the peer's own address. The host keeps ticking, nothing
@@ -318,11 +324,11 @@ fn a_flood_of_random_and_mutated_datagrams_does_not_stop_the_host() {
         .and_then(|count| count.parse().ok())
         .unwrap_or_else(|| panic!("the host counts what it dropped: {}", host.stdout));
     assert!(malformed > 0, "some of the flood is shaped as no netcode packet: {}", host.stdout);
-    // Loopback drops nothing at this rate: the host read (and so judged) nearly all of it.
+    // The host read (and so judged) most of it.
     let received = number_after(&host.stdout, "received")
         .unwrap_or_else(|| panic!("the host counts its datagrams: {}", host.stdout));
     assert!(
-        received >= 0.9 * FLOOD_DATAGRAMS as f64,
+        received >= FLOOD_LEAST_READ_SHARE * FLOOD_DATAGRAMS as f64,
         "the host read {received} of the {FLOOD_DATAGRAMS} datagrams: {}",
         host.stdout
     );
