@@ -192,8 +192,8 @@ const GOODBYE_ENDS_S: u64 = 8;
 
 /// A spectator whose host ends the match before the spectator has seen a snapshot of it (a
 /// relay drops every datagram the crowd game's snapshots come in) has watched nothing: it
-/// fails (exit 1) with one line that gives the host's goodbye and names the host, printing no
-/// summary; not a success with nothing watched.
+/// fails (exit 1) with one line that names the host and says it ended, printing no summary;
+/// not a success with nothing watched.
 #[test]
 fn a_spectator_told_goodbye_before_its_first_snapshot_fails_saying_so() {
     let _game = one_game();
@@ -213,10 +213,13 @@ fn a_spectator_told_goodbye_before_its_first_snapshot_fails_saying_so() {
     assert!(done.stdout.is_empty(), "it watched nothing to sum up: {}", done.stdout);
     let lines = done.error_lines();
     assert_eq!(lines.len(), 1, "one line: {}", done.stderr);
+    // "ended the match", or, when the goodbye shared its datagram with a slice of a snapshot
+    // and the relay dropped both, "ended the game, or dropped this peer (its goodbye was
+    // lost)": the host's end comes through either way, in netcode's own disconnection.
     assert!(
-        lines[0].contains(&format!("the host at {entry} ended the match"))
+        lines[0].contains(&format!("the host at {entry} ended the"))
             && lines[0].contains("before its first snapshot"),
-        "it gives the host's goodbye, naming the host, and says it saw nothing: {}",
+        "it says the host, named, ended, and that it saw nothing: {}",
         lines[0]
     );
 }
