@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::processes::Running;
+use crate::processes::{Hosting, Running, free_port, strs};
 use crate::{Scratch, workspace_root};
 
 /// A `fixstep` process whose end is what a test looks at (its status, its words, when it
@@ -265,7 +265,7 @@ pub fn crowd_level() -> String {
 pub const CROWD_STATE_BLOCKED_OVER_BYTES: usize = 1_000;
 
 /// How long a debug host may take to start on a busy machine, seconds.
-const HOST_START_S: u64 = 60;
+pub const HOST_START_S: u64 = 60;
 
 /// A host of the crowd game, with its bot, behind a relay that drops every datagram down
 /// longer than [`CROWD_STATE_BLOCKED_OVER_BYTES`] once the host is up: a newcomer's
@@ -289,13 +289,13 @@ impl CrowdBehindRelay {
     #[must_use]
     pub fn start(dir: &Scratch, args: &[&str]) -> Self {
         let level = dir.write("crowd.ron", crowd_level());
-        let host_port = crate::processes::free_port();
+        let host_port = free_port();
         let relay = Relay::start(host_port);
-        let game = crate::processes::Hosting::at(host_port, relay.entry());
+        let game = Hosting::at(host_port, relay.entry());
         let mut host_args = game.host_args();
         host_args.extend(["--level".to_owned(), level.display().to_string(), "--bot".to_owned()]);
         host_args.extend(args.iter().map(|a| (*a).to_owned()));
-        let host = Running::start(dir, "host", &crate::processes::strs(&host_args));
+        let host = Running::start(dir, "host", &strs(&host_args));
         host.wait_for("hosting", Duration::from_secs(HOST_START_S));
         relay.drop_down_over(CROWD_STATE_BLOCKED_OVER_BYTES);
         Self { relay, host, level }

@@ -1,7 +1,8 @@
 //! A connection that ends while the match goes on, end to end. A host that dies without a
 //! goodbye (a crash, `kill -9`, a pulled cable): its peer and its spectator learn it only
 //! from the silence, and must end on their own, saying so, with what they computed until then
-//! intact. And a player the host drops, whose game ends badly though the host's goes on.
+//! intact. And a player and a spectator the host drops, whose games end badly though the
+//! host's goes on.
 //!
 //! A host that is told to stop says goodbye, which `network.rs` covers; that is the way a
 //! match ends well.
@@ -87,50 +88,73 @@ fn a_host_killed_without_a_goodbye_is_noticed_by_its_peer_and_spectator_who_say_
 /// player long playing along.
 const WAY_UP_DEAD_AT_TICK: u32 = 30;
 
-/// A player whose way up goes dead mid-game (a relay holds everything it sends from then on;
-/// the host's datagrams still reach it) is dropped by the host once it has heard nothing for
-/// its five seconds, and told why. The player ends within those five seconds and a margin,
-/// exiting 1 (its game ended badly, not with the match) with one line that names the host and
-/// says it dropped this peer for its silence, and still prints its summary; its hashes agree
-/// with the host's to its last tick. The host plays on and says the player left.
+/// A player and a spectator whose ways up go dead mid-game (a relay each holds everything
+/// they send from then on; the host's datagrams still reach them) are dropped by the host once
+/// it has heard nothing from them for its five seconds, and told why. Each ends within those
+/// five seconds and a margin, exiting 1 (its game ended badly, not with the match) with one
+/// line that names the host it dialled and says it was dropped for its silence, and still
+/// prints its summary; the player's hashes agree with the host's to its last tick. The host
+/// plays on and says both left.
 #[test]
-fn a_player_the_host_drops_fails_saying_why_with_its_summary() {
+fn a_player_and_a_spectator_the_host_drops_fail_saying_why_with_their_summaries() {
     let _game = one_game();
     let dir = Scratch::new("host-gone", "dropped");
     let host_port = free_port();
-    let relay = Relay::start(host_port);
-    let game = Hosting::at(host_port, relay.entry());
+    let (player_relay, spectator_relay) = (Relay::start(host_port), Relay::start(host_port));
+    let game = Hosting::at(host_port, player_relay.entry());
     let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
     let mut host_args = game.host_args();
-    host_args.extend(["--bot", "--hash-log", arg(&host_log)].map(str::to_owned));
+    host_args.extend(
+        ["--bot", "--hash-log", arg(&host_log), "--also-reachable-at", &spectator_relay.entry()]
+            .map(str::to_owned),
+    );
     let host = Running::start(&dir, "host", &strs(&host_args));
-    let entry = relay.entry();
-    let peer_args =
-        ["join", &entry, "--headless", "--bot", "--name", "bob", "--hash-log", arg(&peer_log)];
+    let (player_entry, spectator_entry) = (player_relay.entry(), spectator_relay.entry());
+    let peer_args = [
+        "join",
+        &player_entry,
+        "--headless",
+        "--bot",
+        "--name",
+        "bob",
+        "--hash-log",
+        arg(&peer_log),
+    ];
     let peer = Ending::start(&dir, "peer", &peer_args);
+    let spectator_args = ["spectate", &spectator_entry, "--headless", "--name", "watcher"];
+    let spectator = Ending::start(&dir, "spectator", &spectator_args);
     host.wait_for("bob joined as player", Duration::from_secs(WELCOME_S));
+    host.wait_for("watcher is watching", Duration::from_secs(WELCOME_S));
     wait_for_ticks(&host, &host_log, WAY_UP_DEAD_AT_TICK, Duration::from_secs(WELCOME_S));
-    relay.hold_up(true);
+    player_relay.hold_up(true);
+    spectator_relay.hold_up(true);
     let dead = std::time::Instant::now();
     let limit = Duration::from_micros(PEER_TIMEOUT_MICROS) + Duration::from_secs(END_MARGIN_S);
-    let ended = peer.end(limit);
-    let after = ended.at - dead;
-    println!("the player ended {after:?} after its way up went dead: {}", ended.stderr);
-    assert_eq!(ended.status.code(), Some(1), "dropped, it fails:\n{ended:?}");
-    let lines = ended.error_lines();
-    assert_eq!(lines.len(), 1, "it says one line:\n{}", ended.stderr);
-    let said = format!("the host at {entry} dropped this peer: the host heard nothing from it");
-    assert!(
-        lines[0].contains(&format!("the host at {entry} dropped this peer"))
-            && lines[0].contains("heard nothing from this peer"),
-        "it names the host and says why ({said}…): {}",
-        lines[0]
-    );
-    let player = player_of(&ended.stdout);
-    host.wait_for(
-        &format!("bob (player {player}) left: the host heard nothing from this peer"),
-        Duration::from_secs(END_MARGIN_S),
-    );
+    let mut summaries = Vec::new();
+    for (who, ending, entry) in
+        [("the player", peer, &player_entry), ("the spectator", spectator, &spectator_entry)]
+    {
+        let ended = ending.end(limit.saturating_sub(dead.elapsed()));
+        println!("{who} ended {:?} after its way up went dead: {}", ended.at - dead, ended.stderr);
+        assert_eq!(ended.status.code(), Some(1), "{who}, dropped, fails:\n{ended:?}");
+        let lines = ended.error_lines();
+        assert_eq!(lines.len(), 1, "{who} says one line:\n{}", ended.stderr);
+        assert!(
+            lines[0].contains(&format!("the host at {entry} dropped this peer"))
+                && lines[0].contains("heard nothing from this peer"),
+            "{who} names the host and says why: {}",
+            lines[0]
+        );
+        summaries.push(ended.stdout);
+    }
+    let player = player_of(&summaries[0]);
+    assert!(summaries[1].starts_with("watched "), "the spectator's summary: {}", summaries[1]);
+    for left in [format!("bob (player {player}) left"), "watcher (spectator) left".to_owned()] {
+        host.wait_for(
+            &format!("{left}: the host heard nothing from this peer"),
+            Duration::from_secs(END_MARGIN_S),
+        );
+    }
     let peer_hashes = hash_log(&peer_log);
     assert!(
         peer_hashes.len() >= WAY_UP_DEAD_AT_TICK as usize - 10,

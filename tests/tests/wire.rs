@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use fixstep_tests::Scratch;
+use fixstep_tests::edges::HOST_START_S;
 use fixstep_tests::processes::{BAD_LINK, Hosting, Running, one_game, strs};
 
 /// A `wire ...` or netem `up ...` line's counts.
@@ -59,9 +60,6 @@ fn proxy_of(summary: &str) -> Counts {
         received_bytes: n[3] as u64,
     }
 }
-
-/// How long a debug host may take to start on a busy machine, seconds.
-const HOST_START_S: u64 = 60;
 
 /// A measured player through the proxy with `link`, `others` bot players straight to the
 /// host: the measured player's summary, the proxy's and the host's.
