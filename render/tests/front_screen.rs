@@ -14,8 +14,11 @@ use std::time::{Duration, Instant};
 
 use common::{FIXSTEP, Xvfb, config_home, output_dir, xvfb_or_skip};
 
-/// The pause between two keys, long enough for a debug build on the software driver to draw
-/// a frame between them: egui reads the keys of a frame together.
+/// The pause between two keys, a quick player's. Keys that arrive within one frame all the
+/// same (a debug build on the software driver, on a busy machine, draws a few frames a second)
+/// reach the menus a press a frame, in order, the first only after a new page has been drawn:
+/// this test failed on a loaded machine before the window did so (a Tab before the first frame
+/// lost, Tab, Tab, Enter pressing the button one along).
 const KEY_GAP: Duration = Duration::from_millis(400);
 
 /// How long the window may take to open, to host, or to leave, on a loaded machine.

@@ -570,7 +570,7 @@ where
                 self.save_settings();
             }
             self.page = page;
-            if let Some(shell) = &self.shell {
+            if let Some(shell) = &mut self.shell {
                 shell.forget_focus();
             }
         }

@@ -24,6 +24,10 @@ pub(crate) struct Shell<R> {
     pub renderer: R,
     menus: MenuPainter,
     egui: egui_winit::State,
+    /// Menu input held back for the frames after this one (see [`hold_back_key_presses`]).
+    deferred: Vec<egui::Event>,
+    /// Whether the menu page shown is new and has not been drawn yet.
+    page_new: bool,
     minimized: bool,
 }
 
@@ -33,6 +37,10 @@ pub(crate) struct Canvas<'a, R> {
     pub view: &'a wgpu::TextureView,
     menus: &'a mut MenuPainter,
     egui: &'a mut egui_winit::State,
+    deferred: &'a mut Vec<egui::Event>,
+    page_new: &'a mut bool,
+    /// Whether a menu was drawn into this frame.
+    menu_drawn: bool,
     window: &'a Window,
     ctx: &'a GpuContext,
     size: (u32, u32),
@@ -41,11 +49,44 @@ pub(crate) struct Canvas<'a, R> {
 impl<R> Canvas<'_, R> {
     /// Lays out and draws a menu over what is drawn (`clear`: `None`), or on a clear screen.
     pub fn menu(&mut self, clear: Option<wgpu::Color>, ui: impl FnMut(&mut egui::Ui)) {
-        let input = self.egui.take_egui_input(self.window);
+        self.menu_drawn = true;
+        let mut input = self.egui.take_egui_input(self.window);
+        // A page's first frame takes no key press: it gives the page its first focus, which
+        // the keys pressed as it opened then move from, and its first field, which they then
+        // type into.
+        let presses = if std::mem::take(self.page_new) { 0 } else { 1 };
+        if hold_back_key_presses(&mut input.events, self.deferred, presses) {
+            self.window.request_redraw();
+        }
         let target = MenuTarget { view: self.view, size: self.size, clear };
         let output = self.menus.draw(&self.ctx.device, &self.ctx.queue, target, input, ui);
         self.egui.handle_platform_output(self.window, output);
     }
+}
+
+/// Leaves at most `presses` key presses in a frame's menu `events`, moving the rest (and
+/// everything after them) to `deferred`, which is handed back first on the next frame; returns
+/// whether anything is left there. The menus take one press a frame: egui moves the keyboard
+/// focus once a frame however many Tabs came, so on a slow frame (a software renderer, a busy
+/// machine) Tab, Tab, Enter pressed a button one along rather than two, and Tab, Enter the one
+/// that had the focus. A key held down repeats without waiting for frames: only its first
+/// press is a press here, or a slow frame rate would pile its repeats up and play them on
+/// after the key was let go.
+fn hold_back_key_presses(
+    events: &mut Vec<egui::Event>,
+    deferred: &mut Vec<egui::Event>,
+    presses: usize,
+) -> bool {
+    if !deferred.is_empty() {
+        deferred.append(events);
+        std::mem::swap(events, deferred);
+    }
+    let is_press =
+        |e: &egui::Event| matches!(e, egui::Event::Key { pressed: true, repeat: false, .. });
+    if let Some((cut, _)) = events.iter().enumerate().filter(|(_, e)| is_press(e)).nth(presses) {
+        deferred.extend(events.drain(cut..));
+    }
+    !deferred.is_empty()
 }
 
 /// The window's fullscreen state for `mode`: none, borderless over the current screen, or the
@@ -143,6 +184,8 @@ impl<R: FrameRenderer> Shell<R> {
             renderer,
             menus,
             egui,
+            deferred: Vec::new(),
+            page_new: true,
             minimized: false,
         })
     }
@@ -168,7 +211,8 @@ impl<R: FrameRenderer> Shell<R> {
 
     /// Lets go of the menus' keyboard focus: a new page starts from its own first button, not
     /// from the button that had the same place on the page before.
-    pub fn forget_focus(&self) {
+    pub fn forget_focus(&mut self) {
+        self.page_new = true;
         self.menus.context().memory_mut(|m| {
             if let Some(id) = m.focused() {
                 m.surrender_focus(id);
@@ -246,20 +290,111 @@ impl<R: FrameRenderer> Shell<R> {
             format: Some(self.view_format),
             ..wgpu::TextureViewDescriptor::default()
         });
-        draw(&mut Canvas {
+        let mut canvas = Canvas {
             renderer: &mut self.renderer,
             view: &view,
             menus: &mut self.menus,
             egui: &mut self.egui,
+            deferred: &mut self.deferred,
+            page_new: &mut self.page_new,
+            menu_drawn: false,
             window: &self.window,
             ctx: &self.ctx,
             size: (self.config.width, self.config.height),
-        });
+        };
+        draw(&mut canvas);
+        if !canvas.menu_drawn {
+            // Keys held back for a menu that is gone were meant for it, not for the next one.
+            self.deferred.clear();
+        }
         self.window.pre_present_notify();
         self.ctx.queue.present(texture);
         if suboptimal {
             self.surface.configure(&self.ctx.device, &self.config);
         }
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hold_back_key_presses;
+
+    fn key(key: egui::Key, pressed: bool, repeat: bool) -> egui::Event {
+        egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed,
+            repeat,
+            modifiers: egui::Modifiers::NONE,
+        }
+    }
+
+    fn text(s: &str) -> egui::Event {
+        egui::Event::Text(s.to_owned())
+    }
+
+    /// Esc, Tab, Tab, Enter in one slow frame reach the menus over four frames, in order,
+    /// each press with what came with it; a frame with nothing new still plays what was held.
+    #[test]
+    fn presses_that_came_together_are_handed_over_a_frame_each() {
+        use egui::Key::{A, Enter, Escape, Tab};
+        let mut deferred = Vec::new();
+        let mut events = vec![
+            key(Escape, true, false),
+            key(Escape, false, false),
+            key(Tab, true, false),
+            key(Tab, true, false),
+            key(A, true, false),
+            text("a"),
+            key(Enter, true, false),
+        ];
+        assert!(hold_back_key_presses(&mut events, &mut deferred, 1));
+        assert_eq!(events, [key(Escape, true, false), key(Escape, false, false)]);
+        let mut frames = vec![];
+        for _ in 0..4 {
+            let mut events = Vec::new();
+            hold_back_key_presses(&mut events, &mut deferred, 1);
+            frames.push(events);
+        }
+        assert_eq!(
+            frames,
+            [
+                vec![key(Tab, true, false)],
+                vec![key(Tab, true, false)],
+                vec![key(A, true, false), text("a")],
+                vec![key(Enter, true, false)],
+            ]
+        );
+        assert!(deferred.is_empty());
+    }
+
+    /// What was held back comes before what arrived since, and a held key's repeats are not
+    /// presses of their own: they do not wait for frames.
+    #[test]
+    fn held_back_input_comes_first_and_repeats_go_through() {
+        use egui::Key::{Backspace, Tab};
+        let mut deferred = vec![key(Tab, true, false)];
+        let mut events = vec![
+            key(Backspace, true, false),
+            key(Backspace, true, true),
+            key(Backspace, true, true),
+        ];
+        assert!(hold_back_key_presses(&mut events, &mut deferred, 1));
+        assert_eq!(events, [key(Tab, true, false)]);
+        let mut events = Vec::new();
+        assert!(!hold_back_key_presses(&mut events, &mut deferred, 1));
+        assert_eq!(events.len(), 3, "the press and both repeats in one frame: {events:?}");
+    }
+
+    /// A new page's first frame takes what came before the first press, and no press.
+    #[test]
+    fn a_frame_that_takes_no_press_holds_back_from_the_first() {
+        use egui::Key::{Enter, Tab};
+        let mut deferred = Vec::new();
+        let mut events = vec![text("x"), key(Tab, true, false), key(Enter, true, false)];
+        assert!(hold_back_key_presses(&mut events, &mut deferred, 0));
+        assert_eq!(events, [text("x")]);
+        assert_eq!(deferred, [key(Tab, true, false), key(Enter, true, false)]);
     }
 }
