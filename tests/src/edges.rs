@@ -48,6 +48,20 @@ impl Ended {
     pub fn error_lines(&self) -> Vec<&str> {
         self.stderr.lines().filter(|l| !l.trim().is_empty()).collect()
     }
+
+    /// The one line of a game that ended badly: asserts that it exited 1 (`how` says why it
+    /// should have) and said exactly one line on its standard error, and returns that line.
+    ///
+    /// # Panics
+    ///
+    /// If it exited otherwise, or said more or less.
+    #[must_use]
+    pub fn failed_in_one_line(&self, how: &str) -> &str {
+        assert_eq!(self.status.code(), Some(1), "{how}:\n{self:?}");
+        let lines = self.error_lines();
+        assert_eq!(lines.len(), 1, "one line on its standard error:\n{}", self.stderr);
+        lines[0]
+    }
 }
 
 impl Ending {

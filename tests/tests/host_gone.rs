@@ -62,14 +62,7 @@ fn a_host_killed_without_a_goodbye_is_noticed_by_its_peer_and_spectator_who_say_
         let after = ended.at - killed;
         println!("{who} ended {after:?} after the host was killed");
         assert!(after <= limit, "{who} ended {after:?} after the host was killed");
-        assert_eq!(
-            ended.status.code(),
-            Some(1),
-            "{who} fails, as a lost connection is:\n{ended:?}"
-        );
-        let lines = ended.error_lines();
-        assert_eq!(lines.len(), 1, "{who} says one line:\n{}", ended.stderr);
-        let line = lines[0];
+        let line = ended.failed_in_one_line(&format!("{who} fails, as a lost connection is"));
         assert!(line.contains(entry), "{who} names the host {entry}: {line}");
         assert!(line.contains("the host stopped answering"), "{who} says why: {line}");
     }
@@ -136,14 +129,11 @@ fn a_player_and_a_spectator_the_host_drops_fail_saying_why_with_their_summaries(
     {
         let ended = ending.end(limit.saturating_sub(dead.elapsed()));
         println!("{who} ended {:?} after its way up went dead: {}", ended.at - dead, ended.stderr);
-        assert_eq!(ended.status.code(), Some(1), "{who}, dropped, fails:\n{ended:?}");
-        let lines = ended.error_lines();
-        assert_eq!(lines.len(), 1, "{who} says one line:\n{}", ended.stderr);
+        let line = ended.failed_in_one_line(&format!("{who}, dropped, fails"));
         assert!(
-            lines[0].contains(&format!("the host at {entry} dropped this peer"))
-                && lines[0].contains("heard nothing from this peer"),
-            "{who} names the host and says why: {}",
-            lines[0]
+            line.contains(&format!("the host at {entry} dropped this peer"))
+                && line.contains("heard nothing from this peer"),
+            "{who} names the host and says why: {line}"
         );
         summaries.push(ended.stdout);
     }
