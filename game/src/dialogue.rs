@@ -3,10 +3,12 @@
 use fixstep_runtime::math::{Fx, Vec2, fx};
 use fixstep_runtime::{EntityId, EntityStore, Tick};
 
+use crate::collision::RectIndex;
+use crate::geom::Rect;
 use crate::level::{Level, ObjectDefKind};
 use crate::objects::interact_door;
 use crate::state::{Character, DialogueState, ObjectState, Role};
-use crate::tuning::{DOOR_REACH, TALK_LEAVE_RANGE, TALK_RANGE};
+use crate::tuning::{DOOR_REACH, GRID_CELL, TALK_LEAVE_RANGE, TALK_RANGE};
 
 /// What a player's interact reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,30 +17,77 @@ enum Reach {
     Door(usize),
 }
 
+/// What a player's interact may reach: the characters, the talkers among them (in id order),
+/// and the doors.
+#[derive(Clone, Copy, Debug)]
+pub struct Reachable<'a> {
+    /// Every character.
+    pub characters: &'a EntityStore<Character>,
+    /// The talkers' ids, in id order.
+    pub talkers: &'a [EntityId],
+    /// Where the doors are.
+    pub doors: &'a Doors,
+}
+
+/// Where the level's doors are, for interactions: each door's object index and the middle of
+/// its leaf, listed in the cells within [`DOOR_REACH`] of it, so that an interaction looks at
+/// the doors near it and not at every object of the level. Built once per level.
+#[derive(Clone, Debug, Default)]
+pub struct Doors {
+    index: RectIndex,
+    /// Object index and leaf middle of each door, in level order.
+    doors: Vec<(usize, Vec2)>,
+}
+
+impl Doors {
+    /// The doors of `level`.
+    #[must_use]
+    pub fn new(level: &Level) -> Self {
+        let doors: Vec<(usize, Vec2)> = level
+            .objects
+            .iter()
+            .enumerate()
+            .filter_map(|(index, object)| match &object.kind {
+                ObjectDefKind::Door(door) => Some((index, (door.hinge + door.leaf_end) / fx(2))),
+                _ => None,
+            })
+            .collect();
+        let points: Vec<Rect> = doors.iter().map(|&(_, at)| Rect { min: at, max: at }).collect();
+        let index = RectIndex::within(&points, DOOR_REACH, &level.ground, GRID_CELL);
+        Self { index, doors }
+    }
+}
+
 /// The nearest thing `pos` can interact with: talkers within [`TALK_RANGE`], doors within
 /// [`DOOR_REACH`] of the middle of their leaf. On a tie the talker, then the first door, wins.
-fn nearest_reach(pos: Vec2, characters: &EntityStore<Character>, level: &Level) -> Option<Reach> {
+/// Only the talkers and the doors near are looked at, not the crowd or the level's objects.
+fn nearest_reach(pos: Vec2, reachable: Reachable<'_>) -> Option<Reach> {
+    let Reachable { characters, talkers, doors } = reachable;
     let mut best: Option<(Fx, Reach)> = None;
     let mut consider = |distance: Fx, reach: Reach| {
         if best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, reach));
         }
     };
-    for (id, character) in characters.iter() {
+    for &id in talkers {
+        let Some(character) = characters.get(id) else { continue };
+        let offset = character.pos - pos;
+        // Farther than the range along an axis is farther than the range: no square root.
+        if offset.x.abs() > TALK_RANGE || offset.y.abs() > TALK_RANGE {
+            continue;
+        }
         if let Role::Talker(index) = character.role() {
-            let distance = character.pos.distance(pos);
+            let distance = offset.length();
             if character.enabled && distance <= TALK_RANGE {
                 consider(distance, Reach::Talker(id, index));
             }
         }
     }
-    for (index, object) in level.objects.iter().enumerate() {
-        if let ObjectDefKind::Door(door) = &object.kind {
-            let middle = (door.hinge + door.leaf_end) / fx(2);
-            let distance = middle.distance(pos);
-            if distance <= DOOR_REACH {
-                consider(distance, Reach::Door(index));
-            }
+    for &door in doors.index.near(pos) {
+        let (index, middle) = doors.doors[door as usize];
+        let distance = middle.distance(pos);
+        if distance <= DOOR_REACH {
+            consider(distance, Reach::Door(index));
         }
     }
     best.map(|(_, reach)| reach)
@@ -50,7 +99,7 @@ fn nearest_reach(pos: Vec2, characters: &EntityStore<Character>, level: &Level) 
 pub fn interact(
     player: u16,
     character: EntityId,
-    characters: &EntityStore<Character>,
+    reachable: Reachable<'_>,
     objects: &mut [ObjectState],
     dialogues: &mut Vec<DialogueState>,
     level: &Level,
@@ -70,8 +119,8 @@ pub fn interact(
         }
         return;
     }
-    let Some(me) = characters.get(character).filter(|c| c.enabled) else { return };
-    match nearest_reach(me.pos, characters, level) {
+    let Some(me) = reachable.characters.get(character).filter(|c| c.enabled) else { return };
+    match nearest_reach(me.pos, reachable) {
         Some(Reach::Talker(talker, index)) => {
             if dialogues.iter().any(|d| d.talker == talker) {
                 return;

@@ -2,8 +2,16 @@
 //!
 //! Not simulation state: it is derived from positions during a step, so it is kept outside the
 //! hashed state and reused between ticks without allocating. Entries of a cell keep their
-//! insertion order (id order), and queries visit cells row by row, so every result order
-//! depends on positions and ids alone.
+//! insertion order (id order), and queries visit cells row by row (south to north, each row
+//! west to east), so every result order depends on positions and ids alone.
+//!
+//! A cell may hold any number of entries (a crowd on one spot is all in one cell), but no search
+//! costs more than its caller allows: the queries visit at most the number of entries their
+//! caller names, the first in that order, and say whether they left some out; the walk of the
+//! neighbours after an entry ([`after`]) passes over those before it without reading them, and
+//! its caller stops it when it has seen enough. A cell holding more than a crowd with room to
+//! stand does is a pile ([`pile`]), its entries laid out by the parts of the cell, so that the
+//! neighbours an entry meets first are those near it.
 //!
 //! Rebuilding costs what the entries cost, not what the ground does: only the cells that held
 //! entries are cleared, and the occupied cells are found through a bitmap of one bit a cell (a
@@ -12,10 +20,14 @@
 //! small enough to stay in the cache, also lets queries pass over empty cells without reading
 //! their tables.
 
+mod after;
+mod pile;
+
 use fixstep_runtime::EntityId;
 use fixstep_runtime::math::{Fx, Vec2, mul};
 
 use crate::geom::Rect;
+use pile::{PILE_ENTRIES, PartStarts, Pile, PileRoom, lay_out};
 
 /// A rectangle of ground cut into square cells, numbered row by row: which cell a point is in.
 /// Shared by the neighbour grids and the index of solids.
@@ -56,7 +68,7 @@ impl Cells {
 
     /// The cell `offset` metres from the origin falls in, along an axis with `cells` cells
     /// (clamped to them).
-    #[inline]
+    #[inline(always)]
     fn along(&self, offset: Fx, cells: u32) -> u32 {
         let index = match self.shift {
             Some(shift) => offset.to_bits() >> shift,
@@ -67,21 +79,21 @@ impl Cells {
 
     /// The column of `x`.
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn column(&self, x: Fx) -> u32 {
         self.along(x - self.origin.x, self.cols)
     }
 
     /// The row of `y`.
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn row(&self, y: Fx) -> u32 {
         self.along(y - self.origin.y, self.rows)
     }
 
     /// The number of the cell `p` is in.
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn index(&self, p: Vec2) -> u32 {
         self.row(p.y) * self.cols + self.column(p.x)
     }
@@ -103,6 +115,14 @@ pub struct Grid {
     /// The entries as they were pushed, and their cells, until `finish` places them.
     unsorted: Vec<(EntityId, Vec2)>,
     cell_of: Vec<u32>,
+    /// Where `finish` placed each pushed entry in `entries`, in push order.
+    placed: Vec<u32>,
+    /// The cells holding more than [`PILE_ENTRIES`], in cell order, laid out by parts.
+    piles: Vec<Pile>,
+    /// For the entries of piles, which pushed entry each is (by its place in `entries`).
+    pushed_of: Vec<u32>,
+    /// Room for laying a pile out.
+    room: PileRoom,
 }
 
 impl Grid {
@@ -118,6 +138,10 @@ impl Grid {
             entries: Vec::new(),
             unsorted: Vec::new(),
             cell_of: Vec::new(),
+            placed: Vec::new(),
+            piles: Vec::new(),
+            pushed_of: Vec::new(),
+            room: PileRoom::default(),
         }
     }
 
@@ -140,11 +164,17 @@ impl Grid {
         self.occupied.clear();
         self.unsorted.clear();
         self.cell_of.clear();
+        self.piles.clear();
     }
 
     /// Adds an entry to the grid being rebuilt; queries see it after [`finish`](Self::finish).
+    /// Entries are pushed in id order, which keeps every cell's entries in id order.
     #[inline]
     pub fn push(&mut self, id: EntityId, pos: Vec2) {
+        debug_assert!(
+            self.unsorted.last().is_none_or(|&(last, _)| last < id),
+            "pushed out of id order"
+        );
         let cell = self.space.index(pos);
         let bit = 1 << (cell % 64);
         let word = &mut self.filled[cell as usize / 64];
@@ -152,7 +182,11 @@ impl Grid {
             *word |= bit;
             self.occupied.push(cell);
         }
-        self.cells[cell as usize].1 += 1;
+        let count = &mut self.cells[cell as usize].1;
+        *count += 1;
+        if *count == PILE_ENTRIES + 1 {
+            self.piles.push(Pile { cell, starts: PartStarts::default() });
+        }
         self.cell_of.push(cell);
         self.unsorted.push((id, pos));
     }
@@ -175,15 +209,46 @@ impl Grid {
         // Each cell's start serves as its cursor while placing, and is set back after.
         self.entries.clear();
         self.entries.resize(self.unsorted.len(), (EntityId::default(), Vec2::ZERO));
-        for (entry, &cell) in self.unsorted.iter().zip(&self.cell_of) {
-            let cursor = &mut self.cells[cell as usize].0;
-            self.entries[*cursor as usize] = *entry;
-            *cursor += 1;
+        self.placed.resize(self.unsorted.len(), 0);
+        // Which pushed entry each entry of a pile is, for laying the piles out after.
+        let piled = !self.piles.is_empty();
+        if piled {
+            self.pushed_of.clear();
+            self.pushed_of.resize(self.unsorted.len(), 0);
+        }
+        let pushed = self.unsorted.iter().zip(&self.cell_of).zip(&mut self.placed);
+        for (k, ((entry, &cell), placed)) in pushed.enumerate() {
+            let slot = &mut self.cells[cell as usize];
+            let cursor = slot.0 as usize;
+            self.entries[cursor] = *entry;
+            *placed = slot.0;
+            slot.0 += 1;
+            if piled && slot.1 > PILE_ENTRIES {
+                self.pushed_of[cursor] = k as u32;
+            }
         }
         for &cell in &self.occupied {
             let slot = &mut self.cells[cell as usize];
             slot.0 -= slot.1;
         }
+        self.lay_out_piles();
+    }
+
+    /// Lays each pile (noted as it filled) out by parts (see [`pile`]), and notes where its
+    /// entries went.
+    fn lay_out_piles(&mut self) {
+        for pile in &mut self.piles {
+            let (start, count) = self.cells[pile.cell as usize];
+            let range = start as usize..(start + count) as usize;
+            let run = (&mut self.entries[range.clone()], &mut self.pushed_of[range]);
+            pile.starts = lay_out(&self.space, (pile.cell, start), run, &mut self.room);
+            for (at, &pushed) in
+                self.pushed_of[start as usize..][..count as usize].iter().enumerate()
+            {
+                self.placed[pushed as usize] = start + at as u32;
+            }
+        }
+        self.piles.sort_unstable_by_key(|pile| pile.cell);
     }
 
     /// The entries, with their positions, in the order they were pushed.
@@ -192,21 +257,27 @@ impl Grid {
         &self.unsorted
     }
 
-    /// Calls `visit` with every entry (and its position when the grid was built) in the cells
-    /// that overlap the square of half-size `reach` around `centre`.
-    pub fn query(&self, centre: Vec2, reach: Fx, visit: impl FnMut(EntityId, Vec2)) {
-        let space = &self.space;
-        let (c0, c1) = (space.column(centre.x - reach), space.column(centre.x + reach));
-        let (r0, r1) = (space.row(centre.y - reach), space.row(centre.y + reach));
-        self.visit_cells((c0, c1), (r0, r1), visit);
+    /// Calls `visit` with the entries (and their positions when the grid was built) in the
+    /// cells that overlap the square of half-size `reach` around `centre`, in query order, at
+    /// most `limit` of them.
+    pub fn query(
+        &self,
+        centre: Vec2,
+        reach: Fx,
+        limit: u32,
+        visit: impl FnMut(EntityId, Vec2),
+    ) -> Visited {
+        let (columns, rows) = self.around(centre, reach);
+        self.visit_cells(columns, rows, limit, visit)
     }
 
-    /// Calls `visit` with every entry in the cells that overlap `area`, row by row.
-    pub fn query_box(&self, area: &Rect, visit: impl FnMut(EntityId, Vec2)) {
+    /// Calls `visit` with the entries in the cells that overlap `area`, row by row, at most
+    /// `limit` of them.
+    pub fn query_box(&self, area: &Rect, limit: u32, visit: impl FnMut(EntityId, Vec2)) -> Visited {
         let space = &self.space;
-        let (c0, c1) = (space.column(area.min.x), space.column(area.max.x));
-        let (r0, r1) = (space.row(area.min.y), space.row(area.max.y));
-        self.visit_cells((c0, c1), (r0, r1), visit);
+        let columns = (space.column(area.min.x), space.column(area.max.x));
+        let rows = (space.row(area.min.y), space.row(area.max.y));
+        self.visit_cells(columns, rows, limit, visit)
     }
 
     /// As [`query`](Self::query), skipping the cells that do not overlap `within` either: for a
@@ -217,26 +288,41 @@ impl Grid {
         centre: Vec2,
         reach: Fx,
         within: &Rect,
+        limit: u32,
         visit: impl FnMut(EntityId, Vec2),
-    ) {
+    ) -> Visited {
         let space = &self.space;
-        let c0 = space.column(centre.x - reach).max(space.column(within.min.x));
-        let c1 = space.column(centre.x + reach).min(space.column(within.max.x));
-        let r0 = space.row(centre.y - reach).max(space.row(within.min.y));
-        let r1 = space.row(centre.y + reach).min(space.row(within.max.y));
-        self.visit_cells((c0, c1), (r0, r1), visit);
+        let ((c0, c1), (r0, r1)) = self.around(centre, reach);
+        let columns = (c0.max(space.column(within.min.x)), c1.min(space.column(within.max.x)));
+        let rows = (r0.max(space.row(within.min.y)), r1.min(space.row(within.max.y)));
+        self.visit_cells(columns, rows, limit, visit)
     }
 
-    /// Visits the entries of the cells in columns `c0..=c1` of rows `r0..=r1`, row by row.
+    /// The columns and rows of the cells that overlap the square of half-size `reach` around
+    /// `centre`.
+    #[inline(always)]
+    fn around(&self, centre: Vec2, reach: Fx) -> ((u32, u32), (u32, u32)) {
+        let space = &self.space;
+        (
+            (space.column(centre.x - reach), space.column(centre.x + reach)),
+            (space.row(centre.y - reach), space.row(centre.y + reach)),
+        )
+    }
+
+    /// Calls `visit` with the entries of the filled cells in columns `c0..=c1` of rows
+    /// `r0..=r1` (row by row, a cell's in id order, a pile's by parts), at most `limit` of
+    /// them, and says how many it visited and whether it left some out.
     #[inline]
     fn visit_cells(
         &self,
         (c0, c1): (u32, u32),
         (r0, r1): (u32, u32),
+        limit: u32,
         mut visit: impl FnMut(EntityId, Vec2),
-    ) {
+    ) -> Visited {
+        let mut seen = Visited::default();
         if c0 > c1 {
-            return;
+            return seen;
         }
         for row in r0..=r1 {
             let first = (row * self.space.cols) as usize;
@@ -251,21 +337,99 @@ impl Grid {
                     let cell = word * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let (start, count) = self.cells[cell];
-                    for &(id, pos) in &self.entries[start as usize..(start + count) as usize] {
+                    let run = &self.entries[start as usize..(start + count) as usize];
+                    let room = (limit - seen.count) as usize;
+                    if run.len() > room {
+                        for &(id, pos) in &run[..room] {
+                            visit(id, pos);
+                        }
+                        return Visited { count: limit, cut_off: true };
+                    }
+                    for &(id, pos) in run {
                         visit(id, pos);
                     }
+                    seen.count += count;
                 }
             }
         }
+        seen
     }
+}
+
+/// What a bounded query visited.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Visited {
+    /// Entries visited.
+    pub count: u32,
+    /// Whether it stopped at its limit with entries left unvisited.
+    pub cut_off: bool,
 }
 
 #[cfg(test)]
 mod tests {
-    use fixstep_runtime::math::{Fx, Vec2, fx, mul};
+    use core::ops::ControlFlow;
 
-    use super::Cells;
+    use fixstep_runtime::EntityId;
+    use fixstep_runtime::math::{Fx, Vec2, fx, fx_ratio, mul};
+
+    use super::{Cells, Grid, PILE_ENTRIES};
     use crate::geom::Rect;
+
+    /// A point `i` of a fixed scatter: within `spread` metres of `centre` on each axis.
+    fn scattered(i: u64, centre: Vec2, spread: i64) -> Vec2 {
+        let span = (2 * spread) << 32;
+        let along = |k: u64| {
+            let mixed = (i.wrapping_add(k).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 8) as i64;
+            Fx::from_bits(mixed % span - (spread << 32))
+        };
+        centre + Vec2::new(along(1), along(2))
+    }
+
+    /// Protects the search for the neighbours after an entry, in plain cells and in piles:
+    /// it hands out every entry with a greater id within its reach, each once, in runs of
+    /// ascending ids, and none at or before it.
+    #[test]
+    fn the_runs_after_an_entry_hold_every_follower_in_reach_once() {
+        let area = Rect { min: Vec2::new(fx(-20), fx(-20)), max: Vec2::new(fx(20), fx(20)) };
+        let mut grid = Grid::new(area, fx(4));
+        // A pile of 300 within a metre and a half of a cell's corner, and 200 about the ground.
+        let points: Vec<Vec2> = (0..500)
+            .map(|i| {
+                if i % 5 < 3 {
+                    scattered(i, Vec2::new(fx(4), fx(4)), 1)
+                } else {
+                    scattered(i, Vec2::ZERO, 18)
+                }
+            })
+            .collect();
+        grid.rebuild(
+            points
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| (EntityId { index: i as u32 * 2, generation: 0 }, p)),
+        );
+        assert!(grid.piles.len() >= 2, "the pile spans cells holding more than {PILE_ENTRIES}");
+        let reach = fx_ratio(7, 10);
+        for (me, &(id, at)) in grid.pushed().iter().enumerate() {
+            let mut found = Vec::new();
+            grid.runs_after(me, reach, |run| {
+                assert!(run.windows(2).all(|w| w[0].0 < w[1].0), "a run out of id order");
+                found.extend(run.iter().map(|&(other, _)| other));
+                ControlFlow::Continue(())
+            });
+            assert!(found.iter().all(|&other| other > id), "{id}: one at or before it");
+            let mut once = found.clone();
+            once.sort_unstable();
+            once.dedup();
+            assert_eq!(once.len(), found.len(), "{id}: one handed out twice");
+            for &(other, pos) in grid.pushed() {
+                let near = (pos.x - at.x).abs() <= reach && (pos.y - at.y).abs() <= reach;
+                if other > id && near {
+                    assert!(found.contains(&other), "{id} at {at:?} missed {other} at {pos:?}");
+                }
+            }
+        }
+    }
 
     /// The shift that finds a cell of 2^k metres is the multiplication it replaces, bit for
     /// bit, on both sides of the origin and beyond the edges.

@@ -44,10 +44,12 @@ pub mod tuning;
 mod zones;
 
 pub use anim::{AnimState, advance_frame};
+pub use collision::PairWork;
 pub use command::{CommandError, PlayerCommand};
 pub use objects::eased;
 pub use sim::{MAX_PLAYERS, TownSim, time_of_day};
 pub use snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
+pub use taxis::TaxiWork;
 
 /// One line on what the rules of this build cover, for `fixstep` to print.
 pub const SUMMARY: &str = "the town's rules: characters, NPC taxis, doors, lifts, signs, \

@@ -22,7 +22,7 @@ use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{Command, EntityId, HeldInput, Simulation};
 
 use crate::characters::{apply_knockback, drive_player};
-use crate::collision::{SolidIndex, keep_out, level_solids, standing_area};
+use crate::collision::{RectIndex, keep_out, level_solids, standing_area};
 use crate::command::PlayerCommand;
 use crate::geom::Rect;
 use crate::level::Level;
@@ -211,7 +211,7 @@ pub struct OwnPose {
 pub struct OwnRules {
     solids: Vec<Rect>,
     inner: Rect,
-    index: SolidIndex,
+    index: RectIndex,
 }
 
 impl OwnRules {
@@ -219,7 +219,7 @@ impl OwnRules {
     #[must_use]
     pub fn new(level: &Arc<Level>) -> Self {
         let solids = level_solids(level);
-        let index = SolidIndex::new(&solids, &level.ground, GRID_CELL);
+        let index = RectIndex::new(&solids, &level.ground, GRID_CELL);
         Self { solids, inner: standing_area(&level.ground), index }
     }
 

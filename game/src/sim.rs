@@ -10,16 +10,16 @@ use crate::characters::{
     animate, apply_knockback, drive_pedestrian, drive_player, new_character, respawn_point,
     update_health,
 };
-use crate::collision::{SolidIndex, level_solids, resolve_pairs, resolve_static};
+use crate::collision::{PairWork, RectIndex, level_solids, resolve_pairs, resolve_static};
 use crate::command::PlayerCommand;
-use crate::dialogue::{face_partners, interact, run_dialogues};
+use crate::dialogue::{Doors, Reachable, face_partners, interact, run_dialogues};
 use crate::geom::Rect;
 use crate::grid::Grid;
 use crate::level::Level;
 use crate::objects::{new_object, run_cycle, run_tasks};
 use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
-use crate::state::{GameState, Leg, Role, ZoneState};
-use crate::taxis::{LanePoint, Traffic, drive, lane_points, new_taxi, strike_characters};
+use crate::state::{GameState, Leg, Role, RoleKind, ZoneState};
+use crate::taxis::{LanePoint, TaxiWork, Traffic, drive, lane_points, new_taxi, strike_characters};
 use crate::tuning::{GRID_CELL, TAXI_GRID_CELL};
 use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
 
@@ -44,14 +44,21 @@ struct Scratch {
     /// Where each taxi's lane points are in `lanes`.
     lane_ranges: Vec<core::ops::Range<usize>>,
     solids: Vec<Rect>,
-    solid_index: SolidIndex,
-    pairs: Vec<(EntityId, EntityId)>,
+    solid_index: RectIndex,
     /// Where the collisions between characters move them, by slot.
     positions: Vec<Vec2>,
     /// This tick's commands, malformed ones replaced by no input.
     commands: Vec<PlayerCommand>,
     hits: Vec<EntityId>,
     before: Vec<Vec2>,
+    /// Whether each player watches a cutscene, by player.
+    watching: Vec<bool>,
+    /// The characters in a dialogue, in id order.
+    talking: Vec<EntityId>,
+    /// The talkers' ids, in id order: whom an interaction may start a dialogue with.
+    talkers: Vec<EntityId>,
+    /// Where the doors are, for interactions.
+    doors: Doors,
     /// The players' ids in id order, for the cutscene triggers.
     player_ids: Vec<EntityId>,
     /// The trigger zones the players stood in, as the triggers gather it.
@@ -69,6 +76,10 @@ pub struct TownSim {
     spares: Vec<Arc<GameSnapshot>>,
     scratch: Scratch,
     rejected: Vec<u64>,
+    /// What the latest tick's collisions between characters cost.
+    pair_work: PairWork,
+    /// What the latest tick's taxis cost in looking about them.
+    taxi_work: TaxiWork,
 }
 
 /// The most players a town holds: a player's index is a `u16` (in commands' owners, replays
@@ -125,13 +136,16 @@ impl TownSim {
                     Some(range)
                 })
                 .collect(),
-            solid_index: SolidIndex::new(&solids, &area, GRID_CELL),
+            solid_index: RectIndex::new(&solids, &area, GRID_CELL),
             solids,
-            pairs: Vec::new(),
             positions: Vec::new(),
             commands: Vec::new(),
             hits: Vec::new(),
             before: Vec::new(),
+            watching: Vec::new(),
+            talking: Vec::new(),
+            talkers: Vec::new(),
+            doors: Doors::new(&level),
             player_ids: Vec::new(),
             inside_triggers: Vec::new(),
         };
@@ -143,24 +157,52 @@ impl TownSim {
             spares: Vec::new(),
             scratch,
             rejected: Vec::with_capacity(players),
+            pair_work: PairWork::default(),
+            taxi_work: TaxiWork::default(),
         };
-        for _ in 0..players {
-            sim.join();
+        for seat in 0..players {
+            sim.join(seat);
         }
+        sim.find_talkers();
         sim.publish();
         sim
     }
 
-    /// Adds the next player's character at its spawn point (player `p` takes spawn
-    /// `p % spawns`). The caller checks [`MAX_PLAYERS`].
-    fn join(&mut self) -> usize {
-        let p = self.state.players.len();
-        let spawn = self.level.spawns[p % self.level.spawns.len()];
-        let role = Role::Player(p as u16);
+    /// Lists the talkers of the state in id order.
+    fn find_talkers(&mut self) {
+        let talkers = &mut self.scratch.talkers;
+        talkers.clear();
+        talkers.extend(
+            self.state
+                .characters
+                .iter()
+                .filter(|(_, c)| c.kind == RoleKind::Talker)
+                .map(|(id, _)| id),
+        );
+    }
+
+    /// Puts seat `seat`'s new character at its spawn point (seat `p` takes spawn
+    /// `p % spawns`): in a free seat, or in a new one after the last. The caller checks that
+    /// the seat is one of those, and [`MAX_PLAYERS`].
+    fn join(&mut self, seat: usize) {
+        let spawn = self.level.spawns[seat % self.level.spawns.len()];
+        // Below MAX_PLAYERS, which a u16 holds.
+        let role = Role::Player(seat as u16);
         let character = new_character(role, spawn.at, spawn.facing, Leg::default());
-        self.state.players.push(self.state.characters.insert(character));
-        self.rejected.push(0);
-        p
+        let id = self.state.characters.insert(character);
+        match self.state.players.get_mut(seat) {
+            Some(free) => *free = id,
+            None => self.state.players.push(id),
+        }
+        self.rejected.resize(self.state.players.len(), 0);
+        self.rejected[seat] = 0;
+    }
+
+    /// The character of seat `seat`'s player, if the seat is taken.
+    #[must_use]
+    pub fn seated(&self, seat: usize) -> Option<EntityId> {
+        let &id = self.state.players.get(seat)?;
+        self.state.characters.contains(id).then_some(id)
     }
 
     /// The level this town was built from.
@@ -180,6 +222,22 @@ impl TownSim {
     #[must_use]
     pub fn rejected_commands(&self) -> &[u64] {
         &self.rejected
+    }
+
+    /// What the latest tick's collisions between characters cost: the neighbours looked at, the
+    /// distances measured, and how many characters stopped at a limit with neighbours left.
+    /// Not simulation state: a count of work, for tests and measurements.
+    #[must_use]
+    pub const fn pair_work(&self) -> PairWork {
+        self.pair_work
+    }
+
+    /// What the latest tick's taxis cost in looking about them: the characters and taxis they
+    /// looked at, and how many of their searches stopped at a limit with some left. Not
+    /// simulation state: a count of work, for tests and measurements.
+    #[must_use]
+    pub const fn taxi_work(&self) -> TaxiWork {
+        self.taxi_work
     }
 
     /// Publishes the snapshot of the current state into a buffer nobody else holds: the
@@ -244,10 +302,14 @@ impl Simulation for TownSim {
     type Command = PlayerCommand;
     type State = GameState;
     type Snapshot = GameSnapshot;
-    /// 2: characters and taxis hashed as plain old data, names in the level, taxis keep their
-    /// forward vector; the golden hash stream of every tick is pinned with it.
+    /// 3: a crowd's collisions are bounded (a character checks a few neighbours, a pile is
+    /// searched in parts, characters on one spot part along the golden angle), taxis look at a
+    /// bounded number of people, and seats are freed and taken again. A town that is never
+    /// crowded and that nobody leaves runs and hashes as under 2, whose golden stream it keeps;
+    /// a crowded one does not, so builds of the two may not play together. 2: characters and
+    /// taxis hashed as plain old data, names in the level, taxis keep their forward vector.
     const NAME: &'static str = "TownSim";
-    const VERSION: u32 = 2;
+    const VERSION: u32 = 3;
 
     fn next_tick(&self) -> Tick {
         self.state.next_tick
@@ -257,13 +319,37 @@ impl Simulation for TownSim {
         self.state.players.len()
     }
 
-    fn add_player(&mut self) -> Result<usize, Error> {
-        if self.state.players.len() >= MAX_PLAYERS {
+    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+        let seats = self.state.players.len();
+        if seat > seats || self.seated(seat).is_some() {
+            return Err(Error::SeatTaken { seat, seats });
+        }
+        if seat == seats && seats >= MAX_PLAYERS {
             return Err(Error::PlayerLimit { max: MAX_PLAYERS });
         }
-        let player = self.join();
+        self.join(seat);
         self.publish();
-        Ok(player)
+        Ok(())
+    }
+
+    /// The character leaves the world; its dialogue and cutscene end, and the zones forget it
+    /// (a teleport's cooldown, the cutscenes it played), so that a town whose players come and
+    /// go for weeks remembers nothing of those who left.
+    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+        let seats = self.state.players.len();
+        let Some(id) = self.seated(seat) else { return Err(Error::SeatFree { seat, seats }) };
+        let s = &mut self.state;
+        s.characters.remove(id);
+        // Seats are numbered below MAX_PLAYERS, which a u16 holds.
+        let player = seat as u16;
+        s.dialogues.retain(|d| d.player != player);
+        s.cutscenes.retain(|c| c.player != player);
+        s.zones.cooldowns.retain(|&(who, _)| who != id);
+        s.zones.inside_triggers.retain(|&(who, _)| who != id);
+        s.zones.played.retain(|&(who, _)| who != id);
+        self.rejected[seat] = 0;
+        self.publish();
+        Ok(())
     }
 
     fn content_digest(&self) -> ContentDigest {
@@ -290,14 +376,30 @@ impl Simulation for TownSim {
         }));
         let valid = &scratch.commands;
 
+        // Who watches a cutscene, by player: a look-up each, where a search of the cutscenes
+        // per player would cost the players times the cutscenes.
+        scratch.watching.clear();
+        scratch.watching.resize(s.players.len(), false);
+        for cutscene in &s.cutscenes {
+            if let Some(watching) = scratch.watching.get_mut(usize::from(cutscene.player)) {
+                *watching = true;
+            }
+        }
+        let watching = &scratch.watching;
+        let is_watching = |p: usize| watching.get(p).copied().unwrap_or(false);
+
         // Interactions first, from where everyone stood at the start of the tick.
         for (p, command) in valid.iter().enumerate() {
-            let watching = s.cutscenes.iter().any(|c| usize::from(c.player) == p);
-            if command.interact && !watching {
+            // A free seat's command moves nobody: it has no character.
+            if command.interact && !is_watching(p) && s.characters.contains(s.players[p]) {
                 interact(
                     p as u16,
                     s.players[p],
-                    &s.characters,
+                    Reachable {
+                        characters: &s.characters,
+                        talkers: &scratch.talkers,
+                        doors: &scratch.doors,
+                    },
                     &mut s.objects,
                     &mut s.dialogues,
                     level,
@@ -316,7 +418,7 @@ impl Simulation for TownSim {
             scratch.before.push(character.pos);
             match character.role() {
                 Role::Player(p) => {
-                    let frozen = s.cutscenes.iter().any(|c| c.player == p);
+                    let frozen = is_watching(usize::from(p));
                     let command = valid.get(usize::from(p)).copied().unwrap_or_default();
                     drive_player(character, &command, frozen);
                 }
@@ -333,7 +435,7 @@ impl Simulation for TownSim {
 
         // Collisions, in id order.
         let slots = s.characters.slots();
-        resolve_pairs(&scratch.grid, slots, &mut scratch.positions, &mut scratch.pairs);
+        self.pair_work = resolve_pairs(&scratch.grid, slots, &mut scratch.positions);
         resolve_static(
             &mut s.characters,
             &scratch.positions,
@@ -354,11 +456,14 @@ impl Simulation for TownSim {
                 .map(|(i, t)| (EntityId { index: i as u32, generation: 0 }, t.pos)),
         );
         let traffic = Traffic { grid: &scratch.taxi_grid, yaws: &scratch.taxi_yaws };
+        let mut taxi_work = TaxiWork::default();
         for (me, (taxi, def)) in s.taxis.iter_mut().zip(&level.taxis).enumerate() {
             let lanes = &scratch.lanes[scratch.lane_ranges[me].clone()];
-            drive(me, taxi, def, lanes, &scratch.grid, traffic);
-            strike_characters(taxi, &scratch.grid, &mut s.characters, &mut scratch.hits);
+            drive(me, taxi, (def, lanes), (&scratch.grid, traffic), &mut taxi_work);
+            let hits = (&mut scratch.hits, &mut taxi_work);
+            strike_characters(taxi, &scratch.grid, &mut s.characters, hits);
         }
+        self.taxi_work = taxi_work;
 
         // Objects.
         for (object, def) in s.objects.iter_mut().zip(&level.objects) {
@@ -375,19 +480,28 @@ impl Simulation for TownSim {
             &mut s.cutscenes,
             level,
             tick,
-            (&mut scratch.player_ids, &mut scratch.inside_triggers),
+            (&mut scratch.player_ids, &mut scratch.inside_triggers, &mut scratch.watching),
         );
         run_dialogues(&mut s.dialogues, &s.characters, &s.players, level, tick);
         end_cutscenes(&mut s.cutscenes, level, tick);
 
-        // Health, animation, and the velocity each character was moved at.
+        // Health, animation, and the velocity each character was moved at. Who talks is a sorted
+        // list walked beside the characters (in id order too), where a search of the dialogues
+        // per character would cost the crowd times the dialogues.
+        let talking = &mut scratch.talking;
+        talking.clear();
+        for d in &s.dialogues {
+            talking.push(d.talker);
+            talking.extend(s.players.get(usize::from(d.player)));
+        }
+        talking.sort_unstable();
+        let mut next_talking = 0;
         for ((id, character), &before) in s.characters.iter_mut().zip(&scratch.before) {
             update_health(character, |c| respawn_point(c, level));
-            let talking = s
-                .dialogues
-                .iter()
-                .any(|d| d.talker == id || s.players.get(usize::from(d.player)) == Some(&id));
-            animate(character, level, talking);
+            while talking.get(next_talking).is_some_and(|&t| t < id) {
+                next_talking += 1;
+            }
+            animate(character, level, talking.get(next_talking) == Some(&id));
             character.velocity = character.pos - before;
         }
 
@@ -408,6 +522,7 @@ impl Simulation for TownSim {
         self.state = state.clone();
         // The state may hold more players (or fewer) than this town was built with.
         self.rejected.resize(self.state.players.len(), 0);
+        self.find_talkers();
         self.publish();
     }
 

@@ -23,7 +23,10 @@ pub struct GameState {
     pub time_of_day: u32,
     /// Every character: players, pedestrians and talkers, in id order.
     pub characters: EntityStore<Character>,
-    /// Each player's character, by player index.
+    /// Each seat's character, by player index. A free seat (its player left) keeps the id of
+    /// the character that left with it, which names no live character: every look-up of a
+    /// player's character finds none there, and a state in which nobody ever left is the same
+    /// bytes, and hash, as before seats could be freed.
     pub players: Vec<EntityId>,
     /// The taxis, in level order.
     pub taxis: Vec<TaxiState>,

@@ -6,15 +6,16 @@ use fixstep_runtime::math::{Angle, Fx, Vec2, fx_ratio, sqrt};
 
 use crate::characters::strike;
 use crate::geom::Rect;
-use crate::grid::Grid;
+use crate::grid::{Grid, Visited};
 use crate::level::{Level, TaxiDef};
 use crate::state::{Character, TaxiState};
 use crate::tuning::{
     CHARACTER_RADIUS, KNOCKBACK_MIN, KNOCKBACK_SHARE, STRIKE_BASE_DAMAGE, STRIKE_DAMAGE_PER_SPEED,
     TAXI_ACCELERATION, TAXI_ARRIVE_RADIUS, TAXI_BRAKING, TAXI_CORNER_SPEED,
     TAXI_CORRIDOR_HALF_WIDTH, TAXI_FOLLOW_GAP, TAXI_LANE_OFFSET, TAXI_LENGTH, TAXI_LOOKAHEAD,
-    TAXI_MAX_STEER, TAXI_PATIENCE_TICKS, TAXI_SAME_WAY, TAXI_STAND_RADIUS, TAXI_STEER_RATE,
-    TAXI_STOP_GAP, TAXI_WHEEL_RADIUS, TAXI_WHEELBASE, TAXI_WIDTH,
+    TAXI_MAX_LOOKS, TAXI_MAX_STEER, TAXI_MAX_STRIKE_CHECKS, TAXI_PATIENCE_TICKS, TAXI_SAME_WAY,
+    TAXI_STAND_RADIUS, TAXI_STEER_RATE, TAXI_STOP_GAP, TAXI_WHEEL_RADIUS, TAXI_WHEELBASE,
+    TAXI_WIDTH,
 };
 
 /// 1 / [`TAXI_WHEELBASE`], per metre: the bicycle model divides by the wheelbase every tick
@@ -139,9 +140,10 @@ fn taxi_ahead(
     (forward, reach, ahead): (Vec2, Fx, &Rect),
     me: usize,
     traffic: Traffic<'_>,
+    work: &mut TaxiWork,
 ) -> Option<Fx> {
     let mut nearest: Option<Fx> = None;
-    traffic.grid.query_box(ahead, |id, pos| {
+    let seen = traffic.grid.query_box(ahead, TAXI_MAX_LOOKS, |id, pos| {
         let other = id.index as usize;
         let heading = traffic.yaws.get(other).map_or(0, |&yaw| taxi.yaw.shortest_delta(yaw));
         if other == me || heading.unsigned_abs() > TAXI_SAME_WAY.0 {
@@ -161,7 +163,27 @@ fn taxi_ahead(
             nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
         }
     });
-    nearest
+    work.add(seen);
+    // More taxis about than it looks at: a jam, as if one stood at its bumper.
+    if seen.cut_off { Some(Fx::ZERO) } else { nearest }
+}
+
+/// What a tick's taxis cost in looking about them. Not simulation state: a count of work, for
+/// tests and measurements.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TaxiWork {
+    /// Characters and taxis looked at, ahead and for strikes (each search at most
+    /// [`TAXI_MAX_LOOKS`] or [`TAXI_MAX_STRIKE_CHECKS`]).
+    pub looks: u64,
+    /// Searches that stopped at their limit with some left.
+    pub cut_off: u32,
+}
+
+impl TaxiWork {
+    fn add(&mut self, seen: Visited) {
+        self.looks += u64::from(seen.count);
+        self.cut_off += u32::from(seen.cut_off);
+    }
 }
 
 /// What a taxi sees of the others: where they were at the start of the tick.
@@ -181,11 +203,13 @@ fn obstacle_ahead(
     (forward, reach, ahead): (Vec2, Fx, &Rect),
     lane: LanePoint,
     grid: &Grid,
+    work: &mut TaxiWork,
 ) -> Option<Fx> {
     let nose = TAXI_LENGTH / 2;
     let centre = taxi.pos + forward * (nose + reach / 2);
     let mut nearest: Option<Fx> = None;
-    grid.query_within(centre, reach / 2 + TAXI_CORRIDOR_HALF_WIDTH, ahead, |_, pos| {
+    let half = reach / 2 + TAXI_CORRIDOR_HALF_WIDTH;
+    let seen = grid.query_within(centre, half, ahead, TAXI_MAX_LOOKS, |_, pos| {
         // Beside the corridor first: most of what the cells hold is on the sidewalks.
         let rel = pos - taxi.pos;
         if rel.perp_dot(forward).abs() > TAXI_CORRIDOR_HALF_WIDTH {
@@ -202,18 +226,20 @@ fn obstacle_ahead(
             nearest = Some(nearest.map_or(gap, |n| n.min(gap)));
         }
     });
-    nearest
+    work.add(seen);
+    // A crowd thicker than a taxi looks through: it stops before it, as if someone stood at
+    // its bumper.
+    if seen.cut_off { Some(Fx::ZERO) } else { nearest }
 }
 
 /// Runs one tick of taxi `me` (its index), whose route is `lanes` (one point per route entry).
-/// `grid` holds the enabled characters.
+/// `grid` holds the enabled characters; what the taxi looks at is counted in `work`.
 pub fn drive(
     me: usize,
     taxi: &mut TaxiState,
-    def: &TaxiDef,
-    lanes: &[LanePoint],
-    grid: &Grid,
-    traffic: Traffic<'_>,
+    (def, lanes): (&TaxiDef, &[LanePoint]),
+    (grid, traffic): (&Grid, Traffic<'_>),
+    work: &mut TaxiWork,
 ) {
     let route_len = lanes.len() as u32;
     if taxi.standing > 0 {
@@ -274,12 +300,12 @@ pub fn drive(
     // One box around both corridors a taxi looks along: the taxis' is as long and wider.
     let ahead = corridor_box(taxi.pos, forward, reach + TAXI_LENGTH, TAXI_WIDTH);
     let look = (forward, reach, &ahead);
-    if let Some(gap) = obstacle_ahead(taxi, look, target, grid) {
+    if let Some(gap) = obstacle_ahead(taxi, look, target, grid, work) {
         wanted = capped_to_stop(wanted, gap - TAXI_STOP_GAP);
     }
     // Waiting behind another taxi; a taxi held up long enough stops yielding (a jam of taxis
     // each waiting for the next round a block would otherwise never clear).
-    match taxi_ahead(taxi, look, me, traffic) {
+    match taxi_ahead(taxi, look, me, traffic, work) {
         Some(gap) if taxi.held < TAXI_PATIENCE_TICKS => {
             wanted = capped_to_stop(wanted, gap - TAXI_FOLLOW_GAP);
             if taxi.speed == Fx::ZERO && wanted == Fx::ZERO {
@@ -311,12 +337,14 @@ pub fn drive(
 }
 
 /// Strikes every enabled, not already staggering character that the moving taxi's body
-/// overlaps: it loses health by the taxi's speed and is knocked away from the taxi.
+/// overlaps, of the first [`TAXI_MAX_STRIKE_CHECKS`] near it in the grid's order: it loses
+/// health by the taxi's speed and is knocked away from the taxi. What it looks at is counted
+/// in `work`.
 pub fn strike_characters(
     taxi: &TaxiState,
     grid: &Grid,
     characters: &mut EntityStore<Character>,
-    hits: &mut Vec<fixstep_runtime::EntityId>,
+    (hits, work): (&mut Vec<fixstep_runtime::EntityId>, &mut TaxiWork),
 ) {
     if taxi.speed == Fx::ZERO {
         return;
@@ -325,7 +353,7 @@ pub fn strike_characters(
     let half_length = TAXI_LENGTH / 2 + CHARACTER_RADIUS;
     let half_width = TAXI_WIDTH / 2 + CHARACTER_RADIUS;
     hits.clear();
-    grid.query(taxi.pos, half_length, |id, _| hits.push(id));
+    work.add(grid.query(taxi.pos, half_length, TAXI_MAX_STRIKE_CHECKS, |id, _| hits.push(id)));
     for &id in hits.iter() {
         let Some(character) = characters.get_mut(id) else { continue };
         if !character.enabled || character.stagger > 0 {

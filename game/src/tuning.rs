@@ -132,6 +132,39 @@ pub const TAXI_SAME_WAY: Angle = Angle::from_degrees(60);
 /// Distance from a pedestrian's route point at which it counts it reached, metres.
 pub const PEDESTRIAN_ARRIVE_RADIUS: Fx = fx_ratio(1, 10);
 
+/// The most neighbours a character measures its distance to in a tick: those within a
+/// diameter of it along both axes, which may overlap it. No more than six characters of its
+/// size can touch one without overlapping it (the most circles that fit round a circle), and
+/// fewer come after it in id order, so every pair that overlaps in a crowd that has room is
+/// measured; a crowd packed tighter (everyone on one spawn) costs no more than this many
+/// measures a character, each a square root and two divisions, and is pushed apart by them.
+/// The town and the stress level need at most 4.
+pub const MAX_PAIR_CHECKS: u32 = 6;
+
+/// The golden angle (about 137.5°, 2^32 less 2^32 over the golden ratio, in 2^-32 of a turn):
+/// the directions that successive multiples of it point in never line up and fill the circle
+/// evenly, so characters on the very same spot part every way.
+pub const GOLDEN_ANGLE: Angle = Angle(0x61c8_8647);
+
+/// The most neighbours a character looks at in a tick for overlaps (a comparison or two each,
+/// most of them too far along an axis to measure). A 4 m cell holds at most 38 characters
+/// that do not overlap, packed as tight as circles go, so the neighbours after a character in
+/// its cells, and the part of the next cell its reach overlaps, are all looked at in any crowd
+/// that is not piled up.
+pub const MAX_PAIR_CANDIDATES: u32 = 64;
+
+/// The most characters a taxi looks at ahead in a tick, and the most taxis. The cells its
+/// corridor overlaps hold at most a dozen on the stress level's busiest streets, and a taxi
+/// that finds more than this stops as for someone at its bumper: a crowd on the road that
+/// thick is not driven into, and not looked through.
+pub const TAXI_MAX_LOOKS: u32 = 64;
+
+/// The most characters a moving taxi checks for strikes in a tick. The cells round its body
+/// hold at most six on the stress level's streets, and the body (4.4 by 1.8 metres) overlaps
+/// no more than some thirty characters that do not overlap each other; in a thicker crowd
+/// those first in the grid's order are struck, and the rest are left for its next tick.
+pub const TAXI_MAX_STRIKE_CHECKS: u32 = 64;
+
 /// Size of a collision grid cell, metres: at least a character's diameter and a taxi's
 /// half-length, so neighbours are always in the 3×3 cells around.
 pub const GRID_CELL: Fx = fx_ratio(4, 1);

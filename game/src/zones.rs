@@ -70,7 +70,8 @@ pub fn teleport(
 /// Starts a cutscene for each player character that entered a trigger zone this tick (and has
 /// not played it, for a `once` trigger), unless it is already watching one. Only the players
 /// are visited (in id order, which keeps the memory sorted), not the whole crowd; `scratch`
-/// holds their ids and `inside` last tick's memory, both reused every tick.
+/// holds their ids, `inside` last tick's memory, and `watching` whether each player watches a
+/// cutscene (as `cutscenes` says, kept up to date here), all reused every tick.
 pub fn trigger_cutscenes(
     characters: &EntityStore<Character>,
     players: &[EntityId],
@@ -78,12 +79,16 @@ pub fn trigger_cutscenes(
     cutscenes: &mut Vec<CutsceneState>,
     level: &Level,
     tick: Tick,
-    (scratch, inside): (&mut Vec<EntityId>, &mut Vec<(EntityId, u32)>),
+    (scratch, inside, watching): (&mut Vec<EntityId>, &mut Vec<(EntityId, u32)>, &mut [bool]),
 ) {
     inside.clear();
     scratch.clear();
     scratch.extend_from_slice(players);
     scratch.sort_unstable();
+    // The `once` triggers played for the first time, added to the memory after the walk: a
+    // key is looked up there only by its own character, before it is added, so one merge
+    // does what an insertion each (a shift of the whole memory each) would.
+    let played_before = zones.played.len();
     for &id in scratch.iter() {
         let Some(character) = characters.get(id) else { continue };
         let Some(player) = character.player() else { continue };
@@ -97,17 +102,21 @@ pub fn trigger_cutscenes(
             let key = (id, index as u32);
             inside.push(key);
             let entered = zones.inside_triggers.binary_search(&key).is_err();
-            let played = zones.played.binary_search(&key).is_ok();
-            let watching = cutscenes.iter().any(|c| c.player == player);
-            if entered && !watching && !(trigger.once && played) {
+            let played = zones.played[..played_before].binary_search(&key).is_ok();
+            let watches = watching.get(usize::from(player)).copied().unwrap_or(false);
+            if entered && !watches && !(trigger.once && played) {
                 cutscenes.push(CutsceneState { player, cutscene: trigger.cutscene, started: tick });
-                if trigger.once
-                    && let Err(at) = zones.played.binary_search(&key)
-                {
-                    zones.played.insert(at, key);
+                if let Some(watches) = watching.get_mut(usize::from(player)) {
+                    *watches = true;
+                }
+                if trigger.once {
+                    zones.played.push(key);
                 }
             }
         }
+    }
+    if zones.played.len() > played_before {
+        zones.played.sort_unstable();
     }
     cutscenes.sort_by_key(|c| c.player);
     core::mem::swap(&mut zones.inside_triggers, inside);

@@ -12,7 +12,7 @@ use fixstep_game::state::GameState;
 use fixstep_game::{MAX_PLAYERS, PlayerCommand, TownSim};
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
-use fixstep_runtime::{Error, Simulation, Tick};
+use fixstep_runtime::{Error, SeatChanges, Simulation, Tick};
 
 /// Where the parent test tells the child process to find the serialized state.
 const STATE_FILE_VAR: &str = "FIXSTEP_TEST_STATE_FILE";
@@ -70,23 +70,21 @@ fn a_player_joins_a_running_game() {
     let mut ticks = Vec::new();
     for t in 0..300 {
         let tick = Tick(t);
-        let mut joined = 0;
+        let mut seats = SeatChanges::NONE;
         if t == 150 {
             let before = sim.state_hash();
             assert_eq!(sim.add_player().expect("room for a third"), 2);
             assert_ne!(sim.state_hash(), before, "the join is part of the state");
             bots.push(Bot::new(2, &level));
-            joined = 1;
+            seats = SeatChanges::arrivals(2, 1);
             let newcomer = sim.snapshot().player_character(2).expect("drawn at once");
             assert_eq!(newcomer.pos, level.spawns[2 % level.spawns.len()].at);
         }
         let commands: Vec<PlayerCommand> =
             bots.iter_mut().map(|b| b.command(sim.snapshot())).collect();
         sim.step(tick, &commands).expect("one command per player");
-        ticks.push(TickRecord {
-            joined,
-            ..TickRecord::new(tick, commands, Some(&sim.state_hash()))
-        });
+        ticks
+            .push(TickRecord { seats, ..TickRecord::new(tick, commands, Some(&sim.state_hash())) });
     }
     assert_eq!(sim.players(), 3);
     let replay = Replay { header, ticks };

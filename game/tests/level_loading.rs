@@ -354,6 +354,19 @@ fn stress_level_is_as_large_as_promised_and_passes_the_file_checks() {
     assert_eq!(stress, level::stress_level(humanoid_clips()));
 }
 
+/// Protects the crowd level the benches measure: the stress level's checks pass, with no
+/// pedestrians and one spawn for everyone.
+#[test]
+fn the_crowd_level_passes_the_file_checks_with_one_spawn_and_no_pedestrians() {
+    let file = level::crowd_level_file();
+    if let Err(error) = level::validate_level_file(&file, Path::new("crowd")) {
+        panic!("the crowd level breaks the rules:\n{error}");
+    }
+    let crowd = level::crowd_level(humanoid_clips());
+    assert_eq!((crowd.pedestrians.len(), crowd.spawns.len()), (0, 1));
+    assert_eq!(crowd.taxis.len(), level::STRESS_TAXIS);
+}
+
 #[test]
 fn validate_level_file_reports_problems_without_positions() {
     let mut file = level::stress_level_file();
@@ -1089,4 +1102,89 @@ fn footprints_and_places_off_the_ground_are_reported() {
         position_in(&text, "at: (0, -6500)", "("),
         &["sign \"sign\" at (0, -6500) is outside the ground"],
     );
+}
+
+/// A level with a problem every few bytes lists the first hundred and says how many more: a
+/// hostile level of a megabyte would otherwise print (and hold) hundreds of thousands.
+#[test]
+fn a_level_with_hundreds_of_problems_lists_a_hundred_and_counts_the_rest() {
+    let same_points = vec!["(0, 0)"; 300].join(", ");
+    let text = edit(
+        &small_level(),
+        "route: [(-1600, -1600), (1600, -1600), (1600, 1600), (-1600, 1600)],",
+        &format!("route: [{same_points}],"),
+    );
+    let found = problems(&text, &assets());
+    assert_eq!(found.len(), level::MAX_LISTED_PROBLEMS + 1, "a hundred and a count");
+    let last = found.last().expect("problems");
+    assert!(last.message.starts_with("and ") && last.message.ends_with(" more problems"), "{last}");
+    let more: usize = last.message.split(' ').nth(1).and_then(|n| n.parse().ok()).expect("a count");
+    assert!(more >= 200, "{more} more: 300 equal points are at least 300 problems");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counts the rules hold
+
+/// `text` with `entries` added at the head of the list that starts `list: [`.
+fn with_entries(text: &str, list: &str, entries: impl Iterator<Item = String>) -> String {
+    let head = format!("{list}: [\n");
+    let added: String = entries.collect();
+    edit(text, &head, &format!("{head}{added}"))
+}
+
+/// Protects the cap on pedestrians: one more than a level may hold is refused, naming the cap,
+/// at the list.
+#[test]
+fn more_pedestrians_than_a_level_may_hold_are_refused_naming_the_cap() {
+    let extra = (0..level::MAX_PEDESTRIANS - 1).map(|i| {
+        format!("(name: \"w{i}\", route: [(-4000, 3000), (4000, 3000)], stops: [], pause_ticks: 1, speed_cm_per_s: 100),\n")
+    });
+    let text = with_entries(&small_level(), "pedestrians", extra);
+    let found = problems(&text, &assets());
+    assert_eq!(found.len(), 1, "{:?}", &found[..found.len().min(3)]);
+    let message =
+        format!("65536 pedestrians is over the {} a level may hold", level::MAX_PEDESTRIANS);
+    assert_problem(
+        &found,
+        Path::new(LABEL),
+        position_in(&text, "pedestrians: [", "["),
+        &[&message],
+    );
+}
+
+/// Protects the cap on talkers: one more than a level may hold is refused, naming the cap.
+#[test]
+fn more_talkers_than_a_level_may_hold_are_refused_naming_the_cap() {
+    let extra = (0..level::MAX_TALKERS).map(|i| {
+        let x = -4500 + (i as i32 % 30) * 300;
+        let y = 3000 + (i as i32 / 30) * 150;
+        format!(
+            "(name: \"t{i}\", at: ({x}, {y}), facing_deg: 0, dialogue: \"dialogue/mayor.ron\"),\n"
+        )
+    });
+    let text = with_entries(&small_level(), "talkers", extra);
+    let found = problems(&text, &assets());
+    assert_eq!(found.len(), 1, "{found:?}");
+    let message = format!("257 talkers is over the {} a level may hold", level::MAX_TALKERS);
+    assert_problem(&found, Path::new(LABEL), position_in(&text, "talkers: [", "["), &[&message]);
+}
+
+/// Protects the cap on zones: teleport ends and cutscene triggers together past the cap are
+/// refused, naming it, at the longer list.
+#[test]
+fn more_zones_than_a_level_may_hold_are_refused_naming_the_cap() {
+    // The small level has a teleport (two zones) and a trigger: 30 more triggers make 33.
+    let extra = (0..30).map(|i| {
+        let x = -4500 + i * 300;
+        format!("(id: \"z{i}\", zone: (centre: ({x}, 4500), radius_cm: 100), cutscene: \"cutscenes/fountain.ron\", once: false),\n")
+    });
+    let text = with_entries(&small_level(), "cutscene_triggers", extra);
+    let found = problems(&text, &assets());
+    assert_eq!(found.len(), 1, "{found:?}");
+    let message = format!(
+        "33 zones (teleport ends and cutscene triggers) is over the {} a level may hold",
+        level::MAX_ZONES
+    );
+    let at = position_in(&text, "cutscene_triggers: [", "[");
+    assert_problem(&found, Path::new(LABEL), at, &[&message]);
 }

@@ -22,6 +22,7 @@ use crate::commands::sync_test::SyncTestArgs;
 use crate::commands::trace::TraceArgs;
 use crate::commands::{BadInput, Paths};
 use crate::games::{GameName, Playable, default_assets_root};
+use crate::logs::LogFormat;
 
 /// Exit code of a usage or input error (a bad flag, a malformed file): 2, as clap and most
 /// Unix tools use, so scripts can tell it from a failure of the program itself (1).
@@ -40,6 +41,10 @@ pub struct Cli {
     /// The game: the town, or the arena.
     #[arg(long, global = true, value_enum, default_value_t = GameName::Town)]
     pub game: GameName,
+    /// How log lines on standard error are written: `human` (`fixstep: ...`) or `json` (one
+    /// object a line). `RUST_LOG` filters them (`warn`, `info,fixstep_netplay=debug`).
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Human)]
+    pub log_format: LogFormat,
 }
 
 /// The subcommands.
@@ -119,10 +124,14 @@ where
             return ExitCode::SUCCESS;
         }
         Err(error) => {
-            eprintln!("{}", one_line(&error.to_string()));
+            #[expect(clippy::print_stderr, reason = "the one-line usage error, before any log")]
+            {
+                eprintln!("{}", one_line(&error.to_string()));
+            }
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    crate::logs::install(cli.log_format);
     let paths = Paths { assets: cli.assets.clone().unwrap_or_else(default_assets_root) };
     let command = cli.command.unwrap_or_else(|| Command::Play(PlayArgs::default_window()));
     let result = match cli.game {
@@ -135,7 +144,10 @@ where
             ExitCode::SUCCESS
         }
         Ok(Done::Found(text)) => {
-            eprintln!("{text}");
+            #[expect(clippy::print_stderr, reason = "what a check found, for the user to read")]
+            {
+                eprintln!("{text}");
+            }
             ExitCode::FAILURE
         }
         Ok(Done::Differ(text)) => {
@@ -143,7 +155,7 @@ where
             ExitCode::FAILURE
         }
         Err((error, always_usage)) => {
-            eprintln!("fixstep: {error:#}");
+            say_error(cli.log_format, &error);
             let input = always_usage || is_bad_input(&error);
             ExitCode::from(if input { EXIT_USAGE } else { 1 })
         }
@@ -211,6 +223,16 @@ impl PlayArgs {
 fn say(text: &str) {
     use std::io::Write as _;
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// The one line of a command that failed: `fixstep: why` as it always was, or an error event
+/// among the JSON lines, so that every line of a JSON log is JSON.
+fn say_error(format: LogFormat, error: &anyhow::Error) {
+    match format {
+        #[expect(clippy::print_stderr, reason = "the one-line error the user reads")]
+        LogFormat::Human => eprintln!("fixstep: {error:#}"),
+        LogFormat::Json => tracing::error!("{error:#}"),
+    }
 }
 
 /// The first line of clap's message, which names the problem, with a pointer to `--help`

@@ -6,6 +6,7 @@
 mod cli;
 mod commands;
 mod games;
+mod logs;
 
 fn main() -> std::process::ExitCode {
     cli::run(std::env::args_os())

@@ -35,6 +35,22 @@ pub enum Error {
         /// The players there are.
         players: usize,
     },
+    /// A new player was given a seat that is taken, or beyond the next one after the last.
+    #[error("seat {seat} cannot take a new player: it is not free, and the game has {seats} seats")]
+    SeatTaken {
+        /// The seat named.
+        seat: usize,
+        /// The seats there are.
+        seats: usize,
+    },
+    /// A seat to free holds no player.
+    #[error("seat {seat} has no player to leave: it is free, or the game has only {seats} seats")]
+    SeatFree {
+        /// The seat named.
+        seat: usize,
+        /// The seats there are.
+        seats: usize,
+    },
     /// A player could not join: the simulation holds no more.
     #[error("no more players can join: the simulation holds at most {max}")]
     PlayerLimit {

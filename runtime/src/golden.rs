@@ -36,6 +36,10 @@ use crate::tick::Tick;
 /// diff before committing.
 pub const BLESS_VAR: &str = "FIXSTEP_BLESS";
 
+/// A golden file: the town's, 6,000 ticks with every 100th written out by subsystem, is
+/// 14 kB; a stream five hundred times longer still fits.
+pub const GOLDEN_FILE: crate::file::FileKind = crate::file::FileKind::new("golden file", 8_000_000);
+
 /// One tick's hashes, written out in a golden file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
@@ -260,9 +264,8 @@ impl GoldenStream {
                 .map_err(|e| format!("cannot write the golden file {shown}: {e}"))?;
             return Ok(());
         }
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            format!("cannot read the golden file {shown} ({e}): run with {BLESS_VAR}=1 to write it")
-        })?;
+        let text = crate::file::read_text(path, GOLDEN_FILE)
+            .map_err(|e| format!("{}: run with {BLESS_VAR}=1 to write it", e.with_causes()))?;
         let pinned = Self::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
         self.compare(&pinned, &shown.to_string())
     }

@@ -12,8 +12,9 @@
 //!    can be saved, sent, and hashed over canonical bytes.
 //! 3. Implement [`Simulation`]: `advance` runs one tick from one command per player, `snapshot`
 //!    returns what the presentation draws, `hash_state` hashes each subsystem as a named part,
-//!    `add_player` lets a player join, `content_digest` names what it was built from; and
-//!    [`Command`] for its command, whose `held` input stands in for a missing one.
+//!    `seat_player` and `free_seat` let players join and leave ([`SeatChanges`]),
+//!    `content_digest` names what it was built from; and [`Command`] for its command, whose
+//!    `held` input stands in for a missing one.
 //! 4. Drive it with [`Simulation::step`], a tick at a time; for a local game a
 //!    [`tick::FrameScheduler`] says how many ticks each render frame runs.
 //! 5. Prove it deterministic: [`sync_test::sync_test`] checks rollback and serialization every
@@ -30,6 +31,7 @@
 //! - [`hash`]: canonical bytes, state hashes with a part per subsystem, content digests;
 //! - [`replay`], [`golden`] and [`sync_test`]: recorded games that verify, pinned hash
 //!   streams, and the determinism self-test;
+//! - [`file`]: reading files within a limit for their kind, and the paths files may name;
 //! - [`net`]: the lockstep protocol as sans-IO host and peer sessions.
 //!
 //! ```
@@ -59,9 +61,16 @@
 //!     const VERSION: u32 = 1;
 //!     fn next_tick(&self) -> Tick { self.state.next }
 //!     fn players(&self) -> usize { usize::from(self.state.players) }
-//!     fn add_player(&mut self) -> Result<usize, Error> {
+//!     fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+//!         // Every seat counts alike here: a newcomer only ever adds one.
+//!         let seats = usize::from(self.state.players);
+//!         if seat != seats { return Err(Error::SeatTaken { seat, seats }); }
 //!         self.state.players += 1;
-//!         Ok(usize::from(self.state.players - 1))
+//!         Ok(())
+//!     }
+//!     fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+//!         // A counter nobody ever leaves.
+//!         Err(Error::SeatFree { seat, seats: usize::from(self.state.players) })
 //!     }
 //!     fn content_digest(&self) -> ContentDigest { ContentDigest::of("counting") }
 //!     fn advance(&mut self, commands: &[Add]) {
@@ -92,6 +101,7 @@ extern crate self as fixstep_runtime;
 pub mod clock;
 pub mod command;
 mod error;
+pub mod file;
 pub mod golden;
 pub mod hash;
 pub mod input;
@@ -100,6 +110,7 @@ pub mod net;
 pub mod replay;
 pub mod rng;
 pub mod script;
+pub mod seats;
 mod sim;
 pub mod sync_test;
 pub mod tick;
@@ -111,6 +122,7 @@ pub use error::{Desync, Error, SyncCheck};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
 pub use input::{Bot, HeldInput};
+pub use seats::SeatChanges;
 pub use sim::Simulation;
 pub use tick::Tick;
 pub use world::{EntityId, EntityStore};

@@ -2,15 +2,15 @@
 //!
 //! A replay is everything needed to run a game again bit for bit: the rules' version, the
 //! level and the digest of its content, the seed, the number of players, then each tick's
-//! commands and the players who joined before it. With per-tick hashes it is also a
+//! commands and the players who joined or left before it. With per-tick hashes it is also a
 //! determinism check: [`verify`] re-simulates and names the first tick that differs, and, from
 //! the recorded partial hashes, the first subsystem.
 //!
-//! ## File format (version 3)
+//! ## File format (version 4)
 //!
 //! ```text
 //! signature   8 bytes  "FXREPLAY"
-//! format      u16 LE   3
+//! format      u16 LE   4
 //! records     each:    length u32 LE | xxh3-64 of the payload u64 LE | payload (postcard)
 //!             record 0 is the ReplayHeader, records 1.. are TickRecords in tick order
 //! ```
@@ -18,7 +18,9 @@
 //! Version 1 had no content digest, joins or partial hashes, and version 2 did not name the
 //! simulation (so a replay of one game read by another failed on its first command rather
 //! than saying whose it was); both were recorded under rules this build no longer runs, so
-//! they are refused with [`Error::OlderReplayFormat`].
+//! they are refused with [`Error::OlderReplayFormat`]. Version 3 counted the players who
+//! joined before a tick, who always took new seats; version 4 records the seats freed and
+//! taken ([`SeatChanges`]), and is refused by older builds by its number.
 //!
 //! The checksum per record lets a reader tell a damaged file from a truncated one and say
 //! where; postcard keeps records small (a command of a player at rest is a few bytes).
@@ -30,6 +32,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::Error;
 use crate::hash::{ContentDigest, HashRecord, StateHash, StateHasher};
+use crate::seats::SeatChanges;
 use crate::sim::Simulation;
 use crate::tick::Tick;
 
@@ -37,12 +40,27 @@ use crate::tick::Tick;
 pub const REPLAY_SIGNATURE: [u8; 8] = *b"FXREPLAY";
 
 /// The replay format this build writes and the only one it reads.
-pub const REPLAY_FORMAT_VERSION: u16 = 3;
+pub const REPLAY_FORMAT_VERSION: u16 = 4;
 
 /// The largest record payload a reader accepts, in bytes: 16 MiB, far above any tick's
 /// commands (a few bytes a player), so a damaged length cannot make the reader allocate
 /// gigabytes before the checksum says it is damaged.
 pub const MAX_RECORD_BYTES: u32 = 16 << 20;
+
+/// The most seats a replay may have: as many as a player's number, a `u16`, can name.
+const MAX_REPLAY_SEATS: usize = u16::MAX as usize;
+
+/// The largest header record a reader accepts, in bytes: a header names its game, its level (a
+/// path of at most [`crate::file::MAX_CONTENT_PATH_BYTES`]) and a few partial hashes, under
+/// 200 bytes for the town. An empty name is one byte in the file and a whole `String` in
+/// memory, so a header of 16 MiB could take 24 times that to decode.
+pub const MAX_HEADER_BYTES: u32 = 64 << 10;
+
+/// A replay file: a tick of 64 players with its hashes is about 420 bytes, so an hour of them
+/// is 15 MB. Decoded, a record can take up to eight times its bytes (a partial hash of zero is
+/// one byte in the file and eight in memory), so this keeps the worst replay far inside the
+/// program's memory budget.
+pub const REPLAY_FILE: crate::file::FileKind = crate::file::FileKind::new("replay", 16_000_000);
 
 /// Bytes of a record's frame before its payload: the length and the checksum.
 const RECORD_FRAME_BYTES: usize = 4 + 8;
@@ -96,9 +114,8 @@ impl ReplayHeader {
 pub struct TickRecord<C> {
     /// The tick.
     pub tick: Tick,
-    /// Players who joined right before this tick ([`Simulation::add_player`]), each taking the
-    /// next player index.
-    pub joined: u16,
+    /// Who left and who joined right before this tick.
+    pub seats: SeatChanges,
     /// One command per player, in player order.
     pub commands: Vec<C>,
     /// The state hash after this tick, if it was recorded.
@@ -118,7 +135,7 @@ impl ReplayHeader {
 
     /// The header: the first record.
     fn read(reader: &mut RecordReader<'_>) -> Result<Self, Error> {
-        reader.next_record()?.ok_or(Error::ReplayTruncated {
+        reader.next_record_within(MAX_HEADER_BYTES)?.ok_or(Error::ReplayTruncated {
             record: 0,
             offset: reader.offset as u64,
             missing: RECORD_FRAME_BYTES as u64,
@@ -140,10 +157,10 @@ impl ReplayHeader {
 }
 
 impl<C> TickRecord<C> {
-    /// The record of a tick no player joined before, with its hash.
+    /// The record of a tick no player joined or left before, with its hash.
     #[must_use]
     pub fn new(tick: Tick, commands: Vec<C>, hash: Option<&StateHash>) -> Self {
-        Self { tick, joined: 0, commands, hash: hash.map(HashRecord::of) }
+        Self { tick, seats: SeatChanges::NONE, commands, hash: hash.map(HashRecord::of) }
     }
 }
 
@@ -202,24 +219,33 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
         let mut players = usize::from(header.players);
         while let Some(record) = reader.next_record::<TickRecord<C>>()? {
             let expected = Tick(u32::try_from(ticks.len()).unwrap_or(u32::MAX));
-            players += usize::from(record.joined);
             let recorded_parts = record.hash.as_ref().map_or(0, |h| h.parts.len());
             let problem = if record.tick != expected {
                 Some(format!("it is tick {}, where tick {expected} comes next", record.tick))
-            } else if record.commands.len() != players {
-                Some(format!(
-                    "tick {} has {} commands for {players} players",
-                    record.tick,
-                    record.commands.len(),
-                ))
-            } else if recorded_parts != 0 && recorded_parts != header.hash_parts.len() {
-                Some(format!(
-                    "tick {} has {recorded_parts} partial hashes, where the header names {}",
-                    record.tick,
-                    header.hash_parts.len()
-                ))
+            } else if let Some(after) = record.seats.seats_after(players, MAX_REPLAY_SEATS) {
+                let commands = record.commands.len();
+                players = after;
+                (commands != after)
+                    .then(|| {
+                        format!("tick {} has {commands} commands for {after} seats", record.tick)
+                    })
+                    .or_else(|| {
+                        (recorded_parts != 0 && recorded_parts != header.hash_parts.len()).then(
+                            || {
+                                format!(
+                                    "tick {} has {recorded_parts} partial hashes, where the \
+                                     header names {}",
+                                    record.tick,
+                                    header.hash_parts.len()
+                                )
+                            },
+                        )
+                    })
             } else {
-                None
+                Some(format!(
+                    "tick {} frees or takes seats that {players} seats cannot have",
+                    record.tick
+                ))
             };
             if let Some(reason) = problem {
                 return Err(Error::ReplayMalformed {
@@ -337,6 +363,14 @@ impl<'a> RecordReader<'a> {
 
     /// The next record, or `None` at a clean end of the file.
     fn next_record<T: DeserializeOwned>(&mut self) -> Result<Option<T>, Error> {
+        self.next_record_within(MAX_RECORD_BYTES)
+    }
+
+    /// The next record, of at most `max_bytes`, or `None` at a clean end of the file.
+    fn next_record_within<T: DeserializeOwned>(
+        &mut self,
+        max_bytes: u32,
+    ) -> Result<Option<T>, Error> {
         let start = self.offset;
         let rest = &self.bytes[start..];
         if rest.is_empty() {
@@ -353,7 +387,7 @@ impl<'a> RecordReader<'a> {
         }
         let length = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
         let checksum = u64::from_le_bytes(rest[4..12].try_into().unwrap_or_default());
-        if length > MAX_RECORD_BYTES {
+        if length > max_bytes {
             return Err(Error::ReplayCorrupted { record, offset: start as u64 });
         }
         let end = RECORD_FRAME_BYTES + length as usize;
@@ -434,7 +468,8 @@ pub struct VerifyReport {
 /// [`Error::OtherSimulation`], [`Error::SimVersionMismatch`], [`Error::ContentMismatch`] or
 /// [`Error::ReplayPlayers`] when the replay was not recorded by this game, with these rules, this level or this many players,
 /// [`Error::TickOutOfOrder`] when `sim` does not start at the replay's first tick, and
-/// [`Error::PlayerLimit`] when a recorded join does not fit.
+/// [`Error::PlayerLimit`], [`Error::SeatTaken`] or [`Error::SeatFree`] when a recorded join or
+/// departure does not fit the game.
 pub fn verify<S: Simulation>(
     sim: &mut S,
     replay: &Replay<S::Command>,
@@ -461,9 +496,7 @@ pub fn verify<S: Simulation>(
         final_hash: sim.state_hash(),
     };
     for record in &replay.ticks {
-        for _ in 0..record.joined {
-            sim.add_player()?;
-        }
+        record.seats.apply(sim)?;
         sim.step(record.tick, &record.commands)?;
         report.ticks += 1;
         sim.hash_state(&mut hasher);

@@ -42,7 +42,16 @@
 use std::collections::BTreeMap;
 
 use crate::command::Command;
+use crate::file::FileKind;
 use crate::tick::Tick;
+
+/// A command script: a line is about 15 bytes and sets one player's command from a tick on,
+/// so this is a quarter of a million changes, more than anyone writes by hand or a test
+/// generates; parsed, each line takes a few times its bytes.
+pub const COMMAND_SCRIPT_FILE: FileKind = FileKind::new("command script", 4_000_000);
+
+/// An input script: as a command script, a line a change of what is held.
+pub const INPUT_SCRIPT_FILE: FileKind = FileKind::new("input script", 4_000_000);
 
 /// A command that a script line can write: the fields after the line's time and player.
 pub trait TextCommand: Command {

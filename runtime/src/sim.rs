@@ -39,19 +39,43 @@ pub trait Simulation {
     /// The tick [`step`](Self::step) runs next.
     fn next_tick(&self) -> Tick;
 
-    /// The number of players: the length of every tick's command slice.
+    /// The number of seats, taken or free: the length of every tick's command slice.
     fn players(&self) -> usize;
 
-    /// Adds a player slot and returns its index (the number of players before): from the next
-    /// tick on, [`step`](Self::step) takes one more command. The new player is part of the
+    /// Seats a new player at `seat`: a free seat (one whose player left, see
+    /// [`free_seat`](Self::free_seat)) or the next one after the last, which from the next tick
+    /// on makes [`step`](Self::step) take one more command. The new player is part of the
     /// state, so a serialized state carries it and the hash covers it. A host sequences joins
-    /// like commands, before a tick, and every peer adds the slot before stepping that tick;
-    /// replays record them the same way.
+    /// like commands, before a tick ([`SeatChanges`](crate::SeatChanges)), and every peer
+    /// seats the player before stepping that tick; replays record them the same way.
     ///
     /// # Errors
     ///
+    /// [`Error::SeatTaken`] for a seat that is neither free nor the next one, and
     /// [`Error::PlayerLimit`] when the simulation holds no more players. Nothing changes then.
-    fn add_player(&mut self) -> Result<usize, Error>;
+    fn seat_player(&mut self, seat: usize) -> Result<(), Error>;
+
+    /// Frees `seat`: its player leaves the game before the next tick (its character leaves the
+    /// world, and whatever it took part in ends), and the seat stands free, its commands
+    /// ignored, until [`seat_player`](Self::seat_player) gives it to a newcomer. The number of
+    /// seats, and so of commands a tick takes, stays the same.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SeatFree`] for a seat no player holds (or past the last). Nothing changes then.
+    fn free_seat(&mut self, seat: usize) -> Result<(), Error>;
+
+    /// Seats a new player after the last seat and returns its number: a game that players
+    /// only join.
+    ///
+    /// # Errors
+    ///
+    /// As [`seat_player`](Self::seat_player).
+    fn add_player(&mut self) -> Result<usize, Error> {
+        let seat = self.players();
+        self.seat_player(seat)?;
+        Ok(seat)
+    }
 
     /// The digest of what the simulation was built from (its level), over its canonical bytes:
     /// replays record it and refuse to run on a changed level, and peers compare it before

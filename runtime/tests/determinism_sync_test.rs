@@ -43,8 +43,11 @@ impl Simulation for HiddenCounter {
     fn players(&self) -> usize {
         self.inner.players()
     }
-    fn add_player(&mut self) -> Result<usize, Error> {
-        self.inner.add_player()
+    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+        self.inner.seat_player(seat)
+    }
+    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+        self.inner.free_seat(seat)
     }
     fn content_digest(&self) -> fixstep_runtime::ContentDigest {
         self.inner.content_digest()
@@ -96,8 +99,11 @@ impl Simulation for LossyRestore {
     fn players(&self) -> usize {
         self.0.players()
     }
-    fn add_player(&mut self) -> Result<usize, Error> {
-        self.0.add_player()
+    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+        self.0.seat_player(seat)
+    }
+    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+        self.0.free_seat(seat)
     }
     fn content_digest(&self) -> fixstep_runtime::ContentDigest {
         self.0.content_digest()

@@ -11,14 +11,14 @@ use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::net::frame::HashCheck;
 use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
 use fixstep_runtime::net::{
-    Delivery, DesyncNotice, Goodbye, HostConfig, HostEvent, HostSession, INPUT_REPEAT_MICROS,
-    Identity, InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS, PEER_TIMEOUT_MICROS,
-    PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerEventOf, PeerId, PeerSession, RejoinSecret, Role,
-    Welcome,
+    DEFAULT_SEAT_GRACE_MICROS, Delivery, DesyncNotice, Goodbye, HostConfig, HostEvent, HostSession,
+    INPUT_REPEAT_MICROS, Identity, InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS,
+    PEER_TIMEOUT_MICROS, PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerEventOf, PeerId, PeerSession,
+    RejoinSecret, Role, Welcome,
 };
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
-use fixstep_runtime::{ContentDigest, HashRecord, Simulation, Tick};
+use fixstep_runtime::{ContentDigest, HashRecord, SeatChanges, Simulation, Tick};
 
 /// The test's clock step, microseconds: 2 ms, finer than any delay or frame it simulates.
 const STEP_MICROS: u64 = 2_000;
@@ -39,11 +39,9 @@ fn identity() -> Identity {
     Identity { protocol: PROTOCOL_VERSION, sim_version: 8, level: ContentDigest(0xd1f7) }
 }
 
-/// Runs a tick record on a simulation: the joins, then the tick.
+/// Runs a tick record on a simulation: the seats freed and taken, then the tick.
 fn run(sim: &mut Drift, record: &fixstep_runtime::net::TickRecord<DriftCommand>) {
-    for _ in 0..record.joins {
-        sim.add_player().expect("room for a player");
-    }
+    record.seats.apply(sim).expect("room for a player, and a player to leave");
     sim.step(record.tick, &record.commands).expect("ticks in order, a command each");
 }
 
@@ -62,15 +60,29 @@ struct Host {
     left: Vec<(PeerId, Option<Goodbye>)>,
     /// Whether it resyncs a desynced peer (as the network mode's host does).
     resyncs: bool,
+    /// The seats each tick freed and took, for the ticks that changed any.
+    seat_changes: Vec<(Tick, SeatChanges)>,
+    /// Who joined: name, player number, and whether it came back to its own seat.
+    joined: Vec<(String, u16, bool)>,
+    /// The names whose seats were freed, with the seat.
+    freed: Vec<(String, u16)>,
+    /// Who was refused, and why.
+    refused: Vec<(String, Goodbye)>,
 }
 
 impl Host {
     fn new() -> Self {
+        Self::with_seats(8, DEFAULT_SEAT_GRACE_MICROS)
+    }
+
+    /// A host of at most `max_players`, keeping a departed player's seat for `grace_micros`.
+    fn with_seats(max_players: usize, grace_micros: u64) -> Self {
         let config = HostConfig {
             identity: identity(),
-            max_players: 8,
+            max_players,
             max_spectators: 8,
             local_players: 0,
+            seat_grace_micros: grace_micros,
         };
         Self {
             session: HostSession::new(config, Tick::ZERO),
@@ -83,6 +95,10 @@ impl Host {
             late: 0,
             left: Vec::new(),
             resyncs: true,
+            seat_changes: Vec::new(),
+            joined: Vec::new(),
+            freed: Vec::new(),
+            refused: Vec::new(),
         }
     }
 
@@ -90,6 +106,9 @@ impl Host {
         let due = self.schedule.advance(dt);
         for _ in 0..due.run {
             let record = self.session.fix_tick();
+            if !record.seats.is_empty() {
+                self.seat_changes.push((record.tick, record.seats.clone()));
+            }
             run(&mut self.sim, &record);
             let hash = self.sim.state_hash();
             self.hashes.push((record.tick, hash.total()));
@@ -122,6 +141,11 @@ impl Host {
                 }
                 HostEvent::InputLate { .. } => self.late += 1,
                 HostEvent::PeerLeft { peer, goodbye, .. } => self.left.push((peer, goodbye)),
+                HostEvent::PlayerJoined { name, player, rejoined, .. } => {
+                    self.joined.push((name, player, rejoined));
+                }
+                HostEvent::SeatFreed { player, name } => self.freed.push((name, player)),
+                HostEvent::Refused { name, goodbye, .. } => self.refused.push((name, goodbye)),
                 _ => {}
             }
         }
@@ -386,7 +410,7 @@ fn three_peers_on_a_bad_link_compute_every_tick_as_the_host_does() {
     }
     for peer in &peers {
         let steps = peer.inputs.as_ref().map_or(0, InputTicks::steps);
-        eprintln!(
+        println!(
             "peer {:?}: {} ticks, {} acks, {} late, queue at the end {:?}, {steps} steps",
             peer.id,
             peer.hashes.len(),
@@ -591,6 +615,154 @@ fn a_peer_that_desyncs_three_times_in_a_minute_is_dropped_with_that_reason() {
 /// was gone: with the secret its welcome gave it, it takes its seat over from that
 /// connection (told why), plays its own character and agrees with the host from its first
 /// tick. Without the secret, the same name is refused while the seat is held.
+/// Players leave and come back under a host of three seats that keeps a departed player's
+/// seat for two seconds: while bob's seat is kept, a newcomer is refused as if bob were there;
+/// once the grace is over the seat is freed at a tick (bob's mover leaves the field), and the
+/// newcomer takes that very seat. A player back within its grace gets its own seat again, one
+/// back after it is a newcomer in whatever seat is free. The game never has more than three
+/// seats, and every peer computes every tick as the host does, the ticks that free and take
+/// seats included.
+#[test]
+fn a_departed_players_seat_is_kept_for_its_grace_then_freed_for_a_newcomer() {
+    let mut host = Host::with_seats(3, 2_000_000);
+    let mut peers = vec![Peer::new(1, "ada", BAD_LINK)];
+    peers[0].connect(&mut host, 0);
+    let player_of = |peers: &[Peer], id: u64| {
+        peers.iter().find(|p| p.id == PeerId(id)).and_then(|p| p.session.player())
+    };
+    let mut joins = Vec::new();
+    play(&mut host, &mut peers, 24, |now, host, peers| {
+        let at = |seconds: u64, id: u64, name: &str, host: &mut Host, peers: &mut Vec<Peer>| {
+            if now == seconds * 1_000_000 {
+                let mut peer = Peer::new(id, name, BAD_LINK);
+                peer.connect(host, now);
+                peers.push(peer);
+            }
+        };
+        let leave = |seconds: u64, id: u64, host: &mut Host, peers: &mut Vec<Peer>| {
+            if now == seconds * 1_000_000 {
+                host.session.disconnect(PeerId(id));
+                peers.retain(|p| p.id != PeerId(id));
+            }
+        };
+        // A second apart, so that they are seated in this order whatever the link does.
+        at(1, 2, "bob", host, peers);
+        at(2, 3, "cy", host, peers);
+        leave(5, 2, host, peers);
+        at(6, 4, "dan", host, peers);
+        at(9, 5, "dan", host, peers);
+        leave(11, 3, host, peers);
+        at(12, 6, "cy", host, peers);
+        leave(14, 1, host, peers);
+        at(17, 7, "bob", host, peers);
+        joins.push((now, host.session.players(), host.session.seats_in_grace()));
+    });
+    let dan_told = &host.refused;
+    assert!(
+        matches!(&dan_told[..], [(name, Goodbye::Full { players: 3, max: 3 })] if name == "dan"),
+        "the first dan is refused while bob's seat is kept: {dan_told:?}"
+    );
+    assert_eq!(host.freed, [("bob".to_owned(), 1), ("ada".to_owned(), 0)], "cy came back in time");
+    let joined: Vec<(&str, u16, bool)> =
+        host.joined.iter().map(|(n, p, r)| (n.as_str(), *p, *r)).collect();
+    assert_eq!(
+        joined,
+        [
+            ("ada", 0, false),
+            ("bob", 1, false),
+            ("cy", 2, false),
+            ("dan", 1, false),
+            ("cy", 2, true),
+            ("bob", 0, false)
+        ],
+        "dan takes bob's freed seat, cy its own, bob ada's"
+    );
+    let freed_at = |seat: u16| {
+        host.seat_changes.iter().find(|(_, s)| s.freed.contains(&seat)).map(|(t, _)| t.0)
+    };
+    // Tick k is fixed at (k + 1) × 100 ms: the first fixed two seconds after bob left at 5 s is
+    // tick 69, and after ada left at 14 s tick 159.
+    let bob_freed = freed_at(1).expect("bob's seat was freed at a tick");
+    assert!((69..=70).contains(&bob_freed), "two seconds after bob left: tick {bob_freed}");
+    let ada_freed = freed_at(0).expect("ada's seat was freed at a tick");
+    assert!((159..=160).contains(&ada_freed), "two seconds after ada left: tick {ada_freed}");
+    assert_eq!(host.sim.players(), 3, "never a fourth seat");
+    assert!(joins.iter().all(|&(_, players, _)| players <= 3), "at most three seated");
+    assert!(joins.iter().any(|&(_, _, grace)| grace == 1), "a seat was kept at some time");
+    let (refused, playing): (Vec<&Peer>, Vec<&Peer>) =
+        peers.iter().partition(|p| p.goodbye.is_some());
+    assert_eq!(refused.iter().map(|p| p.id).collect::<Vec<_>>(), [PeerId(4)], "the first dan");
+    for peer in playing {
+        assert_agrees(&host, peer);
+    }
+    assert_eq!(player_of(&peers, 5), Some(1), "dan plays seat 1");
+    assert_eq!(player_of(&peers, 7), Some(0), "bob came back as a newcomer in seat 0");
+    assert!(host.desyncs.is_empty(), "{:?}", host.desyncs);
+}
+
+/// A player named `name` said hello to `host` as peer `id` at `now_micros`, and was welcomed
+/// there and then (without its session seeing the welcome).
+fn welcomed(host: &mut HostSession<DriftData>, id: u64, name: &str, now_micros: u64) {
+    let mut peer = PeerSession::<DriftData>::new(PeerConfig {
+        identity: identity(),
+        name: name.into(),
+        role: Role::Player,
+        rejoin: None,
+    });
+    host.connect(PeerId(id), now_micros);
+    peer.connect();
+    for (delivery, bytes) in peer.drain_outgoing() {
+        host.receive(PeerId(id), delivery, &bytes, now_micros);
+    }
+    host.welcome(PeerId(id), b"state", 1, RejoinSecret([9; 16]));
+}
+
+/// A newcomer welcomed and gone again before the tick it was to join at, with no grace, never
+/// takes its seat: the tick seats nobody and frees nothing, and the seat is free for the next.
+#[test]
+fn a_newcomer_gone_before_its_first_tick_takes_no_seat() {
+    let config = HostConfig {
+        identity: identity(),
+        max_players: 4,
+        max_spectators: 8,
+        local_players: 1,
+        seat_grace_micros: 0,
+    };
+    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
+    welcomed(&mut host, 1, "brief", 0);
+    host.disconnect(PeerId(1));
+    let record = host.fix_tick();
+    assert_eq!(record.seats, SeatChanges::NONE, "never seated, never freed");
+    assert_eq!(record.commands.len(), 2, "the host's own, and the seat made for brief");
+    welcomed(&mut host, 2, "next", 0);
+    let record = host.fix_tick();
+    assert_eq!(record.seats, SeatChanges { freed: vec![], joined: vec![1] }, "the same seat");
+    assert_eq!(host.names().collect::<Vec<_>>(), ["host 0", "next"]);
+}
+
+/// A host that sleeps until `poll_timeout` wakes when a kept seat's grace is over, so the seat
+/// is freed on time on a host nobody talks to.
+#[test]
+fn poll_timeout_names_the_end_of_a_kept_seats_grace() {
+    let config = HostConfig {
+        identity: identity(),
+        max_players: 4,
+        max_spectators: 8,
+        local_players: 0,
+        seat_grace_micros: 3_000_000,
+    };
+    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
+    welcomed(&mut host, 1, "ada", 1_000);
+    host.check_timeouts(2_000_000);
+    host.disconnect(PeerId(1));
+    assert_eq!(host.poll_timeout(), Some(5_000_000), "left at 2 s, kept for 3 s");
+    host.check_timeouts(4_999_999);
+    assert_eq!(host.seats_in_grace(), 1, "kept until then");
+    host.check_timeouts(5_000_000);
+    assert_eq!((host.seats_in_grace(), host.players()), (0, 0), "freed then");
+    assert_eq!(host.poll_timeout(), None, "nothing left to wait for");
+}
+
 #[test]
 fn a_player_with_its_rejoin_secret_takes_its_seat_over_at_once() {
     let (mut host, mut peers) = connected_on_a_bad_link(&["stays", "crashes"]);
@@ -640,8 +812,13 @@ fn a_player_with_its_rejoin_secret_takes_its_seat_over_at_once() {
 
 #[test]
 fn a_peer_from_another_build_or_level_is_refused_naming_what_differs() {
-    let config =
-        HostConfig { identity: identity(), max_players: 2, max_spectators: 8, local_players: 1 };
+    let config = HostConfig {
+        identity: identity(),
+        max_players: 2,
+        max_spectators: 8,
+        local_players: 1,
+        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+    };
     let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
     for (id, theirs, expected) in [
         (1, Identity { sim_version: 9, ..identity() }, "simulation version 9"),
@@ -777,8 +954,13 @@ fn garbage_never_stops_the_host_and_the_peers_still_agree() {
 /// one seat.
 #[test]
 fn a_burst_of_joiners_fills_every_seat_and_no_more() {
-    let config =
-        HostConfig { identity: identity(), max_players: 4, max_spectators: 8, local_players: 1 };
+    let config = HostConfig {
+        identity: identity(),
+        max_players: 4,
+        max_spectators: 8,
+        local_players: 1,
+        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+    };
     let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
     let mut peers: Vec<PeerSession<DriftData>> = (0..6)
         .map(|i| {
@@ -829,8 +1011,13 @@ fn a_burst_of_joiners_fills_every_seat_and_no_more() {
 
 #[test]
 fn every_peer_learns_every_players_name_as_they_join() {
-    let config =
-        HostConfig { identity: identity(), max_players: 4, max_spectators: 8, local_players: 1 };
+    let config = HostConfig {
+        identity: identity(),
+        max_players: 4,
+        max_spectators: 8,
+        local_players: 1,
+        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+    };
     let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
     host.name_local(0, "ada");
     let mut peers: Vec<PeerSession<DriftData>> = ["bob", "cy"]
@@ -873,8 +1060,13 @@ fn every_peer_learns_every_players_name_as_they_join() {
 /// deadline on.
 #[test]
 fn poll_timeout_names_the_moment_a_silent_peer_is_dropped() {
-    let config =
-        HostConfig { identity: identity(), max_players: 8, max_spectators: 8, local_players: 0 };
+    let config = HostConfig {
+        identity: identity(),
+        max_players: 8,
+        max_spectators: 8,
+        local_players: 0,
+        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+    };
     let mut session = HostSession::<DriftData>::new(config, Tick::ZERO);
     assert_eq!(session.poll_timeout(), None, "no peer, no deadline");
     session.connect(PeerId(1), 0);

@@ -7,8 +7,8 @@ mod common;
 
 use common::DriftCommand;
 use fixstep_runtime::net::{
-    Dropped, GameData, Goodbye, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION,
-    PeerConfig, PeerEvent, PeerId, PeerSession, RejoinSecret, Role,
+    DEFAULT_SEAT_GRACE_MICROS, Dropped, GameData, Goodbye, HostConfig, HostEvent, HostSession,
+    Identity, PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerId, PeerSession, RejoinSecret, Role,
 };
 use fixstep_runtime::{ContentDigest, Tick};
 
@@ -40,8 +40,13 @@ fn exchange(host: &mut HostSession<Watched>, peer: &mut PeerSession<Watched>, id
 /// A host and a peer of `role` that said hello and was welcomed (with an empty state), and
 /// the host's events of the join.
 fn joined(role: Role, id: PeerId) -> (HostSession<Watched>, PeerSession<Watched>, Vec<HostEvent>) {
-    let config =
-        HostConfig { identity: identity(), max_players: 4, max_spectators: 8, local_players: 0 };
+    let config = HostConfig {
+        identity: identity(),
+        max_players: 4,
+        max_spectators: 8,
+        local_players: 0,
+        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+    };
     let mut host = HostSession::new(config, Tick::ZERO);
     let mut peer = PeerSession::new(PeerConfig {
         identity: identity(),
@@ -102,8 +107,13 @@ fn a_player_may_not_report_a_view() {
 /// A host that takes one spectator refuses the second, saying why, and still takes players.
 #[test]
 fn a_spectator_past_the_hosts_limit_is_refused_with_that_reason() {
-    let config =
-        HostConfig { identity: identity(), max_players: 4, max_spectators: 1, local_players: 0 };
+    let config = HostConfig {
+        identity: identity(),
+        max_players: 4,
+        max_spectators: 1,
+        local_players: 0,
+        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+    };
     let mut host = HostSession::<Watched>::new(config, Tick::ZERO);
     let mut goodbyes = Vec::new();
     for (id, role) in [(1, Role::Spectator), (2, Role::Spectator), (3, Role::Player)] {

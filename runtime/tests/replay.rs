@@ -6,7 +6,7 @@ use common::{Drift, DriftCommand, scripted_commands};
 use fixstep_runtime::replay::{
     REPLAY_FORMAT_VERSION, REPLAY_SIGNATURE, Replay, ReplayHeader, TickRecord, verify,
 };
-use fixstep_runtime::{ContentDigest, Error, Simulation, Tick};
+use fixstep_runtime::{ContentDigest, Error, SeatChanges, Simulation, Tick};
 
 const PLAYERS: usize = 2;
 const SEED: u64 = 99;
@@ -104,14 +104,12 @@ fn a_player_joining_mid_game_is_recorded_and_verified() {
     let mut ticks = Vec::new();
     for t in 0..120 {
         let tick = Tick(t);
-        let joined = u16::from(t == 60);
-        if joined == 1 {
-            assert_eq!(sim.add_player().expect("room"), PLAYERS);
-        }
+        let seats = if t == 60 { SeatChanges::arrivals(PLAYERS, 1) } else { SeatChanges::NONE };
+        seats.apply(&mut sim).expect("room");
         let commands = scripted_commands(tick, sim.players());
         sim.step(tick, &commands).expect("in order");
         let hash = sim.state_hash();
-        ticks.push(TickRecord { joined, ..TickRecord::new(tick, commands, Some(&hash)) });
+        ticks.push(TickRecord { seats, ..TickRecord::new(tick, commands, Some(&hash)) });
     }
     let replay = Replay { header, ticks };
     let replay = Replay::from_bytes(&replay.to_bytes().expect("encodes")).expect("decodes");
@@ -122,10 +120,53 @@ fn a_player_joining_mid_game_is_recorded_and_verified() {
 
     // Without the join, tick 60's record has a command too many.
     let mut unjoined = replay.clone();
-    unjoined.ticks[60].joined = 0;
+    unjoined.ticks[60].seats = SeatChanges::NONE;
     let err = Replay::<DriftCommand>::from_bytes(&unjoined.to_bytes().expect("encodes"))
         .expect_err("three commands for two players");
-    assert!(err.to_string().contains("tick 60 has 3 commands for 2 players"), "{err}");
+    assert!(err.to_string().contains("tick 60 has 3 commands for 2 seats"), "{err}");
+}
+
+/// A player who leaves frees its seat at a recorded tick, and a newcomer takes it later: the
+/// replay reproduces both (the departed player's mover gone from the field, the newcomer's
+/// commands in the same seat) and every hash; a record that frees a seat past the last, or
+/// seats a player beyond the next, is refused naming its tick.
+#[test]
+fn a_seat_freed_and_taken_again_is_recorded_and_verified() {
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let header = ReplayHeader::of(&sim, "field".to_owned(), SEED).expect("two players");
+    let mut ticks = Vec::new();
+    for t in 0..150 {
+        let tick = Tick(t);
+        let seats = match t {
+            70 => SeatChanges { freed: vec![0], joined: vec![] },
+            110 => SeatChanges { freed: vec![], joined: vec![0] },
+            _ => SeatChanges::NONE,
+        };
+        seats.apply(&mut sim).expect("a seat to free and take");
+        let mut commands = scripted_commands(tick, sim.players());
+        if (70..110).contains(&t) {
+            commands[0] = DriftCommand::default();
+        }
+        sim.step(tick, &commands).expect("in order");
+        let hash = sim.state_hash();
+        ticks.push(TickRecord { seats, ..TickRecord::new(tick, commands, Some(&hash)) });
+    }
+    assert_eq!(sim.players(), PLAYERS, "the seat was taken again, not added");
+    let replay = Replay { header, ticks };
+    let replay = Replay::from_bytes(&replay.to_bytes().expect("encodes")).expect("decodes");
+    let report = verify(&mut Drift::new(SEED, PLAYERS), &replay).expect("same rules");
+    assert_eq!((report.ticks, report.first_mismatch), (150, None));
+
+    let mut past = replay.clone();
+    past.ticks[70].seats.freed = vec![2];
+    let err = Replay::<DriftCommand>::from_bytes(&past.to_bytes().expect("encodes"))
+        .expect_err("no seat 2");
+    assert!(err.to_string().contains("tick 70 frees or takes seats that 2 seats"), "{err}");
+    let mut beyond = replay;
+    beyond.ticks[110].seats.joined = vec![3];
+    let err = Replay::<DriftCommand>::from_bytes(&beyond.to_bytes().expect("encodes"))
+        .expect_err("seat 2 skipped");
+    assert!(err.to_string().contains("tick 110 frees or takes seats"), "{err}");
 }
 
 #[test]
@@ -181,7 +222,7 @@ fn a_newer_format_is_refused_with_both_versions() {
     let mut bytes = recorded().to_bytes().expect("encodes");
     bytes[8..10].copy_from_slice(&(REPLAY_FORMAT_VERSION + 1).to_le_bytes());
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("newer");
-    assert_eq!(err.to_string(), "replay format version 4 is newer than this build reads (up to 3)");
+    assert_eq!(err.to_string(), "replay format version 5 is newer than this build reads (up to 4)");
 }
 
 #[test]
@@ -191,7 +232,7 @@ fn an_older_format_is_refused_with_both_versions() {
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("older");
     assert_eq!(
         err.to_string(),
-        "replay format version 1 is older than this build reads (version 3): record it again"
+        "replay format version 1 is older than this build reads (version 4): record it again"
     );
 }
 
@@ -241,8 +282,18 @@ fn a_format_2_replay_is_refused_as_older() {
     let mut bytes = recorded().to_bytes().expect("encodes");
     bytes[8..10].copy_from_slice(&2u16.to_le_bytes());
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("older");
-    assert!(matches!(err, Error::OlderReplayFormat { found: 2, supported: 3 }), "{err}");
+    assert!(matches!(err, Error::OlderReplayFormat { found: 2, supported: 4 }), "{err}");
     assert!(matches!(ReplayHeader::from_bytes(&bytes), Err(Error::OlderReplayFormat { .. })));
+}
+
+/// Format 3, the last whose records counted joins (each a new seat) instead of naming the
+/// seats freed and taken, is refused as older: its tick records would not read as this one's.
+#[test]
+fn a_format_3_replay_is_refused_as_older() {
+    let mut bytes = recorded().to_bytes().expect("encodes");
+    bytes[8..10].copy_from_slice(&3u16.to_le_bytes());
+    let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("older");
+    assert!(matches!(err, Error::OlderReplayFormat { found: 3, supported: 4 }), "{err}");
 }
 
 #[test]
@@ -268,7 +319,7 @@ fn records_out_of_tick_order_or_with_the_wrong_player_count_are_malformed() {
     replay.ticks[9].commands.pop();
     let bytes = replay.to_bytes().expect("encodes");
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("short");
-    assert!(err.to_string().contains("tick 9 has 1 commands for 2 players"), "{err}");
+    assert!(err.to_string().contains("tick 9 has 1 commands for 2 seats"), "{err}");
 }
 
 #[test]

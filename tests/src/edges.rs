@@ -8,8 +8,8 @@ use std::fs;
 use std::net::{SocketAddr, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -160,12 +160,16 @@ pub fn times_said(text: &str, what: &str) -> usize {
 /// A relay on loopback between peers and a host, whose link the test changes while the game
 /// runs: the way up (the peers' datagrams) can be held, what is sent meanwhile waiting and
 /// then going on in order, as on a link whose delay jumped for a moment; the way down can drop
-/// every datagram over a size (a reliable message's slices, resent or not).
+/// every datagram over a size (a reliable message's slices, resent or not). It notes when
+/// each datagram came, each way, so a test can tell a stall of the machine from one of the
+/// game.
 pub struct Relay {
     entry: SocketAddr,
     hold_up: Arc<AtomicBool>,
     drop_down_over: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
+    /// When each datagram came up, and down.
+    arrivals: Arc<Mutex<[Vec<Instant>; 2]>>,
     thread: Option<thread::JoinHandle<()>>,
 }
 
@@ -187,14 +191,20 @@ impl Relay {
         let hold_up = Arc::new(AtomicBool::new(false));
         let drop_down_over = Arc::new(AtomicUsize::new(usize::MAX));
         let stop = Arc::new(AtomicBool::new(false));
+        let arrivals = Arc::new(Mutex::new([Vec::new(), Vec::new()]));
         let (holding, dropping, done) =
             (Arc::clone(&hold_up), Arc::clone(&drop_down_over), Arc::clone(&stop));
+        let noted = Arc::clone(&arrivals);
+        let note = move |way: usize| {
+            noted.lock().unwrap_or_else(PoisonError::into_inner)[way].push(Instant::now());
+        };
         let thread = thread::spawn(move || {
             let mut buf = [0u8; 2048];
             let mut peer: Option<SocketAddr> = None;
             let mut held: VecDeque<Vec<u8>> = VecDeque::new();
             while !done.load(Ordering::Relaxed) {
                 if let Ok((n, from)) = front.recv_from(&mut buf) {
+                    note(0);
                     peer = Some(from);
                     held.push_back(buf[..n].to_vec());
                 }
@@ -203,14 +213,30 @@ impl Relay {
                         let _ = back.send(&datagram);
                     }
                 }
-                if let (Ok(n), Some(peer)) = (back.recv(&mut buf), peer)
-                    && n <= dropping.load(Ordering::Relaxed)
-                {
-                    let _ = front.send_to(&buf[..n], peer);
+                if let (Ok(n), Some(peer)) = (back.recv(&mut buf), peer) {
+                    note(1);
+                    if n <= dropping.load(Ordering::Relaxed) {
+                        let _ = front.send_to(&buf[..n], peer);
+                    }
                 }
             }
         });
-        Self { entry, hold_up, drop_down_over, stop, thread: Some(thread) }
+        Self { entry, hold_up, drop_down_over, stop, arrivals, thread: Some(thread) }
+    }
+
+    /// The silences between two datagrams one way (up or down) since `since` that were longer
+    /// than `over`: a stall of the machine (the peer's process, the host's, or the relay's
+    /// own thread waiting for a core) shows as one, whichever end it held up.
+    #[must_use]
+    pub fn silences_since(&self, since: Instant, over: Duration) -> Vec<Duration> {
+        let arrivals = self.arrivals.lock().unwrap_or_else(PoisonError::into_inner);
+        arrivals
+            .iter()
+            .flat_map(|way| {
+                let after: Vec<Instant> = way.iter().copied().filter(|&t| t >= since).collect();
+                after.windows(2).map(|w| w[1] - w[0]).filter(|&gap| gap > over).collect::<Vec<_>>()
+            })
+            .collect()
     }
 
     /// Where peers connect.
@@ -239,37 +265,49 @@ impl Drop for Relay {
     }
 }
 
-/// The people standing in the crowd level: each is a character of the state, some fifty bytes
+/// The people in the crowd level: each is a character of the state, some fifty bytes
 /// of it, so that the state is some thirty kilobytes, and the welcome some twenty-five slices
 /// of the reliable channel's 1,200 bytes. At 5 % loss, seven welcomes in ten lose a slice,
 /// which the host sends again.
 pub const CROWD: usize = 600;
 
-/// The test level of open ground with a crowd of [`CROWD`] people standing in rows north of
-/// the spawn, each a talker, instead of its one mayor.
+/// The test level of open ground with a crowd of [`CROWD`] people in rows north of the spawn
+/// instead of its one mayor: as many talkers, standing, as a level may hold, and the rest
+/// pedestrians pacing a metre to and fro.
 ///
 /// # Panics
 ///
-/// If the open ground level cannot be read, or has lost its mayor.
+/// If the open ground level cannot be read, or has lost its mayor or its empty list of
+/// pedestrians.
 #[must_use]
 pub fn crowd_level() -> String {
     let level = fs::read_to_string(workspace_root().join("tests/levels/open_ground.ron"))
         .expect("the open ground level reads");
     let mayor =
         r#"(name: "Mayor", at: (0, 1000), facing_deg: -90, dialogue: "dialogue/mayor.ron"),"#;
+    let nobody = "pedestrians: [],";
     assert!(level.contains(mayor), "the open ground level has its mayor:\n{level}");
-    let crowd: Vec<String> = (0..CROWD as i64)
-        .map(|i| {
-            // 30 to a row, 3 m apart; the rows 1.5 m apart from 15 m north on, all on the
-            // ground's 100 m square (centimetres).
-            let (x, z) = (-4_500 + (i % 30) * 300, 1_500 + (i / 30) * 150);
-            format!(
+    assert!(level.contains(nobody), "the open ground level has no pedestrians:\n{level}");
+    let (mut talkers, mut walkers) = (Vec::new(), Vec::new());
+    for i in 0..CROWD as i64 {
+        // 30 to a row, 3 m apart; the rows 1.5 m apart from 15 m north on, all on the ground's
+        // 100 m square (centimetres).
+        let (x, z) = (-4_500 + (i % 30) * 300, 1_500 + (i / 30) * 150);
+        if usize::try_from(i).is_ok_and(|i| i < fixstep_game::level::MAX_TALKERS) {
+            talkers.push(format!(
                 "(name: \"Person {i}\", at: ({x}, {z}), facing_deg: -90, dialogue: \
                  \"dialogue/mayor.ron\"),"
-            )
-        })
-        .collect();
-    level.replacen(mayor, &crowd.join("\n        "), 1)
+            ));
+        } else {
+            let far = x + 100;
+            walkers.push(format!(
+                "(name: \"Person {i}\", route: [({x}, {z}), ({far}, {z})], stops: [], \
+                 pause_ticks: 1, speed_cm_per_s: 50),"
+            ));
+        }
+    }
+    let pedestrians = format!("pedestrians: [\n        {}\n    ],", walkers.join("\n        "));
+    level.replacen(mayor, &talkers.join("\n        "), 1).replacen(nobody, &pedestrians, 1)
 }
 
 /// The largest datagram down a [`CrowdBehindRelay`] lets through, bytes: more than a goodbye,

@@ -1,6 +1,7 @@
 //! Helpers for Fixstep's cross-crate tests, which live in `tests/tests/`, one file per topic:
 //! the `fixstep` binary and scratch directories (here), the processes of a network game on
-//! loopback ([`processes`]), and the scan for float literals the clippy ban cannot see
+//! loopback ([`processes`]), hostile files and runs measured from outside ([`untrusted`]), and
+//! the scan for float literals the clippy ban cannot see
 //! ([`float_literals`]).
 //!
 //! ```
@@ -13,6 +14,7 @@
 pub mod edges;
 pub mod float_literals;
 pub mod processes;
+pub mod untrusted;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -142,6 +144,24 @@ impl Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Copies the folder `from` to `to`, files and folders: assets of a test's own to change.
+///
+/// # Panics
+///
+/// If a file cannot be read or written.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder can be made");
+    for entry in std::fs::read_dir(from).expect("a folder can be listed") {
+        let entry = entry.expect("an entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("a file type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("a file can be copied");
+        }
     }
 }
 

@@ -411,6 +411,16 @@ pub fn number_after(text: &str, label: &str) -> Option<f64> {
     text.split(label).nth(1)?.split_whitespace().next()?.parse().ok()
 }
 
+/// The number at `key` of a JSON report (`fixstep loadtest --json`'s, say).
+///
+/// # Panics
+///
+/// If the report has no number there, showing the report.
+#[must_use]
+pub fn report_number(report: &serde_json::Value, key: &str) -> f64 {
+    report[key].as_f64().unwrap_or_else(|| panic!("no number {key} in {report:#}"))
+}
+
 /// The names of the desync reports under `dir`, sorted (none if it does not exist).
 #[must_use]
 pub fn reports_in(dir: &Path) -> Vec<String> {

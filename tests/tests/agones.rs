@@ -176,6 +176,9 @@ fn a_host_under_agones_is_ready_healthy_allocated_reports_its_players_and_shuts_
         "1",
         "--max-players",
         "4",
+        // A departed player's seat freed at the next tick: the list follows them out.
+        "--seat-grace",
+        "0",
         // Sealed, as a match on the internet is.
         "--password",
         PASSWORD,

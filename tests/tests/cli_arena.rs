@@ -77,7 +77,7 @@ fn the_sync_test_takes_a_script_and_refuses_too_many_players() {
     assert!(scripted.starts_with("60 ticks of the arena pass"), "{scripted}");
     assert_ne!(scripted, still, "the script's player moved");
     let line = one_line_error(&arena(&["sync-test", "--bots", "17"]));
-    assert!(line.contains("17 players: the arena holds at most 16"), "{line}");
+    assert!(line.contains("--bots 17: the arena holds at most 16 players"), "{line}");
 }
 
 /// `play --bots` is refused before any window opens when the game cannot hold them all with
@@ -136,7 +136,7 @@ fn desync_diff_names_the_pusher_and_refuses_what_is_not_a_state() {
     let rink = Arena::load_content(&assets, &Arena::default_content(&assets)).expect("loads");
     let host = ArenaSim::new(std::sync::Arc::new(rink), 1, 3).state().clone();
     let mut peer = host.clone();
-    peer.pushers[1].pos.x += Fx::ONE;
+    peer.pushers[1].as_mut().expect("seated").pos.x += Fx::ONE;
     let ron = |state| fixstep_netplay::desync::state_ron(state).expect("a state writes");
     let (a, b) = (dir.write("host.ron", ron(&host)), dir.write("peer.ron", ron(&peer)));
     let out = arena(&["desync-diff", arg(&a), arg(&b)]);

@@ -2,7 +2,7 @@
 //! peer behind a relay whose way up can stall, and options a window host has no use for.
 
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use fixstep_tests::edges::{Relay, wait_for_ticks};
 use fixstep_tests::processes::{
@@ -24,11 +24,31 @@ const STALL: Duration = Duration::from_secs(1);
 /// machine.
 const WELCOME_S: u64 = 60;
 
+/// A tick, milliseconds.
+const TICK_MS: u64 = 100;
+
+/// The shortest silence of the link one way that can make an input late, milliseconds: a
+/// tick, the spacing of a peer's frames up and the host's down, and the least margin a peer's
+/// inputs arrive with (`MARGIN_FLOOR_MICROS`). Any shorter and every input was in time.
+const STALL_MS: u64 = TICK_MS + 20;
+
+/// What a game through a relay left: the host's and the peer's summaries, and how many
+/// inputs the machine's own stalls could have made late.
+struct RelayedGame {
+    host: Finished,
+    peer: Finished,
+    /// For each silence of the link one way (up or down) longer than [`STALL_MS`] since the
+    /// peer was welcomed, the ticks it spans, summed: a peer or host held up that long by a
+    /// busy machine sends nothing, and an input due meanwhile may come late. On an idle
+    /// machine it is 0.
+    stalled_ticks: u32,
+}
+
 /// Plays a game of [`TICKS`] between a headless host with a bot and a bot peer behind a
 /// [`Relay`], whose way up (the peer's inputs) stalls for `stall` at [`STALL_AT_TICK`] if
-/// given. Checks that the peer computed the host's every tick; returns the host's and the
-/// peer's summaries.
-fn game_through_a_relay(dir: &Scratch, stall: Option<Duration>) -> (Finished, Finished) {
+/// given. Checks that the peer computed the host's every tick; returns the summaries and how
+/// long the link fell silent on its own.
+fn game_through_a_relay(dir: &Scratch, stall: Option<Duration>) -> RelayedGame {
     let host_port = free_port();
     let relay = Relay::start(host_port);
     let game = Hosting::at(host_port, relay.entry());
@@ -52,6 +72,7 @@ fn game_through_a_relay(dir: &Scratch, stall: Option<Duration>) -> (Finished, Fi
     ];
     let peer = game.bot_peer(dir, "peer", &peer_args);
     host.wait_for("bob joined as player", Duration::from_secs(WELCOME_S));
+    let welcomed = Instant::now();
     if let Some(stall) = stall {
         wait_for_ticks(&host, &host_log, STALL_AT_TICK, Duration::from_secs(WELCOME_S));
         relay.hold_up(true);
@@ -60,13 +81,19 @@ fn game_through_a_relay(dir: &Scratch, stall: Option<Duration>) -> (Finished, Fi
     }
     let peer = peer.finish();
     let host = host.finish();
+    let silences = relay.silences_since(welcomed, Duration::from_millis(STALL_MS));
     drop(relay);
+    let stalled_ticks = silences
+        .iter()
+        .map(|gap| u32::try_from(gap.as_millis().div_ceil(u128::from(TICK_MS))).unwrap_or(u32::MAX))
+        .sum();
+    println!("the link fell silent for {silences:?}: {stalled_ticks} ticks");
     assert!(host.stdout.contains("desyncs 0"), "the host: {}", host.stdout);
     assert!(peer.stdout.contains("desync none"), "the peer: {}", peer.stdout);
     let (host_hashes, peer_hashes) = (hash_log(&host_log), hash_log(&peer_log));
     assert_eq!(host_hashes.len(), TICKS as usize, "the host ran every tick");
     assert_agrees("the peer", &peer_hashes, &host_hashes);
-    (host, peer)
+    RelayedGame { host, peer, stalled_ticks }
 }
 
 /// The late inputs a summary counts.
@@ -82,7 +109,7 @@ fn late_inputs(summary: &str) -> f64 {
 fn a_peer_whose_inputs_arrive_late_is_counted_in_the_hosts_late_inputs() {
     let _game = one_game();
     let dir = Scratch::new("cli-host", "late");
-    let (host, peer) = game_through_a_relay(&dir, Some(STALL));
+    let RelayedGame { host, peer, .. } = game_through_a_relay(&dir, Some(STALL));
     let (host_late, peer_late) = (late_inputs(&host.stdout), late_inputs(&peer.stdout));
     println!("late inputs: the host counts {host_late}, the peer {peer_late}");
     let stall_ticks = STALL.as_millis() as f64 / 100.0;
@@ -96,15 +123,19 @@ fn a_peer_whose_inputs_arrive_late_is_counted_in_the_hosts_late_inputs() {
 }
 
 /// The same game through the same relay, which never stalls: the host counts no late input,
-/// and neither does the peer. A late input is a lateness the game felt, not a count that
-/// grows on its own.
+/// and neither does the peer, but for those a stall of the machine itself could have made
+/// late. A late input is a lateness the game felt, not a count that grows on its own: on an
+/// idle machine the link never falls silent and both counts are 0; on a busy one, a second's
+/// stall of the peer's process may make ten inputs late, and the relay sees that second pass
+/// without a datagram.
 #[test]
 fn a_clean_game_counts_no_late_input() {
     let _game = one_game();
     let dir = Scratch::new("cli-host", "clean");
-    let (host, peer) = game_through_a_relay(&dir, None);
-    assert_eq!(late_inputs(&host.stdout), 0.0, "the host: {}", host.stdout);
-    assert_eq!(late_inputs(&peer.stdout), 0.0, "the peer: {}", peer.stdout);
+    let RelayedGame { host, peer, stalled_ticks } = game_through_a_relay(&dir, None);
+    let allowed = f64::from(stalled_ticks);
+    assert!(late_inputs(&host.stdout) <= allowed, "{stalled_ticks} stalled: {}", host.stdout);
+    assert!(late_inputs(&peer.stdout) <= allowed, "{stalled_ticks} stalled: {}", peer.stdout);
 }
 
 /// `--end-when-empty` ends a headless server's match when its players are gone; a window host

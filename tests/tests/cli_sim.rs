@@ -11,7 +11,8 @@ use std::process::Output;
 use fixstep_game::PlayerCommand;
 use fixstep_runtime::replay::Replay;
 use fixstep_tests::{
-    Scratch, arg, fixstep_binary, one_line_error, run_fixstep, stderr, stdout, workspace_root,
+    Scratch, arg, copy_tree, fixstep_binary, one_line_error, run_fixstep, stderr, stdout,
+    workspace_root,
 };
 
 /// The level every run here uses, relative to the workspace root (where `run_fixstep` runs
@@ -205,12 +206,16 @@ fn a_replay_with_a_flipped_payload_byte_is_reported_corrupted_with_record_and_by
 #[test]
 fn a_replay_of_a_changed_level_is_refused_naming_both_digests() {
     let dir = Scratch::new("cli-sim", "replay_level_changed");
+    // A replay names its level under the assets: a copy of them to change the level in.
+    let assets = dir.path("assets");
+    copy_tree(&workspace_root().join("assets"), &assets);
     let town = fs::read_to_string(workspace_root().join(TOWN)).expect("the town level is there");
-    let level = dir.write("town.ron", &town);
+    let level = assets.join("levels/town.ron");
     let replay = dir.path("game.fxr");
-    let recording = ["sim", "--level", arg(&level), "--ticks", "50", "--bots", "2"];
+    let recording =
+        ["--assets", arg(&assets), "sim", "--level", arg(&level), "--ticks", "50", "--bots", "2"];
     final_hash(&run_fixstep(&[&recording[..], &["--record", arg(&replay)]].concat()), 50);
-    let out = run_fixstep(&["replay", arg(&replay), "--verify"]);
+    let out = run_fixstep(&["--assets", arg(&assets), "replay", arg(&replay), "--verify"]);
     assert!(
         out.status.success(),
         "the unchanged level verifies:
@@ -220,7 +225,13 @@ fn a_replay_of_a_changed_level_is_refused_naming_both_digests() {
 
     // Nine o'clock becomes a minute past: the same file, other content.
     fs::write(&level, town.replacen("start_minute: 540", "start_minute: 541", 1)).expect("edit");
-    let line = one_line_error(&run_fixstep(&["replay", arg(&replay), "--verify"]));
+    let line = one_line_error(&run_fixstep(&[
+        "--assets",
+        arg(&assets),
+        "replay",
+        arg(&replay),
+        "--verify",
+    ]));
     assert!(line.contains(arg(&replay)), "the message must name the replay: {line}");
     assert!(line.contains("the level changed since the replay was recorded"), "{line}");
     let digests: Vec<&str> =

@@ -91,6 +91,31 @@ fn the_fleet_has_the_fields_agones_requires_and_matches_the_image() {
     assert!(volumes.iter().any(|v| v["name"] == mount["name"]), "the mounted volume is declared");
 }
 
+/// Prometheus finds every match's metrics: the pod asks to be scraped, at the port and path
+/// the image's host serves them on, and the container declares that port.
+#[test]
+fn the_fleets_pods_are_scraped_where_the_image_serves_its_metrics() {
+    let fleet = manifest("fleet.yaml");
+    let pod = &fleet["spec"]["template"]["spec"]["template"];
+    let annotations = &pod["metadata"]["annotations"];
+    assert_eq!(text(annotations, "prometheus.io/scrape"), "true");
+    assert_eq!(text(annotations, "prometheus.io/path"), "/metrics");
+    let port = text(annotations, "prometheus.io/port");
+    let entrypoint = exec_form(&dockerfile(), "ENTRYPOINT");
+    let metrics: std::net::SocketAddr =
+        value_of(&entrypoint, "--metrics").parse().expect("--metrics takes an address");
+    assert_eq!(metrics.port().to_string(), port, "the image serves them on the scraped port");
+    assert!(metrics.ip().is_unspecified(), "on the pod's address, not only its loopback");
+    let container = &pod["spec"]["containers"][0];
+    let ports = container["ports"].as_vec().expect("the container declares its ports");
+    let declared = ports
+        .iter()
+        .find(|p| p["containerPort"].as_i64().map(|p| p.to_string()).as_deref() == Some(port))
+        .unwrap_or_else(|| panic!("no container port {port}: {ports:?}"));
+    assert_eq!(text(declared, "protocol"), "TCP");
+    assert!(dockerfile().contains(&format!("EXPOSE {port}/tcp")));
+}
+
 #[test]
 fn the_autoscaler_scales_the_fleet_by_a_buffer() {
     let fleet = manifest("fleet.yaml");

@@ -26,16 +26,17 @@ fn lan_until(port: u16, text: &str) -> String {
     }
 }
 
-/// An open host is listed with its players as they join; a sealed one says it wants a
-/// password; a port where nothing hosts lists nothing; and the queries cost the host nothing
-/// it counts as malformed.
+/// An open host is listed with its players as they join, and counts a departed player's seat
+/// until its grace is over; a sealed one says it wants a password; a port where nothing hosts
+/// lists nothing; and the queries cost the host nothing it counts as malformed.
 #[test]
 fn hosts_answer_the_lan_query_with_their_players_and_whether_they_want_a_password() {
     let _game = one_game();
     let dir = Scratch::new("lan", "list");
     let open = Hosting::direct();
     let mut args = open.host_args();
-    args.extend(["--max-players", "3", "--end-when-empty", "1"].map(str::to_owned));
+    let seats = ["--max-players", "3", "--seat-grace", "3", "--end-when-empty", "6"];
+    args.extend(seats.map(str::to_owned));
     let host = Running::start(&dir, "open", &strs(&args));
     host.wait_for("hosting", Duration::from_secs(60));
     let listing = lan(open.host_port);
@@ -48,6 +49,11 @@ fn hosts_answer_the_lan_query_with_their_players_and_whether_they_want_a_passwor
     let listing = lan_until(open.host_port, "1/3 players");
     assert!(listing.contains("1/3 players"), "a player joined: {listing}");
     peer.finish();
+    // Its seat is kept for three seconds, then freed: the host offers all three again.
+    let listing = lan(open.host_port);
+    assert!(listing.contains("1/3 players"), "the seat is kept: {listing}");
+    let listing = lan_until(open.host_port, "0/3 players");
+    assert!(listing.contains("0/3 players"), "the seat was freed: {listing}");
 
     let sealed = Hosting::direct();
     let mut args = sealed.host_args();

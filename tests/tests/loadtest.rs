@@ -3,7 +3,7 @@
 //! enough that every tick of every player is checked against the host's.
 
 use fixstep_tests::Scratch;
-use fixstep_tests::processes::{Hosting, Running, one_game, strs};
+use fixstep_tests::processes::{Hosting, Running, one_game, report_number, strs};
 use serde_json::Value;
 
 /// Players of the CI run: 32, half of the 64 the bandwidth target names, and as many
@@ -22,11 +22,6 @@ const MAX_DOWN_BYTES_PER_SECOND: f64 = 3_000.0;
 
 /// Datagrams a second each way per player, at most: 30, three a tick.
 const MAX_DATAGRAMS_PER_SECOND: f64 = 30.0;
-
-/// A number of the load report.
-fn number(report: &Value, key: &str) -> f64 {
-    report[key].as_f64().unwrap_or_else(|| panic!("no number {key} in {report:#}"))
-}
 
 /// Thirty-two virtual players (three quarters of them moving) and four spectators play half
 /// a minute against a headless host: every one is welcomed, no tick differs from the host's,
@@ -66,19 +61,23 @@ fn thirty_two_players_play_half_a_minute_in_sync_within_the_bandwidth_targets() 
     println!("{}\n{}", load.stdout, host.stdout);
     let text = std::fs::read_to_string(&json).expect("the report is written");
     let report: Value = serde_json::from_str(&text).expect("the report is JSON");
-    assert_eq!(number(&report, "welcomed"), 32.0, "{}", load.stdout);
-    assert_eq!(number(&report, "spectators_welcomed"), 4.0, "{}", load.stdout);
-    assert_eq!(number(&report, "moving"), 24.0);
-    assert_eq!(number(&report, "desynced_players"), 0.0, "{}", load.stdout);
-    assert_eq!(number(&report, "differing_ticks"), 0.0, "{}", load.stdout);
+    assert_eq!(report_number(&report, "welcomed"), 32.0, "{}", load.stdout);
+    assert_eq!(report_number(&report, "spectators_welcomed"), 4.0, "{}", load.stdout);
+    assert_eq!(report_number(&report, "moving"), 24.0);
+    assert_eq!(report_number(&report, "desynced_players"), 0.0, "{}", load.stdout);
+    assert_eq!(report_number(&report, "differing_ticks"), 0.0, "{}", load.stdout);
     assert!(report["failures"].as_array().is_some_and(Vec::is_empty), "{}", load.stdout);
     // Every player reported a hash of nearly every tick of the half minute.
-    let ticks = number(&report, "ticks");
+    let ticks = report_number(&report, "ticks");
     assert!(ticks >= 290.0, "{ticks} ticks arrived in {SECONDS} s\n{}", load.stdout);
-    assert!(number(&report, "hashes_reported") >= 32.0 * 290.0, "hashes reported\n{}", load.stdout);
+    assert!(
+        report_number(&report, "hashes_reported") >= 32.0 * 290.0,
+        "hashes reported\n{}",
+        load.stdout
+    );
     let wire = &report["players_wire"];
-    let seconds = number(wire, "micros") / 1e6 * 32.0;
-    let per_player = |key: &str| number(wire, key) / seconds;
+    let seconds = report_number(wire, "micros") / 1e6 * 32.0;
+    let per_player = |key: &str| report_number(wire, key) / seconds;
     let (up, down) = (per_player("bytes_sent"), per_player("bytes_received"));
     assert!(up <= MAX_UP_BYTES_PER_SECOND, "{up:.0} B/s up a player\n{}", load.stdout);
     assert!(down <= MAX_DOWN_BYTES_PER_SECOND, "{down:.0} B/s down a player\n{}", load.stdout);

@@ -17,6 +17,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use fixstep_net::access::TOKEN_TIMEOUT_SECONDS;
+use fixstep_runtime::net::PEER_TIMEOUT_MICROS;
 use fixstep_runtime::rng::SimRng;
 use fixstep_tests::processes::{
     BAD_LINK, BAD_LINK_DELAY_MS, BAD_LINK_LOSS_PERCENT, Hosting, Running, assert_agrees,
@@ -48,12 +50,13 @@ fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
 
 /// A player whose process dies mid-game (`kill -9`) and is started again at once under the
 /// same name: before the host has noticed the old connection is gone, the rejoin secret the
-/// first welcome gave (kept in the player's data folder) takes the seat over within a second
-/// of the new process's start, the old connection is told it was replaced, and the player
+/// first welcome gave (kept in the player's data folder) takes the seat over as soon as the
+/// new process says hello (within a second on an idle machine), the old connection is told it
+/// was replaced rather than timed out, and the player
 /// computes the host's every tick from its return on. The game goes on for the others
 /// without a gap. Without the secret, the name would be refused while the seat is held.
 #[test]
-fn a_killed_peer_restarted_at_once_gets_its_seat_back_within_a_second() {
+fn a_killed_peer_restarted_at_once_takes_its_seat_back_before_the_host_notices() {
     let _game = one_game();
     let dir = Scratch::new("network", "rejoin");
     let game = Hosting::direct();
@@ -90,7 +93,12 @@ fn a_killed_peer_restarted_at_once_gets_its_seat_back_within_a_second() {
         thread::sleep(Duration::from_millis(5));
     }
     let took = restarted.elapsed();
-    assert!(took < Duration::from_secs(1), "the seat came back {took:?} after the restart");
+    println!("the seat came back {took:?} after the restart");
+    // Sooner than the host drops a silent connection: the secret took the seat over, where a
+    // name alone would have waited for the old connection to time out. (A busy machine may
+    // take seconds to start a debug build, so the figure is printed, not held to a second.)
+    let timeout = Duration::from_micros(PEER_TIMEOUT_MICROS);
+    assert!(took < timeout, "the seat came back {took:?} after the restart, not at once");
     let replaced = format!("alice (player {number}) left: this player rejoined");
     assert!(host.stderr().contains(&replaced), "the old seat replaced:\n{}", host.stderr());
     let alice = alice.finish();
@@ -565,7 +573,9 @@ fn a_wrong_or_missing_password_is_refused_at_once_with_a_clear_message() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{password:?} is refused");
         assert!(stderr.contains(expected), "{password:?}: says {expected:?}:\n{stderr}");
-        assert!(took < Duration::from_secs(3), "{password:?}: told after {took:?}");
+        // Told, not left to wait for the connection to time out.
+        let timeout = Duration::from_secs(TOKEN_TIMEOUT_SECONDS.unsigned_abs().into());
+        assert!(took < timeout / 2, "{password:?}: told after {took:?}");
     }
     let peer = peer.finish();
     host.finish();

@@ -3,8 +3,10 @@
 //! processes: that the summaries of the peer and the host say what the proxy saw, and that a
 //! player's link stays within the bandwidth a lockstep game should need.
 
+use std::net::UdpSocket;
 use std::time::Duration;
 
+use fixstep_runtime::rng::SimRng;
 use fixstep_tests::Scratch;
 use fixstep_tests::edges::HOST_START_S;
 use fixstep_tests::processes::{BAD_LINK, Hosting, Running, one_game, strs};
@@ -142,7 +144,7 @@ fn a_player_on_a_good_link_sends_a_kilobyte_a_second() {
         "up {up_datagrams:.1} datagrams/s {up:.0} B/s, down {down_datagrams:.1} datagrams/s \
          {down:.0} B/s"
     );
-    eprintln!("{figures}");
+    println!("{figures}");
     assert!(up <= 1_000.0 && down <= 1_500.0, "{figures}");
     assert!(up_datagrams <= 30.0 && down_datagrams <= 30.0, "{figures}");
 }
@@ -158,7 +160,88 @@ fn a_player_on_a_bad_link_sends_two_kilobytes_a_second() {
         "up {up_datagrams:.1} datagrams/s {up:.0} B/s, down {down_datagrams:.1} datagrams/s \
          {down:.0} B/s"
     );
-    eprintln!("{figures}");
+    println!("{figures}");
     assert!(up <= 2_000.0 && down <= 3_000.0, "{figures}");
     assert!(up_datagrams <= 30.0 && down_datagrams <= 30.0, "{figures}");
+}
+
+/// A summary's `reads N = payload A + netcode B + ...` line: the total it says, and each
+/// reason's count by name.
+fn reads_of(summary: &str) -> (u64, Vec<(String, u64)>) {
+    let line = summary
+        .lines()
+        .find_map(|l| l.strip_prefix("reads "))
+        .unwrap_or_else(|| panic!("no reads line in {summary:?}"));
+    let (total, terms) = line.split_once(" = ").unwrap_or_else(|| panic!("a sum: {line:?}"));
+    let total = total.parse().unwrap_or_else(|_| panic!("a total: {line:?}"));
+    let terms = terms
+        .split(" + ")
+        .map(|term| {
+            let (name, count) = term.split_once(' ').unwrap_or_else(|| panic!("{term:?}"));
+            (name.to_owned(), count.parse().unwrap_or_else(|_| panic!("a count: {term:?}")))
+        })
+        .collect();
+    (total, terms)
+}
+
+/// LAN queries the stranger sends.
+const LAN_QUERIES: u64 = 20;
+
+/// Random datagrams the stranger sends.
+const RANDOM_DATAGRAMS: u64 = 2_000;
+
+/// Well-formed netcode payload packets the stranger sends, which no key it has opens.
+const FORGED: u64 = 30;
+
+/// A stranger sends a known mix of garbage through the counting proxy while a player plays
+/// through it: every datagram the host read is counted under one reason, the reasons add up
+/// to the datagrams read, and those are what the proxy delivered. (A host that counted only
+/// what it dropped for being malformed or flooded summed to a fraction of a fuzzer's.)
+#[test]
+fn every_datagram_the_proxy_delivered_is_in_the_hosts_reads_under_one_reason() {
+    let _game = one_game();
+    let dir = Scratch::new("wire", "reads");
+    let (game, netem_port) = Hosting::through_netem();
+    let netem = game.netem(&dir, netem_port, &[], 5);
+    let mut host_args = game.host_args();
+    host_args.extend(["--ticks", "200"].map(str::to_owned));
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    host.wait_for("hosting", Duration::from_secs(HOST_START_S));
+    let peer = game.bot_peer(&dir, "player", &["--name", "player", "--ticks", "120"]);
+    host.wait_for("player joined as player", Duration::from_secs(30));
+    let stranger = UdpSocket::bind("127.0.0.1:0").expect("loopback binds");
+    let entry = format!("127.0.0.1:{netem_port}");
+    let mut rng = SimRng::new(0x5EED, 0);
+    for i in 0..RANDOM_DATAGRAMS {
+        let len = rng.below(120) as usize + 1;
+        let datagram: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+        stranger.send_to(&datagram, &entry).expect("loopback sends");
+        if i % 100 == 99 {
+            // Well under what the proxy's and the host's socket buffers hold.
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    for _ in 0..LAN_QUERIES {
+        stranger.send_to(&fixstep_net::lan::query(), &entry).expect("loopback sends");
+    }
+    for i in 0..FORGED {
+        let mut datagram = vec![0x15, u8::try_from(i).expect("small")];
+        datagram.extend([0xC3; 40]);
+        stranger.send_to(&datagram, &entry).expect("loopback sends");
+    }
+    let peer = peer.finish();
+    assert!(peer.stdout.contains("desync none"), "{}", peer.stdout);
+    let host = host.finish().stdout;
+    netem.terminate();
+    let proxy = proxy_of(&netem.finish().stdout);
+    let (total, reasons) = reads_of(&host);
+    let (wire, _) = wire_of(&host);
+    let count = |name: &str| reasons.iter().find(|(n, _)| n == name).map_or(0, |r| r.1);
+    assert_eq!(reasons.iter().map(|r| r.1).sum::<u64>(), total, "the reasons add up: {host}");
+    assert_eq!(total, wire.received_datagrams, "to the datagrams read: {host}");
+    assert_eq!(total, proxy.sent_datagrams, "which the proxy delivered: {host}");
+    assert_eq!(count("lan_query"), LAN_QUERIES, "{host}");
+    assert!(count("payload") > 100, "the player's frames: {host}");
+    assert!(count("not_netcode") > RANDOM_DATAGRAMS / 2, "most random bytes: {host}");
+    assert!(count("unknown_address") >= FORGED, "the forgeries, and some random: {host}");
 }

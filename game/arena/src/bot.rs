@@ -43,7 +43,9 @@ fn stick(direction: Vec2, dash: bool) -> ArenaCommand {
 
 impl Bot<ArenaSim> for ArenaBot {
     fn command(&mut self, state: &ArenaState) -> ArenaCommand {
-        let Some(me) = state.pushers.get(self.player) else { return ArenaCommand::default() };
+        let Some(Some(me)) = state.pushers.get(self.player) else {
+            return ArenaCommand::default();
+        };
         let nearest = state.pucks.iter().min_by_key(|p| (p.pos - me.pos).length_squared());
         let Some(puck) = nearest else { return ArenaCommand::default() };
         let to_goal = (self.goal - puck.pos).normalize_or_zero();

@@ -4,14 +4,29 @@
 use std::path::Path;
 
 use fixstep_runtime::Canonical;
+use fixstep_runtime::file::{FileKind, read_text};
 
-use crate::rules::MM_PER_M;
+use crate::rules::{MAX_PLAYERS, MM_PER_M};
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
 use serde::Deserialize;
 
 /// The largest side an arena may have, millimetres: a kilometre, far beyond a rink and well
 /// inside what fixed-point positions and their squares hold.
 const MAX_SIDE_MM: i32 = 1_000_000;
+
+/// A rink file: the arena's is under 1 kB (a name, three sizes and a dozen points); a
+/// thousand times that is more pucks and spawns than any rink holds.
+pub const RINK_FILE: FileKind = FileKind::new("rink file", 1_000_000);
+
+/// The most pucks a rink may hold. Each tick checks every pair of pucks and every pusher
+/// against every puck: 32 pucks are 496 pairs and 512 pusher checks, a few tens of microseconds,
+/// where a rink plays well with a handful.
+pub const MAX_PUCKS: usize = 32;
+
+/// The most spawns a team may have: as many as its players (a team is every other player of
+/// [`MAX_PLAYERS`]), since player `p` starts at its team's spawn `p / 2` and a spawn beyond the
+/// last player would never be used.
+pub const MAX_SPAWNS_PER_TEAM: usize = MAX_PLAYERS / 2;
 
 /// A validated arena, in fixed-point metres. Its canonical bytes (without its path) are its
 /// content digest.
@@ -29,9 +44,10 @@ pub struct Layout {
     pub half_width: Fx,
     /// Half a goal's width, metres.
     pub goal_half_width: Fx,
-    /// Where the pucks start and come back after a goal.
+    /// Where the pucks start and come back after a goal: at least one, at most [`MAX_PUCKS`].
     pub pucks: Vec<Vec2>,
-    /// Where each team's players start, in the order they join.
+    /// Where each team's players start, in the order they join: at least one each, at most
+    /// [`MAX_SPAWNS_PER_TEAM`].
     pub spawns: [Vec<Vec2>; 2],
 }
 
@@ -88,6 +104,22 @@ fn point((x, y): (i32, i32)) -> Vec2 {
 ///
 /// A file that cannot be read, is not an arena in RON, or whose numbers make no rink.
 pub fn load_layout(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
+    let text = read_text(file, RINK_FILE).map_err(|e| LayoutError {
+        file: file.display().to_string(),
+        line: 0,
+        column: 0,
+        message: e.reason(),
+    })?;
+    layout_from_str(&text, assets, file)
+}
+
+/// Checks and converts the text of an arena file, as [`load_layout`] does once it has read
+/// `file`, which names it in errors (by its path under `assets` where it is there).
+///
+/// # Errors
+///
+/// Text that is not an arena in RON, or whose numbers make no rink.
+pub fn layout_from_str(text: &str, assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
     let label = file.display().to_string();
     let fail = |line: usize, column: usize, message: String| LayoutError {
         file: label.clone(),
@@ -95,9 +127,7 @@ pub fn load_layout(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
         column,
         message,
     };
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| fail(0, 0, format!("cannot read the arena file: {e}")))?;
-    let parsed: LayoutFile = ron::from_str(&text)
+    let parsed: LayoutFile = ron::from_str(text)
         .map_err(|e| fail(e.span.start.line, e.span.start.col, e.code.to_string()))?;
     // Semantic problems name the field's line.
     let at = |field: &str, message: String| {
@@ -121,9 +151,17 @@ pub fn load_layout(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
             format!("a goal {goal} mm wide does not fit a rink {width} mm wide"),
         ));
     }
-    let inside = |p: &(i32, i32)| p.0.abs() < length / 2 && p.1.abs() < width / 2;
+    // Unsigned: the most negative millimetre has no positive of its own.
+    let inside = |p: &(i32, i32)| {
+        p.0.unsigned_abs() < length.unsigned_abs() / 2
+            && p.1.unsigned_abs() < width.unsigned_abs() / 2
+    };
     if parsed.pucks.is_empty() {
         return Err(at("pucks", "an arena needs a puck".to_owned()));
+    }
+    if parsed.pucks.len() > MAX_PUCKS {
+        let count = parsed.pucks.len();
+        return Err(at("pucks", format!("{count} pucks is over the {MAX_PUCKS} a rink may hold")));
     }
     if let Some(p) = parsed.pucks.iter().find(|p| !inside(p)) {
         return Err(at("pucks", format!("({}, {}) is outside the rink", p.0, p.1)));
@@ -131,6 +169,16 @@ pub fn load_layout(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
     for (team, spawns) in [&parsed.spawns.0, &parsed.spawns.1].into_iter().enumerate() {
         if spawns.is_empty() {
             return Err(at("spawns", format!("team {team} has nowhere to start")));
+        }
+        if spawns.len() > MAX_SPAWNS_PER_TEAM {
+            return Err(at(
+                "spawns",
+                format!(
+                    "team {team} has {} spawns, over the {MAX_SPAWNS_PER_TEAM} a team may have \
+                     (one for each of its players)",
+                    spawns.len()
+                ),
+            ));
         }
         if let Some(p) = spawns.iter().find(|p| !inside(p)) {
             return Err(at("spawns", format!("({}, {}) is outside the rink", p.0, p.1)));

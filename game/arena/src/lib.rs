@@ -51,7 +51,9 @@ use fixstep_runtime::net::GameData;
 use fixstep_runtime::{ContentDigest, Simulation, Tick};
 
 pub use bot::ArenaBot;
-pub use layout::{Layout, LayoutError, load_layout};
+pub use layout::{
+    Layout, LayoutError, MAX_PUCKS, MAX_SPAWNS_PER_TEAM, RINK_FILE, layout_from_str, load_layout,
+};
 pub use rules::{
     ArenaCommand, ArenaSim, ArenaState, MAX_PLAYERS, MM_PER_M, PUCK_MAX_SPEED, PUCK_RADIUS,
     PUCK_RADIUS_MM, PUSHER_RADIUS, PUSHER_RADIUS_MM,
@@ -267,14 +269,17 @@ impl ShapeGame for Arena {
 
     fn shapes(state: &ArenaState, each: &mut dyn FnMut(ShapePose)) {
         for (player, p) in state.pushers.iter().enumerate() {
+            let Some(p) = p else { continue };
             each(ShapePose {
                 id: player as u64,
                 kind: rules::team_of(player) as u16,
                 pos: p.pos,
                 yaw: p.facing,
                 velocity: p.vel,
-                // The rules never put a pusher somewhere new.
-                jumps: 0,
+                // The rules never move a pusher somewhere new, but a newcomer in a seat just
+                // freed is a new pusher, seated at a later tick: never blended from the one
+                // who left.
+                jumps: p.seated_at.0,
                 player: u16::try_from(player).ok(),
             });
         }
@@ -334,7 +339,7 @@ impl NetGame for Arena {
     /// Moves the player's pusher a metre east.
     fn perturb(sim: &mut ArenaSim, player: u16) {
         let mut state = sim.state().clone();
-        if let Some(pusher) = state.pushers.get_mut(usize::from(player)) {
+        if let Some(Some(pusher)) = state.pushers.get_mut(usize::from(player)) {
             pusher.pos.x += Fx::ONE;
             sim.restore(&state);
         }

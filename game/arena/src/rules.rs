@@ -125,6 +125,9 @@ pub struct Pusher {
     pub facing: Angle,
     /// Ticks until it may dash again.
     pub dash_cooldown: u16,
+    /// The tick before which its player took the seat: a newcomer in a seat just freed is a
+    /// new pusher, drawn afresh rather than blended from the one who left.
+    pub seated_at: Tick,
 }
 
 /// A puck.
@@ -143,8 +146,9 @@ pub struct Puck {
 pub struct ArenaState {
     /// The next tick to run (ticks run so far).
     pub next: Tick,
-    /// Each player's pusher, by player number; even players are team 0 (blue), odd team 1.
-    pub pushers: Vec<Pusher>,
+    /// Each seat's pusher, by player number (`None`: its player left, and the seat is free);
+    /// even players are team 0 (blue), odd team 1.
+    pub pushers: Vec<Option<Pusher>>,
     /// The pucks, by the layout's spots.
     pub pucks: Vec<Puck>,
     /// Goals scored by team 0 and team 1.
@@ -204,7 +208,7 @@ impl ArenaSim {
             rng: SimRng::new(seed, RNG_STREAM),
         };
         for player in 0..players.min(MAX_PLAYERS) {
-            state.pushers.push(spawn(&layout, player));
+            state.pushers.push(Some(spawn(&layout, player, Tick::ZERO)));
         }
         let snapshot = Arc::new(state.clone());
         Self { layout, state, snapshot }
@@ -217,12 +221,12 @@ impl ArenaSim {
     }
 }
 
-/// Player `player`'s pusher at its start.
-fn spawn(layout: &Layout, player: usize) -> Pusher {
+/// Player `player`'s pusher at its start, seated before tick `seated_at`.
+fn spawn(layout: &Layout, player: usize, seated_at: Tick) -> Pusher {
     let spawns = &layout.spawns[team_of(player)];
     let pos = spawns[(player / 2) % spawns.len()];
     let facing = if team_of(player) == 0 { Angle::ZERO } else { Angle::HALF };
-    Pusher { pos, facing, ..Pusher::default() }
+    Pusher { pos, facing, seated_at, ..Pusher::default() }
 }
 
 /// Keeps a disc of `radius` at `pos` inside the walls, bouncing its velocity off them; a puck
@@ -287,7 +291,10 @@ fn collide(a: &mut impl Disc, b: &mut impl Disc, reach: Fx, share_a: Fx) {
     }
 }
 
-/// Runs `each` on every unordered pair of `items` once, in index order.
+/// Runs `each` on every unordered pair of `items` once, in index order. Every pair: the lists
+/// it is given are short by rule (the pushers at most [`MAX_PLAYERS`], the pucks at most
+/// [`MAX_PUCKS`](crate::layout::MAX_PUCKS) a rink), so that is at most a few hundred pairs a
+/// tick.
 fn each_pair<T>(items: &mut [T], mut each: impl FnMut(&mut T, &mut T)) {
     for j in 1..items.len() {
         let (left, right) = items.split_at_mut(j);
@@ -333,9 +340,10 @@ impl Simulation for ArenaSim {
 
     const NAME: &'static str = "ArenaSim";
 
-    /// 2: pucks capped before they move; pushers lost their jump counter, which nothing
-    /// changed.
-    const VERSION: u32 = 2;
+    /// 3: players leave (a seat's pusher gone) and newcomers take free seats, each pusher
+    /// knowing the tick it was seated. 2: pucks capped before they move; pushers lost their
+    /// jump counter, which nothing changed.
+    const VERSION: u32 = 3;
 
     fn next_tick(&self) -> Tick {
         self.state.next
@@ -345,13 +353,29 @@ impl Simulation for ArenaSim {
         self.state.pushers.len()
     }
 
-    fn add_player(&mut self) -> Result<usize, Error> {
-        let player = self.state.pushers.len();
-        if player >= MAX_PLAYERS {
-            return Err(Error::PlayerLimit { max: MAX_PLAYERS });
+    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+        let seats = self.state.pushers.len();
+        let pusher = Some(spawn(&self.layout, seat, self.state.next));
+        match self.state.pushers.get_mut(seat) {
+            Some(free @ None) => *free = pusher,
+            None if seat == seats && seats >= MAX_PLAYERS => {
+                return Err(Error::PlayerLimit { max: MAX_PLAYERS });
+            }
+            None if seat == seats => self.state.pushers.push(pusher),
+            _ => return Err(Error::SeatTaken { seat, seats }),
         }
-        self.state.pushers.push(spawn(&self.layout, player));
-        Ok(player)
+        self.publish();
+        Ok(())
+    }
+
+    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+        let seats = self.state.pushers.len();
+        match self.state.pushers.get_mut(seat) {
+            Some(taken @ Some(_)) => *taken = None,
+            _ => return Err(Error::SeatFree { seat, seats }),
+        }
+        self.publish();
+        Ok(())
     }
 
     fn content_digest(&self) -> ContentDigest {
@@ -362,6 +386,8 @@ impl Simulation for ArenaSim {
         let layout = &*self.layout;
         let s = &mut self.state;
         for (pusher, command) in s.pushers.iter_mut().zip(commands) {
+            // A free seat's command moves nothing.
+            let Some(pusher) = pusher else { continue };
             Self::steer(pusher, command);
             pusher.pos += pusher.vel;
             walls(layout, &mut pusher.pos, &mut pusher.vel, PUSHER_RADIUS, false);
@@ -373,8 +399,12 @@ impl Simulation for ArenaSim {
         }
         // Pushers part evenly; a pusher drives a puck, which barely slows it (a tenth).
         let half = fx_ratio(1, 2);
-        each_pair(&mut s.pushers, |a, b| collide(a, b, PUSHER_RADIUS * 2, half));
-        for pusher in &mut s.pushers {
+        each_pair(&mut s.pushers, |a, b| {
+            if let (Some(a), Some(b)) = (a, b) {
+                collide(a, b, PUSHER_RADIUS * 2, half);
+            }
+        });
+        for pusher in s.pushers.iter_mut().flatten() {
             for puck in &mut s.pucks {
                 collide(pusher, puck, PUSHER_RADIUS + PUCK_RADIUS, PUSHER_PUCK_SHARE);
             }
@@ -392,7 +422,7 @@ impl Simulation for ArenaSim {
                 };
             }
         }
-        for pusher in &mut s.pushers {
+        for pusher in s.pushers.iter_mut().flatten() {
             walls(layout, &mut pusher.pos, &mut pusher.vel, PUSHER_RADIUS, false);
         }
         s.next = s.next.next();

@@ -53,7 +53,9 @@ struct Seen {
 
 impl Seen {
     fn note(&mut self, before: &ArenaState, after: &ArenaState, commands: &[ArenaCommand]) {
-        for (command, (was, is)) in commands.iter().zip(before.pushers.iter().zip(&after.pushers)) {
+        for (command, (was, is)) in
+            commands.iter().zip(before.pushers.iter().flatten().zip(after.pushers.iter().flatten()))
+        {
             self.dashes += u32::from(command.dash && is.dash_cooldown > was.dash_cooldown);
             // Something turned it round along an axis the stick did not ask to reverse: a
             // wall, another pusher.

@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fixstep_arena::{
-    Arena, ArenaCommand, ArenaSim, Layout, MAX_PLAYERS, PUCK_MAX_SPEED, PUCK_RADIUS, PUSHER_RADIUS,
-    load_layout,
+    Arena, ArenaCommand, ArenaSim, Layout, MAX_PLAYERS, MAX_PUCKS, MAX_SPAWNS_PER_TEAM,
+    PUCK_MAX_SPEED, PUCK_RADIUS, PUSHER_RADIUS, load_layout,
 };
 use fixstep_netplay::NetGame;
 use fixstep_present::Game;
+use fixstep_present::shapes::ShapeGame;
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
 use fixstep_runtime::script::TextCommand;
 use fixstep_runtime::{Simulation, Tick};
@@ -41,14 +42,14 @@ fn a_pusher_held_east_reaches_its_top_speed_and_stays_inside_the_boards() {
     let mut fastest = Fx::ZERO;
     for _ in 0..200 {
         step(&mut sim, &[EAST]);
-        let pusher = sim.state().pushers[0];
+        let pusher = sim.state().pushers[0].expect("seated");
         fastest = fastest.max(pusher.vel.length());
         assert!(pusher.pos.x <= layout.half_length - PUSHER_RADIUS, "inside: {:?}", pusher.pos);
     }
     // The push over what the drag leaves (3/20 m a tick over 1/4): 0.6 m a tick.
     let top = fx_ratio(3, 5);
     assert!((fastest - top).abs() < fx_ratio(1, 100), "top speed {fastest} m a tick");
-    let pusher = sim.state().pushers[0];
+    let pusher = sim.state().pushers[0].expect("seated");
     assert_eq!(pusher.pos.x, layout.half_length - PUSHER_RADIUS, "against the east boards");
 }
 
@@ -60,9 +61,9 @@ fn a_dash_bursts_once_then_waits_for_its_cooldown() {
     let dash = ArenaCommand { dash: true, ..EAST };
     let mut bursts = Vec::new();
     for tick in 0..40 {
-        let before = sim.state().pushers[0];
+        let before = sim.state().pushers[0].expect("seated");
         step(&mut sim, &[dash]);
-        let after = sim.state().pushers[0];
+        let after = sim.state().pushers[0].expect("seated");
         if after.dash_cooldown > before.dash_cooldown {
             bursts.push(tick);
         }
@@ -82,20 +83,21 @@ fn pushers_that_crash_bounce_apart_and_never_overlap() {
     let mut state = sim.state().clone();
     // Along the south boards, away from the pucks' spots.
     let south = -Fx::from_num(7);
-    state.pushers[0].pos = Vec2::new(-Fx::from_num(3), south);
-    state.pushers[1].pos = Vec2::new(Fx::from_num(3), south);
+    state.pushers[0].as_mut().expect("seated").pos = Vec2::new(-Fx::from_num(3), south);
+    state.pushers[1].as_mut().expect("seated").pos = Vec2::new(Fx::from_num(3), south);
     sim.restore(&state);
     let mut crashed = false;
     for _ in 0..40 {
         let commands = if crashed { [STILL, STILL] } else { [EAST, WEST] };
         step(&mut sim, &commands);
-        let [a, b] = [sim.state().pushers[0], sim.state().pushers[1]];
+        let [a, b] =
+            [sim.state().pushers[0].expect("seated"), sim.state().pushers[1].expect("seated")];
         let apart = (b.pos - a.pos).length();
         assert!(apart >= PUSHER_RADIUS * 2 - fx_ratio(1, 1_000), "overlap: {apart} m apart");
         crashed |= apart < PUSHER_RADIUS * 2 + fx_ratio(1, 100);
     }
     assert!(crashed, "they met");
-    let [a, b] = [sim.state().pushers[0], sim.state().pushers[1]];
+    let [a, b] = [sim.state().pushers[0].expect("seated"), sim.state().pushers[1].expect("seated")];
     assert!(a.vel.x <= Fx::ZERO && b.vel.x >= Fx::ZERO, "apart: {:?} {:?}", a.vel, b.vel);
 }
 
@@ -168,7 +170,56 @@ fn players_join_up_to_sixteen() {
     }
     assert!(sim.add_player().is_err(), "a seventeenth is refused");
     let state = sim.state();
-    assert!(state.pushers[0].pos.x < Fx::ZERO && state.pushers[1].pos.x > Fx::ZERO, "teams");
+    assert!(
+        state.pushers[0].expect("seated").pos.x < Fx::ZERO
+            && state.pushers[1].expect("seated").pos.x > Fx::ZERO,
+        "teams"
+    );
+}
+
+/// A player who leaves takes its pusher off the rink: nothing is drawn in its seat, a free
+/// seat's stick moves nothing and bumps nobody, and the seat keeps its number (and so its
+/// team) for the newcomer who takes it, whose pusher starts at the seat's spawn and is drawn
+/// afresh (its jump counter is the tick it was seated). A seat taken or free is refused the
+/// other way.
+#[test]
+fn a_seat_freed_and_taken_again_changes_the_pusher_and_keeps_the_team() {
+    let mut sim = ArenaSim::new(rink(), 1, 2);
+    for _ in 0..20 {
+        step(&mut sim, &[EAST, WEST]);
+    }
+    sim.free_seat(1).expect("seated");
+    assert!(sim.free_seat(1).is_err(), "already free");
+    assert_eq!(sim.players(), 2, "the seat stays");
+    let mut drawn = Vec::new();
+    Arena::shapes(sim.snapshot(), &mut |pose| drawn.push(pose.player));
+    assert!(!drawn.contains(&Some(1)), "its pusher is not drawn: {drawn:?}");
+    let alone = sim.state().pushers[0].expect("seated");
+    for _ in 0..20 {
+        step(&mut sim, &[STILL, EAST]);
+    }
+    assert!(sim.state().pushers[1].is_none(), "a free seat's stick moves nothing");
+    let mut lone = ArenaSim::new(rink(), 1, 1);
+    lone.restore(&{
+        let mut state = sim.state().clone();
+        state.pushers.truncate(1);
+        state
+    });
+    for _ in 0..5 {
+        step(&mut lone, &[STILL]);
+        step(&mut sim, &[STILL, STILL]);
+    }
+    assert_eq!(sim.state().pushers[0], lone.state().pushers[0], "nobody in seat 1 to bump");
+    assert_ne!(alone, sim.state().pushers[0].expect("seated"), "it moved on its own");
+    let seated_at = sim.next_tick();
+    sim.seat_player(1).expect("a free seat");
+    assert!(sim.seat_player(1).is_err(), "taken");
+    let newcomer = sim.state().pushers[1].expect("seated again");
+    assert!(newcomer.pos.x > Fx::ZERO, "team 1's half, as seat 1 always was");
+    assert_eq!(newcomer.seated_at, seated_at);
+    let mut jumps = Vec::new();
+    Arena::shapes(sim.snapshot(), &mut |pose| jumps.push((pose.player, pose.jumps)));
+    assert!(jumps.contains(&(Some(1), seated_at.0)), "drawn afresh: {jumps:?}");
 }
 
 /// A command script's fields: `X Y [dash]`, percents; anything else is refused, saying what.
@@ -237,4 +288,27 @@ fn a_bad_rink_file_is_refused_naming_its_line() {
     assert!(error.contains("rink.ron:4:"), "the line of the syntax error: {error}");
     let tiny = GOOD.replace("length_mm: 20000", "length_mm: 5");
     assert!(load("tiny", &tiny).unwrap_err().contains("length_mm: 5 is not from"));
+}
+
+/// Protects the caps of a rink: one puck more than a rink may hold, or one spawn more than a
+/// team has players, is refused naming the cap, at its field's line; as many as the caps load.
+#[test]
+fn a_rink_over_its_caps_is_refused_naming_them() {
+    let points = |count: usize, x: i32| -> String {
+        (0..count)
+            .map(|i| format!("({x}, {})", -4000 + 250 * i as i32))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let pucks = |count| GOOD.replace("pucks: [(0, 0)]", &format!("pucks: [{}]", points(count, 0)));
+    assert_eq!(load("most-pucks", &pucks(MAX_PUCKS)).expect("loads").pucks.len(), MAX_PUCKS);
+    let error = load("many-pucks", &pucks(MAX_PUCKS + 1)).unwrap_err();
+    let cap = format!("rink.ron:6:1: pucks: 33 pucks is over the {MAX_PUCKS} a rink may hold");
+    assert!(error.contains(&cap), "{error}");
+    let spawns = |count| GOOD.replace("[(5000, 0)]", &format!("[{}]", points(count, 5000)));
+    let most = load("most-spawns", &spawns(MAX_SPAWNS_PER_TEAM)).expect("loads");
+    assert_eq!(most.spawns[1].len(), MAX_SPAWNS_PER_TEAM);
+    let error = load("many-spawns", &spawns(MAX_SPAWNS_PER_TEAM + 1)).unwrap_err();
+    let cap = format!("rink.ron:7:1: spawns: team 1 has 9 spawns, over the {MAX_SPAWNS_PER_TEAM}");
+    assert!(error.contains(&cap), "{error}");
 }

@@ -15,12 +15,32 @@ use crate::state::Role;
 
 pub use crate::geom::{Circle, Rect};
 pub use load::{
-    LevelError, LevelProblem, load_clips, load_level, load_level_str, validate_level_file,
+    CLIP_FILE, CUTSCENE_FILE, DIALOGUE_FILE, LEVEL_FILE, LevelError, LevelProblem,
+    MAX_LISTED_PROBLEMS, load_clips, load_level, load_level_str, validate_level_file,
 };
 pub use model::Easing;
 pub use stress::{
-    STRESS_OBJECTS, STRESS_PEDESTRIANS, STRESS_TAXIS, stress_level, stress_level_file,
+    STRESS_OBJECTS, STRESS_PEDESTRIANS, STRESS_TAXIS, crowd_level, crowd_level_file, stress_level,
+    stress_level_file,
 };
+
+/// The most pedestrians a level may hold: as many as the players a town holds
+/// ([`crate::MAX_PLAYERS`]), so that a full town is twice the players in characters. A tick's
+/// work grows with the walkers, and 65,535 of them cost about six times the stress level's
+/// 10,000, well inside a tick's 100 ms.
+pub const MAX_PEDESTRIANS: usize = 65_535;
+
+/// The most talkers a level may hold. Each press of interact looks at every talker, and each
+/// may be in a dialogue at once, which a press looks through too: 256 keep a tick in which
+/// every one of the most players presses interact to some 17 million comparisons, and are far
+/// more speaking parts than a town writes dialogue for.
+pub const MAX_TALKERS: usize = 256;
+
+/// The most zones a level may hold: teleport zones (two a teleport) and cutscene triggers
+/// together. Every character is checked against the teleport zones each tick and every player
+/// against the triggers, and the level's check compares every zone with every other, so a few
+/// dozen keep those to a few comparisons a character; the town has five.
+pub const MAX_ZONES: usize = 32;
 
 /// Index of a waypoint in [`Level::waypoints`].
 pub type WaypointIndex = u32;

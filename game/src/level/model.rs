@@ -36,13 +36,14 @@ pub struct LevelFile {
     pub spawns: Vec<Spawn>,
     /// Doors, lifts, signs: objects with authoritative transform tasks.
     pub objects: Vec<Object>,
-    /// Pairs of teleport zones.
+    /// Pairs of teleport zones; their zones and the cutscene triggers together number at most
+    /// [`MAX_ZONES`](super::MAX_ZONES).
     pub teleports: Vec<TeleportPair>,
-    /// Walking NPCs.
+    /// Walking NPCs, at most [`MAX_PEDESTRIANS`](super::MAX_PEDESTRIANS).
     pub pedestrians: Vec<Pedestrian>,
     /// NPC taxis.
     pub taxis: Vec<Taxi>,
-    /// NPCs a player can talk to.
+    /// NPCs a player can talk to, at most [`MAX_TALKERS`](super::MAX_TALKERS).
     pub talkers: Vec<Talker>,
     /// Zones that start a cutscene for the character that enters them.
     pub cutscene_triggers: Vec<CutsceneTrigger>,

@@ -1,5 +1,6 @@
 //! The generated stress level: a large street grid with 10,000 pedestrians, 1,000 taxis and
-//! 2,000 interactive objects, for benchmarks and load tests.
+//! 2,000 interactive objects, for benchmarks and load tests; and the same level with as many
+//! players on one spawn instead of its pedestrians ([`crowd_level`]).
 //!
 //! It is made by a function, not read from a file, and is the same on every run: every
 //! choice is a fixed integer formula of an item's index. It is built as a level file model
@@ -99,6 +100,29 @@ const CLIP_FILE: &str = "animations/humanoid.ron";
 #[must_use]
 pub fn stress_level(clips: Clips) -> Level {
     level_from_file(&stress_level_file(), SOURCE.to_owned(), clips, Vec::new(), Vec::new())
+}
+
+/// The stress level for its crowd on one spot: no pedestrians, and one spawn, on the first
+/// pedestrian's sidewalk, for as many players as the stress level has pedestrians
+/// ([`STRESS_PEDESTRIANS`]). Everyone starts on top of everyone else, as on a spawn everyone
+/// shares: the load a packed crowd puts on the collisions, measured against the stress level's
+/// spread-out one.
+#[must_use]
+pub fn crowd_level(clips: Clips) -> Level {
+    level_from_file(&crowd_level_file(), CROWD_SOURCE.to_owned(), clips, Vec::new(), Vec::new())
+}
+
+/// The name [`Level::source`] gives the crowd level: it has no file.
+const CROWD_SOURCE: &str = "generated:crowd";
+
+/// [`crowd_level`] as a level file model, before conversion.
+#[must_use]
+pub fn crowd_level_file() -> LevelFile {
+    let mut file = stress_level_file();
+    file.pedestrians.clear();
+    file.spawns = vec![Spawn { at: pedestrian(0).route[0], facing_deg: 0 }];
+    file.name = "Stress grid, one spawn".to_owned();
+    file
 }
 
 /// The stress level as a level file model, before conversion: what [`stress_level`]

@@ -4,7 +4,9 @@
 //! `host_tick/N` times what the host does each tick for N players, the host's bot and N - 1
 //! joined peers: take one input message from each peer (decode, check, queue), act on it,
 //! fix the tick's commands, run the town with its N players, hash it, keep its state for desync
-//! reports, send every peer the tick (encode), and compare the N hash reports that come back.
+//! reports, send every peer the tick (encode), compare the N hash reports that come back, and
+//! write its metrics (`HostMetrics`, as `fixstep host --metrics` does once a tick);
+//! `metrics_write/256` times that last part alone.
 //! The peers' own work (bots choosing commands, decoding what they are sent) is not timed:
 //! it runs on their machines. The transport's share (renet's channels, netcode's encryption)
 //! is not in it either; `fixstep host` on loopback gives that.
@@ -25,9 +27,11 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use fixstep_game::bots::Bot;
-use fixstep_netplay::{HostGame, HostOptions, identity_of};
+use fixstep_netplay::{HostGame, HostMetrics, HostOptions, identity_of};
 use fixstep_present::Game;
-use fixstep_runtime::net::{Delivery, PeerConfig, PeerEvent, PeerId, PeerSession, Role};
+use fixstep_runtime::net::{
+    DEFAULT_SEAT_GRACE_MICROS, Delivery, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
+};
 use fixstep_runtime::{Bot as _, Simulation, Tick};
 use fixstep_town::Town;
 
@@ -47,6 +51,8 @@ const WARM_UP_TICKS: u32 = 20;
 /// A host, its peers and what is on its way between them.
 struct Room {
     host: HostGame<Town>,
+    /// What an operator scrapes: written each tick, as a host with `--metrics` does.
+    metrics: HostMetrics,
     peers: Vec<PeerSession<Town>>,
     bots: Vec<Bot>,
     host_bot: Bot,
@@ -70,6 +76,7 @@ impl Room {
             also_reachable_at: Vec::new(),
             max_players: peers + 1,
             max_spectators: 8,
+            seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
             own_player: true,
             seed: 1,
             name: "host".to_owned(),
@@ -92,6 +99,7 @@ impl Room {
         }
         let mut room = Self {
             host,
+            metrics: HostMetrics::new(),
             peers: sessions,
             bots: (1..=peers).map(|p| Bot::new(p, &level)).collect(),
             host_bot: Bot::new(0, &level),
@@ -122,6 +130,15 @@ impl Room {
             self.bytes_down += bytes.len();
             self.to_peers[peer.0 as usize].push((delivery, bytes));
         }
+        self.write_metrics();
+    }
+
+    /// What a host with `--metrics` writes of its counts once a tick.
+    fn write_metrics(&self) {
+        self.metrics.tick_ran(0);
+        self.metrics.observe_game(&self.host);
+        let socket = (fixstep_net::WireCounts::default(), fixstep_net::Reads::default());
+        self.metrics.observe_socket(&socket.0, &socket.1);
     }
 
     /// The peers' part: what they were sent, their hash reports (the host's own hash: they
@@ -190,5 +207,12 @@ fn host_tick(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, host_tick);
+/// The metrics' share of `host_tick/256` alone: what the host writes of them once a tick,
+/// with 256 players, too small to tell from the tick's own spread on a busy machine.
+fn metrics_write(c: &mut Criterion) {
+    let room = Room::new(255);
+    c.bench_function("metrics_write/256", |b| b.iter(|| room.write_metrics()));
+}
+
+criterion_group!(benches, host_tick, metrics_write);
 criterion_main!(benches);

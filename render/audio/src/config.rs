@@ -190,6 +190,11 @@ pub struct Click {
     pub volume_db: f32,
 }
 
+/// The sounds file: the town's is 4 kB of recipes; a thousand sounds fit in far less than
+/// this.
+pub const SOUNDS_FILE: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("sounds file", 1_000_000);
+
 impl Sounds {
     /// Reads `sounds/sounds.ron` under `assets`.
     ///
@@ -198,8 +203,8 @@ impl Sounds {
     /// A file that cannot be read, or is not a sounds file (with its line and column).
     pub fn load(assets: &Path) -> Result<Self, SoundError> {
         let path = sounds_file(assets);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|source| SoundError::Read { path: path.clone(), source })?;
+        let text =
+            fixstep_runtime::file::read_text(&path, SOUNDS_FILE).map_err(SoundError::Read)?;
         Self::parse(&text).map_err(|message| SoundError::Parse { path, message })
     }
 

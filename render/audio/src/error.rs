@@ -6,14 +6,9 @@ use std::path::PathBuf;
 /// [`crate::TownSoundscape::open`].
 #[derive(Debug, thiserror::Error)]
 pub enum SoundError {
-    /// The sounds file cannot be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The sounds file cannot be read, is not a file, or is over its limit.
+    #[error(transparent)]
+    Read(fixstep_runtime::file::ReadError),
     /// The sounds file is not one.
     #[error("{path}: {message}")]
     Parse {

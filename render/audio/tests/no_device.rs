@@ -1,6 +1,7 @@
 //! Without a sound device the game plays on silent, never panics, and says why once. The
 //! soundscape is opened on an ALSA device that does not exist, three times, in a child
-//! process whose stderr is read: one line, "sound: off: …". ALSA's null device, which takes
+//! process whose log (its tracing events, printed on stderr as a program prints them) is
+//! read: one line, "sound: off: …". ALSA's null device, which takes
 //! samples and plays none, shows the audio thread running and stopping.
 
 mod common;
@@ -48,6 +49,14 @@ fn child(test: &str, env: &[(&str, &str)]) -> String {
 fn without_a_device_the_town_plays_silent_and_says_so_once() {
     let test = "without_a_device_the_town_plays_silent_and_says_so_once";
     if std::env::var_os(CHILD).is_some() {
+        // The events' messages alone, one a line, as the program's subscriber prints them.
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .without_time()
+            .with_level(false)
+            .with_target(false)
+            .with_ansi(false)
+            .init();
         let frames = play_held(&town(), WALK_AND_RUN, 1, 1);
         let device = DeviceSettings::from_env();
         for off in play_on(&device, &frames) {

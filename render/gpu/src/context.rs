@@ -21,14 +21,9 @@ pub enum GpuError {
     /// The window's surface could not be made.
     #[error("cannot draw into the window: {0}")]
     Surface(String),
-    /// The font in the assets cannot be read.
-    #[error("cannot read the font {path}: {source}")]
-    Font {
-        /// The file.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The font in the assets cannot be read, is not a file, or is over its limit.
+    #[error(transparent)]
+    Font(fixstep_runtime::file::ReadError),
 }
 
 /// The GPU the renderer draws with.

@@ -244,8 +244,7 @@ impl Overlay {
     /// time.
     pub fn image(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, name: &str) -> Option<f32> {
         if !self.images.contains_key(name) {
-            let path = self.assets.join(name);
-            let loaded = match image::open(&path) {
+            let loaded = match load_image(&self.assets, name) {
                 Ok(img) => {
                     let rgba = img.to_rgba8();
                     let (w, h) = rgba.dimensions();
@@ -261,7 +260,7 @@ impl Overlay {
                     Some(Image { group, aspect: w as f32 / h.max(1) as f32 })
                 }
                 Err(error) => {
-                    eprintln!("fixstep: cannot load the image {}: {error}", path.display());
+                    tracing::warn!("cannot load an image: {error}");
                     None
                 }
             };
@@ -518,4 +517,34 @@ fn image_group(
             wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
         ],
     })
+}
+
+/// An image a cutscene shows: the postcard is under 1 kB; a 4K photograph is about 20 MB.
+pub const IMAGE_FILE: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("image", 32_000_000);
+
+/// The widest and tallest image decoded, pixels: a 4K screen, more than a picture in a
+/// cutscene's corner needs. A small PNG may claim enormous sides: they are refused before a
+/// pixel is decoded.
+const MAX_IMAGE_SIDE_PX: u32 = 4_096;
+
+/// The most bytes decoding an image may take: one [`MAX_IMAGE_SIDE_PX`] square of RGBA.
+const MAX_IMAGE_DECODE_BYTES: u64 = 4 * (MAX_IMAGE_SIDE_PX as u64) * (MAX_IMAGE_SIDE_PX as u64);
+
+/// Reads and decodes `name`, an image under `assets`, within [`IMAGE_FILE`]'s limit and
+/// the decoding limits.
+fn load_image(assets: &std::path::Path, name: &str) -> Result<image::DynamicImage, String> {
+    let path =
+        fixstep_runtime::file::content_path(assets, name).map_err(|e| format!("image path {e}"))?;
+    let bytes =
+        fixstep_runtime::file::read_bytes(&path, IMAGE_FILE).map_err(|e| e.with_causes())?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_IMAGE_SIDE_PX);
+    limits.max_image_height = Some(MAX_IMAGE_SIDE_PX);
+    limits.max_alloc = Some(MAX_IMAGE_DECODE_BYTES);
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    reader.limits(limits);
+    reader.decode().map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -11,6 +11,10 @@ use crate::context::{GpuContext, GpuError};
 /// The font every text is set in, under the assets root.
 pub const FONT_FILE: &str = "fonts/DejaVuSans.ttf";
 
+/// A font file: DejaVu Sans is 760 kB; a font with every script of Unicode is about 20 MB.
+pub const FONT: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("font", 32_000_000);
+
 /// The family name inside [`FONT_FILE`].
 const FONT_FAMILY: &str = "DejaVu Sans";
 
@@ -47,8 +51,7 @@ impl TextSystem {
         assets: &Path,
     ) -> Result<Self, GpuError> {
         let path = assets.join(FONT_FILE);
-        let bytes = std::fs::read(&path)
-            .map_err(|source| GpuError::Font { path: path.display().to_string(), source })?;
+        let bytes = fixstep_runtime::file::read_bytes(&path, FONT).map_err(GpuError::Font)?;
         let fonts = FontSystem::new_with_fonts([glyphon::fontdb::Source::Binary(Arc::new(bytes))]);
         let cache = Cache::new(&ctx.device);
         let atlas = TextAtlas::new(&ctx.device, &ctx.queue, &cache, format);

@@ -40,14 +40,9 @@ pub fn state_ron(state: &impl Serialize) -> Result<String, ron::Error> {
 /// Why two state dumps cannot be compared.
 #[derive(Debug, thiserror::Error)]
 pub enum DumpError {
-    /// A file cannot be read.
-    #[error("cannot read the state {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// A file cannot be read, is not a file, or is over the limit of a state dump.
+    #[error(transparent)]
+    Read(#[from] fixstep_runtime::file::ReadError),
     /// A file is not a state of this game in RON.
     #[error("{path}:{line}:{column}: not a state of {game}: {message}")]
     NotAState {
@@ -64,6 +59,12 @@ pub enum DumpError {
     },
 }
 
+/// A state dump: a diff reads two of them as the game's state and again as trees of values,
+/// which may take twenty times their text (a number of two bytes is a value of forty), so this
+/// keeps `desync-diff` inside the program's memory budget.
+pub const STATE_DUMP_FILE: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("state dump", 4_000_000);
+
 /// Reads a state dump (a desync report's `host.ron` or `peer.ron`) of game `G`: its text and
 /// the state it holds.
 ///
@@ -71,8 +72,7 @@ pub enum DumpError {
 ///
 /// A file that cannot be read, or that is not a state of `G` (named with its line and column).
 pub fn read_state_dump<G: NetGame>(path: &Path) -> Result<(String, StateOf<G>), DumpError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| DumpError::Read { path: path.to_path_buf(), source })?;
+    let text = fixstep_runtime::file::read_text(path, STATE_DUMP_FILE)?;
     let state = ron::from_str(&text).map_err(|e| DumpError::NotAState {
         path: path.to_path_buf(),
         line: e.span.start.line,

@@ -59,6 +59,14 @@ pub enum NetPlayError {
         /// What is wrong.
         message: String,
     },
+    /// The metrics' HTTP server cannot listen.
+    #[error("cannot serve the metrics on {addr}: {source}")]
+    Metrics {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// Why.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The serving thread could not be started.
     #[error("cannot start the thread serving the socket: {0}")]
     Thread(std::io::Error),

@@ -6,9 +6,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fixstep_net::lan::LanAnswer;
-use fixstep_net::{Access, HostTransport, Turned, WireCounts, peer_message_bytes, rejoin_secret};
+use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
 use fixstep_present::CommandOf;
-use fixstep_runtime::net::{Dropped, HostConfig, HostEvent, HostSession, PeerId, Role, TickRecord};
+use fixstep_runtime::net::{
+    DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId, Role, TickRecord,
+};
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use crate::desync::{Side, write_report};
@@ -22,10 +24,13 @@ pub struct HostOptions {
     pub bind: SocketAddr,
     /// Other addresses peers reach it at (a link conditioner's), which netcode must accept.
     pub also_reachable_at: Vec<SocketAddr>,
-    /// The most players, the host's own included.
+    /// The most players, the host's own included: playing, or away with their seats kept.
     pub max_players: usize,
     /// The most spectators.
     pub max_spectators: usize,
+    /// How long a player who left keeps its seat, microseconds (see
+    /// [`HostConfig::seat_grace_micros`]).
+    pub seat_grace_micros: u64,
     /// Whether the host plays a character of its own (player 0).
     pub own_player: bool,
     /// Seed of the game's random numbers.
@@ -57,8 +62,8 @@ pub struct HostStats {
     /// Inputs that came only for ticks already fixed: repeats a lossy link delivered late,
     /// or replays. A healthy game over a bad link has a few a second.
     pub stale: u64,
-    /// What the socket turned away before netcode read it (see [`Turned`]).
-    pub turned: Turned,
+    /// Every datagram the socket read, by what became of it (see [`Reads`]).
+    pub reads: Reads,
 }
 
 /// A desync waiting for the peer's state before its report is written.
@@ -107,6 +112,7 @@ impl<G: NetGame> HostGame<G> {
             max_players: options.max_players,
             max_spectators: options.max_spectators,
             local_players,
+            seat_grace_micros: options.seat_grace_micros,
         };
         let mut session = HostSession::new(config, sim.next_tick());
         if options.own_player {
@@ -169,6 +175,42 @@ impl<G: NetGame> HostGame<G> {
         self.events.drain(..)
     }
 
+    /// What the game counts, without the peers (which [`stats`](Self::stats) counts) or a
+    /// copy of the reports' list.
+    pub(crate) const fn counts(&self) -> &HostStats {
+        &self.stats
+    }
+
+    /// What the session dropped of its peers' messages, by reason.
+    #[must_use]
+    pub const fn drops(&self) -> DropCounts {
+        self.session.drops()
+    }
+
+    /// Players connected now (not counting spectators or the host's own).
+    #[must_use]
+    pub fn connected_players(&self) -> usize {
+        self.session.peers().filter(|(_, player)| player.is_some()).count()
+    }
+
+    /// Players playing now: those connected and the host's own.
+    #[must_use]
+    pub fn present_players(&self) -> usize {
+        self.session.players() - self.session.seats_in_grace()
+    }
+
+    /// Players away whose seats are kept for them.
+    #[must_use]
+    pub fn seats_in_grace(&self) -> usize {
+        self.session.seats_in_grace()
+    }
+
+    /// Spectators watching now.
+    #[must_use]
+    pub fn spectators(&self) -> usize {
+        self.feeds.len()
+    }
+
     /// Acts on what the session was handed (now `now_micros` on the host's clock):
     /// welcomes, departures (and peers silent too long), desyncs.
     ///
@@ -211,6 +253,9 @@ impl<G: NetGame> HostGame<G> {
                     Some(goodbye) => format!("{who} left: {goodbye}"),
                     None => format!("{who} left"),
                 });
+            }
+            HostEvent::SeatFreed { player, name } => {
+                self.events.push(format!("{name}'s seat (player {player}) is free"));
             }
             HostEvent::Refused { name, role, goodbye, .. } => {
                 let role = match role {
@@ -313,8 +358,6 @@ pub struct NetHost<G: NetGame> {
     now_micros: u64,
     /// What it tells the LAN of its game (the players counted each tick).
     lan: LanAnswer,
-    /// Whether the host plays a character of its own (counted among the players).
-    own_player: bool,
 }
 
 impl<G: NetGame> std::fmt::Debug for NetHost<G> {
@@ -347,8 +390,7 @@ impl<G: NetGame> NetHost<G> {
             sealed: options.access != Access::Open,
         };
         transport.set_lan_answer(&lan);
-        let own_player = options.own_player;
-        Ok(Self { game, transport, closing: Vec::new(), now_micros: 0, lan, own_player })
+        Ok(Self { game, transport, closing: Vec::new(), now_micros: 0, lan })
     }
 
     /// Where it listens.
@@ -389,8 +431,8 @@ impl<G: NetGame> NetHost<G> {
         own: Option<CommandOf<G>>,
     ) -> Result<TickRecord<CommandOf<G>>, NetPlayError> {
         let record = self.game.run_tick(own)?;
-        let players = self.connected_players() + usize::from(self.own_player);
-        let players = u16::try_from(players).unwrap_or(u16::MAX);
+        // Those away count until their seats are freed: a seat kept is not a seat to offer.
+        let players = u16::try_from(self.seated_players()).unwrap_or(u16::MAX);
         if players != self.lan.players {
             self.lan.players = players;
             self.transport.set_lan_answer(&self.lan);
@@ -401,7 +443,7 @@ impl<G: NetGame> NetHost<G> {
     /// What the HUD says, with the socket's counts.
     #[must_use]
     pub fn stats(&self) -> HostStats {
-        HostStats { turned: self.transport.turned(), ..self.game.stats() }
+        HostStats { reads: self.transport.reads(), ..self.game.stats() }
     }
 
     /// When its game's session next needs a look whatever arrives, microseconds.
@@ -410,10 +452,41 @@ impl<G: NetGame> NetHost<G> {
         self.game.poll_timeout()
     }
 
+    /// Players in the game: playing (the host's own included), or away with their seats kept
+    /// for them. What `max_players` counts, the LAN is told and an orchestrator's player list
+    /// shows.
+    #[must_use]
+    pub fn seated_players(&self) -> usize {
+        self.game.session.players()
+    }
+
+    /// The names of [`seated_players`](Self::seated_players), by player number.
+    pub fn seated_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.game.session.seated_names()
+    }
+
+    /// Players away whose seats are kept for them.
+    #[must_use]
+    pub fn seats_in_grace(&self) -> usize {
+        self.game.seats_in_grace()
+    }
+
     /// Players connected now (not counting spectators or the host's own).
     #[must_use]
     pub fn connected_players(&self) -> usize {
-        self.game.session.peers().filter(|(_, player)| player.is_some()).count()
+        self.game.connected_players()
+    }
+
+    /// Its game without the socket.
+    #[must_use]
+    pub const fn game(&self) -> &HostGame<G> {
+        &self.game
+    }
+
+    /// Every datagram its socket read, by what became of it.
+    #[must_use]
+    pub const fn reads(&self) -> Reads {
+        self.transport.reads()
     }
 
     /// The names of the players connected now (not the host's own).

@@ -97,7 +97,7 @@ impl<G: NetGame> ServedHost<G> {
     fn serve(&mut self, elapsed_micros: u64, now_micros: u64) -> Result<(), NetPlayError> {
         self.host.receive(elapsed_micros, now_micros)?;
         for news in self.host.drain_news() {
-            eprintln!("fixstep: {news}");
+            tracing::info!("{news}");
         }
         while self.schedule.thread_due(now_micros) {
             self.run_tick(None)?;

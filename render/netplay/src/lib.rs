@@ -30,7 +30,9 @@
 //! use fixstep_arena::{Arena, ArenaCommand};
 //! use fixstep_netplay::{HostGame, HostOptions, identity_of};
 //! use fixstep_present::Game;
-//! use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerId, PeerSession, Role};
+//! use fixstep_runtime::net::{
+//!     DEFAULT_SEAT_GRACE_MICROS, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
+//! };
 //!
 //! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let rink = Arena::load_content(assets, &Arena::default_content(assets)).expect("it loads");
@@ -40,6 +42,7 @@
 //!     also_reachable_at: Vec::new(),
 //!     max_players: 2,
 //!     max_spectators: 8,
+//!     seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
 //!     own_player: true,
 //!     seed: 7,
 //!     name: "host".to_owned(),
@@ -84,6 +87,7 @@ pub mod ground;
 mod host;
 pub mod host_thread;
 pub mod loadtest;
+mod metrics;
 mod peer;
 mod player_frames;
 mod schedule;
@@ -102,7 +106,10 @@ pub use error::NetPlayError;
 pub use fixstep_net::{Access, Admission, SessionKey};
 pub use host::{GOODBYE_GRACE_MICROS, HostGame, HostOptions, HostStats, NetHost};
 pub use host_thread::{CompletedTick, HostThread};
-pub use peer::{InputLatency, NetPeer, PeerOptions, PeerStats, identity_of, rejoin_file};
+pub use metrics::{HostMetrics, METRICS_CONTENT_TYPE, METRICS_PATH, MetricsServer};
+pub use peer::{
+    InputLatency, NetPeer, PeerOptions, PeerStats, identity_of, parse_rejoin_secret, rejoin_file,
+};
 pub use player_frames::PlayerFrames;
 pub use schedule::{HostSchedule, STAND_IN_MICROS};
 pub use shared_ticks::{SharedTicks, Verdict};
@@ -226,18 +233,17 @@ impl RecentStates {
     }
 }
 
-/// Runs a tick the host fixed: its joins, then the tick.
+/// Runs a tick the host fixed: the seats it frees and takes, then the tick.
 ///
 /// # Errors
 ///
-/// If the tick is not the simulation's next, or has the wrong number of commands.
+/// If the tick is not the simulation's next, has the wrong number of commands, or frees or
+/// takes a seat the game cannot.
 pub fn apply<S: Simulation>(
     sim: &mut S,
     record: &TickRecord<S::Command>,
 ) -> Result<(), NetPlayError> {
-    for _ in 0..record.joins {
-        sim.add_player()?;
-    }
+    record.seats.apply(sim)?;
     sim.step(record.tick, &record.commands)?;
     Ok(())
 }

@@ -347,6 +347,12 @@ pub fn run_load<G: NetGame>(
                 let spectators_wire = summed(watchers.iter().map(|w| w.spectator.link().wire));
                 let inputs = players.iter().map(|p| p.inputs).collect();
                 started = Some((now, players_wire, spectators_wire, inputs));
+                tracing::info!(
+                    "all {} players and {} spectators in: measuring for {} s",
+                    players.len(),
+                    watchers.len(),
+                    options.duration_micros / 1_000_000
+                );
             }
         } else {
             loop_times.push(clock.now_micros() - now);

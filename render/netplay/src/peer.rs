@@ -96,23 +96,44 @@ pub struct PeerOptions {
     pub rejoin_file: Option<PathBuf>,
 }
 
+/// A rejoin secret file: 32 hex digits and a newline; a little more is allowed for a line end
+/// an editor may have changed, and anything longer is no secret.
+pub const REJOIN_SECRET_FILE: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("rejoin secret", 64);
+
 /// The rejoin secret in `file`, if there is one there: 32 hex digits. A file that holds
 /// anything else is ignored (and replaced by the next welcome), with a warning: a damaged
 /// keepsake must not keep a player out of a game.
 fn read_secret(file: &std::path::Path) -> Option<RejoinSecret> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = match fixstep_runtime::file::read_text(file, REJOIN_SECRET_FILE) {
+        Ok(text) => text,
+        Err(error) if error.is_not_found() => return None,
+        Err(error) => {
+            tracing::warn!("ignoring a rejoin secret: {error}");
+            return None;
+        }
+    };
+    let secret = parse_rejoin_secret(&text);
+    if secret.is_none() {
+        tracing::warn!("ignoring {}: not a rejoin secret (32 hex digits)", file.display());
+    }
+    secret
+}
+
+/// The rejoin secret a rejoin file's `text` holds: 32 hex digits, with white space around
+/// them (the newline the file ends with); `None` for anything else.
+#[must_use]
+pub fn parse_rejoin_secret(text: &str) -> Option<RejoinSecret> {
     let text = text.trim();
     let mut bytes = [0u8; 16];
+    // Digits only: `from_str_radix` takes a sign too, and read `+f` as 15.
     let parsed = text.len() == 32
+        && text.bytes().all(|b| b.is_ascii_hexdigit())
         && bytes.iter_mut().enumerate().all(|(i, byte)| {
             let digits = text.get(2 * i..2 * i + 2);
             digits.and_then(|d| u8::from_str_radix(d, 16).ok()).map(|b| *byte = b).is_some()
         });
-    if !parsed {
-        eprintln!("fixstep: ignoring {}: not a rejoin secret (32 hex digits)", file.display());
-        return None;
-    }
-    Some(RejoinSecret(bytes))
+    parsed.then_some(RejoinSecret(bytes))
 }
 
 /// Keeps `secret` in `file` (only its owner may read it), warning if it cannot: the game goes
@@ -131,7 +152,7 @@ fn write_secret(file: &std::path::Path, secret: RejoinSecret) {
         })
         .and_then(|mut f| std::io::Write::write_all(&mut f, format!("{hex}\n").as_bytes()));
     if let Err(e) = written {
-        eprintln!("fixstep: cannot keep the rejoin secret in {}: {e}", file.display());
+        tracing::warn!("cannot keep the rejoin secret in {}: {e}", file.display());
     }
 }
 

@@ -14,14 +14,9 @@ use serde::Deserialize;
 /// Why a rig file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum RigError {
-    /// The file cannot be read.
-    #[error("{file}: cannot read the rig: {source}")]
-    Io {
-        /// The file.
-        file: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The file cannot be read, is not a file, or is over the limit of a rig.
+    #[error(transparent)]
+    Io(#[from] fixstep_runtime::file::ReadError),
     /// The file is not valid RON of the rig's shape.
     #[error("{file}:{line}:{column}: {message}")]
     Syntax {
@@ -109,6 +104,11 @@ pub struct ClipAnim {
     pub keys: Vec<BoneKey>,
 }
 
+/// A rig: the humanoid's clip file is 8 kB. Its keys are frames times bones, so the file
+/// bounds the memory the rig takes.
+pub const RIG_FILE: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("rig", 1_000_000);
+
 /// A skeleton and its clips.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rig {
@@ -126,8 +126,7 @@ impl Rig {
     /// An unreadable file, bad RON, or inconsistent content, naming the file.
     pub fn load(path: &Path) -> Result<Self, RigError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| RigError::Io { file: file.clone(), source })?;
+        let text = fixstep_runtime::file::read_text(path, RIG_FILE)?;
         Self::from_ron(&text, &file)
     }
 

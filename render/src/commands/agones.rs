@@ -208,12 +208,12 @@ impl Agones {
                 Ok(server) => break server,
                 Err(error) if start.elapsed() < Duration::from_micros(ADDRESS_WAIT_MICROS) => {
                     self.shared.failures.fetch_add(1, Ordering::Relaxed);
-                    eprintln!("fixstep: {error:#}; trying again");
+                    tracing::warn!("{error:#}; trying again");
                     std::thread::sleep(Duration::from_micros(wait));
                     wait = (wait * 2).min(MAX_RETRY_MICROS);
                 }
                 Err(error) => {
-                    eprintln!("fixstep: {error:#}; going on without the public address");
+                    tracing::warn!("{error:#}; going on without the public address");
                     return None;
                 }
             }
@@ -229,7 +229,7 @@ impl Agones {
     /// Says Ready: the server listens and can be allocated.
     pub fn ready(&self) {
         self.send(Call::Ready);
-        eprintln!("fixstep: Agones: ready (the sidecar on port {})", self.port);
+        tracing::info!("Agones: ready (the sidecar on port {})", self.port);
     }
 
     fn send(&self, call: Call) {
@@ -274,8 +274,8 @@ impl Agones {
                 // A panicked thread has nothing left to send.
                 let _ = thread.join();
             } else {
-                eprintln!(
-                    "fixstep: Agones: gave up on the sidecar after {} s; exiting without its \
+                tracing::warn!(
+                    "Agones: gave up on the sidecar after {} s; exiting without its \
                      Shutdown",
                     SHUTDOWN_GRACE_MICROS / 1_000_000
                 );
@@ -289,7 +289,7 @@ impl Agones {
 fn serve(sidecar: &Sidecar, calls: &Receiver<Call>, shared: &Shared) {
     let failed = |error: &anyhow::Error| {
         shared.failures.fetch_add(1, Ordering::Relaxed);
-        eprintln!("fixstep: {error:#}; trying again");
+        tracing::warn!("{error:#}; trying again");
     };
     let poll = Duration::from_micros(POLL_MICROS);
     let mut ready = false;
@@ -309,7 +309,7 @@ fn serve(sidecar: &Sidecar, calls: &Receiver<Call>, shared: &Shared) {
         if ready && !shared.allocated.load(Ordering::Relaxed) {
             match sidecar.state() {
                 Ok(state) if state == "Allocated" => {
-                    eprintln!("fixstep: Agones: allocated");
+                    tracing::info!("Agones: allocated");
                     shared.allocated.store(true, Ordering::Relaxed);
                 }
                 Ok(_) => {}
@@ -325,7 +325,7 @@ fn serve(sidecar: &Sidecar, calls: &Receiver<Call>, shared: &Shared) {
         }
         ready |= call == Call::Ready;
         if call == Call::Shutdown {
-            eprintln!("fixstep: Agones: shut down");
+            tracing::info!("Agones: shut down");
             return;
         }
     }

@@ -10,8 +10,11 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use fixstep_net::WallClock;
-use fixstep_netplay::{HostOptions, HostSchedule, NetHost};
+use fixstep_netplay::{
+    HostMetrics, HostOptions, HostSchedule, METRICS_PATH, MetricsServer, NetHost,
+};
 use fixstep_present::CommandOf;
+use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
 use fixstep_runtime::{Bot, Simulation};
 
 use super::secret::PasswordArgs;
@@ -76,6 +79,10 @@ impl Lateness {
     }
 }
 
+/// The longest `--seat-grace`, seconds: a day. A seat kept longer is a seat lost to a public
+/// server; a private match that wants its players back after a night can still have them.
+const MAX_SEAT_GRACE_SECONDS: u64 = 86_400;
+
 /// `fixstep host`'s arguments.
 #[derive(Clone, Debug, Args)]
 pub struct HostArgs {
@@ -95,6 +102,11 @@ pub struct HostArgs {
     /// The most spectators (at most 64).
     #[arg(long, default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=64))]
     pub max_spectators: usize,
+    /// How long a player who left keeps its seat, seconds (at most a day): coming back under
+    /// its name within them, it plays on with its character; after them the character leaves
+    /// the world and the seat is anyone's. `--max-players` counts the seats kept.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_SEAT_GRACE_MICROS / 1_000_000, value_parser = clap::value_parser!(u64).range(0..=MAX_SEAT_GRACE_SECONDS))]
+    pub seat_grace: u64,
     /// Another address peers reach this host at (a link conditioner's, a public address in
     /// front of a NAT); repeatable.
     #[arg(long)]
@@ -123,12 +135,24 @@ pub struct HostArgs {
     #[cfg(feature = "agones")]
     #[arg(long, requires = "agones")]
     pub wait_for_allocation: bool,
+    /// Serve Prometheus metrics over HTTP at `http://ADDR/metrics` (headless; port 0 takes
+    /// a free port, which the log names): players, spectators, ticks and their lateness, the
+    /// wire each way, datagrams by what became of them, desyncs.
+    #[arg(long, value_name = "ADDR", requires = "headless")]
+    pub metrics: Option<SocketAddr>,
     /// The session's password.
     #[command(flatten)]
     pub password: PasswordArgs,
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
+}
+
+impl HostArgs {
+    /// `--seat-grace` in microseconds.
+    const fn seat_grace_micros(&self) -> u64 {
+        self.seat_grace.saturating_mul(1_000_000)
+    }
 }
 
 /// Runs `fixstep host`; returns the summary to print.
@@ -145,16 +169,20 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         also_reachable_at: args.also_reachable_at.clone(),
         max_players: args.max_players,
         max_spectators: args.max_spectators,
+        seat_grace_micros: args.seat_grace_micros(),
         own_player,
         seed: args.seed,
         name: args.name.clone(),
         reports: args.reports.clone(),
         access: args.password.access()?,
     };
+    // Every file is read before anything is said or bound: a bad one is the only line.
+    let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
     if options.access == fixstep_net::Access::Open {
-        eprintln!(
-            "fixstep: this session is open and unencrypted: anyone who reaches port {} can join, \
-             read and forge its packets (fine on a LAN you trust; give --password otherwise)",
+        tracing::warn!(
+            port = args.port,
+            "this session is open and unencrypted: anyone who reaches port {} can join, read \
+             and forge its packets (fine on a LAN you trust; give --password otherwise)",
             args.port
         );
     }
@@ -167,7 +195,6 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         )?;
         return Ok(String::new());
     }
-    let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
     #[cfg(feature = "agones")]
     let mut agones =
         args.agones.then(|| super::agones::Agones::start(args.wait_for_allocation)).transpose()?;
@@ -176,14 +203,16 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         let mut options = options;
         // Players connect to the node's address, which their connect tokens name.
         if let Some(public) = agones.as_ref().and_then(super::agones::Agones::public_address) {
-            eprintln!("fixstep: Agones: players reach this server at {public}");
+            tracing::info!(address = %public, "Agones: players reach this server at {public}");
             options.also_reachable_at.push(public);
         }
         options
     };
     let mut host = NetHost::<G>::bind(&content, &options)?;
     let addr = host.local_addr().context("the host has no address")?;
-    eprintln!("fixstep: hosting {} on {addr}", G::content_title(&content));
+    let title = G::content_title(&content);
+    tracing::info!(address = %addr, title, "hosting {title} on {addr}");
+    let metrics = args.metrics.map(serve_metrics).transpose()?;
     #[cfg(feature = "agones")]
     if let Some(agones) = &agones {
         agones.ready();
@@ -216,14 +245,15 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         host.receive(elapsed, now)?;
         let news: Vec<String> = host.drain_news().collect();
         for said in &news {
-            eprintln!("fixstep: {said}");
+            tracing::info!("{said}");
         }
         // Joins and departures are news: the players are told to Agones again.
         #[cfg(feature = "agones")]
         if let Some(agones) = agones.as_mut().filter(|_| !news.is_empty()) {
-            agones.players(&host.connected_player_names());
+            agones.players(&host.seated_names().collect::<Vec<_>>());
         }
         let held = held_at(script.as_ref(), now, elapsed);
+        let ticked_from = host.sim().next_tick();
         let mut done = false;
         let mut failure = None;
         let mut due_at = schedule.next_due_micros();
@@ -232,6 +262,9 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
                 return Ok(());
             }
             lateness.record(now.saturating_sub(due_at));
+            if let Some((metrics, _)) = &metrics {
+                metrics.tick_ran(now.saturating_sub(due_at));
+            }
             due_at += fixstep_runtime::tick::TICK_MICROS;
             let command = match bot.as_mut() {
                 Some(bot) => Some(bot.command(host.sim().snapshot())),
@@ -255,17 +288,22 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
             agones.health();
         }
         host.send();
+        if let Some((metrics, _)) = &metrics
+            && host.sim().next_tick() != ticked_from
+        {
+            metrics.observe(&host);
+        }
         let players = host.connected_players();
         ever_joined |= players > 0;
         empty_since = if players == 0 && ever_joined { empty_since.or(Some(now)) } else { None };
         if let (Some(wait), Some(since)) = (end_when_empty, empty_since)
             && now - since >= wait
         {
-            eprintln!("fixstep: no player for {} s: the match is over", wait / 1_000_000);
+            tracing::info!("no player for {} s: the match is over", wait / 1_000_000);
             break;
         }
         if stop.load(Ordering::Relaxed) {
-            eprintln!("fixstep: told to stop: ending the match");
+            tracing::info!("told to stop: ending the match");
             break;
         }
         if done {
@@ -291,21 +329,26 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     if let Some(agones) = agones.take() {
         let failed = agones.shutdown();
         if failed > 0 {
-            eprintln!("fixstep: Agones: {failed} calls failed and were tried again");
+            tracing::warn!("Agones: {failed} calls failed and were tried again");
         }
     }
     logs.finish()?;
+    if let Some((metrics, _)) = &metrics {
+        // The last scrape sees what the summary says.
+        metrics.observe(&host);
+    }
     let stats = host.stats();
     let ms = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"));
-    eprintln!(
-        "fixstep: ticks ran late by p50 {} ms, p99 {} ms, most {:.1} ms",
+    tracing::info!(
+        "ticks ran late by p50 {} ms, p99 {} ms, most {:.1} ms",
         ms(lateness.percentile_ms(50)),
         ms(lateness.percentile_ms(99)),
         lateness.most_micros as f64 / 1e3
     );
     Ok(format!(
         "tick {} hash {} late inputs {} desyncs {} resyncs {} refused messages {} stale inputs \
-         {} malformed datagrams {} flooded datagrams {} refused connection requests {}\nwire {}\n",
+         {} malformed datagrams {} flooded datagrams {} refused connection requests {}\nwire {}\n\
+         reads {}\n",
         host.sim().next_tick().0,
         host.hash(),
         stats.late_inputs,
@@ -313,11 +356,25 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         stats.resyncs,
         stats.refused,
         stats.stale,
-        stats.turned.malformed,
-        stats.turned.flooded,
-        stats.turned.requests,
+        stats.reads.malformed(),
+        stats.reads.of(fixstep_net::Reason::Flooded),
+        stats.reads.refused_requests(),
         host.wire(),
+        stats.reads,
     ))
+}
+
+/// The host's metrics, served on `at` from a thread of their own; the log says where.
+///
+/// # Errors
+///
+/// If `at` cannot be bound.
+fn serve_metrics(at: SocketAddr) -> Result<(HostMetrics, MetricsServer)> {
+    let metrics = HostMetrics::new();
+    let server = metrics.serve(at)?;
+    let served = server.local_addr();
+    tracing::info!(address = %served, "metrics at http://{served}{METRICS_PATH}");
+    Ok((metrics, server))
 }
 
 /// Waits until Agones allocates the server (at once unless `--wait-for-allocation`), saying
@@ -327,7 +384,7 @@ fn wait_for_allocation(agones: &super::agones::Agones, stop: &AtomicBool, clock:
     if agones.allocated() {
         return;
     }
-    eprintln!("fixstep: Agones: waiting to be allocated");
+    tracing::info!("Agones: waiting to be allocated");
     let mut said_healthy = 0;
     while !agones.allocated() && !stop.load(Ordering::Relaxed) {
         let now = clock.now_micros();

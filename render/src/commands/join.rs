@@ -88,11 +88,12 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
         super::play::window::<G>(paths, &level_file, &content, &mode)?;
         return Ok((String::new(), false));
     }
+    // Every file is read before the host is dialled: a bad one is said at once.
+    let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
     let mut peer = NetPeer::<G>::connect(Arc::clone(&content), &options)?;
     if let Some(tick) = args.perturb_at {
         peer.perturb_at(fixstep_runtime::Tick(tick));
     }
-    let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
     let mut bot: Option<G::Bot> = None;
     let mut logs = Logs::<G>::of(&args.logs, &content)?;
     // A drawn log means frames, drawn at their rate from the prediction and the playout.
@@ -156,7 +157,7 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
             return Err(e);
         }
         if let Some(goodbye) = goodbye {
-            eprintln!("fixstep: {goodbye}");
+            tracing::info!("{goodbye}");
             break;
         }
         if let Some(frame_micros) = frames

@@ -24,7 +24,8 @@ pub struct JudderArgs {
     #[arg(long)]
     pub plot: Option<PathBuf>,
     /// How many of the worst entities to list and plot.
-    #[arg(long, default_value_t = DEFAULT_WORST)]
+    #[arg(long, default_value_t = DEFAULT_WORST,
+          value_parser = super::bounds::up_to(super::bounds::MAX_WORST))]
     pub worst: usize,
 }
 

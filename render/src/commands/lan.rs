@@ -19,7 +19,8 @@ pub struct LanArgs {
     #[arg(long = "to")]
     pub targets: Vec<IpAddr>,
     /// How long to wait for answers, milliseconds.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500,
+          value_parser = clap::value_parser!(u64).range(0..=super::bounds::MAX_LAN_WAIT_MS))]
     pub wait_ms: u64,
 }
 

@@ -28,7 +28,8 @@ pub struct LoadtestArgs {
           value_parser = clap::value_parser!(u16).range(0..=MAX_SPECTATORS as i64))]
     pub spectators: u16,
     /// How long to measure once all are welcomed, seconds.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32)
+          .range(1..=i64::from(super::bounds::MAX_LOADTEST_SECONDS)))]
     pub duration: u32,
     /// The share of the players that move, per cent (the game's bots drive them); the rest
     /// stand still.
@@ -71,9 +72,10 @@ pub fn run<G: Playable>(args: &LoadtestArgs, paths: &Paths) -> Result<(String, b
     let stopping = Arc::clone(&stop);
     ctrlc::set_handler(move || stopping.store(true, Ordering::Relaxed))
         .context("cannot take the termination signals")?;
-    eprintln!(
-        "fixstep: loadtest of {} players and {} spectators against {host}",
-        options.players, options.spectators
+    tracing::info!(
+        "loadtest of {} players and {} spectators against {host}",
+        options.players,
+        options.spectators
     );
     let report = run_load::<G>(&content, &options, || stop.load(Ordering::Relaxed))?;
     if let Some(file) = &args.json {

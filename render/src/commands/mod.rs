@@ -5,6 +5,7 @@
 pub mod about;
 #[cfg(feature = "agones")]
 pub mod agones;
+pub mod bounds;
 pub mod desync_diff;
 pub mod host;
 pub mod join;
@@ -31,7 +32,8 @@ use clap::Args;
 use fixstep_net::WallClock;
 use fixstep_present::record::{DrawnLog, HeldMark, TruthLog};
 use fixstep_present::{CommandOf, Game, SnapshotOf};
-use fixstep_runtime::script::{CommandScript, InputScript};
+use fixstep_runtime::file::read_text;
+use fixstep_runtime::script::{COMMAND_SCRIPT_FILE, CommandScript, INPUT_SCRIPT_FILE, InputScript};
 use fixstep_runtime::{StateHash, Tick};
 
 /// A mistake in what the user gave (a flag's value, a file, an address): the program exits
@@ -79,9 +81,7 @@ pub fn read_command_script<G: Game>(
     path: Option<&Path>,
 ) -> Result<Option<CommandScript<CommandOf<G>>>> {
     let Some(path) = path else { return Ok(None) };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read command script {}", path.display()))
-        .map_err(bad_input)?;
+    let text = read_text(path, COMMAND_SCRIPT_FILE).map_err(bad_input)?;
     let script = CommandScript::parse(&text)
         .with_context(|| format!("command script {}", path.display()))
         .map_err(bad_input)?;
@@ -97,9 +97,7 @@ pub fn read_input_script<G: Game>(
     path: Option<&Path>,
 ) -> Result<Option<InputScript<CommandOf<G>>>> {
     let Some(path) = path else { return Ok(None) };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read input script {}", path.display()))
-        .map_err(bad_input)?;
+    let text = read_text(path, INPUT_SCRIPT_FILE).map_err(bad_input)?;
     let script = InputScript::parse(&text)
         .with_context(|| format!("input script {}", path.display()))
         .map_err(bad_input)?;
@@ -145,7 +143,8 @@ pub struct NetLogArgs {
     #[arg(long)]
     pub headless: bool,
     /// Stop after this many ticks.
-    #[arg(long, requires = "headless")]
+    #[arg(long, requires = "headless",
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(bounds::MAX_TICKS)))]
     pub ticks: Option<u32>,
     /// Play a scripted bot (a headless host plays no character of its own without one).
     #[arg(long, requires = "headless")]
@@ -163,8 +162,8 @@ pub struct NetLogArgs {
     /// Write where everything is at every tick (JSON Lines).
     #[arg(long, requires = "headless")]
     pub truth_log: Option<PathBuf>,
-    /// Frames a second of a headless run that draws (with --drawn-log).
-    #[arg(long, default_value_t = 60.0)]
+    /// Frames a second of a headless run that draws (with --drawn-log; at most 1000).
+    #[arg(long, default_value_t = 60.0, value_parser = bounds::frames_per_second)]
     pub fps: f64,
 }
 

@@ -19,10 +19,10 @@ pub struct NetemArgs {
     #[arg(long)]
     pub forward: SocketAddr,
     /// Delay each way, milliseconds.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=i64::from(super::bounds::MAX_NETEM_DELAY_MS)))]
     pub delay: u32,
     /// Extra delay drawn from 0 to this, milliseconds.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=i64::from(super::bounds::MAX_NETEM_DELAY_MS)))]
     pub jitter: u32,
     /// Datagrams lost, percent.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
@@ -57,7 +57,7 @@ pub fn run(args: &NetemArgs) -> Result<String> {
         seed: args.seed,
     };
     let mut netem = Netem::bind(args.listen, args.forward, config)?;
-    eprintln!("fixstep: netem on {} to {}", netem.local_addr()?, args.forward);
+    tracing::info!("netem on {} to {}", netem.local_addr()?, args.forward);
     let start = Instant::now();
     let limit = args.seconds.map(Duration::from_secs);
     // Told to stop, it stops as its time running out would: with its counts.

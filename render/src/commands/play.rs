@@ -24,7 +24,8 @@ pub struct PlayArgs {
     #[arg(long, default_value = "1280x720", value_parser = super::screenshot::parse_size)]
     pub size: (u32, u32),
     /// Quit after drawing this many frames.
-    #[arg(long)]
+    #[arg(long,
+          value_parser = clap::value_parser!(u64).range(0..=super::bounds::MAX_PLAY_FRAMES))]
     pub frames: Option<u64>,
     /// With --frames: write the last frame drawn to this PNG.
     #[arg(long, requires = "frames")]
@@ -34,7 +35,8 @@ pub struct PlayArgs {
     pub seed: u64,
     /// Bots that play alongside you (players 1 to N): company in the town, opponents and
     /// team mates in the arena.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0,
+          value_parser = super::bounds::up_to(u64::from(super::bounds::MAX_BOTS)))]
     pub bots: usize,
     /// Pose the characters on the CPU instead of the GPU.
     #[arg(long)]
@@ -130,7 +132,7 @@ pub fn window<G: Playable>(
     let settings = match settings_file.as_deref().map(load_or_create) {
         Some(loaded) => {
             if let Some(warning) = loaded.warning {
-                eprintln!("fixstep: {warning}");
+                tracing::warn!("{warning}");
             }
             loaded.settings
         }

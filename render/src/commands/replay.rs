@@ -7,7 +7,8 @@ use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use fixstep_present::{CommandOf, Game};
 use fixstep_runtime::Error;
-use fixstep_runtime::replay::{Replay, verify};
+use fixstep_runtime::file::{content_path, read_bytes};
+use fixstep_runtime::replay::{REPLAY_FILE, Replay, verify};
 
 use super::{Paths, bad_input};
 
@@ -21,11 +22,21 @@ pub struct ReplayArgs {
     pub verify: bool,
 }
 
-/// The content file a replay header names: under `assets` unless it is an absolute path.
-#[must_use]
-pub fn replay_content_path(name: &str, assets: &Path) -> PathBuf {
-    let path = Path::new(name);
-    if path.is_absolute() { path.to_path_buf() } else { assets.join(path) }
+/// The content file a replay header names: under `assets`, and nowhere else. The name is
+/// checked before anything is opened: an absolute path, a `..` or a link out of the assets is
+/// refused, naming the replay, its header record and the path.
+///
+/// # Errors
+///
+/// A name that leaves the assets, as a [`super::BadInput`].
+pub fn replay_content_path(replay: &Path, name: &str, assets: &Path) -> Result<PathBuf> {
+    content_path(assets, name).map_err(|e| {
+        bad_input(anyhow!(
+            "replay {}, record 0 (the header): its level path {e}; a replay names its level \
+             under the assets",
+            replay.display()
+        ))
+    })
 }
 
 /// What `fixstep replay` found.
@@ -44,9 +55,7 @@ pub enum Replayed {
 /// An unreadable, damaged or foreign replay, or content that no longer loads.
 pub fn run<G: Game>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
     let path = &args.file;
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("cannot read replay {}", path.display()))
-        .map_err(bad_input)?;
+    let bytes = read_bytes(path, REPLAY_FILE).map_err(bad_input)?;
     // Another game's replay is refused by name, before its commands are read as this game's.
     let replay: Replay<CommandOf<G>> = match Replay::read_for::<G::Sim>(&bytes) {
         Err(Error::OtherSimulation { recorded, running }) => {
@@ -60,6 +69,7 @@ pub fn run<G: Game>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
         read => read.with_context(|| format!("replay {}", path.display())).map_err(bad_input)?,
     };
     let h = &replay.header;
+    let level = replay_content_path(path, &h.level, &paths.assets)?;
     if !args.verify {
         return Ok(Replayed::Ok(format!(
             "replay of {} (simulation version {}, seed {}, {} players): {} ticks\n",
@@ -70,7 +80,7 @@ pub fn run<G: Game>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
             replay.ticks.len(),
         )));
     }
-    let content = paths.load::<G>(&replay_content_path(&h.level, &paths.assets))?;
+    let content = paths.load::<G>(&level)?;
     let mut sim = G::new_sim(&content, h.seed, usize::from(h.players));
     let report = verify(&mut sim, &replay)
         .with_context(|| format!("replay {}", path.display()))

@@ -63,7 +63,7 @@ pub struct ScreenshotArgs {
     #[arg(long)]
     pub level: Option<PathBuf>,
     /// Ticks to simulate (100 ms each) before drawing.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(super::bounds::MAX_TICKS)))]
     pub tick: u32,
     /// Where between the last two ticks to draw: 0 is the tick before, 1 the last tick.
     #[arg(long, default_value_t = 1.0)]
@@ -91,10 +91,11 @@ pub struct ScreenshotArgs {
     pub out: Option<PathBuf>,
     /// Instead of a picture, time this many frames and print the CPU time to prepare and
     /// submit one (percentiles).
-    #[arg(long)]
+    #[arg(long, value_parser = super::bounds::up_to(super::bounds::MAX_BENCH_FRAMES))]
     pub bench_frames: Option<usize>,
     /// Characters to add to the frame (a crowd around the player), for the benchmark.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0,
+          value_parser = super::bounds::up_to(super::bounds::MAX_EXTRA_CHARACTERS))]
     pub extra_characters: usize,
 }
 

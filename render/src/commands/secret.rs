@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 pub use fixstep_netplay::rejoin_file;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use fixstep_net::{Access, Admission, SessionKey};
 
@@ -60,17 +60,19 @@ impl PasswordArgs {
     }
 }
 
+/// A password file: its first line is the password, a passphrase of a few words; the rest
+/// may hold a comment. More than this is not a password file.
+const PASSWORD_FILE: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("password file", 4_000);
+
 /// The password on the first line of `file`.
 fn read_password(file: &Path) -> Result<String> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("cannot read the password file {}", file.display()))
-        .map_err(bad_input)?;
-    let line = text.lines().next().unwrap_or_default().trim_end_matches('\r');
-    if line.is_empty() {
+    let text = fixstep_runtime::file::read_text(file, PASSWORD_FILE).map_err(bad_input)?;
+    let Some(password) = fixstep_net::password_in_file(&text) else {
         return Err(bad_input(anyhow::anyhow!(
             "{}:1: the password file's first line is empty",
             file.display()
         )));
-    }
-    Ok(line.to_owned())
+    };
+    Ok(password.to_owned())
 }

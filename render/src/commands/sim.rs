@@ -24,9 +24,10 @@ pub struct SimArgs {
     #[arg(long)]
     pub level: Option<PathBuf>,
     /// Ticks to run (100 ms each).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(super::bounds::MAX_TICKS)))]
     pub ticks: u32,
-    /// Scripted bot players (players 0..K).
+    /// Scripted bot players (players 0..K), up to the most players the game holds (the town's
+    /// 65,535), which a larger count is refused naming.
     #[arg(long, default_value_t = 0)]
     pub bots: usize,
     /// A command script for further players (`TICK PLAYER FIELDS`, the game's command fields;
@@ -51,8 +52,8 @@ pub struct SimArgs {
     /// Record a replay (commands and per-tick hashes) to this file.
     #[arg(long)]
     pub record: Option<PathBuf>,
-    /// Simulated render frames per second, when recording what they draw.
-    #[arg(long, default_value_t = 60.0)]
+    /// Simulated render frames per second, when recording what they draw (at most 1000).
+    #[arg(long, default_value_t = 60.0, value_parser = super::bounds::frames_per_second)]
     pub fps: f64,
     /// Frame intervals in milliseconds, one a line, repeated (instead of --fps).
     #[arg(long)]
@@ -66,16 +67,32 @@ pub struct SimArgs {
 }
 
 /// The level's name in a replay header: its path under the assets (with `/`), so the replay
-/// verifies from any directory and on any machine with the same assets; content from
-/// elsewhere is named by its absolute path.
-fn replay_content_name(source: &str, file: &Path, assets: &Path) -> String {
+/// verifies from any directory and on any machine with the same assets. A replay names
+/// nothing outside the assets (a replay that did would be refused when played), so content
+/// from elsewhere is refused before the run.
+///
+/// # Errors
+///
+/// Content that is not under the assets, as a [`super::BadInput`].
+fn replay_content_name(source: &str, file: &Path, assets: &Path) -> Result<String> {
     let canonical = |p: &Path| std::fs::canonicalize(p).ok();
     let file_path = canonical(file);
-    if file_path.is_some() && canonical(&assets.join(source)) == file_path {
-        return source.to_owned();
+    let under = fixstep_runtime::file::content_path(assets, source).ok();
+    if file_path.is_some() && under.as_deref().and_then(canonical) == file_path {
+        return Ok(source.to_owned());
     }
-    file_path.map_or_else(|| file.display().to_string(), |f| f.display().to_string())
+    Err(bad_input(anyhow!(
+        "--record: the content {} is not under the assets {}, and a replay names its content \
+         under them: put it there, or name its folder with --assets",
+        file.display(),
+        assets.display()
+    )))
 }
+
+/// A frame-times file: a number of milliseconds a line, repeated over the run; a few thousand
+/// lines describe any pattern of frames, and this is a hundred thousand.
+const FRAME_TIMES_FILE: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("frame times file", 1_000_000);
 
 /// Where one player's commands come from.
 enum Driver<G: Game> {
@@ -117,9 +134,7 @@ impl FramePacing {
     ///
     /// A line that is not a positive number, naming the file and line; an empty file.
     pub fn from_file(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read frame times {}", path.display()))
-            .map_err(bad_input)?;
+        let text = fixstep_runtime::file::read_text(path, FRAME_TIMES_FILE).map_err(bad_input)?;
         let mut intervals = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let content = line.split('#').next().unwrap_or("").trim();
@@ -176,6 +191,16 @@ impl<G: Game> Drivers<G> {
         held: usize,
         bots: usize,
     ) -> Result<Self> {
+        // The bots alone first, before any sum: a count over the cap is refused naming it, and
+        // none overflows.
+        if bots > G::MAX_PLAYERS.saturating_sub(held) {
+            return Err(bad_input(anyhow!(
+                "--bots {bots}: the {} holds at most {} players{}",
+                G::NAME,
+                G::MAX_PLAYERS,
+                if held > 0 { ", the input script's among them" } else { "" }
+            )));
+        }
         let script = read_command_script::<G>(commands)?.unwrap_or_default();
         let bots = held..held + bots;
         if let Some(player) = (0..bots.end).find(|&p| script.drives(p)) {
@@ -259,11 +284,11 @@ impl<G: Game> Stepper<G> {
             args.hash_log.as_deref().map(|p| super::create(p, "hash log")).transpose()?;
         let recorder = match &args.record {
             Some(path) => {
-                let file = File::create(path)
-                    .with_context(|| format!("cannot create replay {}", path.display()))?;
                 let content_file = paths.content_file::<G>(args.level.as_deref());
                 let name =
-                    replay_content_name(G::content_source(&content), &content_file, &paths.assets);
+                    replay_content_name(G::content_source(&content), &content_file, &paths.assets)?;
+                let file = File::create(path)
+                    .with_context(|| format!("cannot create replay {}", path.display()))?;
                 let header = ReplayHeader::of(&sim, name, args.seed)?;
                 Some(ReplayWriter::new(BufWriter::new(file), &header)?)
             }

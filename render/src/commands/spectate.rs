@@ -32,13 +32,14 @@ pub struct SpectateArgs {
     #[arg(long)]
     pub headless: bool,
     /// Stop after watching this many ticks.
-    #[arg(long, requires = "headless")]
+    #[arg(long, requires = "headless",
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(super::bounds::MAX_TICKS)))]
     pub ticks: Option<u32>,
     /// Write what every frame drew (the trace format's drawn log).
     #[arg(long, requires = "headless")]
     pub drawn_log: Option<PathBuf>,
     /// Frames a second.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = super::bounds::frames_per_second)]
     pub fps: f64,
     /// The session's password.
     #[command(flatten)]
@@ -81,7 +82,7 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, b
             if spectator.updates() == 0 {
                 bail!("{goodbye}, before its first snapshot");
             }
-            eprintln!("fixstep: {goodbye}");
+            tracing::info!("{goodbye}");
             break;
         }
         if spectator.updates() == 0 && now > FIRST_SNAPSHOT_TIMEOUT_MICROS {

@@ -21,10 +21,11 @@ pub struct SyncTestArgs {
     #[arg(long)]
     pub level: Option<PathBuf>,
     /// Ticks to test.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u32).range(0..=i64::from(super::bounds::MAX_TICKS)))]
     pub ticks: u32,
     /// Scripted bot players (players 0..K).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2,
+          value_parser = super::bounds::up_to(u64::from(super::bounds::MAX_BOTS)))]
     pub bots: usize,
     /// A command script for further players.
     #[arg(long)]

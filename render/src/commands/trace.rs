@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
+use fixstep_runtime::file::ReadError;
+use fixstep_tools::trace::TraceError;
+
 use super::bad_input;
 
 /// `fixstep trace`'s arguments.
@@ -26,13 +29,22 @@ pub struct TraceArgs {
 /// fault), or a drawn log that cannot be written.
 pub fn run(args: &TraceArgs) -> Result<String> {
     let (input, out) = (&args.input, &args.out);
-    let file = std::fs::File::open(input)
-        .with_context(|| format!("cannot read trace {}", input.display()))
-        .map_err(bad_input)?;
+    let file =
+        fixstep_runtime::file::open(input, fixstep_tools::trace::TRACE_FILE).map_err(bad_input)?;
     let drawn = std::fs::File::create(out)
         .with_context(|| format!("cannot write drawn log {}", out.display()))?;
     let summary = fixstep_tools::trace::run_trace(std::io::BufReader::new(file), drawn)
-        .with_context(|| format!("trace {}", input.display()))
+        .map_err(|e| {
+            let context = format!("trace {}", input.display());
+            match e {
+                // Over its limit: the message names the file already.
+                TraceError::Io(io) => match io.downcast::<ReadError>() {
+                    Ok(over) => anyhow::Error::new(over),
+                    Err(io) => anyhow::Error::new(io).context(context),
+                },
+                e => anyhow::Error::new(e).context(context),
+            }
+        })
         .map_err(bad_input)?;
     Ok(format!(
         "drew {} frames from {} snapshots into {}\n",

@@ -143,7 +143,7 @@ impl Drawn for Town {
             ))),
             Err(e) => {
                 // The game is worth playing without its sounds.
-                eprintln!("fixstep: sound: off: {e}");
+                tracing::warn!("sound: off: {e}");
                 Box::new(Silent)
             }
         }

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use fixstep_tools::tracegen::{generate, scenarios};
 
+#[expect(clippy::print_stderr, reason = "a command-line tool's usage and errors, for its user")]
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
     let Some(out) = args.next().map(PathBuf::from) else {

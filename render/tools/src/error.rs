@@ -6,16 +6,9 @@ use std::path::PathBuf;
 /// is one.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
-    /// A file cannot be read.
-    #[error("cannot read {what} {path}: {source}")]
-    Read {
-        /// What the file is ("drawn log", "truth", "trace").
-        what: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// A file cannot be read, is not a file, or is over its kind's limit.
+    #[error(transparent)]
+    Read(#[from] fixstep_runtime::file::ReadError),
     /// A file cannot be written.
     #[error("cannot write {what} {path}: {source}")]
     Write {

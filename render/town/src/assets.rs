@@ -26,13 +26,8 @@ pub fn load_level_file(assets: &Path, level: &Path) -> Result<Level, LevelError>
 #[derive(Debug, thiserror::Error)]
 pub enum RigLoadError {
     /// The level file cannot be read again for its clip file.
-    #[error("cannot read the level {path}: {source}")]
-    Read {
-        /// The level file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Read(#[from] fixstep_runtime::file::ReadError),
     /// The level file does not name its clip file.
     #[error("{path}: {message}")]
     Clips {
@@ -62,12 +57,14 @@ struct ClipsField {
 /// A level file that cannot be read or names no clip file, a rig that does not load, or a
 /// rig whose clips are not the level's.
 pub fn load_rig(assets: &Path, level_file: &Path, level: &Level) -> Result<Rig, RigLoadError> {
-    let text = std::fs::read_to_string(level_file)
-        .map_err(|source| RigLoadError::Read { path: level_file.to_path_buf(), source })?;
+    let text = fixstep_runtime::file::read_text(level_file, fixstep_game::level::LEVEL_FILE)?;
     let field: ClipsField = ron::Options::default().from_str(&text).map_err(|e| {
         RigLoadError::Clips { path: level_file.to_path_buf(), message: e.to_string() }
     })?;
-    let rig = Rig::load(&assets.join(&field.clips))?;
+    let clips = fixstep_runtime::file::content_path(assets, &field.clips).map_err(|e| {
+        RigLoadError::Clips { path: level_file.to_path_buf(), message: format!("clips: {e}") }
+    })?;
+    let rig = Rig::load(&clips)?;
     let same = rig.clips.len() == level.clips.defs.len()
         && rig
             .clips

@@ -69,6 +69,7 @@ use fixstep_gpu::{FrameRenderer, GpuContext, GpuError, OffscreenTarget};
 use fixstep_net::{Access, Admission, SessionKey};
 use fixstep_netplay::{HostOptions, NetGame, NetPlayError, PeerOptions, rejoin_file};
 use fixstep_present::{FrameOf, Game};
+use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
 use winit::application::ApplicationHandler;
 use winit::event::{DeviceEvent, DeviceId, ElementState, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -336,6 +337,7 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             also_reachable_at: Vec::new(),
             max_players: FRONT_SEATS,
             max_spectators: FRONT_SEATS,
+            seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
             own_player: true,
             seed,
             name: name.clone(),
@@ -457,7 +459,7 @@ where
         if let Some(path) = &self.options.settings_file
             && let Err(e) = self.options.settings.save(path)
         {
-            eprintln!("fixstep: cannot save the settings to {}: {e}", path.display());
+            tracing::warn!("cannot save the settings to {}: {e}", path.display());
         }
     }
 

@@ -384,14 +384,35 @@ impl Settings {
     }
 }
 
+/// The settings a settings file's `text` holds, or what is wrong with them in words (the
+/// line and column of a RON error, or the value out of range): what [`load_or_create`] reads
+/// once it has the file's text.
+///
+/// # Errors
+///
+/// Text that is not settings in RON, or settings that are out of range, of another version,
+/// or bind a key twice.
+pub fn parse(text: &str) -> Result<Settings, String> {
+    match ron::from_str::<Settings>(text) {
+        Ok(settings) => settings.invalid().map_or(Ok(settings), Err),
+        Err(e) => {
+            Err(format!("line {}, column {}: {}", e.span.start.line, e.span.start.col, e.code))
+        }
+    }
+}
+
+/// The settings file: the defaults are 1 kB; a thousand times that is no settings file.
+pub const SETTINGS_KIND: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("settings file", 1_000_000);
+
 /// The settings in `path`; see the [module documentation](self) for a file that is missing
 /// or does not read.
 #[must_use]
 pub fn load_or_create(path: &Path) -> Loaded {
     let shown = path.display();
-    let text = match std::fs::read_to_string(path) {
+    let text = match fixstep_runtime::file::read_text(path, SETTINGS_KIND) {
         Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+        Err(e) if e.is_not_found() => {
             let settings = Settings::default();
             let warning = settings
                 .save(path)
@@ -400,16 +421,13 @@ pub fn load_or_create(path: &Path) -> Loaded {
             return Loaded { settings, warning };
         }
         Err(e) => {
-            let warning = Some(format!("cannot read {shown}: {e}; playing with the defaults"));
+            let warning = Some(format!("{}; playing with the defaults", e.with_causes()));
             return Loaded { settings: Settings::default(), warning };
         }
     };
-    let problem = match ron::from_str::<Settings>(&text) {
-        Ok(settings) => match settings.invalid() {
-            None => return Loaded { settings, warning: None },
-            Some(problem) => problem,
-        },
-        Err(e) => format!("line {}, column {}: {}", e.span.start.line, e.span.start.col, e.code),
+    let problem = match parse(&text) {
+        Ok(settings) => return Loaded { settings, warning: None },
+        Err(problem) => problem,
     };
     let kept = path.with_extension("ron.bad");
     let settings = Settings::default();

@@ -116,6 +116,14 @@ impl SessionKey {
     }
 }
 
+/// The password a password file's `text` holds (`fixstep host --password-file`): its first
+/// line, without the line's end; `None` when that line is empty, as no password is.
+#[must_use]
+pub fn password_in_file(text: &str) -> Option<&str> {
+    let line = text.lines().next().unwrap_or_default().trim_end_matches('\r');
+    (!line.is_empty()).then_some(line)
+}
+
 /// What a host asks of the peers that connect.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Access {

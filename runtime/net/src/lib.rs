@@ -28,8 +28,8 @@
 //! use std::time::Duration;
 //! use fixstep_net::{Access, Admission, HostTransport, PeerTransport, SessionKey, WallClock};
 //! use fixstep_runtime::net::{
-//!     GameData, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION, PeerConfig,
-//!     PeerSession, Role,
+//!     DEFAULT_SEAT_GRACE_MICROS, GameData, HostConfig, HostEvent, HostSession, Identity,
+//!     PROTOCOL_VERSION, PeerConfig, PeerSession, Role,
 //! };
 //! use fixstep_runtime::{Command, ContentDigest, Tick};
 //! use serde::{Deserialize, Serialize};
@@ -51,7 +51,10 @@
 //! }
 //!
 //! let identity = Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(7) };
-//! let config = HostConfig { identity, max_players: 4, max_spectators: 8, local_players: 0 };
+//! let config = HostConfig {
+//!     identity, max_players: 4, max_spectators: 8, local_players: 0,
+//!     seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+//! };
 //! let mut host = HostSession::<Nudges>::new(config, Tick::ZERO);
 //! // A session sealed by a password: only peers that know it can join, or read a packet.
 //! let access = Access::Key(SessionKey::from_password("correct horse")?);
@@ -88,6 +91,7 @@ mod limiter;
 pub mod netcode;
 mod netem;
 mod peer_link;
+pub mod reads;
 pub mod renet_guard;
 mod transport;
 pub mod wire;
@@ -97,10 +101,10 @@ use std::time::Instant;
 
 use fixstep_runtime::net::Goodbye;
 
-pub use access::{Access, Admission, SessionKey, rejoin_secret};
-pub use netcode::Turned;
+pub use access::{Access, Admission, SessionKey, password_in_file, rejoin_secret};
 pub use netem::{CLIENT_IDLE_SECONDS, Netem, NetemConfig, NetemCounts, Traffic};
 pub use peer_link::{PeerLink, SessionGuard};
+pub use reads::{Reads, Reason};
 pub use transport::{
     HostTransport, LinkStats, MAX_CONNECTIONS, MAX_PLAYERS, MAX_SPECTATORS, NETCODE_PROTOCOL_ID,
     PeerTransport, connection_config, peer_message_bytes,

@@ -30,6 +30,7 @@ use renetcode::{
 
 use crate::access::{Refusal, RequestCheck, SessionKey, check_request};
 use crate::limiter::RateLimiter;
+use crate::reads::{Reads, Reason};
 use crate::renet_guard::{ACK, Kept, PayloadGuard};
 use crate::wire::{CountedSocket, WireCounts};
 
@@ -48,18 +49,6 @@ pub const REQUESTS_PER_SECOND: u64 = 16;
 /// The burst of [`REQUESTS_PER_SECOND`].
 const REQUEST_BURST: u64 = 32;
 
-/// What the host turned away before netcode read it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Turned {
-    /// Datagrams shaped as no netcode packet can be, and payloads kept from renet.
-    pub malformed: u64,
-    /// Datagrams over an address's [`DATAGRAMS_PER_SECOND`].
-    pub flooded: u64,
-    /// Connection requests over an IP address's [`REQUESTS_PER_SECOND`], for another
-    /// protocol, or whose token the host could not open or found expired.
-    pub requests: u64,
-}
-
 /// netcode's packet types are 0 (connection request) to 6 (disconnect), in a first byte's
 /// low four bits.
 const LAST_PACKET_TYPE: u8 = 6;
@@ -74,6 +63,52 @@ const MAX_SEQUENCE_BYTES: u8 = 8;
 /// The authentication tag that ends every packet but the connection request, bytes
 /// (ChaCha20-Poly1305's).
 const MAC_BYTES: usize = 16;
+
+/// How much of a sealed packet's body is kept to tell whether netcode opened it, bytes: 16.
+/// netcode decrypts a packet in place, and only once its tag is verified, so a body that
+/// changed was opened; 16 bytes are the same before and after one time in 2^128 (netcode's
+/// keep-alive has 8, also enough, at one in 2^64).
+const PROBE_BYTES: usize = 16;
+
+/// The first bytes of a well-formed packet's sealed body (after the prefix and the sequence
+/// number, before the tag), as it came: see [`PROBE_BYTES`].
+#[derive(Clone, Copy)]
+struct SealedProbe {
+    bytes: [u8; PROBE_BYTES],
+    len: usize,
+}
+
+impl SealedProbe {
+    /// The probe of `datagram`, which [`well_formed`] passed and is no connection request.
+    fn of(datagram: &[u8]) -> Self {
+        let body = sealed_body(datagram);
+        let len = body.len().min(PROBE_BYTES);
+        let mut bytes = [0; PROBE_BYTES];
+        bytes[..len].copy_from_slice(&body[..len]);
+        Self { bytes, len }
+    }
+
+    /// Whether `datagram`, the same one after netcode had it, was opened (decrypted in place).
+    /// An empty body tells nothing: the packets that have one (a goodbye) say so otherwise.
+    fn opened(&self, datagram: &[u8]) -> bool {
+        let body = sealed_body(datagram);
+        self.len > 0 && body.get(..self.len) != Some(&self.bytes[..self.len])
+    }
+}
+
+/// The sealed body of a well-formed packet that is no connection request.
+fn sealed_body(datagram: &[u8]) -> &[u8] {
+    let start = 1 + usize::from(datagram.first().map_or(0, |prefix| prefix >> 4));
+    datagram.get(start..datagram.len().saturating_sub(MAC_BYTES)).unwrap_or_default()
+}
+
+/// What became of a connection request before netcode read it.
+enum RequestAdmission {
+    /// It goes on to netcode.
+    Pass,
+    /// It was turned away, for this reason.
+    Turned(Reason),
+}
 
 /// Whether `datagram` is shaped as a netcode packet can be: a known packet type and, but for
 /// a connection request, a sequence number no longer than a `u64` followed by at least an
@@ -96,12 +131,10 @@ pub struct ServerLink {
     socket: CountedSocket,
     netcode: NetcodeServer,
     buffer: Box<[u8; NETCODE_MAX_PACKET_BYTES]>,
-    /// What was turned away unread.
-    turned: Turned,
-    /// Each connected client's checks of what renet reads.
-    guards: HashMap<ClientId, PayloadGuard>,
-    /// Clients whose payloads showed they mean harm, for the session to drop.
-    cut_off: Vec<ClientId>,
+    /// Every datagram read, by what became of it.
+    reads: Reads,
+    /// What the host keeps of its clients.
+    clients: Clients,
     /// The key connect tokens are sealed with.
     key: SessionKey,
     /// netcode's time: since the Unix epoch, as its tokens are stamped.
@@ -125,9 +158,8 @@ impl ServerLink {
             now: config.current_time,
             netcode: NetcodeServer::new(config),
             buffer: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
-            turned: Turned::default(),
-            guards: HashMap::new(),
-            cut_off: Vec::new(),
+            reads: Reads::default(),
+            clients: Clients::default(),
             key,
             datagrams: RateLimiter::new(DATAGRAMS_PER_SECOND, DATAGRAMS_PER_SECOND),
             requests: RateLimiter::new(REQUESTS_PER_SECOND, REQUEST_BURST),
@@ -143,12 +175,12 @@ impl ServerLink {
     /// Clients whose payloads showed they mean harm since the last call: renet reads nothing
     /// more of theirs, and the session should drop them.
     pub fn drain_cut_off(&mut self) -> std::vec::Drain<'_, ClientId> {
-        self.cut_off.drain(..)
+        self.clients.cut_off.drain(..)
     }
 
     /// `client`'s reliable channel handed a message on.
     pub fn took_reliable(&mut self, client: ClientId) {
-        if let Some(guard) = self.guards.get_mut(&client) {
+        if let Some(guard) = self.clients.guards.get_mut(&client) {
             guard.took_reliable();
         }
     }
@@ -159,10 +191,10 @@ impl ServerLink {
         self.netcode.addresses()
     }
 
-    /// What was turned away unread so far.
+    /// Every datagram read so far, by what became of it.
     #[must_use]
-    pub const fn turned(&self) -> Turned {
-        self.turned
+    pub const fn reads(&self) -> Reads {
+        self.reads
     }
 
     /// What crossed the socket so far.
@@ -183,22 +215,8 @@ impl ServerLink {
         loop {
             match self.socket.recv_from(&mut self.buffer[..]) {
                 Ok((len, from)) => {
-                    if !self.datagrams.allow(from, self.now) {
-                        self.turned.flooded += 1;
-                    } else if crate::lan::is_query(&self.buffer[..len]) {
-                        // No longer than the query (see `lan`); a lost answer is asked again.
-                        if let Some(answer) = &self.lan_answer {
-                            let _ = self.socket.send_to(answer, from);
-                        }
-                    } else if !well_formed(&self.buffer[..len]) {
-                        self.turned.malformed += 1;
-                    } else if self.buffer[0] == CONNECTION_REQUEST && !self.admit(from, len) {
-                        self.turned.requests += 1;
-                    } else {
-                        let result = self.netcode.process_packet(from, &mut self.buffer[..len]);
-                        let (guards, cut_off) = (&mut self.guards, &mut self.cut_off);
-                        handle(result, &self.socket, server, guards, cut_off, &mut self.turned);
-                    }
+                    let reason = self.read(len, from, server);
+                    self.reads.count(reason);
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => break,
@@ -209,31 +227,65 @@ impl ServerLink {
         }
         for client in self.netcode.clients_id() {
             let result = self.netcode.update_client(client);
-            let (guards, cut_off) = (&mut self.guards, &mut self.cut_off);
-            handle(result, &self.socket, server, guards, cut_off, &mut self.turned);
+            let _ = handle(result, &self.socket, server, &mut self.clients);
         }
         for client in server.disconnections_id() {
             let result = self.netcode.disconnect(client);
-            let (guards, cut_off) = (&mut self.guards, &mut self.cut_off);
-            handle(result, &self.socket, server, guards, cut_off, &mut self.turned);
+            let _ = handle(result, &self.socket, server, &mut self.clients);
         }
         Ok(())
     }
 
+    /// Acts on the datagram of `len` bytes in the buffer, from `from`, and says what became
+    /// of it: each check in turn, then netcode, then (for a payload) the guard.
+    fn read(&mut self, len: usize, from: SocketAddr, server: &mut RenetServer) -> Reason {
+        if !self.datagrams.allow(from, self.now) {
+            return Reason::Flooded;
+        }
+        let datagram = &self.buffer[..len];
+        if crate::lan::is_query(datagram) {
+            // No longer than the query (see `lan`); a lost answer is asked again.
+            if let Some(answer) = &self.lan_answer {
+                let _ = self.socket.send_to(answer, from);
+            }
+            return Reason::LanQuery;
+        }
+        if !well_formed(datagram) {
+            return Reason::NotNetcode;
+        }
+        // The packet type is the first byte's low four bits, whatever the high four say.
+        let request = datagram[0] & 0x0F == CONNECTION_REQUEST;
+        if request && let RequestAdmission::Turned(reason) = self.admit(from, len) {
+            return reason;
+        }
+        let probe = (!request).then(|| SealedProbe::of(&self.buffer[..len]));
+        let connected = self.clients.connected.contains_key(&from);
+        let result = self.netcode.process_packet(from, &mut self.buffer[..len]);
+        let taken = handle(result, &self.socket, server, &mut self.clients);
+        match (taken, probe) {
+            (Some(reason), _) => reason,
+            (None, None) => Reason::RequestDeclined,
+            (None, Some(_)) if !connected => Reason::UnknownAddress,
+            // A keep-alive, or a packet out of place for the connection's state.
+            (None, Some(probe)) if probe.opened(&self.buffer[..len]) => Reason::Netcode,
+            (None, Some(_)) => Reason::Unopened,
+        }
+    }
+
     /// Whether the connection request of `len` bytes in the buffer, from `from`, goes on to
     /// netcode: within its IP address's rate, and with a token the host can open and that is
-    /// still good. A peer whose token is not is told why.
-    fn admit(&mut self, from: SocketAddr, len: usize) -> bool {
+    /// still good. A peer whose token is not is told why; a request turned away says why.
+    fn admit(&mut self, from: SocketAddr, len: usize) -> RequestAdmission {
         if !self.requests.allow(from.ip(), self.now) {
-            return false;
+            return RequestAdmission::Turned(Reason::RequestFlooded);
         }
         match check_request(&self.buffer[..len], &self.key, self.now.as_secs()) {
-            RequestCheck::Pass => true,
-            RequestCheck::Ignore => false,
+            RequestCheck::Pass => RequestAdmission::Pass,
+            RequestCheck::Ignore => RequestAdmission::Turned(Reason::RequestIgnored),
             RequestCheck::Refuse(refusal) => {
                 // Shorter than the request: no one can use the host to flood a third party.
                 let _ = self.socket.send_to(&refusal.datagram(), from);
-                false
+                RequestAdmission::Turned(Reason::RequestRefused)
             }
         }
     }
@@ -245,7 +297,7 @@ impl ServerLink {
     pub fn send_packets(&mut self, server: &mut RenetServer) {
         for client in server.clients_id() {
             let Ok(packets) = server.get_packets_to_send(client) else { continue };
-            let guard = self.guards.entry(client).or_default();
+            let guard = self.clients.guards.entry(client).or_default();
             for packet in packets {
                 if packet.first() == Some(&ACK) && !guard.owes_ack() {
                     continue;
@@ -265,50 +317,68 @@ impl ServerLink {
     pub fn disconnect_all(&mut self, server: &mut RenetServer) {
         for client in self.netcode.clients_id() {
             let result = self.netcode.disconnect(client);
-            let (guards, cut_off) = (&mut self.guards, &mut self.cut_off);
-            handle(result, &self.socket, server, guards, cut_off, &mut self.turned);
+            let _ = handle(result, &self.socket, server, &mut self.clients);
         }
     }
 }
 
+/// What a host keeps of its clients besides netcode's own.
+#[derive(Debug, Default)]
+struct Clients {
+    /// Each connected client's checks of what renet reads.
+    guards: HashMap<ClientId, PayloadGuard>,
+    /// Clients whose payloads showed they mean harm, for the session to drop.
+    cut_off: Vec<ClientId>,
+    /// The connected clients' addresses, to tell a packet that did not open from one no key
+    /// could open.
+    connected: HashMap<SocketAddr, ClientId>,
+}
+
 /// Acts on what netcode made of a packet or an update, a payload only if its client's guard
-/// lets renet read it; a payload kept from renet is counted in `turned`, and a client that
-/// sent one meaning harm is put in `cut_off`. A reply that cannot be sent is lost like any
-/// datagram; netcode and renet resend what matters.
+/// lets renet read it (a client that sent one meaning harm is cut off), and keeps the
+/// connected addresses up to date. Returns what became of a packet that netcode took (`None` for one
+/// it made nothing of). A reply that cannot be sent is lost like any datagram; netcode and
+/// renet resend what matters.
 fn handle(
     result: ServerResult<'_, '_>,
     socket: &CountedSocket,
     server: &mut RenetServer,
-    guards: &mut HashMap<ClientId, PayloadGuard>,
-    cut_off: &mut Vec<ClientId>,
-    turned: &mut Turned,
-) {
+    clients: &mut Clients,
+) -> Option<Reason> {
+    let Clients { guards, cut_off, connected } = clients;
     match result {
-        ServerResult::None => {}
+        ServerResult::None => None,
         ServerResult::PacketToSend { payload, addr } => {
             let _ = socket.send_to(payload, addr);
+            Some(Reason::Netcode)
         }
         ServerResult::Payload { client_id, payload } => {
-            match guards.entry(client_id).or_default().to_server(server, client_id, payload) {
-                Kept::Read => {}
-                Kept::Dropped => turned.malformed += 1,
+            Some(match guards.entry(client_id).or_default().to_server(server, client_id, payload) {
+                Kept::Read => Reason::Payload,
+                Kept::Dropped => Reason::GuardDropped,
                 Kept::CutOff => {
-                    turned.malformed += 1;
                     cut_off.push(client_id);
+                    Reason::GuardCutOff
                 }
-            }
+            })
         }
         ServerResult::ClientConnected { client_id, addr, payload, .. } => {
             // Its guard is made with its first payload.
             server.add_connection(client_id);
+            connected.insert(addr, client_id);
             let _ = socket.send_to(payload, addr);
+            Some(Reason::Netcode)
         }
         ServerResult::ClientDisconnected { client_id, addr, payload } => {
             guards.remove(&client_id);
             server.remove_connection(client_id);
+            if connected.get(&addr) == Some(&client_id) {
+                connected.remove(&addr);
+            }
             if let Some(payload) = payload {
                 let _ = socket.send_to(payload, addr);
             }
+            Some(Reason::Netcode)
         }
     }
 }

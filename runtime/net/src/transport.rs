@@ -9,7 +9,8 @@ use renet::{ChannelConfig, ConnectionConfig, RenetClient, RenetServer, SendType,
 use renetcode::{ClientAuthentication, DisconnectReason, ServerAuthentication, ServerConfig};
 
 use crate::access::{Access, Admission, TOKEN_TIMEOUT_SECONDS};
-use crate::netcode::{ClientLink, ServerLink, Turned};
+use crate::netcode::{ClientLink, ServerLink};
+use crate::reads::Reads;
 use crate::wire::WireCounts;
 use crate::{NetError, WallClock};
 
@@ -271,13 +272,14 @@ impl HostTransport {
         self.transport.wire()
     }
 
-    /// What the host turned away before netcode or renet read it: datagrams shaped as no
-    /// netcode packet can be ([`crate::netcode::well_formed`]), payloads of connected peers
-    /// kept from renet ([`crate::renet_guard`]; a peer that sent one meaning harm is
-    /// dropped), floods and connection requests it did not take.
+    /// Every datagram the host's socket gave it so far, by what became of it: taken
+    /// (payloads renet read, netcode's own packets), or turned away before netcode or renet
+    /// read it (datagrams shaped as no netcode packet can be, payloads of connected peers kept
+    /// from renet by [`crate::renet_guard`], floods, connection requests it did not take,
+    /// packets that did not open). They add up to [`wire`](Self::wire)'s datagrams received.
     #[must_use]
-    pub const fn turned(&self) -> Turned {
-        self.transport.turned()
+    pub const fn reads(&self) -> Reads {
+        self.transport.reads()
     }
 
     /// Tells every peer the host is going, and sends it.

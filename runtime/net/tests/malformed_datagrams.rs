@@ -7,36 +7,14 @@
 //! found both panics, the over-long sequence and a packet too short for its tag, by
 //! bringing down a running host.
 
-use std::net::{SocketAddr, UdpSocket};
-use std::time::{Duration, Instant, SystemTime};
+#[expect(dead_code, reason = "this test never reads the peer's netcode client")]
+mod common;
 
-use fixstep_net::Access;
-use fixstep_net::HostTransport;
+use std::time::Duration;
+
+use common::Connected;
 use fixstep_net::netcode::well_formed;
-use fixstep_runtime::net::{HostConfig, HostSession, Identity};
 use fixstep_runtime::rng::SimRng;
-use fixstep_runtime::{ContentDigest, Tick};
-use renetcode::{ClientAuthentication, NetcodeClient};
-use serde::{Deserialize, Serialize};
-
-/// A command for a session that never runs a game.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-struct Nothing;
-
-impl fixstep_runtime::Command for Nothing {
-    fn held(&self) -> Self {
-        Self
-    }
-}
-
-/// The data of a game that sends nothing.
-struct NothingData;
-
-impl fixstep_runtime::net::GameData for NothingData {
-    type Command = Nothing;
-    type SpectatorUpdate = ();
-    type SpectatorView = ();
-}
 
 /// netcode's packet types, 0 (connection request) to 6 (disconnect).
 const PACKET_TYPES: std::ops::RangeInclusive<u8> = 0..=6;
@@ -75,53 +53,14 @@ fn a_sequence_longer_than_eight_bytes_or_an_unknown_type_is_not_a_netcode_packet
     assert!(!well_formed(&[]), "an empty datagram");
 }
 
-/// The protocol id the transports use.
-const PROTOCOL_ID: u64 = fixstep_net::NETCODE_PROTOCOL_ID;
-
-/// How long the handshake may take on loopback before the test gives up.
-const HANDSHAKE_LIMIT: Duration = Duration::from_secs(10);
-
 #[test]
 fn a_running_host_drops_datagrams_that_would_panic_netcode_from_a_connected_peers_address() {
-    let mut host =
-        HostTransport::bind(SocketAddr::from(([127, 0, 0, 1], 0)), &[], 4, &Access::Open)
-            .expect("binds");
-    let host_addr = host.local_addr().expect("an address");
-    let identity = Identity { protocol: 0, sim_version: 0, level: ContentDigest(0) };
-    let mut session: HostSession<NothingData> = HostSession::new(
-        HostConfig { identity, max_players: 4, max_spectators: 8, local_players: 0 },
-        Tick(0),
-    );
-
     // A peer of our own making: netcode's client on a socket this test holds, so that it can
     // send anything from the connected address.
-    let socket = UdpSocket::bind("127.0.0.1:0").expect("binds");
-    socket.set_nonblocking(true).expect("non-blocking");
-    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).expect("after 1970");
-    let authentication = ClientAuthentication::Unsecure {
-        protocol_id: PROTOCOL_ID,
-        client_id: 7,
-        server_addr: host_addr,
-        user_data: None,
-    };
-    let mut client = NetcodeClient::new(now, authentication).expect("a client");
-    let start = Instant::now();
+    let Connected { mut host, mut session, peer: socket, host_addr, request, .. } =
+        Connected::new();
+    assert!(well_formed(&request), "the check lets a real connection request through");
     let mut clock = 0;
-    let mut buffer = [0u8; 2048];
-    while !client.is_connected() {
-        assert!(start.elapsed() < HANDSHAKE_LIMIT, "no connection on loopback");
-        let step = Duration::from_millis(5);
-        if let Some((packet, to)) = client.update(step) {
-            socket.send_to(packet, to).expect("loopback sends");
-        }
-        clock += 5_000;
-        host.receive(step, clock, &mut session).expect("the host's socket works");
-        host.send(&mut session);
-        while let Ok((len, _)) = socket.recv_from(&mut buffer) {
-            let _ = client.process_packet(&mut buffer[..len]);
-        }
-        std::thread::sleep(step);
-    }
 
     // Every packet type with every over-long sequence length, and with too short a rest for
     // its tag, then random datagrams of every shape, all from the connected address.
@@ -156,7 +95,7 @@ fn a_running_host_drops_datagrams_that_would_panic_netcode_from_a_connected_peer
     std::thread::sleep(Duration::from_millis(20));
     host.receive(Duration::from_millis(20), clock + 20_000, &mut session)
         .expect("the host goes on");
-    let malformed = host.turned().malformed;
+    let malformed = host.reads().malformed();
     assert!(
         malformed >= crafted_count,
         "the crafted ones dropped unread and counted ({malformed})"

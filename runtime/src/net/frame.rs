@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::wire::{MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, Refusal};
 use crate::command::Command;
+use crate::seats::SeatChanges;
 use crate::tick::Tick;
 
 /// The most hash checks one frame carries: the host remembers no more of its own
@@ -32,17 +33,18 @@ pub enum TickPiece<C> {
     /// The commands that differ from the tick before's, by player number in ascending order;
     /// players who join before the tick start from the default command.
     Delta {
-        /// Players added before the tick runs.
-        joins: u16,
+        /// Seats freed and taken before the tick runs (`None`: no one joins or leaves, as on
+        /// almost every tick, in one byte).
+        seats: Option<SeatChanges>,
         /// The changed commands.
         changes: Vec<(u16, C)>,
     },
     /// The tick whole, for a peer that lacks the tick before (a late joiner's first): the
     /// commands that differ from the default, of `players` players.
     Whole {
-        /// Players added before the tick runs.
-        joins: u16,
-        /// Every player the tick has, after the joins.
+        /// Seats freed and taken before the tick runs.
+        seats: Option<SeatChanges>,
+        /// Every seat the tick has, after the changes.
         players: u16,
         /// The commands that are not the default.
         changes: Vec<(u16, C)>,
@@ -179,14 +181,15 @@ fn changes<C: Command>(before: &[C], after: &[C]) -> Vec<(u16, C)> {
 }
 
 impl<C: Command> TickPiece<C> {
-    /// The piece of a tick whose commands are `commands`, after `joins` players joined, coded
+    /// The piece of a tick whose commands are `commands`, after the changes of `seats`, coded
     /// against `before` (the tick before's commands), or whole with `None`.
     #[must_use]
-    pub fn of(before: Option<&[C]>, joins: u16, commands: &[C]) -> Self {
+    pub fn of(before: Option<&[C]>, seats: &SeatChanges, commands: &[C]) -> Self {
+        let seats = (!seats.is_empty()).then(|| seats.clone());
         match before {
-            Some(before) => Self::Delta { joins, changes: changes(before, commands) },
+            Some(before) => Self::Delta { seats, changes: changes(before, commands) },
             None => Self::Whole {
-                joins,
+                seats,
                 // Players number fewer than MAX_ROSTER.
                 players: commands.len() as u16,
                 changes: changes(&[], commands),
@@ -194,31 +197,34 @@ impl<C: Command> TickPiece<C> {
         }
     }
 
-    /// The tick's joins and commands, from the commands of the tick before (`None`: the peer
-    /// has not got it). `Ok(None)` for a piece that needs what the peer lacks, or comes
+    /// The tick's seat changes and commands, from the commands of the tick before (`None`: the
+    /// peer has not got it). `Ok(None)` for a piece that needs what the peer lacks, or comes
     /// reliably.
     ///
     /// # Errors
     ///
     /// [`Refusal::Malformed`] for a piece no host sends: changes out of order or past the
-    /// players, more players than a roster holds.
-    pub fn commands(&self, before: Option<&[C]>) -> Result<Option<(u16, Vec<C>)>, Refusal> {
-        let (joins, mut commands, changes) = match (self, before) {
+    /// players, seats that cannot be freed or taken, more players than a roster holds.
+    pub fn commands(&self, before: Option<&[C]>) -> Result<Option<(SeatChanges, Vec<C>)>, Refusal> {
+        let (seats, mut commands, changes) = match (self, before) {
             (Self::Reliable, _) | (Self::Delta { .. }, None) => return Ok(None),
-            (Self::Delta { joins, changes }, Some(before)) => {
-                let players = before.len() + usize::from(*joins);
-                if players > MAX_ROSTER {
-                    return Err(Refusal::Malformed);
-                }
+            (Self::Delta { seats, changes }, Some(before)) => {
+                let seats = seats.clone().unwrap_or_default();
+                let players =
+                    seats.seats_after(before.len(), MAX_ROSTER).ok_or(Refusal::Malformed)?;
                 let mut commands = before.to_vec();
                 commands.resize(players, C::default());
-                (*joins, commands, changes)
+                (seats, commands, changes)
             }
-            (Self::Whole { joins, players, changes }, _) => {
-                if usize::from(*players) > MAX_ROSTER || joins > players {
+            (Self::Whole { seats, players, changes }, _) => {
+                let seats = seats.clone().unwrap_or_default();
+                let players = usize::from(*players);
+                let fits = players <= MAX_ROSTER
+                    && seats.joined.iter().chain(&seats.freed).all(|&s| usize::from(s) < players);
+                if !fits {
                     return Err(Refusal::Malformed);
                 }
-                (*joins, vec![C::default(); usize::from(*players)], changes)
+                (seats, vec![C::default(); players], changes)
             }
         };
         let mut last = None;
@@ -229,7 +235,7 @@ impl<C: Command> TickPiece<C> {
             slot.clone_from(command);
             last = Some(*player);
         }
-        Ok(Some((joins, commands)))
+        Ok(Some((seats, commands)))
     }
 }
 
@@ -289,23 +295,42 @@ mod tests {
     fn a_delta_carries_only_what_changed_and_restores_the_tick() {
         let before = keys(&[1, 2, 3]);
         let after = keys(&[1, 5, 3, 0, 7]);
-        let piece = TickPiece::of(Some(&before), 2, &after);
-        assert_eq!(piece, TickPiece::Delta { joins: 2, changes: vec![(1, Key(5)), (4, Key(7))] });
-        assert_eq!(piece.commands(Some(&before)), Ok(Some((2, after.clone()))));
-        let whole = TickPiece::of(None, 2, &after);
-        assert_eq!(whole.commands(None), Ok(Some((2, after))));
+        let seats = SeatChanges::arrivals(3, 2);
+        let piece = TickPiece::of(Some(&before), &seats, &after);
+        let changes = vec![(1, Key(5)), (4, Key(7))];
+        assert_eq!(piece, TickPiece::Delta { seats: Some(seats.clone()), changes });
+        assert_eq!(piece.commands(Some(&before)), Ok(Some((seats.clone(), after.clone()))));
+        let whole = TickPiece::of(None, &seats, &after);
+        assert_eq!(whole.commands(None), Ok(Some((seats, after))));
         assert_eq!(piece.commands(None), Ok(None), "a delta needs the tick before");
+    }
+
+    #[test]
+    fn a_seat_freed_and_taken_again_keeps_the_number_of_commands() {
+        let before = keys(&[1, 2, 3]);
+        let after = keys(&[1, 9, 3]);
+        let seats = SeatChanges { freed: vec![1], joined: vec![1] };
+        let piece = TickPiece::of(Some(&before), &seats, &after);
+        assert_eq!(piece.commands(Some(&before)), Ok(Some((seats, after))));
+        let quiet = TickPiece::of(Some(&before), &SeatChanges::NONE, &before);
+        assert_eq!(quiet, TickPiece::Delta { seats: None, changes: vec![] });
     }
 
     #[test]
     fn changes_out_of_order_or_past_the_players_are_refused() {
         let before = keys(&[0, 0]);
-        let twice = TickPiece::Delta { joins: 0, changes: vec![(1, Key(1)), (1, Key(2))] };
+        let twice = TickPiece::Delta { seats: None, changes: vec![(1, Key(1)), (1, Key(2))] };
         assert_eq!(twice.commands(Some(&before)), Err(Refusal::Malformed));
-        let past = TickPiece::Delta { joins: 0, changes: vec![(2, Key(1))] };
+        let past = TickPiece::Delta { seats: None, changes: vec![(2, Key(1))] };
         assert_eq!(past.commands(Some(&before)), Err(Refusal::Malformed));
-        let huge = TickPiece::<Key>::Whole { joins: 0, players: u16::MAX, changes: vec![] };
+        let huge = TickPiece::<Key>::Whole { seats: None, players: u16::MAX, changes: vec![] };
         assert_eq!(huge.commands(None), Err(Refusal::Malformed));
+        let gap = SeatChanges { freed: vec![], joined: vec![5] };
+        let skipped = TickPiece::<Key>::Delta { seats: Some(gap), changes: vec![] };
+        assert_eq!(skipped.commands(Some(&before)), Err(Refusal::Malformed), "seats 2 to 4");
+        let nobody = SeatChanges { freed: vec![2], joined: vec![] };
+        let freed = TickPiece::<Key>::Delta { seats: Some(nobody), changes: vec![] };
+        assert_eq!(freed.commands(Some(&before)), Err(Refusal::Malformed), "no seat 2");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use super::wire::{
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
 use crate::command::Command;
 use crate::hash::HashRecord;
+use crate::seats::SeatChanges;
 use crate::tick::Tick;
 
 /// Hashes the host keeps of its own recent ticks, to compare the peers' reports with: 64
@@ -66,18 +67,32 @@ pub const MAX_DESYNCS: u32 = 3;
 /// The window [`MAX_DESYNCS`] counts in, microseconds: a minute.
 pub const DESYNC_WINDOW_MICROS: u64 = 60_000_000;
 
+/// How long a player who left keeps its seat by default, microseconds: a minute. A player
+/// whose game crashed, or whose link dropped, is gone from the host after
+/// [`PEER_TIMEOUT_MICROS`] and from its own game after netcode's 15 s; starting the game again
+/// and joining takes most players well under a minute, so the seat (and its character, where
+/// it stood) is still theirs. Longer, and departed players keep a public server's seats from
+/// players who want them.
+pub const DEFAULT_SEAT_GRACE_MICROS: u64 = 60_000_000;
+
 /// What the host is set up with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HostConfig {
     /// What every peer must share with it.
     pub identity: Identity,
-    /// The most players, the host's own included.
+    /// The most players, the host's own included: those playing and those away whose seats
+    /// are kept for them.
     pub max_players: usize,
     /// The most spectators.
     pub max_spectators: usize,
     /// Players the game starts with (the host's own, a bot): numbered from 0, fed by
     /// [`HostSession::local_input`].
     pub local_players: usize,
+    /// How long a player who left (or was dropped) keeps its seat, microseconds: coming back
+    /// under its name within it, it plays on with its character. After it the seat is freed:
+    /// the character leaves the world at the next tick, and the name and the seat are anyone's
+    /// ([`DEFAULT_SEAT_GRACE_MICROS`] unless told).
+    pub seat_grace_micros: u64,
 }
 
 /// What happened, for the host's game to act on.
@@ -108,8 +123,8 @@ pub enum HostEvent {
         name: String,
     },
     /// A peer left, or the host ended its connection; a player's character idles from the
-    /// next tick on. Its transport connection should be closed once what the session has to
-    /// send (the goodbye) is sent.
+    /// next tick on, its seat kept for [`HostConfig::seat_grace_micros`]. Its transport
+    /// connection should be closed once what the session has to send (the goodbye) is sent.
     PeerLeft {
         /// The peer.
         peer: PeerId,
@@ -120,6 +135,15 @@ pub enum HostEvent {
         /// What the host told it, if the host ended the connection (`None`: the peer left, or
         /// its transport lost it).
         goodbye: Option<Goodbye>,
+    },
+    /// A player who left did not come back within [`HostConfig::seat_grace_micros`]: its seat
+    /// is freed at the next tick, its character leaving the world, and its name and seat are
+    /// anyone's.
+    SeatFreed {
+        /// The seat.
+        player: u16,
+        /// The name it had.
+        name: String,
     },
     /// A peer was refused, and told why (a [`HostEvent::PeerLeft`] follows).
     Refused {
@@ -300,12 +324,29 @@ enum Joined {
     Spectator,
 }
 
-/// A player slot: the game's player, whoever plays it.
+/// Who holds a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holder {
+    /// The host's own player or bot, fed by [`HostSession::local_input`].
+    Local,
+    /// A connected peer.
+    Peer(PeerId),
+    /// A player who left, or was dropped, at `since_micros`: the seat and its name wait for it
+    /// until [`HostConfig::seat_grace_micros`] is over.
+    Away {
+        /// When it went, microseconds.
+        since_micros: u64,
+    },
+    /// Nobody: the seat is the next newcomer's.
+    Free,
+}
+
+/// A player slot: a seat of the game, whoever plays it.
 #[derive(Clone, Debug)]
 struct Slot<C> {
+    /// Its player's name; empty while the seat is free.
     name: String,
-    /// The peer playing it; `None` for the host's own and for a player who left.
-    peer: Option<PeerId>,
+    holder: Holder,
     /// Inputs for ticks not yet fixed, with the host's time each arrived (microseconds).
     inputs: BTreeMap<Tick, (C, u64)>,
     /// The command fixed last, whose held input stands in for a missing one.
@@ -314,10 +355,29 @@ struct Slot<C> {
     /// the peer's input as a matter of course (the peer had yet to start sending, a round
     /// trip after its welcome), and is no late input.
     inputs_from: Option<Tick>,
-    /// Whether it is fed locally (the host's own player or bot).
-    local: bool,
     /// What proves a returning player is this one (given in its first welcome).
     secret: Option<RejoinSecret>,
+}
+
+impl<C: Default> Slot<C> {
+    fn new(name: String, holder: Holder, secret: Option<RejoinSecret>) -> Self {
+        Self {
+            name,
+            holder,
+            inputs: BTreeMap::new(),
+            last: C::default(),
+            inputs_from: None,
+            secret,
+        }
+    }
+
+    /// The peer playing it, if one is connected.
+    const fn peer(&self) -> Option<PeerId> {
+        match self.holder {
+            Holder::Peer(peer) => Some(peer),
+            _ => None,
+        }
+    }
 }
 
 /// A tick the host fixed, kept to send again: the record, its piece as a change to the tick
@@ -336,8 +396,8 @@ pub struct HostSession<D: GameData> {
     peers: BTreeMap<PeerId, Peer<D::SpectatorView>>,
     slots: Vec<Slot<D::Command>>,
     next_tick: Tick,
-    /// Players to add before the next tick runs.
-    pending_joins: u16,
+    /// Seats to free and take before the next tick runs.
+    pending: SeatChanges,
     hashes: VecDeque<(Tick, HashRecord)>,
     /// Peers' hash totals not yet compared (the host had not run the tick).
     reports: BTreeMap<(Tick, PeerId), HashCheck>,
@@ -368,22 +428,14 @@ impl<D: GameData> HostSession<D> {
     #[must_use]
     pub fn new(config: HostConfig, next_tick: Tick) -> Self {
         let slots = (0..config.local_players)
-            .map(|p| Slot {
-                name: format!("host {p}"),
-                peer: None,
-                inputs: BTreeMap::new(),
-                last: D::Command::default(),
-                inputs_from: None,
-                local: true,
-                secret: None,
-            })
+            .map(|p| Slot::new(format!("host {p}"), Holder::Local, None))
             .collect();
         Self {
             config,
             peers: BTreeMap::new(),
             slots,
             next_tick,
-            pending_joins: 0,
+            pending: SeatChanges::NONE,
             hashes: VecDeque::new(),
             reports: BTreeMap::new(),
             history: VecDeque::new(),
@@ -400,8 +452,8 @@ impl<D: GameData> HostSession<D> {
         self.next_tick
     }
 
-    /// Every player's name, by player number: the host's own are `host 0`, `host 1`... until
-    /// [`name_local`](Self::name_local) names them.
+    /// Every seat's player's name, by player number: the host's own are `host 0`, `host 1`...
+    /// until [`name_local`](Self::name_local) names them; a free seat's is empty.
     pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
         self.slots.iter().map(|s| s.name.as_str())
     }
@@ -410,7 +462,8 @@ impl<D: GameData> HostSession<D> {
     /// join). A name that is empty, too long or taken leaves it as it was.
     pub fn name_local(&mut self, player: u16, name: &str) {
         let fits = valid_name(name) && !self.slots.iter().any(|s| s.name == name);
-        if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(|s| s.local && fits) {
+        let local = |s: &&mut Slot<D::Command>| s.holder == Holder::Local;
+        if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(local).filter(|_| fits) {
             slot.name = name.to_owned();
         }
     }
@@ -420,9 +473,28 @@ impl<D: GameData> HostSession<D> {
         self.send(peer, Delivery::Reliable, &HostMessage::<D>::Roster { names });
     }
 
-    /// Players in the game (connected or not).
+    /// Players in the game: playing, or away with their seats kept for them (what
+    /// [`HostConfig::max_players`] counts).
     #[must_use]
     pub fn players(&self) -> usize {
+        self.slots.iter().filter(|s| s.holder != Holder::Free).count()
+    }
+
+    /// Players away whose seats are kept for them ([`HostConfig::seat_grace_micros`]).
+    #[must_use]
+    pub fn seats_in_grace(&self) -> usize {
+        self.slots.iter().filter(|s| matches!(s.holder, Holder::Away { .. })).count()
+    }
+
+    /// The names of the players in the game (playing, or away with their seats kept), by
+    /// player number: what an orchestrator's player list shows.
+    pub fn seated_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.slots.iter().filter(|s| s.holder != Holder::Free).map(|s| s.name.as_str())
+    }
+
+    /// The seats the game has, taken or free: the commands a tick carries.
+    #[must_use]
+    pub fn seats(&self) -> usize {
         self.slots.len()
     }
 
@@ -509,10 +581,13 @@ impl<D: GameData> HostSession<D> {
 
     fn remove_peer(&mut self, peer: PeerId, goodbye: Option<Goodbye>) {
         let Some(gone) = self.peers.remove(&peer) else { return };
+        let now = self.now_micros;
         let player = match gone.joined {
             Some(Joined::Player(n)) => {
-                if let Some(slot) = self.slots.get_mut(usize::from(n)) {
-                    slot.peer = None;
+                if let Some(slot) = self.slots.get_mut(usize::from(n))
+                    && slot.holder == Holder::Peer(peer)
+                {
+                    slot.holder = Holder::Away { since_micros: now };
                     slot.inputs.clear();
                     // Its character idles: no held input goes on walking it into a wall.
                     slot.last = D::Command::default();
@@ -526,18 +601,62 @@ impl<D: GameData> HostSession<D> {
     }
 
     /// When the session next needs [`check_timeouts`](Self::check_timeouts), microseconds:
-    /// just after the quietest peer has been silent for [`PEER_TIMEOUT_MICROS`]. `None` with
-    /// no peer. A host that sleeps between looks at its socket need not look sooner for the
-    /// session's sake.
+    /// just after the quietest peer has been silent for [`PEER_TIMEOUT_MICROS`], or the
+    /// earliest kept seat's grace is over. `None` with neither. A host that sleeps between
+    /// looks at its socket need not look sooner for the session's sake.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<u64> {
-        let quietest = self.peers.values().map(|p| p.last_heard_micros).min()?;
-        Some(quietest.saturating_add(PEER_TIMEOUT_MICROS + 1))
+        let quietest = self.peers.values().map(|p| p.last_heard_micros).min();
+        let silent = quietest.map(|at| at.saturating_add(PEER_TIMEOUT_MICROS + 1));
+        let grace = self.config.seat_grace_micros;
+        let freed = self
+            .slots
+            .iter()
+            .filter_map(|s| match s.holder {
+                Holder::Away { since_micros } => Some(since_micros.saturating_add(grace)),
+                _ => None,
+            })
+            .min();
+        silent.into_iter().chain(freed).min()
     }
 
-    /// Drops peers that have been silent for [`PEER_TIMEOUT_MICROS`].
+    /// Frees the seats whose players have been away for [`HostConfig::seat_grace_micros`] by
+    /// now: each is freed before the next tick (or, taken by a newcomer who left again before
+    /// that tick, never taken at all), its name forgotten, and every peer told the new roster.
+    fn free_expired_seats(&mut self) {
+        let (now, grace) = (self.now_micros, self.config.seat_grace_micros);
+        let mut freed = false;
+        for (number, slot) in self.slots.iter_mut().enumerate() {
+            let Holder::Away { since_micros } = slot.holder else { continue };
+            if now.saturating_sub(since_micros) < grace {
+                continue;
+            }
+            // Seats number at most max_players, far below u16::MAX.
+            let seat = number as u16;
+            let name = core::mem::take(&mut slot.name);
+            *slot = Slot::new(String::new(), Holder::Free, None);
+            if let Some(at) = self.pending.joined.iter().position(|&s| s == seat) {
+                self.pending.joined.remove(at);
+            } else {
+                self.pending.freed.push(seat);
+            }
+            self.events.push(HostEvent::SeatFreed { player: seat, name });
+            freed = true;
+        }
+        if freed {
+            let everyone: Vec<PeerId> =
+                self.peers.iter().filter(|(_, p)| p.joined.is_some()).map(|(id, _)| *id).collect();
+            for to in everyone {
+                self.send_roster(to);
+            }
+        }
+    }
+
+    /// Drops peers that have been silent for [`PEER_TIMEOUT_MICROS`], and frees the seats of
+    /// players away longer than [`HostConfig::seat_grace_micros`].
     pub fn check_timeouts(&mut self, now_micros: u64) {
         self.now_micros = self.now_micros.max(now_micros);
+        self.free_expired_seats();
         let silent: Vec<PeerId> = self
             .peers
             .iter()
@@ -634,22 +753,23 @@ impl<D: GameData> HostSession<D> {
                     && p.waiting.as_ref().is_some_and(|w| w.role == Role::Player && w.name == name)
             });
             let proven = seat.is_some_and(|s| s.secret.is_some() && s.secret == rejoin);
-            match seat {
-                Some(s) if s.local => {
+            match seat.map(|s| s.holder) {
+                Some(Holder::Local) => {
                     return self.refuse(peer, &name, role, Goodbye::NameInUse(name.clone()));
                 }
-                Some(s) if s.peer.is_some() && !proven => {
+                Some(Holder::Peer(_)) if !proven => {
                     return self.refuse(peer, &name, role, Goodbye::NameInUse(name.clone()));
                 }
-                Some(s) => replaces = s.peer,
-                None => {}
+                Some(Holder::Peer(old)) => replaces = Some(old),
+                Some(Holder::Away { .. } | Holder::Free) | None => {}
             }
             if asking_too {
                 return self.refuse(peer, &name, role, Goodbye::NameInUse(name.clone()));
             }
             let returning = seat.is_some();
-            // The players there are (a welcomed one has its slot already) and those asking
-            // to be, not yet welcomed, who are not coming back to a slot of their own.
+            // The players there are or whose seats wait for them (a welcomed one has its slot
+            // already), and those asking to be, not yet welcomed, who are not coming back to a
+            // slot of their own.
             let asking = self
                 .peers
                 .values()
@@ -659,7 +779,7 @@ impl<D: GameData> HostSession<D> {
                 })
                 .filter(|waiting| !self.slots.iter().any(|s| &s.name == *waiting))
                 .count();
-            let joined = self.slots.len() + asking;
+            let joined = self.players() + asking;
             if !returning && joined >= self.config.max_players {
                 let (players, max) = (joined, self.config.max_players);
                 // Seats are counted in thousands at most.
@@ -717,17 +837,17 @@ impl<D: GameData> HostSession<D> {
                 let (number, rejoined) = match self.slots.iter().position(|s| s.name == name) {
                     Some(existing) => (existing, true),
                     None => {
-                        self.slots.push(Slot {
-                            name: name.clone(),
-                            peer: None,
-                            inputs: BTreeMap::new(),
-                            last: D::Command::default(),
-                            inputs_from: None,
-                            local: false,
-                            secret: Some(fresh),
-                        });
-                        self.pending_joins += 1;
-                        (self.slots.len() - 1, false)
+                        // The lowest free seat, or a new one after the last.
+                        let seat = self.slots.iter().position(|s| s.holder == Holder::Free);
+                        let seat = seat.unwrap_or(self.slots.len());
+                        let slot = Slot::new(name.clone(), Holder::Free, Some(fresh));
+                        match self.slots.get_mut(seat) {
+                            Some(free) => *free = slot,
+                            None => self.slots.push(slot),
+                        }
+                        // At most max_players seats, far below u16::MAX.
+                        self.pending.joined.push(seat as u16);
+                        (seat, false)
                     }
                 };
                 // At most max_players, which is far below u16::MAX.
@@ -746,7 +866,7 @@ impl<D: GameData> HostSession<D> {
         if let Some(n) = player
             && let Some(slot) = self.slots.get_mut(usize::from(n))
         {
-            slot.peer = Some(peer);
+            slot.holder = Holder::Peer(peer);
             slot.inputs_from = None;
             slot.inputs.clear();
             rejoin = Some(*slot.secret.get_or_insert(fresh));
@@ -872,31 +992,39 @@ impl<D: GameData> HostSession<D> {
         if tick < self.next_tick {
             return;
         }
-        if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(|s| s.local) {
+        let local = |s: &&mut Slot<D::Command>| s.holder == Holder::Local;
+        if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(local) {
             slot.inputs.insert(tick, (command, self.now_micros));
         }
     }
 
     /// Fixes the next tick: every player's command (a missing one replaced by the player's
-    /// held input, and the player told), the players who join before it; sends it to every
-    /// player and tells each how its inputs stand. Returns it for the host's game to run.
+    /// held input, and the player told), the players who join and leave before it; sends it
+    /// to every player and tells each how its inputs stand. Returns it for the host's game to
+    /// run.
     pub fn fix_tick(&mut self) -> TickRecord<D::Command> {
+        self.free_expired_seats();
         let tick = self.next_tick;
-        let joins = core::mem::take(&mut self.pending_joins);
+        let seats = core::mem::take(&mut self.pending);
         let mut commands = Vec::with_capacity(self.slots.len());
         let mut acks = Vec::new();
         for (number, slot) in self.slots.iter_mut().enumerate() {
             let fresh = slot.inputs.remove(&tick);
             let started = slot.inputs_from.is_some_and(|from| from <= tick);
-            let late = fresh.is_none() && slot.peer.is_some() && started;
+            let late = fresh.is_none() && slot.peer().is_some() && started;
             // Microseconds well under an hour: a u32 holds them.
             let early_micros = fresh.as_ref().map(|(_, at)| {
                 u32::try_from(self.now_micros.saturating_sub(*at)).unwrap_or(u32::MAX)
             });
-            let command = fresh.map_or_else(|| slot.last.held(), |(command, _)| command);
+            let command = match (fresh, slot.holder) {
+                // A free seat's command is ignored by the rules: the default, the fewest bytes.
+                (_, Holder::Free) => D::Command::default(),
+                (Some((command, _)), _) => command,
+                (None, _) => slot.last.held(),
+            };
             slot.last = command.clone();
             commands.push(command);
-            if let Some(peer) = slot.peer {
+            if let Some(peer) = slot.peer() {
                 // At most MAX_INPUT_LEAD_TICKS inputs are ever kept.
                 let queued = slot.inputs.len() as u32;
                 let mut missing = tick.next();
@@ -906,7 +1034,7 @@ impl<D: GameData> HostSession<D> {
                 acks.push((peer, number, queued, late, missing, early_micros));
             }
         }
-        let record = TickRecord { tick, joins, commands };
+        let record = TickRecord { tick, seats, commands };
         self.next_tick = tick.next();
         self.remember(&record);
         let statuses: BTreeMap<PeerId, InputStatus> = acks
@@ -940,7 +1068,7 @@ impl<D: GameData> HostSession<D> {
             self.history.pop_front();
         }
         let before = self.history.back().map(|f| f.record.commands.as_slice());
-        let piece = TickPiece::of(before, record.joins, &record.commands);
+        let piece = TickPiece::of(before, &record.seats, &record.commands);
         let size = encode(&piece).len();
         self.history.push_back(FixedTick { record: record.clone(), piece, size });
     }
@@ -962,7 +1090,7 @@ impl<D: GameData> HostSession<D> {
         for FixedTick { record, piece: delta, size: delta_size } in self.history.iter().skip(skip) {
             let whole;
             let (mut piece, size) = if record.tick == p.welcomed_at {
-                whole = TickPiece::of(None, record.joins, &record.commands);
+                whole = TickPiece::of(None, &record.seats, &record.commands);
                 let size = encode(&whole).len();
                 (&whole, size)
             } else {

@@ -30,8 +30,8 @@
 //!
 //! ```
 //! use fixstep_runtime::net::{
-//!     Delivery, GameData, HostConfig, HostSession, Identity, PeerConfig, PeerEvent, PeerId,
-//!     PeerSession, PROTOCOL_VERSION, RejoinSecret, Role,
+//!     DEFAULT_SEAT_GRACE_MICROS, Delivery, GameData, HostConfig, HostSession, Identity,
+//!     PeerConfig, PeerEvent, PeerId, PeerSession, PROTOCOL_VERSION, RejoinSecret, Role,
 //! };
 //! use fixstep_runtime::{Command, ContentDigest, Tick};
 //! use serde::{Deserialize, Serialize};
@@ -55,7 +55,10 @@
 //!
 //! let identity = Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(7) };
 //! let mut host: HostSession<Stepping> =
-//!     HostSession::new(HostConfig { identity, max_players: 4, max_spectators: 8, local_players: 0 }, Tick(0));
+//!     HostSession::new(HostConfig {
+//!         identity, max_players: 4, max_spectators: 8, local_players: 0,
+//!         seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+//!     }, Tick(0));
 //! let mut peer: PeerSession<Stepping> =
 //!     PeerSession::new(PeerConfig { identity, name: "ada".into(), role: Role::Player, rejoin: None });
 //! // A transport would carry these; here they are handed over directly.
@@ -97,11 +100,14 @@ mod peer;
 pub mod wire;
 
 pub use host::{
-    DESYNC_WINDOW_MICROS, DropCounts, Dropped, FAULT_WINDOW_MICROS, HASH_MEMORY_TICKS, HostConfig,
-    HostEvent, HostSession, MAX_DESYNCS, MAX_FAULTS, MAX_STALE, PEER_TIMEOUT_MICROS, TICK_MEMORY,
+    DEFAULT_SEAT_GRACE_MICROS, DESYNC_WINDOW_MICROS, DropCounts, Dropped, FAULT_WINDOW_MICROS,
+    HASH_MEMORY_TICKS, HostConfig, HostEvent, HostSession, MAX_DESYNCS, MAX_FAULTS, MAX_STALE,
+    PEER_TIMEOUT_MICROS, TICK_MEMORY,
 };
 pub use lead::{InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS};
-pub use peer::{INPUT_REPEAT_MICROS, PeerConfig, PeerEvent, PeerEventOf, PeerSession};
+pub use peer::{
+    INPUT_REPEAT_MICROS, MAX_WELCOME_TICK, PeerConfig, PeerEvent, PeerEventOf, PeerSession,
+};
 pub use wire::{
     Delivery, DesyncNotice, GameData, Goodbye, Identity, PROTOCOL_VERSION, Refusal, RejoinSecret,
     Role, TickRecord, ToHost, ToPeer, Welcome,

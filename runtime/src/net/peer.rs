@@ -22,6 +22,13 @@ use crate::tick::Tick;
 /// each way is all.
 pub const INPUT_REPEAT_MICROS: u64 = 50_000;
 
+/// How far past the next tick to hand out a tick the host sends may be, ticks: the
+/// [`TICK_MEMORY`](super::TICK_MEMORY) ticks a host keeps to send. An honest host sends only
+/// ticks from the first one a peer lacks to the newest it fixed, never more than that apart
+/// (a peer further behind is dropped), so a tick beyond this is from no honest host and is
+/// refused rather than kept: a hostile one cannot make a peer hold ticks without end.
+const MAX_TICKS_AHEAD: u32 = super::TICK_MEMORY;
+
 /// Round trips the median is taken over: 15, a second and a half of frames, so that one
 /// frame held up (a hiccup of either loop) moves it little.
 const ROUND_TRIP_SAMPLES: usize = 15;
@@ -32,6 +39,11 @@ const ROUND_TRIP_SAMPLES: usize = 15;
 /// the same ones three times over; a lost one still goes again within three frames, and a lost
 /// input goes again sooner with its repeat.
 const FULL_FRAME_EVERY: u32 = 3;
+
+/// The latest tick a welcome or a resync may be at: 2^31, six years of 100 ms ticks. A host
+/// that says later is sending garbage, and the counts a peer keeps from a tick near the end of
+/// the tick numbers (its next tick, its inputs' and hashes' ends) would overflow them.
+pub const MAX_WELCOME_TICK: Tick = Tick(1 << 31);
 
 /// What a peer is set up with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +92,8 @@ pub enum PeerEvent<C, U> {
     /// The host says the peer's state of a tick differs from its own, and sent its hash and
     /// state; send the peer's own with [`PeerSession::send_desync_state`].
     Desync(DesyncNotice),
-    /// Every player's name, by player number (the host's latest word on it).
+    /// Every player's name, by player number (the host's latest word on it); a free seat's is
+    /// empty.
     Roster(Vec<String>),
     /// What a spectator is sent of a tick.
     Update(U),
@@ -229,7 +242,7 @@ impl<D: GameData> PeerSession<D> {
         };
         match message {
             ToPeer::Welcome(welcome) => {
-                if self.is_welcomed() {
+                if self.is_welcomed() || welcome.tick > MAX_WELCOME_TICK {
                     return self.drop_message(Refusal::Malformed);
                 }
                 self.player = welcome.player;
@@ -245,7 +258,10 @@ impl<D: GameData> PeerSession<D> {
                 }
             }
             ToPeer::Resync(state) => {
-                if !self.is_welcomed() || state.player != self.player {
+                if !self.is_welcomed()
+                    || state.player != self.player
+                    || state.tick > MAX_WELCOME_TICK
+                {
                     return self.drop_message(Refusal::Malformed);
                 }
                 // Hashes of the state it replaces are moot.
@@ -265,7 +281,8 @@ impl<D: GameData> PeerSession<D> {
             }
             ToPeer::Frame(frame) => self.frame(frame),
             ToPeer::Tick(record) => {
-                if self.next_tick.is_none_or(|next| record.tick < next) {
+                let ahead = |next: Tick| record.tick < next || !within_reach(next, record.tick);
+                if self.next_tick.is_none_or(ahead) {
                     return self.drop_message(Refusal::Malformed);
                 }
                 self.early.insert(record.tick, Early::Record(record));
@@ -274,7 +291,9 @@ impl<D: GameData> PeerSession<D> {
             ToPeer::Desync(notice) => self.events.push(PeerEvent::Desync(notice)),
             ToPeer::Update(update) => self.events.push(PeerEvent::Update(update)),
             ToPeer::Roster { names } => {
-                let sane = names.len() <= MAX_ROSTER && names.iter().all(|n| valid_name(n));
+                // A free seat's name is empty.
+                let sane = names.len() <= MAX_ROSTER
+                    && names.iter().all(|n| n.is_empty() || valid_name(n));
                 if !sane {
                     return self.drop_message(Refusal::Malformed);
                 }
@@ -300,6 +319,9 @@ impl<D: GameData> PeerSession<D> {
             for (offset, piece) in run.pieces.into_iter().enumerate() {
                 // At most MAX_TICKS_PER_FRAME pieces.
                 let Some(tick) = run.first.0.checked_add(offset as u32).map(Tick) else { break };
+                if !within_reach(next, tick) {
+                    return self.drop_message(Refusal::Malformed);
+                }
                 if tick >= next && !self.early.contains_key(&tick) {
                     self.early.insert(tick, Early::Piece(piece));
                 }
@@ -333,7 +355,7 @@ impl<D: GameData> PeerSession<D> {
                 Early::Record(record) => Some(record),
                 Early::Piece(piece) => match piece.commands(self.base.as_deref()) {
                     Ok(decoded) => {
-                        decoded.map(|(joins, commands)| TickRecord { tick: next, joins, commands })
+                        decoded.map(|(seats, commands)| TickRecord { tick: next, seats, commands })
                     }
                     Err(refusal) => {
                         self.drop_message(refusal);
@@ -519,4 +541,10 @@ impl<D: GameData> PeerSession<D> {
     pub fn drain_events(&mut self) -> std::vec::Drain<'_, PeerEventOf<D>> {
         self.events.drain(..)
     }
+}
+
+/// Whether `tick` is one an honest host may send a peer whose next tick is `next`: not more
+/// than [`MAX_TICKS_AHEAD`] past it.
+fn within_reach(next: Tick, tick: Tick) -> bool {
+    tick.0 < next.0.saturating_add(MAX_TICKS_AHEAD)
 }

@@ -7,10 +7,11 @@ use serde::{Deserialize, Serialize};
 use super::frame::{HostFrame, PeerFrame};
 use crate::command::Command;
 use crate::hash::{ContentDigest, HashRecord};
+use crate::seats::SeatChanges;
 use crate::tick::Tick;
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -97,15 +98,15 @@ pub enum Role {
     Spectator,
 }
 
-/// One tick as the host fixed it: the players who join before it runs, and one command per
-/// player (after the joins).
+/// One tick as the host fixed it: the players who leave and join before it runs, and one
+/// command per seat (after the changes; a free seat's is the default, and ignored).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TickRecord<C> {
     /// The tick.
     pub tick: Tick,
-    /// Players added before the tick runs.
-    pub joins: u16,
-    /// Every player's command, by player.
+    /// Seats freed and taken before the tick runs.
+    pub seats: SeatChanges,
+    /// Every seat's command, by player number.
     pub commands: Vec<C>,
 }
 
@@ -289,10 +290,10 @@ pub enum ToPeer<C, U> {
     /// What a spectator is sent of a tick (the game's [`GameData::SpectatorUpdate`]).
     /// Reliable, in tick order.
     Update(U),
-    /// Every player's name, by player number: sent to every peer when a player joins or
-    /// comes back, so each can show who is who. Reliable.
+    /// Every player's name, by player number: sent to every peer when a player joins, comes
+    /// back or its seat is freed, so each can show who is who. Reliable.
     Roster {
-        /// The names.
+        /// The names; a free seat's is empty.
         names: Vec<String>,
     },
 }

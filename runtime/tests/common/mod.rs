@@ -126,13 +126,34 @@ impl Simulation for Drift {
         self.state.player_movers.len()
     }
 
-    fn add_player(&mut self) -> Result<usize, Error> {
-        let index = self.state.player_movers.len();
-        if index >= MAX_DRIFT_PLAYERS {
-            return Err(Error::PlayerLimit { max: MAX_DRIFT_PLAYERS });
+    /// A seat is free for all the field knows when it has no mover: its player left, or has
+    /// not spawned one yet.
+    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+        let seats = self.state.player_movers.len();
+        match self.state.player_movers.get(seat) {
+            Some(None) => Ok(()),
+            Some(Some(_)) => Err(Error::SeatTaken { seat, seats }),
+            None if seat == seats && seats >= MAX_DRIFT_PLAYERS => {
+                Err(Error::PlayerLimit { max: MAX_DRIFT_PLAYERS })
+            }
+            None if seat == seats => {
+                self.state.player_movers.push(None);
+                Ok(())
+            }
+            None => Err(Error::SeatTaken { seat, seats }),
         }
-        self.state.player_movers.push(None);
-        Ok(index)
+    }
+
+    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+        let seats = self.state.player_movers.len();
+        let Some(mover) = self.state.player_movers.get_mut(seat) else {
+            return Err(Error::SeatFree { seat, seats });
+        };
+        if let Some(id) = mover.take() {
+            self.state.movers.remove(id);
+        }
+        self.snapshot = Arc::new(publish(&self.state));
+        Ok(())
     }
 
     fn content_digest(&self) -> ContentDigest {

@@ -24,7 +24,6 @@
 //! [`model`]: super::model
 
 use std::collections::BTreeSet;
-use std::fs;
 use std::path::Path;
 
 use super::model::{CutsceneFile, DialogueFile, LevelFile};
@@ -32,7 +31,8 @@ use super::{Clips, Level};
 use check::{Checker, check_cutscene, check_dialogue, check_images, check_level_file};
 use convert::{cutscene_def, dialogue_def};
 use locate::{Doc, Seg};
-use read::{Referrer, load_clip_file, parse_ron, read_ron, source_name};
+pub use read::{CLIP_FILE, CUTSCENE_FILE, DIALOGUE_FILE, LEVEL_FILE};
+use read::{Referrer, load_clip_file, parse_ron, read_ron, source_name, unreadable};
 
 /// A path to a value: `path!["pedestrians", i, "route", j]`.
 macro_rules! path {
@@ -50,12 +50,15 @@ mod problems;
 mod read;
 
 pub(super) use convert::level_from_file;
-pub use problems::{LevelError, LevelProblem};
+pub use problems::{LevelError, LevelProblem, MAX_LISTED_PROBLEMS};
 
 /// Loads, checks and converts a level file and every file it refers to.
 ///
 /// `level_file` is absolute or relative to the current directory; the files the level names
-/// (clips, dialogue, cutscenes, images) are relative to `assets_root`. The level's
+/// (clips, dialogue, cutscenes, images) are relative to `assets_root`, and may not leave it
+/// (no absolute path, no `..`, no link out of it): a path that does is a problem at the value
+/// that names it, and nothing is opened there. Every file is read within its kind's limit
+/// ([`LEVEL_FILE`], [`CLIP_FILE`], [`DIALOGUE_FILE`], [`CUTSCENE_FILE`]). The level's
 /// [`Level::source`] is `level_file` relative to `assets_root` when it lies under it.
 ///
 /// # Errors
@@ -63,16 +66,9 @@ pub use problems::{LevelError, LevelProblem};
 /// A [`LevelError`] listing every problem found: unreadable files, RON syntax and type errors,
 /// and every broken rule of the level format.
 pub fn load_level(assets_root: &Path, level_file: &Path) -> Result<Level, LevelError> {
-    match fs::read_to_string(level_file) {
+    match fixstep_runtime::file::read_text(level_file, LEVEL_FILE) {
         Ok(text) => load_level_str(&text, level_file, assets_root),
-        Err(error) => Err(LevelError {
-            problems: vec![LevelProblem {
-                file: level_file.to_path_buf(),
-                line: 0,
-                column: 0,
-                message: format!("cannot read the level file: {error}"),
-            }],
-        }),
+        Err(error) => Err(LevelError { problems: vec![unreadable(&error)] }),
     }
 }
 
@@ -105,8 +101,9 @@ pub fn load_level_str(source: &str, label: &Path, assets_root: &Path) -> Result<
         }
         let referrer = Referrer { doc: &level_doc, path: &path!["talkers", i, "dialogue"] };
         let read = read_ron::<DialogueFile>(
-            &assets_root.join(&talker.dialogue),
-            "dialogue",
+            assets_root,
+            &talker.dialogue,
+            DIALOGUE_FILE,
             Some(referrer),
             &mut problems,
         );
@@ -125,8 +122,9 @@ pub fn load_level_str(source: &str, label: &Path, assets_root: &Path) -> Result<
         let referrer =
             Referrer { doc: &level_doc, path: &path!["cutscene_triggers", i, "cutscene"] };
         let read = read_ron::<CutsceneFile>(
-            &assets_root.join(&trigger.cutscene),
-            "cutscene",
+            assets_root,
+            &trigger.cutscene,
+            CUTSCENE_FILE,
             Some(referrer),
             &mut problems,
         );

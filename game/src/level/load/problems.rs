@@ -29,8 +29,13 @@ impl fmt::Display for LevelProblem {
     }
 }
 
+/// The most problems an error lists: far more than anyone mends at once, and a hostile level
+/// with a problem every few bytes would otherwise print (and hold) hundreds of thousands.
+pub const MAX_LISTED_PROBLEMS: usize = 100;
+
 /// Everything wrong with a level and the files it refers to: every problem found, not just
-/// the first, in file order and then text order. Its `Display` prints one problem a line.
+/// the first (up to [`MAX_LISTED_PROBLEMS`], then how many more), in file order and then text
+/// order. Its `Display` prints one problem a line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", display_lines(.problems))]
 pub struct LevelError {
@@ -59,6 +64,13 @@ impl LevelError {
         problems.sort_by_key(|p| {
             (files.iter().position(|f| *f == p.file).unwrap_or(usize::MAX), p.line, p.column)
         });
+        if problems.len() > MAX_LISTED_PROBLEMS {
+            let more = problems.len() - MAX_LISTED_PROBLEMS;
+            problems.truncate(MAX_LISTED_PROBLEMS);
+            let file = problems.last().map(|p| p.file.clone()).unwrap_or_default();
+            let message = format!("and {more} more problems");
+            problems.push(LevelProblem { file, line: 0, column: 0, message });
+        }
         Some(Self { problems })
     }
 }

@@ -4,6 +4,7 @@
 use std::fs;
 use std::path::{Component, Path};
 
+use fixstep_runtime::file::{FileKind, ReadError, content_path, read_text};
 use serde::de::DeserializeOwned;
 
 use super::check::{Checker, check_clip_file};
@@ -12,6 +13,35 @@ use super::locate::{Doc, Seg};
 use super::problems::LevelProblem;
 use crate::level::Clips;
 use crate::level::model::ClipFile;
+
+/// A level file: the town's is 13 kB, so this is seventy-five towns. Parsed, and scanned for
+/// the place of every value, a level takes up to 90 times its bytes (a route of 665,000
+/// points in 4 MB took 323 MB, one of 166,000 in 1 MB 87 MB), so this keeps the worst level
+/// inside the memory budget.
+pub const LEVEL_FILE: FileKind = FileKind::new("level file", 1_000_000);
+
+/// An animation clip file: the humanoid's is 8 kB; the loader allows 100,000 frames of a
+/// clip, but no hand-made rig needs a file of more than a few hundred kB. Parsed as a level.
+pub const CLIP_FILE: FileKind = FileKind::new("clip file", 1_000_000);
+
+/// A dialogue script: the mayor's is 1 kB; a thousand times that is a book.
+pub const DIALOGUE_FILE: FileKind = FileKind::new("dialogue file", 1_000_000);
+
+/// A cutscene script: the fountain's is 1 kB; a thousand times that is a film.
+pub const CUTSCENE_FILE: FileKind = FileKind::new("cutscene file", 1_000_000);
+
+/// A problem at the value `referrer` points at, or at the file itself.
+fn problem_at(
+    referrer: Option<Referrer<'_>>,
+    file: &Path,
+    located: String,
+    alone: String,
+) -> LevelProblem {
+    match referrer {
+        Some(r) => r.doc.problem(r.path, located),
+        None => LevelProblem { file: file.to_path_buf(), line: 0, column: 0, message: alone },
+    }
+}
 
 /// Where a file was named: the document and the path of the value that names it.
 #[derive(Clone, Copy)]
@@ -32,39 +62,43 @@ pub(super) fn parse_ron<T: DeserializeOwned>(text: &str, file: &Path) -> Result<
     })
 }
 
-/// Reads and parses a RON file, or records why it could not: an unreadable file as a
-/// problem at the value that named it (if any), a syntax error in the file itself.
+/// Reads and parses the RON file `name` under `assets_root`, a file of `kind`, or records
+/// why it could not: a path that leaves the assets or a file that cannot be read as a problem
+/// at the value that named it (if any), a syntax error in the file itself.
 pub(super) fn read_ron<T: DeserializeOwned>(
-    file: &Path,
-    what: &str,
+    assets_root: &Path,
+    name: &str,
+    kind: FileKind,
     referrer: Option<Referrer<'_>>,
     problems: &mut Vec<LevelProblem>,
 ) -> Option<(T, Doc)> {
-    let text = match fs::read_to_string(file) {
-        Ok(text) => text,
+    let file = match content_path(assets_root, name) {
+        Ok(file) => file,
         Err(error) => {
-            problems.push(match referrer {
-                Some(r) => r.doc.problem(
-                    r.path,
-                    format!("cannot read {what} file {}: {error}", file.display()),
-                ),
-                None => LevelProblem {
-                    file: file.to_path_buf(),
-                    line: 0,
-                    column: 0,
-                    message: format!("cannot read {what} file: {error}"),
-                },
-            });
+            let message = format!("{} path {error}", kind.name);
+            problems.push(problem_at(referrer, &assets_root.join(name), message.clone(), message));
             return None;
         }
     };
-    match parse_ron(&text, file) {
-        Ok(value) => Some((value, Doc::with_text(file, &text))),
+    let text = match read_text(&file, kind) {
+        Ok(text) => text,
+        Err(error) => {
+            problems.push(problem_at(referrer, &file, error.with_causes(), error.reason()));
+            return None;
+        }
+    };
+    match parse_ron(&text, &file) {
+        Ok(value) => Some((value, Doc::with_text(&file, &text))),
         Err(problem) => {
             problems.push(problem);
             None
         }
     }
+}
+
+/// The problem of a file the user named that cannot be read: at the file itself.
+pub(super) fn unreadable(error: &ReadError) -> LevelProblem {
+    LevelProblem { file: error.path().to_path_buf(), line: 0, column: 0, message: error.reason() }
 }
 
 /// Reads, checks and converts a clip file; `None` (with problems recorded) if anything is
@@ -75,8 +109,7 @@ pub(super) fn load_clip_file(
     referrer: Option<Referrer<'_>>,
     problems: &mut Vec<LevelProblem>,
 ) -> Option<Clips> {
-    let (file, doc) =
-        read_ron::<ClipFile>(&assets_root.join(clip_file), "clip", referrer, problems)?;
+    let (file, doc) = read_ron::<ClipFile>(assets_root, clip_file, CLIP_FILE, referrer, problems)?;
     let before = problems.len();
     check_clip_file(&file, &mut Checker { doc: &doc, problems });
     (problems.len() == before).then(|| clips_from_file(&file))

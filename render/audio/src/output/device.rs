@@ -203,13 +203,13 @@ fn play(mut pcm: Pcm, mut renderer: Renderer, stop: &AtomicBool, counters: &Coun
 /// Whether the game has said why it is silent.
 static SAID_OFF: AtomicBool = AtomicBool::new(false);
 
-/// Says on stderr, in one line, why the game has no sound (`sound: off: …`), the first time
+/// Says in one log line why the game has no sound (`sound: off: …`), the first time
 /// only: a game that opens its sound again (a new match, after a failed device) does not
 /// repeat it. Returns whether it said it now.
 pub fn report_off_once(why: &SoundError) -> bool {
     let first = !SAID_OFF.swap(true, Ordering::Relaxed);
     if first {
-        eprintln!("sound: off: {why}");
+        tracing::warn!("sound: off: {why}");
     }
     first
 }

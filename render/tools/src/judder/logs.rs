@@ -5,11 +5,12 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 
 use fixstep_present::format::TraceSnapshot;
 pub use fixstep_present::format::{DrawnEntity, DrawnFrame, TruthEntity, TruthLine};
+use fixstep_runtime::file::{FileKind, LineError, LineReader, ReadError, open};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize as _, Serialize};
 
@@ -17,6 +18,25 @@ use crate::ToolError;
 
 /// What a check of one line found wrong.
 type LineResult = Result<(), String>;
+
+/// A drawn log: a minute of the town with four bots at 144 frames a second is 32 MB, and the
+/// walk through its teleport that `tests/tests/judder_local.rs` draws for 96 s at 144 Hz is
+/// 44 MB. Read and measured, a log takes up to about three and a half times its bytes (each
+/// frame's list of entities kept at its length): `judder` given a drawn log of 56 MB, a truth
+/// log and a trace each at its limit, all of the entities that take the most memory per byte,
+/// peaked at 277 MB, under the program's 300 MB.
+pub const DRAWN_LOG_FILE: FileKind = FileKind::new("drawn log", 56_000_000);
+
+/// A truth log: a line a tick of every entity, 1.5 MB for a minute of the town; a generated
+/// scenario's line every 5 ms makes 5 MB for a minute.
+pub const TRUTH_LOG_FILE: FileKind = FileKind::new("truth log", 16_000_000);
+
+/// A trace, as `judder` reads its entities: the same limit as `fixstep trace` reads it with.
+pub use crate::trace::TRACE_FILE;
+
+/// The longest line of a JSON Lines file, bytes: a frame of the stress level's 13,000
+/// entities drawn is about 2 MB; a line without end stops here instead of filling memory.
+pub const MAX_JSON_LINE_BYTES: usize = 4 << 20;
 
 /// Reads a drawn log and checks it: strictly increasing `at_ms`, finite numbers, each entity
 /// at most once a frame, a positive clip length.
@@ -26,8 +46,26 @@ type LineResult = Result<(), String>;
 /// The file cannot be read, is empty, or a line is not a valid drawn frame; the error names
 /// the file and the line.
 pub fn read_drawn_log(path: &Path) -> Result<Vec<DrawnFrame>, ToolError> {
+    let file = open(path, DRAWN_LOG_FILE)?;
+    drawn_log_from(BufReader::new(file), path)
+}
+
+/// A drawn log's `bytes`, read and checked as [`read_drawn_log`] reads and checks the file
+/// `path`, which names it in errors.
+///
+/// # Errors
+///
+/// As [`read_drawn_log`], but for reading the file.
+pub fn drawn_log_from_bytes(bytes: &[u8], path: &Path) -> Result<Vec<DrawnFrame>, ToolError> {
+    drawn_log_from(bytes, path)
+}
+
+fn drawn_log_from(lines: impl BufRead, path: &Path) -> Result<Vec<DrawnFrame>, ToolError> {
     let mut previous: Option<f64> = None;
-    let frames = read_jsonl(path, "drawn log", |frame: &DrawnFrame| {
+    let frames = read_jsonl(lines, path, DRAWN_LOG_FILE, "drawn log", |frame: &mut DrawnFrame| {
+        // A frame's entities are kept for the whole log: without the room a list grows by as
+        // it is read, which is up to as much again.
+        frame.entities.shrink_to_fit();
         finite("at_ms", frame.at_ms)?;
         finite("render_tick", frame.render_tick)?;
         if let Some(before) = previous
@@ -77,8 +115,24 @@ pub fn read_drawn_log(path: &Path) -> Result<Vec<DrawnFrame>, ToolError> {
 /// The file cannot be read, is empty, or a line is not a valid truth line; the error names
 /// the file and the line.
 pub fn read_truth(path: &Path) -> Result<Vec<TruthLine>, ToolError> {
+    let file = open(path, TRUTH_LOG_FILE)?;
+    truth_from(BufReader::new(file), path)
+}
+
+/// A truth file's `bytes`, read and checked as [`read_truth`] reads and checks the file
+/// `path`, which names it in errors.
+///
+/// # Errors
+///
+/// As [`read_truth`], but for reading the file.
+pub fn truth_from_bytes(bytes: &[u8], path: &Path) -> Result<Vec<TruthLine>, ToolError> {
+    truth_from(bytes, path)
+}
+
+fn truth_from(source: impl BufRead, path: &Path) -> Result<Vec<TruthLine>, ToolError> {
     let mut previous: Option<f64> = None;
-    let lines = read_jsonl(path, "truth", |line: &TruthLine| {
+    let lines = read_jsonl(source, path, TRUTH_LOG_FILE, "truth", |line: &mut TruthLine| {
+        line.entities.shrink_to_fit();
         finite("t_ms", line.t_ms)?;
         if let Some(before) = previous
             && line.t_ms <= before
@@ -142,8 +196,23 @@ impl TraceEntities {
 /// The file cannot be read, or a line is not JSON or has a snapshot that is not one; the
 /// error names the file and the line.
 pub fn read_trace_entities(path: &Path) -> Result<TraceEntities, ToolError> {
+    let file = open(path, TRACE_FILE)?;
+    trace_entities_from(BufReader::new(file), path)
+}
+
+/// A trace's `bytes`, read as [`read_trace_entities`] reads the file `path`, which names it in
+/// errors.
+///
+/// # Errors
+///
+/// As [`read_trace_entities`], but for reading the file.
+pub fn trace_entities_from_bytes(bytes: &[u8], path: &Path) -> Result<TraceEntities, ToolError> {
+    trace_entities_from(bytes, path)
+}
+
+fn trace_entities_from(lines: impl BufRead, path: &Path) -> Result<TraceEntities, ToolError> {
     let mut info = TraceEntities::default();
-    read_jsonl(path, "trace", |line: &serde_json::Value| {
+    each_jsonl(lines, path, TRACE_FILE, "trace", |line: serde_json::Value| {
         let Some(snapshot) = line.get("snapshot") else { return Ok(()) };
         let snapshot = TraceSnapshot::deserialize(snapshot).map_err(|e| e.to_string())?;
         for entity in &snapshot.entities {
@@ -198,36 +267,65 @@ fn write_jsonl<T: Serialize>(path: &Path, items: &[T]) -> std::io::Result<()> {
     out.flush()
 }
 
-/// Parses every line of a JSON Lines file as a `T` and hands it to `check`; the first
-/// problem is returned with the file (called `what`) and the 1-based line number.
-fn read_jsonl<T, F>(path: &Path, what: &'static str, mut check: F) -> Result<Vec<T>, ToolError>
+/// Parses every line of `source`, a JSON Lines file of `kind` at `path`, as a `T` and hands
+/// it to `check`, keeping what it passes; the first problem is returned with the file (called
+/// `what`) and the 1-based line number.
+fn read_jsonl<T, F>(
+    source: impl BufRead,
+    path: &Path,
+    kind: FileKind,
+    what: &'static str,
+    mut check: F,
+) -> Result<Vec<T>, ToolError>
 where
     T: DeserializeOwned,
-    F: FnMut(&T) -> LineResult,
+    F: FnMut(&mut T) -> LineResult,
 {
-    let bytes = std::fs::read(path).map_err(|source| ToolError::Read {
+    let mut items = Vec::new();
+    each_jsonl(source, path, kind, what, |mut item: T| {
+        check(&mut item)?;
+        items.push(item);
+        Ok(())
+    })?;
+    Ok(items)
+}
+
+/// Parses every line of `source`, a JSON Lines file of `kind` at `path`, as a `T` and hands
+/// it to `take`, a line at a time (the file is never held whole); the first problem is
+/// returned with the file (called `what`) and the 1-based line number.
+fn each_jsonl<T, F>(
+    source: impl BufRead,
+    path: &Path,
+    kind: FileKind,
+    what: &'static str,
+    mut take: F,
+) -> Result<(), ToolError>
+where
+    T: DeserializeOwned,
+    F: FnMut(T) -> LineResult,
+{
+    let mut lines = LineReader::new(source, MAX_JSON_LINE_BYTES);
+    let fail = |line: usize, message: String| ToolError::Line {
         what,
         path: path.to_path_buf(),
-        source,
-    })?;
-    let mut items = Vec::new();
-    let mut lines = bytes.split(|&b| b == b'\n').enumerate().peekable();
-    while let Some((index, raw)) = lines.next() {
-        // The final `\n` leaves an empty piece after it that is not a line.
-        if raw.is_empty() && lines.peek().is_none() {
-            break;
-        }
-        let fail = |message: String| ToolError::Line {
-            what,
-            path: path.to_path_buf(),
-            line: index + 1,
-            message,
+        line,
+        message,
+    };
+    loop {
+        let raw = match lines.next_line() {
+            Ok(Some(raw)) => raw,
+            Ok(None) => return Ok(()),
+            Err(LineError::Io { source, .. }) => {
+                return Err(ReadError::from_io(path, kind.name, source).into());
+            }
+            Err(LineError::TooLong { line, limit }) => {
+                return Err(fail(line, format!("longer than {limit} bytes: not a line of {what}")));
+            }
+            Err(LineError::NotText { line }) => return Err(fail(line, "not UTF-8".to_owned())),
         };
-        let item = parse_line::<T>(raw).map_err(fail)?;
-        check(&item).map_err(fail)?;
-        items.push(item);
+        let item = parse_line::<T>(raw.as_bytes()).map_err(|m| fail(lines.line(), m))?;
+        take(item).map_err(|m| fail(lines.line(), m))?;
     }
-    Ok(items)
 }
 
 fn parse_line<T: DeserializeOwned>(raw: &[u8]) -> Result<T, String> {

@@ -32,8 +32,9 @@ use std::path::PathBuf;
 
 pub use local::{LocalMeasures, VISIBLE_CHANGE_M, VISIBLE_TURN_RAD, measure_local};
 pub use logs::{
-    DrawnEntity, DrawnFrame, TraceEntities, TruthEntity, TruthLine, json_line_error,
-    read_drawn_log, read_trace_entities, read_truth, write_drawn_log, write_truth,
+    DrawnEntity, DrawnFrame, TraceEntities, TruthEntity, TruthLine, drawn_log_from_bytes,
+    json_line_error, read_drawn_log, read_trace_entities, read_truth, trace_entities_from_bytes,
+    truth_from_bytes, write_drawn_log, write_truth,
 };
 pub use measures::{
     EntityStats, JUMP_WINDOW_MS, LONG_WAY_RAD, MISPLACED_M, MOVING_M_S, MS_PER_S, OFF_PACE, POP_M,

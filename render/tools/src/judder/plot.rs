@@ -82,6 +82,10 @@ const CURVES: [Curve; 2] = [
     Curve { label: "drawn speed", color: RED, width: DRAWN_LINE_PX, value: |p| p.drawn_m_s },
 ];
 
+/// The plot's font: DejaVu Sans is 760 kB; a font with every script of Unicode is about 20 MB.
+const FONT_FILE: fixstep_runtime::file::FileKind =
+    fixstep_runtime::file::FileKind::new("font", 32_000_000);
+
 /// Whether the font is registered with plotters: its registry is global and lasts for the
 /// process, so it is done once.
 static FONT_REGISTERED: Mutex<bool> = Mutex::new(false);
@@ -93,8 +97,7 @@ fn register(assets: &Path) -> Drawn {
         return Ok(());
     }
     let path = assets.join(FONT_PATH);
-    let bytes = std::fs::read(&path)
-        .map_err(|e| format!("cannot read the plot's font {}: {e}", path.display()))?;
+    let bytes = fixstep_runtime::file::read_bytes(&path, FONT_FILE).map_err(|e| e.with_causes())?;
     // plotters keeps the font for the life of the process; it is read once, so leaking it
     // costs one font's worth of memory.
     let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());

@@ -13,6 +13,7 @@ use fixstep_net::{Access, Admission};
 use fixstep_netplay::{HostOptions, PeerOptions};
 use fixstep_present::Controls;
 use fixstep_present::Game as _;
+use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
 use fixstep_town::Town;
 use fixstep_window::session::{HostPlay, PlaySession};
 
@@ -74,6 +75,7 @@ impl Loopback {
             also_reachable_at: Vec::new(),
             max_players: 4,
             max_spectators: 8,
+            seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
             own_player: true,
             seed: 1,
             name: "ada".to_owned(),

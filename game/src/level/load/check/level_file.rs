@@ -11,6 +11,7 @@ use super::{Checker, Site, pt};
 use crate::level::load::MINUTES_PER_DAY;
 use crate::level::load::locate::Seg;
 use crate::level::model::{CircleCm, Door, LevelFile, Lift, ObjectKind, RectCm, Sign};
+use crate::level::{MAX_PEDESTRIANS, MAX_TALKERS, MAX_ZONES};
 
 /// How far a door's hinge may lie from its building's outline, centimetres. Hinges are
 /// placed by hand in whole centimetres, and a hinge within a wall's thickness of the
@@ -25,6 +26,7 @@ const MAX_DOOR_SWING_DEG: i32 = 179;
 /// the order a reader meets them (so the first problem reported is the first in the file's
 /// own order of concerns).
 pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker<'_>) {
+    check_counts(file, c);
     let ground_ok = check_ground_and_clock(file, c);
     // Buildings first: everything else must stand clear of them.
     let site = check_buildings(file, c, ground_ok);
@@ -43,6 +45,31 @@ pub(in crate::level::load) fn check_level_file(file: &LevelFile, c: &mut Checker
 struct Streets<'f> {
     waypoint_index: BTreeMap<&'f str, usize>,
     lanes: BTreeSet<(usize, usize)>,
+}
+
+/// The counts the rules hold: pedestrians, talkers and zones, each within its cap.
+fn check_counts(file: &LevelFile, c: &mut Checker<'_>) {
+    let (teleport_zones, triggers) = (file.teleports.len() * 2, file.cutscene_triggers.len());
+    // The zones' problem points at the longer of their two lists.
+    let zone_list = if triggers > teleport_zones { "cutscene_triggers" } else { "teleports" };
+    let counts = [
+        ("pedestrians", file.pedestrians.len(), MAX_PEDESTRIANS, "pedestrians"),
+        ("talkers", file.talkers.len(), MAX_TALKERS, "talkers"),
+        (
+            zone_list,
+            teleport_zones + triggers,
+            MAX_ZONES,
+            "zones (teleport ends and cutscene triggers)",
+        ),
+    ];
+    for (field, count, max, what) in counts {
+        if count > max {
+            c.report(
+                &[Seg::Field(field)],
+                format!("{count} {what} is over the {max} a level may hold"),
+            );
+        }
+    }
 }
 
 /// The ground and the clock; whether the ground is a proper rectangle.

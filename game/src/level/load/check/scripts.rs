@@ -180,7 +180,13 @@ pub(in crate::level::load) fn check_images(
     c: &mut Checker<'_>,
 ) {
     for (i, image) in file.images.iter().enumerate() {
-        let image_file = assets_root.join(&image.image);
+        let image_file = match fixstep_runtime::file::content_path(assets_root, &image.image) {
+            Ok(path) => path,
+            Err(error) => {
+                c.report(&path!["images", i, "image"], format!("image file path {error}"));
+                continue;
+            }
+        };
         match fs::metadata(&image_file) {
             Ok(meta) if meta.is_file() => {}
             Ok(_) => c.report(

@@ -1,0 +1,143 @@
+//! Files nobody vouches for, given to every command that reads one: `/dev/zero`, a FIFO and a
+//! 10 GiB sparse file each end the run at once in one line naming the file, exit code 2,
+//! under 300 MB of resident memory (measured from outside, by `wait4`). And inputs at their
+//! kind's limit, built to take the most memory a byte of them can, stay under it too.
+
+use fixstep_game::PlayerCommand;
+use fixstep_runtime::HashRecord;
+use fixstep_runtime::replay::{REPLAY_FILE, Replay, TickRecord};
+use fixstep_runtime::tick::Tick;
+use fixstep_tests::untrusted::{MAX_PEAK_RSS_KB, Measured, hostile_files, run_measured};
+use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep};
+
+/// Every command line that reads a file, with `{}` where the file goes; `{dir}` is a scratch
+/// directory and `{drawn}` a valid drawn log in it.
+const READERS: &[&[&str]] = &[
+    &["sim", "--ticks", "1", "--level", "{}"],
+    &["sim", "--ticks", "1", "--commands", "{}"],
+    &["sim", "--ticks", "1", "--input-script", "{}"],
+    &["sim", "--ticks", "1", "--frame-times", "{}"],
+    &["--game", "arena", "sim", "--ticks", "1", "--level", "{}"],
+    &["sync-test", "--ticks", "1", "--level", "{}"],
+    &["sync-test", "--ticks", "1", "--commands", "{}"],
+    &["replay", "{}"],
+    &["replay", "{}", "--verify"],
+    &["trace", "--in", "{}", "--out", "{dir}/drawn-out.jsonl"],
+    &["judder", "{}", "--truth", "{drawn}"],
+    &["judder", "{drawn}", "--truth", "{}"],
+    &["desync-diff", "{}", "{drawn}"],
+    &["screenshot", "--tick", "1", "--level", "{}", "--out", "{dir}/shot.png"],
+    &["screenshot", "--tick", "1", "--commands", "{}", "--out", "{dir}/shot.png"],
+    &["play", "--level", "{}"],
+    &["host", "--headless", "--ticks", "1", "--level", "{}"],
+    &["host", "--headless", "--ticks", "1", "--password-file", "{}"],
+    &["host", "--headless", "--ticks", "1", "--input-script", "{}"],
+    &["join", "127.0.0.1:9", "--headless", "--ticks", "1", "--level", "{}"],
+    &["join", "127.0.0.1:9", "--headless", "--ticks", "1", "--password-file", "{}"],
+    &["join", "127.0.0.1:9", "--headless", "--ticks", "1", "--input-script", "{}"],
+    &["spectate", "127.0.0.1:9", "--headless", "--ticks", "1", "--level", "{}"],
+    &["spectate", "127.0.0.1:9", "--headless", "--ticks", "1", "--password-file", "{}"],
+    &["loadtest", "127.0.0.1:9", "--peers", "1", "--level", "{}"],
+    &["loadtest", "127.0.0.1:9", "--peers", "1", "--password-file", "{}"],
+];
+
+/// Asserts `run` ended as a refused input does, in one line naming `file`, within the memory
+/// bound; `what` says which run it was.
+fn assert_refused(run: &Measured, file: &str, what: &str) {
+    let line = one_line_error(&run.output);
+    assert!(line.contains(file), "{what}: the line must name {file}: {line}");
+    assert!(
+        run.peak_kb < MAX_PEAK_RSS_KB,
+        "{what}: {} kB of resident memory, over {MAX_PEAK_RSS_KB} kB",
+        run.peak_kb
+    );
+}
+
+#[test]
+fn every_reading_command_refuses_a_device_a_fifo_and_a_huge_file_in_one_line() {
+    let dir = Scratch::new("untrusted-files", "hostile");
+    let drawn = dir.write("drawn.jsonl", "{\"at_ms\":0.0,\"render_tick\":0.0,\"entities\":[]}\n");
+    let scratch = arg(dir.dir()).to_owned();
+    for (name, file) in hostile_files(&dir) {
+        for reader in READERS {
+            let args: Vec<String> = reader
+                .iter()
+                .map(|a| {
+                    a.replace("{}", arg(&file))
+                        .replace("{dir}", &scratch)
+                        .replace("{drawn}", arg(&drawn))
+                })
+                .collect();
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let run = run_measured(&dir, &args);
+            println!("{} kB: {name} to `fixstep {}`", run.peak_kb, args.join(" "));
+            assert_refused(&run, arg(&file), &format!("{name} to `fixstep {}`", args.join(" ")));
+        }
+    }
+}
+
+#[test]
+fn the_refusals_say_what_the_file_is_and_the_limit_of_its_kind() {
+    let dir = Scratch::new("untrusted-files", "words");
+    let [(_, zero), (_, fifo), (_, sparse)] = hostile_files(&dir);
+    let said = |file: &std::path::Path| {
+        one_line_error(&run_fixstep(&["sim", "--ticks", "1", "--level", arg(file)]))
+    };
+    assert!(said(&zero).ends_with("/dev/zero: a character device, not a file"));
+    assert!(said(&fifo).ends_with(&format!("{}: a FIFO, not a file", arg(&fifo))));
+    assert!(
+        said(&sparse)
+            .ends_with(&format!("{}: 10 GB is over the 1 MB a level file may be", arg(&sparse))),
+        "{}",
+        said(&sparse)
+    );
+}
+
+/// A replay at its limit made of the records that take the most memory per byte: no
+/// players, and every partial hash zero (one byte in the file, eight in memory).
+fn heaviest_replay() -> Vec<u8> {
+    let town = fixstep_tests::workspace_root().join("assets/levels/town.ron");
+    let level =
+        fixstep_game::level::load_level(&fixstep_tests::workspace_root().join("assets"), &town)
+            .expect("the town loads");
+    let sim = fixstep_game::TownSim::new(std::sync::Arc::new(level), 1, 0);
+    let mut header =
+        fixstep_runtime::replay::ReplayHeader::of(&sim, "levels/town.ron".to_owned(), 1)
+            .expect("a header");
+    // As many partial hashes as the header holds: names of one letter.
+    header.hash_parts = (0..20_000).map(|i| format!("{}", i % 10)).collect();
+    let parts = header.hash_parts.len();
+    let mut replay = Replay::<PlayerCommand> { header, ticks: Vec::new() };
+    let record = |tick: u32| TickRecord {
+        tick: Tick(tick),
+        seats: fixstep_runtime::SeatChanges::NONE,
+        commands: Vec::new(),
+        hash: Some(HashRecord { total: 0, parts: vec![0; parts] }),
+    };
+    // Each record is about `parts` bytes; fill the file to just under its limit.
+    let per_record = parts as u64 + 16;
+    let records = (REPLAY_FILE.limit_bytes - 100_000) / per_record;
+    replay.ticks = (0..u32::try_from(records).expect("few")).map(record).collect();
+    let bytes = replay.to_bytes().expect("encodes");
+    assert!(bytes.len() as u64 <= REPLAY_FILE.limit_bytes, "{} bytes", bytes.len());
+    assert!(bytes.len() as u64 > REPLAY_FILE.limit_bytes * 9 / 10, "{} bytes", bytes.len());
+    bytes
+}
+
+#[test]
+fn a_replay_at_its_limit_that_decodes_to_the_most_memory_stays_under_the_bound() {
+    let dir = Scratch::new("untrusted-files", "heavy-replay");
+    let replay = dir.write("heavy.fxr", heaviest_replay());
+    let run = run_measured(&dir, &["replay", arg(&replay)]);
+    assert!(
+        run.output.status.success(),
+        "it is a replay: {}",
+        String::from_utf8_lossy(&run.output.stderr)
+    );
+    println!(
+        "a replay of {} bytes read in {} kB",
+        std::fs::metadata(&replay).map_or(0, |m| m.len()),
+        run.peak_kb
+    );
+    assert!(run.peak_kb < MAX_PEAK_RSS_KB, "{} kB to read a replay", run.peak_kb);
+}
