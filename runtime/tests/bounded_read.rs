@@ -32,6 +32,15 @@ impl Scratch {
     }
 }
 
+/// The error `read` ended in; if it read bytes instead, panics saying how many (not what they
+/// were: a file read past its limit is long).
+fn refused<T: AsRef<[u8]>>(read: Result<T, ReadError>, what: &str) -> ReadError {
+    match read {
+        Ok(bytes) => panic!("{what}: {} bytes read", bytes.as_ref().len()),
+        Err(error) => error,
+    }
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
@@ -51,7 +60,7 @@ fn a_file_within_its_limit_is_read_whole() {
 fn a_file_one_byte_over_is_refused_from_its_length_naming_both_sizes() {
     let dir = Scratch::new("over");
     let path = dir.write("over.txt", &[b'x'; 1_001]);
-    let error = read_bytes(&path, NOTE).expect_err("over the limit");
+    let error = refused(read_bytes(&path, NOTE), "over the limit");
     assert!(matches!(error, ReadError::TooLarge { size: Some(1_001), limit: 1_000, .. }));
     assert_eq!(
         error.to_string(),
@@ -64,7 +73,7 @@ fn a_sparse_file_of_ten_gigabytes_is_refused_without_reading_it() {
     let dir = Scratch::new("sparse");
     let path = dir.0.join("sparse.bin");
     File::create(&path).and_then(|f| f.set_len(10 << 30)).expect("a sparse file");
-    let error = read_bytes(&path, NOTE).expect_err("far over");
+    let error = refused(read_bytes(&path, NOTE), "far over");
     assert_eq!(
         error.to_string(),
         format!("{}: 10 GB is over the 1 kB a note may be", path.display())
@@ -85,7 +94,7 @@ fn devices_directories_and_fifos_are_refused_before_a_byte_is_read() {
         (&fifo, NodeKind::Fifo, "a FIFO"),
     ];
     for (path, node, words) in cases {
-        let error = read_bytes(path, NOTE).expect_err("not a file");
+        let error = refused(read_bytes(path, NOTE), "not a file");
         assert!(
             matches!(&error, ReadError::NotAFile { node: n, .. } if *n == node),
             "{}: {error}",
@@ -101,7 +110,7 @@ fn a_file_that_says_it_is_empty_is_still_read_no_further_than_its_limit() {
     // Files under /proc say they hold 0 bytes; this one holds more than 10.
     let tiny = FileKind::new("status file", 10);
     let status = Path::new("/proc/self/status");
-    let error = read_bytes(status, tiny).expect_err("more than it says");
+    let error = refused(read_bytes(status, tiny), "more than it says");
     assert!(matches!(error, ReadError::TooLarge { size: None, .. }), "{error}");
     assert_eq!(
         error.to_string(),
@@ -116,7 +125,7 @@ fn a_file_that_says_it_is_empty_is_still_read_no_further_than_its_limit() {
 #[test]
 fn a_missing_file_keeps_its_io_error_as_the_source() {
     let dir = Scratch::new("missing");
-    let error = read_bytes(&dir.0.join("nothing"), NOTE).expect_err("missing");
+    let error = refused(read_bytes(&dir.0.join("nothing"), NOTE), "missing");
     assert!(error.is_not_found());
     let source = std::error::Error::source(&error).expect("the io error");
     assert!(source.downcast_ref::<std::io::Error>().is_some());
@@ -127,7 +136,7 @@ fn a_missing_file_keeps_its_io_error_as_the_source() {
 fn bytes_that_are_not_utf8_are_refused_as_text_at_their_place() {
     let dir = Scratch::new("binary");
     let path = dir.write("binary", b"ok\xff");
-    let error = read_text(&path, NOTE).expect_err("not text");
+    let error = refused(read_text(&path, NOTE), "not text");
     assert!(matches!(error, ReadError::NotText { at: 2, .. }), "{error}");
 }
 

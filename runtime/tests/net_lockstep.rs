@@ -39,6 +39,23 @@ fn identity() -> Identity {
     Identity { protocol: PROTOCOL_VERSION, sim_version: 8, level: ContentDigest(0xd1f7) }
 }
 
+/// A host session at tick 0 of `max_players` seats (room for 8 spectators), `local_players`
+/// of them the host's own, keeping a departed player's seat `seat_grace_micros`.
+fn new_host(
+    max_players: usize,
+    local_players: usize,
+    seat_grace_micros: u64,
+) -> HostSession<DriftData> {
+    let config = HostConfig {
+        identity: identity(),
+        max_players,
+        max_spectators: 8,
+        local_players,
+        seat_grace_micros,
+    };
+    HostSession::new(config, Tick::ZERO)
+}
+
 /// Runs a tick record on a simulation: the seats freed and taken, then the tick.
 fn run(sim: &mut Drift, record: &fixstep_runtime::net::TickRecord<DriftCommand>) {
     record.seats.apply(sim).expect("room for a player, and a player to leave");
@@ -721,14 +738,7 @@ fn welcomed(host: &mut HostSession<DriftData>, id: u64, name: &str, now_micros: 
 /// takes its seat: the tick seats nobody and frees nothing, and the seat is free for the next.
 #[test]
 fn a_newcomer_gone_before_its_first_tick_takes_no_seat() {
-    let config = HostConfig {
-        identity: identity(),
-        max_players: 4,
-        max_spectators: 8,
-        local_players: 1,
-        seat_grace_micros: 0,
-    };
-    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
+    let mut host = new_host(4, 1, 0);
     welcomed(&mut host, 1, "brief", 0);
     host.disconnect(PeerId(1));
     let record = host.fix_tick();
@@ -744,14 +754,7 @@ fn a_newcomer_gone_before_its_first_tick_takes_no_seat() {
 /// is freed on time on a host nobody talks to.
 #[test]
 fn poll_timeout_names_the_end_of_a_kept_seats_grace() {
-    let config = HostConfig {
-        identity: identity(),
-        max_players: 4,
-        max_spectators: 8,
-        local_players: 0,
-        seat_grace_micros: 3_000_000,
-    };
-    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
+    let mut host = new_host(4, 0, 3_000_000);
     welcomed(&mut host, 1, "ada", 1_000);
     host.check_timeouts(2_000_000);
     host.disconnect(PeerId(1));
@@ -812,14 +815,7 @@ fn a_player_with_its_rejoin_secret_takes_its_seat_over_at_once() {
 
 #[test]
 fn a_peer_from_another_build_or_level_is_refused_naming_what_differs() {
-    let config = HostConfig {
-        identity: identity(),
-        max_players: 2,
-        max_spectators: 8,
-        local_players: 1,
-        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
-    };
-    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
+    let mut host = new_host(2, 1, DEFAULT_SEAT_GRACE_MICROS);
     for (id, theirs, expected) in [
         (1, Identity { sim_version: 9, ..identity() }, "simulation version 9"),
         (2, Identity { level: ContentDigest(5), ..identity() }, "level digest"),
@@ -954,14 +950,7 @@ fn garbage_never_stops_the_host_and_the_peers_still_agree() {
 /// one seat.
 #[test]
 fn a_burst_of_joiners_fills_every_seat_and_no_more() {
-    let config = HostConfig {
-        identity: identity(),
-        max_players: 4,
-        max_spectators: 8,
-        local_players: 1,
-        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
-    };
-    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
+    let mut host = new_host(4, 1, DEFAULT_SEAT_GRACE_MICROS);
     let mut peers: Vec<PeerSession<DriftData>> = (0..6)
         .map(|i| {
             PeerSession::new(PeerConfig {
@@ -1011,14 +1000,7 @@ fn a_burst_of_joiners_fills_every_seat_and_no_more() {
 
 #[test]
 fn every_peer_learns_every_players_name_as_they_join() {
-    let config = HostConfig {
-        identity: identity(),
-        max_players: 4,
-        max_spectators: 8,
-        local_players: 1,
-        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
-    };
-    let mut host: HostSession<DriftData> = HostSession::new(config, Tick::ZERO);
+    let mut host = new_host(4, 1, DEFAULT_SEAT_GRACE_MICROS);
     host.name_local(0, "ada");
     let mut peers: Vec<PeerSession<DriftData>> = ["bob", "cy"]
         .into_iter()
@@ -1060,14 +1042,7 @@ fn every_peer_learns_every_players_name_as_they_join() {
 /// deadline on.
 #[test]
 fn poll_timeout_names_the_moment_a_silent_peer_is_dropped() {
-    let config = HostConfig {
-        identity: identity(),
-        max_players: 8,
-        max_spectators: 8,
-        local_players: 0,
-        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
-    };
-    let mut session = HostSession::<DriftData>::new(config, Tick::ZERO);
+    let mut session = new_host(8, 0, DEFAULT_SEAT_GRACE_MICROS);
     assert_eq!(session.poll_timeout(), None, "no peer, no deadline");
     session.connect(PeerId(1), 0);
     session.connect(PeerId(2), 1_000_000);

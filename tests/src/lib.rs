@@ -16,9 +16,11 @@ pub mod float_literals;
 pub mod processes;
 pub mod untrusted;
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use fixstep_tools::judder::{JudderArgs, JudderReport, run_judder};
 
@@ -56,18 +58,76 @@ pub fn fixstep_binary() -> &'static Path {
     })
 }
 
-/// Runs `fixstep` with `args` from the workspace root and returns what it did.
+/// The longest a run of [`run_fixstep`] may take: the longest command a test runs so, a debug
+/// build on a busy machine, takes under a minute. A run still going then is stopped, and the
+/// test fails rather than waits for ever on a command that should have ended.
+pub const RUN_LIMIT: Duration = Duration::from_secs(600);
+
+/// How often a bounded run looks whether its process has ended.
+const RUN_POLL: Duration = Duration::from_millis(10);
+
+/// Runs `fixstep` with `args` from the workspace root, with an empty standard input, and
+/// returns what it did.
 ///
 /// # Panics
 ///
-/// If the binary cannot be started.
+/// If the binary cannot be started, or is still running after [`RUN_LIMIT`].
 #[must_use]
 pub fn run_fixstep(args: &[&str]) -> Output {
-    Command::new(fixstep_binary())
+    run_fixstep_within(args, RUN_LIMIT)
+}
+
+/// [`run_fixstep`], for a run that must end within `limit`: a refusal, which ends before
+/// anything runs, is given seconds, so that a refusal that went missing fails at once.
+///
+/// # Panics
+///
+/// If the binary cannot be started, or is still running after `limit` (it is killed then).
+#[must_use]
+pub fn run_fixstep_within(args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(fixstep_binary())
         .args(args)
         .current_dir(workspace_root())
-        .output()
-        .expect("the fixstep binary starts")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fixstep binary starts");
+    // Both pipes are drained while the run goes on, so that a run that writes much never
+    // stalls on a full pipe.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the run can be waited for") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let said = stderr.join().unwrap_or_default();
+            panic!(
+                "`fixstep {}` was still running after {limit:?}; it said:\n{}",
+                args.join(" "),
+                String::from_utf8_lossy(&said)
+            );
+        }
+        std::thread::sleep(RUN_POLL);
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    }
 }
 
 /// What a run printed on its standard output.

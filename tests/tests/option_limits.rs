@@ -1,29 +1,33 @@
 //! Options that multiply what a run writes or holds have upper limits, refused by the
 //! command line's parser in one line that names the limit, before anything runs.
 
-use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep};
+use std::time::Duration;
+
+use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep_within};
+
+/// The longest a refusal may take: it ends before anything runs, in milliseconds; a debug
+/// build starting on a busy machine is given far more. A limit that went missing lets a host
+/// or a spectator run on, and fails here instead of holding the test for ever.
+const REFUSAL_LIMIT: Duration = Duration::from_secs(60);
+
+/// Runs `fixstep args`, which must be refused, within [`REFUSAL_LIMIT`].
+fn refused(args: &[&str]) -> String {
+    one_line_error(&run_fixstep_within(args, REFUSAL_LIMIT))
+}
 
 #[test]
 fn a_frame_rate_over_a_thousand_is_refused_before_a_frame_is_drawn() {
     let dir = Scratch::new("option-limits", "fps");
     let drawn = dir.path("drawn.jsonl");
-    let line = one_line_error(&run_fixstep(&[
-        "sim",
-        "--ticks",
-        "10",
-        "--fps",
-        "100000000",
-        "--drawn-log",
-        arg(&drawn),
-    ]));
+    let line = refused(&["sim", "--ticks", "10", "--fps", "100000000", "--drawn-log", arg(&drawn)]);
     assert!(line.contains("--fps") && line.contains("at most 1000"), "{line}");
     assert!(!drawn.exists(), "nothing is written");
     for fps in ["0", "-5", "nan", "inf"] {
         let rate = format!("--fps={fps}");
-        let line = one_line_error(&run_fixstep(&["sim", "--ticks", "1", &rate]));
+        let line = refused(&["sim", "--ticks", "1", &rate]);
         assert!(line.contains("at most 1000"), "{fps}: {line}");
     }
-    let ok = run_fixstep(&["sim", "--ticks", "1", "--fps", "1000"]);
+    let ok = run_fixstep_within(&["sim", "--ticks", "1", "--fps", "1000"], REFUSAL_LIMIT);
     assert!(ok.status.success(), "a thousand frames a second is allowed");
 }
 
@@ -60,7 +64,7 @@ fn every_multiplying_option_names_its_limit() {
         (&["lan", "--wait-ms", "60001"], "0..=60000"),
     ];
     for (args, limit) in cases {
-        let line = one_line_error(&run_fixstep(args));
+        let line = refused(args);
         assert!(line.contains(limit), "`fixstep {}` must name {limit}: {line}", args.join(" "));
     }
 }
