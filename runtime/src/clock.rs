@@ -353,6 +353,10 @@ impl NetworkClock {
     /// short of the target (faster) or beyond it (slower), plus what it has learned of a
     /// lasting difference ([`NUDGE_LEARN_PPM_PER_MS`]), at most [`MAX_TICK_NUDGE_PPM`] either
     /// way.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the nudge is clamped to ±MAX_TICK_NUDGE_PPM, which fits an i32"
+    )]
     pub fn report_margin(&mut self, margin_micros: i64, target_micros: i64) {
         let difference = target_micros.saturating_sub(margin_micros);
         let limit = i64::from(MAX_TICK_NUDGE_PPM);
@@ -362,7 +366,6 @@ impl NetworkClock {
             .clamp(-limit, limit);
         let ppm = (difference.saturating_mul(NUDGE_PPM_PER_MS) / 1_000)
             .saturating_add(self.nudge_learned_ppm);
-        // Clamped to ±MAX_TICK_NUDGE_PPM, which fits an i32.
         self.nudge_ppm = ppm.clamp(-limit, limit) as i32;
     }
 

@@ -34,6 +34,7 @@
 //! ```
 
 use crate::command::Command;
+use crate::math::Fx;
 use crate::sim::Simulation;
 use crate::tick::{FrameScheduler, FrameTicks, TICK_MICROS};
 
@@ -123,12 +124,23 @@ impl<C: Command> Default for SampledInput<C> {
     }
 }
 
-impl<C: Command> HeldInput for SampledInput<C> {
+/// What a [`SampledInput`] has held of the tick under way: the command the tick would take
+/// if it were due now, and how far into the tick it is. A presentation that predicts the own
+/// character draws that command's tick `share` of the way along.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SampledPartial<C> {
+    /// What is held now, with the presses of the tick so far.
+    pub held: C,
+    /// The share of the tick held so far, 0 to 1 (exact to 2^-32).
+    pub share: Fx,
+}
+
+impl<C: Command + Copy> HeldInput for SampledInput<C> {
     type Command = C;
-    type Partial = ();
+    type Partial = SampledPartial<C>;
 
     fn hold(&mut self, held: &C, micros: u64) {
-        let presses = core::mem::replace(&mut self.held, held.clone());
+        let presses = core::mem::replace(&mut self.held, *held);
         self.held.merge_presses(&presses);
         self.micros = (self.micros + micros).min(TICK_MICROS);
     }
@@ -137,14 +149,30 @@ impl<C: Command> HeldInput for SampledInput<C> {
         self.micros
     }
 
-    fn partial(&self) {}
+    fn partial(&self) -> SampledPartial<C> {
+        SampledPartial { held: self.held, share: share_of_tick(self.micros) }
+    }
 
     fn take(&mut self) -> C {
         self.micros = 0;
-        let command = self.held.clone();
+        let command = self.held;
         self.held = command.held();
         command
     }
+}
+
+/// `micros` of a tick as a share of it, 0 to 1 (exact to 2^-32): the fraction that a
+/// presentation draws a tick under way at.
+#[must_use]
+pub fn share_of_tick(micros: u64) -> Fx {
+    let micros = micros.min(TICK_MICROS);
+    // At most 2^32 × 10^5 before the division: far inside an i128, and the quotient is at
+    // most 2^32, inside an i64.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the quotient is a share of at most one tick in Q32: at most 2^32"
+    )]
+    Fx::from_bits(((i128::from(micros) << Fx::FRAC_NBITS) / i128::from(TICK_MICROS)) as i64)
 }
 
 /// A scripted player: it reads each completed tick's snapshot and says its next command, as

@@ -31,7 +31,9 @@
 //! - [`hash`]: canonical bytes, state hashes with a part per subsystem, content digests;
 //! - [`replay`], [`golden`] and [`sync_test`]: recorded games that verify, pinned hash
 //!   streams, and the determinism self-test;
-//! - [`file`]: reading files within a limit for their kind, and the paths files may name;
+//! - [`rules`]: what a game's rules are to the layers above ([`Rules`]: its simulation,
+//!   content, commands and bot);
+//! - [`file`](mod@file): reading files within a limit for their kind, and the paths files may name;
 //! - [`net`]: the lockstep protocol as sans-IO host and peer sessions.
 //!
 //! ```
@@ -94,6 +96,8 @@
 //! ```
 
 #![deny(clippy::float_arithmetic, clippy::float_cmp)]
+// Each narrowing or sign-dropping cast is proven safe: a silent wrap breaks determinism or bounds.
+#![warn(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 
 // Lets `#[derive(Canonical)]`, which names `::fixstep_runtime`, work inside this crate too.
 extern crate self as fixstep_runtime;
@@ -109,6 +113,7 @@ pub mod math;
 pub mod net;
 pub mod replay;
 pub mod rng;
+pub mod rules;
 pub mod script;
 pub mod seats;
 mod sim;
@@ -122,6 +127,7 @@ pub use error::{Desync, Error, SyncCheck};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
 pub use input::{Bot, HeldInput};
+pub use rules::Rules;
 pub use seats::SeatChanges;
 pub use sim::Simulation;
 pub use tick::Tick;

@@ -38,6 +38,10 @@ impl SimRng {
     pub fn next_u32(&mut self) -> u32 {
         let old = self.state;
         self.state = old.wrapping_mul(PCG_MULTIPLIER).wrapping_add(self.increment);
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "PCG's output is the low 32 bits of the xorshift: dropping the rest is the meaning"
+        )]
         let xorshifted = (((old >> 18) ^ old) >> 27) as u32;
         let rotation = (old >> 59) as u32;
         xorshifted.rotate_right(rotation)
@@ -58,6 +62,10 @@ impl SimRng {
         let threshold = bound.wrapping_neg() % bound;
         loop {
             let product = u64::from(self.next_u32()) * u64::from(bound);
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "the low half of the product, on purpose: Lemire's method compares it with the threshold"
+            )]
             if (product as u32) >= threshold {
                 return (product >> 32) as u32;
             }

@@ -117,8 +117,12 @@ impl FrameScheduler {
         let dropped = backlog.saturating_sub(u64::from(MAX_BACKLOG_TICKS));
         self.owed_micros -= (run + dropped) * TICK_MICROS;
         self.dropped_total += dropped;
-        // Both fit: run <= MAX_TICKS_PER_FRAME, and dropped <= u64::MAX / TICK_MICROS < 2^47,
-        // saturated to u32 for a frame that slept for over 13 years.
+        // dropped <= u64::MAX / TICK_MICROS < 2^47, saturated to u32 for a frame that slept for
+        // over 13 years.
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "run is at most MAX_TICKS_PER_FRAME, a u32"
+        )]
         FrameTicks { run: run as u32, dropped: u32::try_from(dropped).unwrap_or(u32::MAX) }
     }
 
@@ -133,6 +137,10 @@ impl FrameScheduler {
     /// The fraction of a tick since the latest completed tick, in millionths, clamped to one
     /// tick: the presentation's alpha, as an integer so the runtime stays float-free.
     #[must_use]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "owed is at most a tick, so this is at most a million"
+    )]
     pub const fn alpha_millionths(&self) -> u32 {
         let owed = if self.owed_micros > TICK_MICROS { TICK_MICROS } else { self.owed_micros };
         (owed * 1_000_000 / TICK_MICROS) as u32

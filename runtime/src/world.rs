@@ -228,6 +228,10 @@ impl<T> EntityStore<T> {
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (EntityId, &mut T)> + '_ {
         let slots = self.generations.iter().zip(&self.occupied).enumerate();
         slots.zip(&mut self.values).filter_map(|((index, (&generation, &occupied)), value)| {
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "a slot index, under 2^32: insert never makes more slots"
+            )]
             occupied.then_some((EntityId { index: index as u32, generation }, value))
         })
     }
@@ -236,6 +240,10 @@ impl<T> EntityStore<T> {
     fn slot_ids(&self) -> impl Iterator<Item = Option<EntityId>> + '_ {
         self.generations.iter().zip(&self.occupied).enumerate().map(
             |(index, (&generation, &occupied))| {
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    reason = "a slot index, under 2^32: insert never makes more slots"
+                )]
                 occupied.then_some(EntityId { index: index as u32, generation })
             },
         )

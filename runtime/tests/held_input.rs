@@ -84,7 +84,7 @@ fn a_press_in_a_frame_reaches_one_tick_however_many_the_frame_completes() {
         let mut commands = Vec::new();
         let mut frame = |input: &mut SampledInput<DriftCommand>, ms: u64, held| {
             input
-                .run_frame(&mut scheduler, ms * 1_000, &held, |command, ()| {
+                .run_frame(&mut scheduler, ms * 1_000, &held, |command, _| {
                     commands.push(command);
                     Ok::<(), ()>(())
                 })

@@ -293,7 +293,7 @@ pub fn crowd_level() -> String {
         // 30 to a row, 3 m apart; the rows 1.5 m apart from 15 m north on, all on the ground's
         // 100 m square (centimetres).
         let (x, z) = (-4_500 + (i % 30) * 300, 1_500 + (i / 30) * 150);
-        if usize::try_from(i).is_ok_and(|i| i < fixstep_game::level::MAX_TALKERS) {
+        if usize::try_from(i).is_ok_and(|i| i < fixstep_town::level::MAX_TALKERS) {
             talkers.push(format!(
                 "(name: \"Person {i}\", at: ({x}, {z}), facing_deg: -90, dialogue: \
                  \"dialogue/mayor.ron\"),"

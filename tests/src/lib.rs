@@ -22,7 +22,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use fixstep_tools::judder::{JudderArgs, JudderReport, run_judder};
+use fixstep_tools::judder::{DrawnFrame, JudderArgs, JudderReport, measure_local, run_judder};
 
 /// The workspace root (where `Cargo.toml` and `assets/` are).
 #[must_use]
@@ -252,4 +252,39 @@ pub fn judge(drawn: &Path, truth: &Path) -> JudderReport {
         assets: workspace_root().join("assets"),
     })
     .expect("the logs can be measured")
+}
+
+/// The interval between two frames at `fps` frames a second, milliseconds.
+///
+/// # Panics
+///
+/// If `fps` is not a number.
+#[must_use]
+pub fn frame_ms(fps: &str) -> f64 {
+    1000.0 / fps.parse::<f64>().expect("a number of frames a second")
+}
+
+/// Asserts that each of the `changes` changes of the local player's held input that `frames`
+/// (drawn at `fps`) carry showed in the own character's motion on the first frame drawn after
+/// it; `report` is the judder report of the run, shown on failure.
+///
+/// # Panics
+///
+/// If a change showed later, or not at all.
+pub fn assert_each_change_shows_by_the_next_frame(
+    frames: &[DrawnFrame],
+    changes: usize,
+    fps: &str,
+    report: &JudderReport,
+) {
+    let local = measure_local(frames);
+    assert_eq!(local.unseen_changes, 0, "every change shows\n{report}");
+    assert_eq!(local.latencies_ms.len(), changes, "{report}");
+    let worst = local.latencies_ms.iter().copied().fold(0.0, f64::max);
+    assert!(
+        worst <= frame_ms(fps) + 0.01,
+        "a change showed {worst} ms after it, later than the next frame (each change: {:?} \
+         ms)\n{report}",
+        local.latencies_ms
+    );
 }

@@ -5,6 +5,7 @@
 use std::fs;
 use std::process::Output;
 
+use fixstep_runtime::Rules as _;
 use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep, stderr, stdout};
 
 /// Runs `fixstep --game arena` with `args`.
@@ -126,8 +127,8 @@ fn a_broken_rink_is_refused_naming_its_line() {
 /// refused in one line naming the file (they are not "equal states").
 #[test]
 fn desync_diff_names_the_pusher_and_refuses_what_is_not_a_state() {
-    use fixstep_arena::{Arena, ArenaSim};
-    use fixstep_present::Game;
+    use fixstep_arena::ArenaSim;
+    use fixstep_arena_view::Arena;
     use fixstep_runtime::Simulation;
     use fixstep_runtime::math::Fx;
 

@@ -8,12 +8,12 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use fixstep_game::PlayerCommand;
 use fixstep_runtime::replay::Replay;
 use fixstep_tests::{
     Scratch, arg, copy_tree, fixstep_binary, one_line_error, run_fixstep, stderr, stdout,
     workspace_root,
 };
+use fixstep_town::PlayerCommand;
 
 /// The level every run here uses, relative to the workspace root (where `run_fixstep` runs
 /// the binary), as a user would type it.

@@ -6,11 +6,11 @@
 
 use std::process::Command;
 
-use fixstep_game::PlayerCommand;
 use fixstep_runtime::replay::Replay;
 use fixstep_tests::{
     Scratch, arg, copy_tree, fixstep_binary, one_line_error, run_fixstep, workspace_root,
 };
+use fixstep_town::PlayerCommand;
 
 /// The paths a hostile file names: a file of this machine, and a climb out of the assets.
 const OUTSIDE: [&str; 2] = ["/etc/hostname", "../../x"];

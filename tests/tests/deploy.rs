@@ -145,7 +145,7 @@ fn the_image_builds_the_headless_server_and_names_the_binarys_real_flags() {
         .expect("the Dockerfile builds with cargo");
     assert!(build.contains("-p fixstep") && build.contains("--release"), "{build}");
     assert!(build.contains("--no-default-features"), "no window, so no GPU library: {build}");
-    let cargo_toml = std::fs::read_to_string(workspace_root().join("render/Cargo.toml"))
+    let cargo_toml = std::fs::read_to_string(workspace_root().join("render/fixstep/Cargo.toml"))
         .expect("the binary's manifest reads");
     let features = build.split("--features").nth(1).expect("the features it needs");
     for feature in features.split_whitespace().next().unwrap_or("").split(',') {

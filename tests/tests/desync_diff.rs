@@ -11,7 +11,7 @@ use fixstep_netplay::desync::read_state_dump;
 use fixstep_runtime::math::Fx;
 use fixstep_tests::processes::{Hosting, one_game, reports_in};
 use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep, stderr, stdout};
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 
 /// The tick after which the peer moves its character a metre east.
 const PERTURBED_TICK: u32 = 120;

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use fixstep_net::{Admission, PeerTransport, SessionKey};
 use fixstep_netplay::identity_of;
-use fixstep_present::Game as _;
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::net::wire::MAX_RELIABLE_BYTES;
 use fixstep_runtime::net::{
     Goodbye, LOSS_MARGIN_MICROS, PeerConfig, PeerEvent, PeerEventOf, PeerSession, Role,
@@ -28,7 +28,7 @@ use fixstep_tests::processes::{
     Hosting, Running, assert_agrees, hash_log, number_after, one_game, strs,
 };
 use fixstep_tests::{Scratch, arg, workspace_root};
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 use renetcode::{ClientAuthentication, NetcodeClient};
 
 /// The session's password.
@@ -131,7 +131,7 @@ impl Hostile {
             return;
         }
         if bad_inputs {
-            let command = fixstep_game::PlayerCommand::default().held();
+            let command = fixstep_town::PlayerCommand::default().held();
             self.session.submit_input(Tick(0), command);
             self.session.submit_input(Tick(u32::MAX / 2), command);
         }

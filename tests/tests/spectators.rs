@@ -17,8 +17,14 @@ use fixstep_tools::judder::{TruthLine, read_drawn_log, read_truth};
 /// game it joins is well under way (and a spectator drawn from tick 0 is far off).
 const JOIN_AFTER_TICKS: u32 = 100;
 
-/// How many ticks each spectator watches.
+/// How many ticks each spectator watches at least.
 const WATCH_TICKS: u32 = 100;
+
+/// The ticks a spectator may take to start and be welcomed, on top of [`WATCH_TICKS`]: ten
+/// seconds, for a debug build on a busy machine. `--ticks` names the game's tick to stop at,
+/// so a spectator asked to stop [`WATCH_TICKS`] and these past the tick it came at watches
+/// at least [`WATCH_TICKS`].
+const WELCOME_TICKS: u32 = 100;
 
 /// How far behind the host's tick at its join a spectator's first frame may draw, ticks: its
 /// playout delay, a few ticks on loopback, and the time it took to start. A second.
@@ -82,7 +88,7 @@ fn assert_watched_from_its_join(
     name: &str,
     watched: &Watched,
     truth: &[TruthLine],
-    (before, welcomed): (u32, u32),
+    (before, welcomed, until): (u32, u32, u32),
 ) {
     let (first, last) = (watched.first, watched.last);
     println!(
@@ -94,6 +100,7 @@ fn assert_watched_from_its_join(
          tick {first}"
     );
     assert!(last - first >= f64::from(WATCH_TICKS - 1), "{name} drew ticks {first} to {last}");
+    assert!(last >= f64::from(until - 1), "{name} drew up to tick {last}, asked to {until}");
     let everything = alive(truth, 0.0, f64::INFINITY);
     let drawn: BTreeSet<u64> = watched.first_drawn.keys().copied().collect();
     let strangers: Vec<&u64> = drawn.difference(&everything).collect();
@@ -128,11 +135,12 @@ fn a_spectator_joining_mid_game_draws_everything_from_then_on_and_may_come_back(
     );
     let host = Running::start(&dir, "host", &strs(&host_args));
     wait_for_ticks(&host, &host_log, JOIN_AFTER_TICKS, Duration::from_secs(WELCOME_S));
-    let watch_ticks = WATCH_TICKS.to_string();
     let mut sessions = Vec::new();
     for (visit, run) in [(1, "first-visit"), (2, "second-visit")] {
         let drawn = dir.path(&format!("{run}.jsonl"));
         let before = ticks_logged(&host_log);
+        let until = before + WELCOME_TICKS + WATCH_TICKS;
+        let watch_ticks = until.to_string();
         let spectator = Running::start(
             &dir,
             run,
@@ -154,7 +162,7 @@ fn a_spectator_joining_mid_game_draws_everything_from_then_on_and_may_come_back(
         assert!(done.stdout.starts_with("watched "), "{run}'s summary: {}", done.stdout);
         // It has left before it comes back.
         wait_until_said(&host, "watcher (spectator) left", visit);
-        sessions.push((run, Watched::read(&drawn), (before, welcomed)));
+        sessions.push((run, Watched::read(&drawn), (before, welcomed, until)));
     }
     host.terminate();
     let host = host.finish();

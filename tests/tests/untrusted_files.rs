@@ -3,12 +3,12 @@
 //! under 300 MB of resident memory (measured from outside, by `wait4`). And inputs at their
 //! kind's limit, built to take the most memory a byte of them can, stay under it too.
 
-use fixstep_game::PlayerCommand;
 use fixstep_runtime::HashRecord;
 use fixstep_runtime::replay::{REPLAY_FILE, Replay, TickRecord};
 use fixstep_runtime::tick::Tick;
 use fixstep_tests::untrusted::{MAX_PEAK_RSS_KB, Measured, hostile_files, run_measured};
 use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep};
+use fixstep_town::PlayerCommand;
 
 /// Every command line that reads a file, with `{}` where the file goes; `{dir}` is a scratch
 /// directory and `{drawn}` a valid drawn log in it.
@@ -98,9 +98,9 @@ fn the_refusals_say_what_the_file_is_and_the_limit_of_its_kind() {
 fn heaviest_replay() -> Vec<u8> {
     let town = fixstep_tests::workspace_root().join("assets/levels/town.ron");
     let level =
-        fixstep_game::level::load_level(&fixstep_tests::workspace_root().join("assets"), &town)
+        fixstep_town::level::load_level(&fixstep_tests::workspace_root().join("assets"), &town)
             .expect("the town loads");
-    let sim = fixstep_game::TownSim::new(std::sync::Arc::new(level), 1, 0);
+    let sim = fixstep_town::TownSim::new(std::sync::Arc::new(level), 1, 0);
     let mut header =
         fixstep_runtime::replay::ReplayHeader::of(&sim, "levels/town.ron".to_owned(), 1)
             .expect("a header");

@@ -37,7 +37,10 @@ impl ArenaBot {
 /// Full stick towards `direction` (any length): a command's percents.
 fn stick(direction: Vec2, dash: bool) -> ArenaCommand {
     let unit = direction.normalize_or_zero() * fx(100);
-    // Within ±100: an i8.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a unit vector times 100: within ±100, an i8"
+    )]
     ArenaCommand { x: unit.x.to_num::<i32>() as i8, y: unit.y.to_num::<i32>() as i8, dash }
 }
 

@@ -313,24 +313,35 @@ impl ArenaSim {
             None => self.snapshot = Arc::new(self.state.clone()),
         }
     }
+}
 
-    fn steer(pusher: &mut Pusher, command: &ArenaCommand) {
-        let stick = Vec2::new(
-            fx(i32::from(command.x).clamp(-FULL_PERCENT, FULL_PERCENT)),
-            fx(i32::from(command.y).clamp(-FULL_PERCENT, FULL_PERCENT)),
-        ) / fx(FULL_PERCENT);
-        let stick = stick.clamp_length(Fx::ONE);
-        pusher.vel = pusher.vel * PUSHER_DRAG + stick * PUSHER_ACCEL;
-        if stick != Vec2::ZERO {
-            pusher.facing = stick.angle();
-        }
-        if command.dash && pusher.dash_cooldown == 0 && stick != Vec2::ZERO {
-            pusher.vel += stick.normalize_or_zero() * DASH_SPEED;
-            pusher.dash_cooldown = DASH_COOLDOWN_TICKS;
-        }
-        pusher.dash_cooldown = pusher.dash_cooldown.saturating_sub(1);
-        pusher.vel = pusher.vel.clamp_length(PUSHER_MAX_SPEED);
+/// One tick of player input for a pusher on its own: it steers and dashes as `command` says,
+/// moves, and bounces off the walls. The tick does this first for every pusher, then the
+/// collisions between pushers and pucks; a player's own pusher is predicted with it alone,
+/// ahead of the ticks (the rest of the tick it cannot know before the others' commands).
+pub fn drive(layout: &Layout, pusher: &mut Pusher, command: &ArenaCommand) {
+    steer(pusher, command);
+    pusher.pos += pusher.vel;
+    walls(layout, &mut pusher.pos, &mut pusher.vel, PUSHER_RADIUS, false);
+}
+
+/// Turns `command`'s stick and dash into the pusher's velocity and facing.
+fn steer(pusher: &mut Pusher, command: &ArenaCommand) {
+    let stick = Vec2::new(
+        fx(i32::from(command.x).clamp(-FULL_PERCENT, FULL_PERCENT)),
+        fx(i32::from(command.y).clamp(-FULL_PERCENT, FULL_PERCENT)),
+    ) / fx(FULL_PERCENT);
+    let stick = stick.clamp_length(Fx::ONE);
+    pusher.vel = pusher.vel * PUSHER_DRAG + stick * PUSHER_ACCEL;
+    if stick != Vec2::ZERO {
+        pusher.facing = stick.angle();
     }
+    if command.dash && pusher.dash_cooldown == 0 && stick != Vec2::ZERO {
+        pusher.vel += stick.normalize_or_zero() * DASH_SPEED;
+        pusher.dash_cooldown = DASH_COOLDOWN_TICKS;
+    }
+    pusher.dash_cooldown = pusher.dash_cooldown.saturating_sub(1);
+    pusher.vel = pusher.vel.clamp_length(PUSHER_MAX_SPEED);
 }
 
 impl Simulation for ArenaSim {
@@ -388,9 +399,7 @@ impl Simulation for ArenaSim {
         for (pusher, command) in s.pushers.iter_mut().zip(commands) {
             // A free seat's command moves nothing.
             let Some(pusher) = pusher else { continue };
-            Self::steer(pusher, command);
-            pusher.pos += pusher.vel;
-            walls(layout, &mut pusher.pos, &mut pusher.vel, PUSHER_RADIUS, false);
+            drive(layout, pusher, command);
         }
         for puck in &mut s.pucks {
             // Capped before it moves: a puck struck last tick never outruns the cap.

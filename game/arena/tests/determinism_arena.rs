@@ -4,8 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fixstep_arena::{Arena, ArenaBot, ArenaCommand, ArenaSim, ArenaState, Layout};
-use fixstep_present::Game;
+use fixstep_arena::{ArenaBot, ArenaCommand, ArenaSim, ArenaState, Layout, load_layout};
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
@@ -14,7 +13,7 @@ use fixstep_runtime::{Simulation, StateHasher, Tick};
 
 fn rink() -> Arc<Layout> {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
-    let layout = Arena::load_content(&assets, &Arena::default_content(&assets));
+    let layout = load_layout(&assets, &assets.join("arena/arena.ron"));
     Arc::new(layout.expect("the rink loads"))
 }
 

@@ -9,24 +9,24 @@
 //! as the hash reads, for the hash-to-copy ratio. `tick_crowd_on_one_spot` is the first tick of
 //! as many characters (10,004) as players on the crowd level's one spawn, every one on top of
 //! every other: at most 3 times `tick` in the same run, since no character checks more than a
-//! bounded number of neighbours however many share its spot. Run with `cargo bench -p fixstep-game --bench stress_tick`.
+//! bounded number of neighbours however many share its spot. Run with `cargo bench -p fixstep-town --bench stress_tick`.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use fixstep_game::level::{crowd_level, load_clips, stress_level};
-use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::hash::CanonicalBytes;
 use fixstep_runtime::{Simulation, StateHasher};
+use fixstep_town::level::{crowd_level, load_clips, stress_level};
+use fixstep_town::{PlayerCommand, TownSim};
 
 /// Ticks run before measuring, so pedestrians are spread along their routes and taxis are
 /// moving (10 s of game time).
 const WARM_UP_TICKS: u32 = 100;
 
 fn bench(c: &mut Criterion) {
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&assets, "animations/humanoid.ron").expect("clips load");
     let crowd = Arc::new(crowd_level(clips.clone()));
     let level = Arc::new(stress_level(clips));

@@ -1,4 +1,4 @@
-//! Runs the stress level for a while, for profilers: `cargo run --release -p fixstep-game
+//! Runs the stress level for a while, for profilers: `cargo run --release -p fixstep-town
 //! --example stress_profile -- TICKS`. It prints the real time each 500 ticks took.
 #![expect(
     clippy::disallowed_types,
@@ -9,13 +9,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fixstep_game::level::{load_clips, stress_level};
-use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::Simulation;
+use fixstep_town::level::{load_clips, stress_level};
+use fixstep_town::{PlayerCommand, TownSim};
 
 fn main() {
     let ticks: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(300);
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&assets, "animations/humanoid.ron").expect("clips load");
     let mut sim = TownSim::new(Arc::new(stress_level(clips)), 1, 4);
     let commands = [PlayerCommand { forward: 100, turn: 300, ..PlayerCommand::default() }; 4];

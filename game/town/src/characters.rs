@@ -121,6 +121,10 @@ pub fn drive_pedestrian(character: &mut Character, level: &Level, rng: &mut SimR
             }
         }
     }
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a route of a level, far shorter than 2^32 points"
+    )]
     if *left <= PEDESTRIAN_ARRIVE_RADIUS.max(route.speed) {
         character.pos = goal(*target);
         if route.stops.get(*target as usize).copied().unwrap_or(false) {

@@ -119,6 +119,10 @@ pub fn resolve_pairs(grid: &Grid, slots: usize, positions: &mut Vec<Vec2>) -> Pa
     for (pushed, &(id, _)) in grid.pushed().iter().enumerate() {
         let me = id.index as usize;
         let (mut candidates, mut checks) = (0, 0);
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "both are at most room, under MAX_PAIR_CANDIDATES (64): a longer run breaks off at room"
+        )]
         grid.runs_after(pushed, diameter, |run| {
             let room = (MAX_PAIR_CANDIDATES - candidates) as usize;
             for (looked, &(other, _)) in run.iter().enumerate() {
@@ -177,6 +181,10 @@ fn separate(positions: &mut [Vec2], a: usize, b: usize, diameter: Fx) -> bool {
 const MAX_DIAMETER_BITS: u64 = 3_037_000_499;
 
 const _: () = assert!((MAX_DIAMETER_BITS as u128).pow(2) * 2 <= u64::MAX as u128);
+#[expect(
+    clippy::cast_sign_loss,
+    reason = "the radius is positive; a negative one would wrap to a huge diameter and fail this"
+)]
 const _: () = assert!(CHARACTER_RADIUS.to_bits() as u64 * 2 <= MAX_DIAMETER_BITS);
 
 /// The direction in which the character in slot `slot` parts from one on the very same spot:
@@ -185,6 +193,10 @@ const _: () = assert!(CHARACTER_RADIUS.to_bits() as u64 * 2 <= MAX_DIAMETER_BITS
 /// one line that would outgrow any ground.
 #[inline]
 fn parting(slot: usize) -> Vec2 {
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a slot index, under 2^32, and the angle wraps mod 2^32 anyway"
+    )]
     Vec2::from_angle(Angle((slot as u32).wrapping_mul(GOLDEN_ANGLE.0)))
 }
 
@@ -237,6 +249,10 @@ impl RectIndex {
     /// Indexes `rects` over `ground` in cells of `cell` metres; a rectangle is listed in every
     /// cell within `margin` of it.
     #[must_use]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a level's rectangles and their listings number far fewer than 2^32, which would take 16 GiB"
+    )]
     pub fn within(rects: &[Rect], margin: Fx, ground: &Rect, cell: Fx) -> Self {
         let space = Cells::new(*ground, cell);
         let cols = space.cols;
@@ -335,6 +351,10 @@ mod tests {
                     Fx::from_bits(scattered(i + 2, metre_and_a_half)),
                 ),
             };
+            #[expect(
+                clippy::cast_sign_loss,
+                reason = "i counts up from 0, so i % 1000 is 0 to 999"
+            )]
             let (slot_a, slot_b) = (2, (i % 1000) as usize + 3);
             let mut fast = vec![Vec2::ZERO; 1003];
             fast[slot_a] = a;
@@ -365,6 +385,7 @@ mod tests {
             let p = point(i);
             let near = index.near(p);
             assert!(near.windows(2).all(|w| w[0] < w[1]), "listed out of order");
+            #[expect(clippy::cast_possible_truncation, reason = "200 doors")]
             for (door, rect) in doors.iter().enumerate() {
                 let within =
                     (rect.min.x - p.x).abs() <= margin && (rect.min.y - p.y).abs() <= margin;

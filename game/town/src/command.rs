@@ -81,6 +81,7 @@ impl PlayerCommand {
     /// A turn of `angle` expressed in a command's units (rounded toward zero, clamped to the
     /// largest turn a command may carry).
     #[must_use]
+    #[expect(clippy::cast_possible_truncation, reason = "clamped to ±MAX_TURN_PER_TICK, an i16")]
     pub fn turn_for(angle_delta: i32) -> i16 {
         let units = angle_delta >> 16;
         units.clamp(-i32::from(MAX_TURN_PER_TICK), i32::from(MAX_TURN_PER_TICK)) as i16

@@ -50,6 +50,11 @@ pub struct Cells {
 impl Cells {
     /// The `cell`-sized squares covering `area`.
     #[must_use]
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "the cells across and north are clamped to 0..=u16::MAX"
+    )]
     pub fn new(area: Rect, cell: Fx) -> Self {
         let size = area.max - area.min;
         let cols = (size.x / cell).to_num::<i64>().clamp(0, i64::from(u16::MAX)) as u32 + 1;
@@ -69,6 +74,11 @@ impl Cells {
     /// The cell `offset` metres from the origin falls in, along an axis with `cells` cells
     /// (clamped to them).
     #[inline(always)]
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "clamped to 0..cells, a u32 count"
+    )]
     fn along(&self, offset: Fx, cells: u32) -> u32 {
         let index = match self.shift {
             Some(shift) => offset.to_bits() >> shift,
@@ -192,6 +202,10 @@ impl Grid {
     }
 
     /// Places the pushed entries, each cell's in push order, ready for queries.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "one entry per entity pushed, fewer than 2^32 like the entities' slots"
+    )]
     pub fn finish(&mut self) {
         // Runs laid out in cell order, found through the bitmap (a bit a cell, 64 cells a read):
         // the cells side by side in a row have their entries side by side, so a query reads a
@@ -236,6 +250,10 @@ impl Grid {
 
     /// Lays each pile (noted as it filled) out by parts (see [`pile`]), and notes where its
     /// entries went.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a place within a pile, and the grid holds fewer than 2^32 entries"
+    )]
     fn lay_out_piles(&mut self) {
         for pile in &mut self.piles {
             let (start, count) = self.cells[pile.cell as usize];
@@ -402,6 +420,7 @@ mod tests {
                 }
             })
             .collect();
+        #[expect(clippy::cast_possible_truncation, reason = "500 points")]
         grid.rebuild(
             points
                 .iter()
@@ -442,6 +461,11 @@ mod tests {
             let mut x = Fx::from_bits(-(3 << 40) + 12_345);
             while x < fx(3000) {
                 let offset = x - area.min.x;
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "clamped to 0..cols, a u32 count"
+                )]
                 let multiplied = mul(offset, Fx::ONE / cell)
                     .to_num::<i64>()
                     .clamp(0, i64::from(cells.cols) - 1) as u32;

@@ -1,4 +1,4 @@
-//! # fixstep-game
+//! # fixstep-town
 //!
 //! The rules of the town, built on `fixstep-runtime`: characters, NPC taxis, interactive
 //! objects, teleport zones, dialogue and cutscenes, simulated in exact 100 ms ticks of
@@ -12,10 +12,10 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use fixstep_game::{PlayerCommand, TownSim, level};
+//! use fixstep_town::{PlayerCommand, TownSim, level};
 //! use fixstep_runtime::{Simulation, Tick};
 //!
-//! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../assets"));
+//! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let town = level::load_level(assets, &assets.join("levels/town.ron")).expect("valid level");
 //! let mut sim = TownSim::new(Arc::new(town), 42, 1);
 //! let walk = PlayerCommand { forward: 100, ..PlayerCommand::default() };
@@ -24,6 +24,8 @@
 //! ```
 
 #![deny(clippy::float_arithmetic, clippy::float_cmp)]
+// Each narrowing or sign-dropping cast is proven safe: a silent wrap breaks determinism or bounds.
+#![warn(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 
 mod anim;
 pub mod bots;

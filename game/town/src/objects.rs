@@ -59,6 +59,10 @@ pub fn run_tasks(object: &mut ObjectState, tick: Tick) {
         let p = eased(task.easing, elapsed, task.duration);
         match task.kind {
             TaskKind::Move { from, to } => object.offset = from + (to - from) * p,
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "a door swings at most 179°, under 2^31 units, and p is at most 1"
+            )]
             TaskKind::Rotate { from, by } => {
                 let turned = (Fx::from_num(by) * p).to_num::<i64>();
                 object.rotation = from.rotated(turned as i32);

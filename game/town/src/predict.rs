@@ -17,6 +17,7 @@
 
 use std::sync::Arc;
 
+use fixstep_runtime::input::share_of_tick;
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{Command, EntityId, HeldInput, Simulation};
@@ -104,6 +105,10 @@ impl HeldInput for InputAccumulator {
     /// `held.forward` and `held.strafe` are the keys (percent of full speed), `held.turn` the
     /// key turn per tick, `held.run` the run key; `held.interact` is a press, counted once per
     /// tick.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "micros is at most a tick, 100,000 microseconds"
+    )]
     fn hold(&mut self, held: &PlayerCommand, micros: u64) {
         let micros = micros.min(TICK_MICROS - self.micros);
         self.held = held.held();
@@ -112,7 +117,7 @@ impl HeldInput for InputAccumulator {
             return;
         }
         self.micros += micros;
-        let share = share_of(micros);
+        let share = share_of_tick(micros);
         let unit = (Vec2::new(Fx::from_num(held.forward), Fx::from_num(held.strafe))
             / fx(MAX_MOVE_PERCENT.into()))
         .clamp_length(Fx::ONE);
@@ -134,7 +139,7 @@ impl HeldInput for InputAccumulator {
         PartialInput {
             wish: self.wish,
             turn: clamp_turn(self.turn_micros / TICK_MICROS as i64) << 16,
-            share: share_of(self.micros),
+            share: share_of_tick(self.micros),
             ran: self.ran,
             held: self.held,
         }
@@ -144,12 +149,20 @@ impl HeldInput for InputAccumulator {
     /// command's limit, and a turn's fraction of a unit, carry to the next tick).
     fn take(&mut self) -> PlayerCommand {
         let speed = if self.ran { RUN_SPEED } else { WALK_SPEED };
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "FULL_PERCENT is 100, and the percent is clamped to ±FULL_PERCENT"
+        )]
         let percent = |metres: Fx| -> i8 {
             let scaled = (metres * fx(FULL_PERCENT as i32) / speed).round().to_num::<i64>();
             scaled.clamp(-FULL_PERCENT, FULL_PERCENT) as i8
         };
         let turn = clamp_turn(self.turn_micros / TICK_MICROS as i64);
         self.turn_micros -= i64::from(turn) * TICK_MICROS as i64;
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "turn is clamped to ±MAX_TURN_PER_TICK, an i16"
+        )]
         let command = PlayerCommand {
             forward: percent(self.wish.x),
             strafe: percent(self.wish.y),
@@ -164,15 +177,14 @@ impl HeldInput for InputAccumulator {
 }
 
 /// A turn in a command's units, within the largest a command may carry.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "clamped to ±MAX_TURN_PER_TICK (16,384), inside an i32"
+)]
 fn clamp_turn(units: i64) -> i32 {
     let limit = i64::from(MAX_TURN_PER_TICK);
     // Clamped to ±16,384: an i32.
     units.clamp(-limit, limit) as i32
-}
-
-/// `micros` as a share of a tick (exact to 2^-32).
-fn share_of(micros: u64) -> Fx {
-    Fx::from_bits(((i128::from(micros) << 32) / i128::from(TICK_MICROS)) as i64)
 }
 
 /// A copy of a player's character, as the prediction moves it.

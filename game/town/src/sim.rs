@@ -98,12 +98,17 @@ impl TownSim {
         assert!(players <= MAX_PLAYERS, "a town holds at most {MAX_PLAYERS} players");
         let mut characters =
             EntityStore::with_capacity(level.pedestrians.len() + level.talkers.len() + players);
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "at most MAX_PEDESTRIANS (65,535) pedestrians, each route far shorter than 2^32 points"
+        )]
         for (i, def) in level.pedestrians.iter().enumerate() {
             let start = def.route[0];
             let facing = (def.route[1 % def.route.len()] - start).angle();
             let leg = Leg { at: start, target: 1 % def.route.len() as u32, ..Leg::default() };
             characters.insert(new_character(Role::Pedestrian(i as u32), start, facing, leg));
         }
+        #[expect(clippy::cast_possible_truncation, reason = "at most MAX_TALKERS (256) talkers")]
         for (i, def) in level.talkers.iter().enumerate() {
             let role = Role::Talker(i as u32);
             characters.insert(new_character(role, def.at, def.facing, Leg::default()));
@@ -186,7 +191,10 @@ impl TownSim {
     /// the seat is one of those, and [`MAX_PLAYERS`].
     fn join(&mut self, seat: usize) {
         let spawn = self.level.spawns[seat % self.level.spawns.len()];
-        // Below MAX_PLAYERS, which a u16 holds.
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a seat below MAX_PLAYERS, which a u16 holds"
+        )]
         let role = Role::Player(seat as u16);
         let character = new_character(role, spawn.at, spawn.facing, Leg::default());
         let id = self.state.characters.insert(character);
@@ -340,7 +348,10 @@ impl Simulation for TownSim {
         let Some(id) = self.seated(seat) else { return Err(Error::SeatFree { seat, seats }) };
         let s = &mut self.state;
         s.characters.remove(id);
-        // Seats are numbered below MAX_PLAYERS, which a u16 holds.
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "seats are numbered below MAX_PLAYERS, which a u16 holds"
+        )]
         let player = seat as u16;
         s.dialogues.retain(|d| d.player != player);
         s.cutscenes.retain(|c| c.player != player);
@@ -391,6 +402,10 @@ impl Simulation for TownSim {
         // Interactions first, from where everyone stood at the start of the tick.
         for (p, command) in valid.iter().enumerate() {
             // A free seat's command moves nobody: it has no character.
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "a seat below MAX_PLAYERS, which a u16 holds"
+            )]
             if command.interact && !is_watching(p) && s.characters.contains(s.players[p]) {
                 interact(
                     p as u16,
@@ -449,6 +464,10 @@ impl Simulation for TownSim {
         // and rebuilding it would cost a tenth of a crowded tick); strikes use where people are.
         scratch.taxi_yaws.clear();
         scratch.taxi_yaws.extend(s.taxis.iter().map(|t| t.yaw));
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a taxi's index: a level holds far fewer than 2^32 taxis"
+        )]
         scratch.taxi_grid.rebuild(
             s.taxis
                 .iter()
@@ -546,6 +565,10 @@ impl Simulation for TownSim {
 pub fn time_of_day(level: &Level, ticks: Tick) -> u32 {
     let per_day = u64::from(level.ticks_per_day.max(1));
     let into_day = u64::from(ticks.0) % per_day;
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "into_day < per_day, so the fraction of a day is below 2^32"
+    )]
     let fraction = ((u128::from(into_day) << 32) / u128::from(per_day)) as u32;
     level.start_time_of_day.wrapping_add(fraction)
 }

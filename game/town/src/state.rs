@@ -155,7 +155,10 @@ impl Character {
     #[must_use]
     pub fn role(&self) -> Role {
         match self.kind {
-            // Player indices are stored from a u16: the cast gives the index back.
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "player indices are stored from a u16: the cast gives the index back"
+            )]
             RoleKind::Player => Role::Player(self.index as u16),
             RoleKind::Pedestrian => Role::Pedestrian(self.index),
             RoleKind::Talker => Role::Talker(self.index),

@@ -37,6 +37,10 @@ const LOOK_AHEAD_BOX_MARGIN: Fx = fx_ratio(1, 100);
 /// right of the street that leads to it, so taxis keep to the right-hand lane.
 #[must_use]
 pub fn lane_point(def: &TaxiDef, level: &Level, index: u32) -> Vec2 {
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a route of a level, far shorter than 2^32 points"
+    )]
     let len = def.route.len() as u32;
     let at = |i: u32| level.waypoints[def.route[(i % len) as usize] as usize];
     let to = at(index);
@@ -48,6 +52,10 @@ pub fn lane_point(def: &TaxiDef, level: &Level, index: u32) -> Vec2 {
 /// streets never move.
 #[must_use]
 pub fn lane_points(def: &TaxiDef, level: &Level) -> Vec<LanePoint> {
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a route of a level, far shorter than 2^32 points"
+    )]
     let len = def.route.len() as u32;
     (0..len)
         .map(|i| {
@@ -117,6 +125,10 @@ pub fn new_taxi(def: &TaxiDef, level: &Level) -> TaxiState {
     let start = lane_point(def, level, 0);
     let next = lane_point(def, level, 1);
     let yaw = (next - start).angle();
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a route of a level, far shorter than 2^32 points"
+    )]
     TaxiState {
         pos: start,
         forward: Vec2::from_angle(yaw),
@@ -241,6 +253,10 @@ pub fn drive(
     (grid, traffic): (&Grid, Traffic<'_>),
     work: &mut TaxiWork,
 ) {
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a lane point per point of a route of a level, far fewer than 2^32"
+    )]
     let route_len = lanes.len() as u32;
     if taxi.standing > 0 {
         taxi.standing -= 1;
@@ -274,6 +290,10 @@ pub fn drive(
     let target_heading = to_target.angle();
     let heading_error = taxi.yaw.shortest_delta(target_heading);
     let lock = TAXI_MAX_STEER.0 as i32;
+    #[expect(
+        clippy::cast_sign_loss,
+        reason = "the bits of the signed steer, reinterpreted as an angle: wrapping is the meaning"
+    )]
     let wanted_steer = Angle(heading_error.clamp(-lock, lock) as u32);
     taxi.steer = taxi.steer.turned_toward(wanted_steer, TAXI_STEER_RATE.0);
 

@@ -99,6 +99,10 @@ pub fn trigger_cutscenes(
             if !trigger.zone.contains(character.pos) {
                 continue;
             }
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "at most MAX_ZONES (32) cutscene triggers"
+            )]
             let key = (id, index as u32);
             inside.push(key);
             let entered = zones.inside_triggers.binary_search(&key).is_err();

@@ -4,11 +4,11 @@ mod common;
 
 use std::sync::Arc;
 
-use fixstep_game::bots::{Bot, Goal};
-use fixstep_game::state::ObjectPhase;
-use fixstep_game::{AnimState, TownSim};
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::Simulation;
+use fixstep_town::bots::{Bot, Goal};
+use fixstep_town::state::ObjectPhase;
+use fixstep_town::{AnimState, TownSim};
 
 #[test]
 fn a_bot_opens_a_door_takes_a_teleport_and_talks() {

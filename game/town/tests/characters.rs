@@ -3,11 +3,11 @@
 mod common;
 
 use common::{idle, run, sim, step, v};
-use fixstep_game::level::ClipDef;
-use fixstep_game::tuning::CHARACTER_RADIUS;
-use fixstep_game::{AnimState, PlayerCommand, TownSim, advance_frame};
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Fx, fx, fx_ratio};
+use fixstep_town::level::ClipDef;
+use fixstep_town::tuning::CHARACTER_RADIUS;
+use fixstep_town::{AnimState, PlayerCommand, TownSim, advance_frame};
 
 fn clip(frames: u32, per_tick: Fx, looping: bool) -> ClipDef {
     ClipDef { name: "c".to_owned(), frames, frames_per_tick: per_tick, looping }

@@ -3,10 +3,10 @@
 mod common;
 
 use common::{idle, player_pos, run, sim, step};
-use fixstep_game::PlayerCommand;
-use fixstep_game::tuning::{RUN_SPEED, WALK_SPEED};
 use fixstep_runtime::math::{Angle, Fx};
 use fixstep_runtime::{Command, HeldInputs, Simulation};
+use fixstep_town::PlayerCommand;
+use fixstep_town::tuning::{RUN_SPEED, WALK_SPEED};
 
 fn close(a: Fx, b: Fx) -> bool {
     (a - b).abs() <= Fx::from_bits(1 << 8)

@@ -9,16 +9,16 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::{idle, step};
-use fixstep_game::bots::Bot;
-use fixstep_game::level::{Level, SpawnDef, load_level};
-use fixstep_game::state::Role;
-use fixstep_game::tuning::{
+use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
+use fixstep_runtime::{Bot as _, Simulation};
+use fixstep_town::bots::Bot;
+use fixstep_town::level::{Level, SpawnDef, load_level};
+use fixstep_town::state::Role;
+use fixstep_town::tuning::{
     CHARACTER_RADIUS, MAX_HEALTH, MAX_PAIR_CANDIDATES, MAX_PAIR_CHECKS, TAXI_MAX_LOOKS,
     TAXI_MAX_STRIKE_CHECKS,
 };
-use fixstep_game::{AnimState, PlayerCommand, TownSim};
-use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
-use fixstep_runtime::{Bot as _, Simulation};
+use fixstep_town::{AnimState, PlayerCommand, TownSim};
 
 /// Players in the crowds here: enough to pile far past every bound, few enough for a test.
 const CROWD: usize = 300;
@@ -144,7 +144,7 @@ fn a_taxi_stops_for_a_crowd_it_cannot_see_through_and_looks_at_a_bounded_number(
 /// neighbours ever reaches its limit, so the bounds leave every tick as it was.
 #[test]
 fn the_town_never_reaches_the_bounds() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let town = Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"));
     let players = 16;
     let mut sim = TownSim::new(Arc::clone(&town), 1, players);

@@ -4,11 +4,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fixstep_game::bots::Bot;
-use fixstep_game::level::{load_clips, load_level, stress_level};
-use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::{Simulation, StateHasher};
+use fixstep_town::bots::Bot;
+use fixstep_town::level::{load_clips, load_level, stress_level};
+use fixstep_town::{PlayerCommand, TownSim};
 
 fn both_paths(sim: &TownSim) -> (fixstep_runtime::StateHash, fixstep_runtime::StateHash) {
     let mut in_place = StateHasher::new();
@@ -22,7 +22,7 @@ fn both_paths(sim: &TownSim) -> (fixstep_runtime::StateHash, fixstep_runtime::St
 /// by taxis and respawning, taxis driving and standing, doors, the lift and the sign cycling.
 #[test]
 fn town_hashes_agree_on_both_paths_every_tick() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let level = Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("town loads"));
     let mut sim = TownSim::new(Arc::clone(&level), 5, 4);
     let mut bots: Vec<Bot> = (0..4).map(|p| Bot::new(p, &level)).collect();
@@ -40,7 +40,7 @@ fn town_hashes_agree_on_both_paths_every_tick() {
 /// fed to the hash without a copy.
 #[test]
 fn stress_level_hashes_agree_on_both_paths() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&root, "animations/humanoid.ron").expect("clips load");
     let mut sim = TownSim::new(Arc::new(stress_level(clips)), 1, 4);
     let commands = [PlayerCommand { forward: 100, ..PlayerCommand::default() }; 4];

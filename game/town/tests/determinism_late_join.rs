@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::sync::Arc;
 
-use fixstep_game::bots::Bot;
-use fixstep_game::level::{Level, load_level};
-use fixstep_game::state::GameState;
-use fixstep_game::{MAX_PLAYERS, PlayerCommand, TownSim};
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::{Error, SeatChanges, Simulation, Tick};
+use fixstep_town::bots::Bot;
+use fixstep_town::level::{Level, load_level};
+use fixstep_town::state::GameState;
+use fixstep_town::{MAX_PLAYERS, PlayerCommand, TownSim};
 
 /// Where the parent test tells the child process to find the serialized state.
 const STATE_FILE_VAR: &str = "FIXSTEP_TEST_STATE_FILE";
@@ -27,7 +27,7 @@ const SEED: u64 = 21;
 const TICKS_AFTER_RESTORE: u32 = 200;
 
 fn town() -> Arc<Level> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"))
 }
 

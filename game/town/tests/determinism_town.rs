@@ -3,18 +3,18 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fixstep_game::bots::Bot;
-use fixstep_game::level::{Level, load_level};
-use fixstep_game::state::ObjectPhase;
-use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
 use fixstep_runtime::{Simulation, StateHasher, Tick};
+use fixstep_town::bots::Bot;
+use fixstep_town::level::{Level, load_level};
+use fixstep_town::state::ObjectPhase;
+use fixstep_town::{PlayerCommand, TownSim};
 
 fn town() -> Arc<Level> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"))
 }
 
@@ -93,7 +93,7 @@ impl Features {
         self.cutscene |= !s.cutscenes.is_empty();
         self.taxi_stand |= state.taxis.iter().any(|t| t.standing > 0);
         self.taxi_moving |= s.taxis.iter().any(|t| !t.at_rest);
-        self.wave |= s.characters.iter().any(|c| c.anim == fixstep_game::AnimState::Wave);
+        self.wave |= s.characters.iter().any(|c| c.anim == fixstep_town::AnimState::Wave);
     }
 
     fn assert_all(&self) {

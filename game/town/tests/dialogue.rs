@@ -3,9 +3,9 @@
 mod common;
 
 use common::{INTERACT, idle, run, sim, step, v};
-use fixstep_game::{AnimState, TownSim};
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::Angle;
+use fixstep_town::{AnimState, TownSim};
 
 fn near_the_mayor() -> TownSim {
     let mut town = sim(1);
@@ -65,7 +65,7 @@ fn walking_away_ends_the_dialogue() {
     let started = &town.snapshot().dialogues;
     assert_eq!(started.len(), 1, "the dialogue started: {started:?}");
     assert_eq!((started[0].player, started[0].line), (0, 0), "the player's, at its first line");
-    let away = fixstep_game::PlayerCommand { forward: -100, run: true, ..Default::default() };
+    let away = fixstep_town::PlayerCommand { forward: -100, run: true, ..Default::default() };
     run(&mut town, 20, &[away]);
     assert!(town.snapshot().dialogues.is_empty(), "{:?}", town.snapshot().dialogues);
 }

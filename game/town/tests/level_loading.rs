@@ -6,20 +6,17 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use fixstep_game::level::{
-    self, Clips, Level, LevelError, LevelProblem, ObjectDefKind, model::LevelFile,
-};
-use fixstep_game::state::ObjectPhase;
-use fixstep_game::{AnimState, PlayerCommand, TownSim};
 use fixstep_runtime::math::{Angle, Fx, Vec3};
 use fixstep_runtime::{Simulation, Tick};
+use fixstep_town::level::{
+    self, Clips, Level, LevelError, LevelProblem, ObjectDefKind, model::LevelFile,
+};
+use fixstep_town::state::ObjectPhase;
+use fixstep_town::{AnimState, PlayerCommand, TownSim};
 
 /// The workspace root.
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the game crate is in the workspace")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// The real assets.
@@ -32,7 +29,7 @@ const LABEL: &str = "small_level.ron";
 
 /// The text of the small valid level the tests break.
 fn small_level() -> String {
-    fs::read_to_string(workspace().join("game/tests/fixtures/small_level.ron"))
+    fs::read_to_string(workspace().join("game/town/tests/fixtures/small_level.ron"))
         .expect("the fixture is readable")
 }
 

@@ -3,11 +3,11 @@
 mod common;
 
 use common::{DOOR, INTERACT, LIFT, SIGN, STAY_OPEN_TICKS, SWING_TICKS, idle, run, sim, step, v};
-use fixstep_game::state::ObjectPhase;
-use fixstep_game::state::TaskEasing;
-use fixstep_game::{PlayerCommand, TownSim, eased};
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Fx, fx};
+use fixstep_town::state::ObjectPhase;
+use fixstep_town::state::TaskEasing;
+use fixstep_town::{PlayerCommand, TownSim, eased};
 
 /// A town whose player stands at the hall door, south of it, facing north.
 fn at_the_door() -> TownSim {

@@ -4,11 +4,11 @@
 mod common;
 
 use common::{player_pos, sim, step};
-use fixstep_game::PlayerCommand;
-use fixstep_game::predict::{InputAccumulator, OwnRules, PartialInput};
 use fixstep_runtime::HeldInput as _;
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
 use fixstep_runtime::tick::TICK_MICROS;
+use fixstep_town::PlayerCommand;
+use fixstep_town::predict::{InputAccumulator, OwnRules, PartialInput};
 use std::sync::Arc;
 
 const WALK: PlayerCommand =

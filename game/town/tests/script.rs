@@ -1,8 +1,8 @@
 //! Command scripts: the text form of the town's commands.
 
-use fixstep_game::PlayerCommand;
 use fixstep_runtime::Tick;
 use fixstep_runtime::script::{CommandScript as Script, InputScript as Input};
+use fixstep_town::PlayerCommand;
 
 type CommandScript = Script<PlayerCommand>;
 type InputScript = Input<PlayerCommand>;

@@ -5,10 +5,10 @@
 mod common;
 
 use common::{INTERACT, idle, run, sim, step, v};
-use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::math::Angle;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::{Error, SeatChanges, Simulation, Tick};
+use fixstep_town::{PlayerCommand, TownSim};
 
 /// Puts player `player` at `(x, y)`, facing west.
 fn place(town: &mut TownSim, player: usize, x: i32, y: i32) {

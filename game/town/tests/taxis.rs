@@ -3,12 +3,12 @@
 mod common;
 
 use common::{run, sim};
-use fixstep_game::TownSim;
-use fixstep_game::tuning::{MAX_HEALTH, TAXI_MAX_STEER};
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Fx, fx};
+use fixstep_town::TownSim;
+use fixstep_town::tuning::{MAX_HEALTH, TAXI_MAX_STEER};
 
-fn taxi(town: &TownSim) -> fixstep_game::TaxiView {
+fn taxi(town: &TownSim) -> fixstep_town::TaxiView {
     town.snapshot().taxis[0]
 }
 
@@ -56,8 +56,8 @@ fn acceleration_and_braking_are_bounded() {
     for _ in 0..400 {
         run(&mut town, 1, &[]);
         let speed = taxi(&town).speed;
-        assert!(speed - last <= fixstep_game::tuning::TAXI_ACCELERATION);
-        assert!(last - speed <= fixstep_game::tuning::TAXI_BRAKING);
+        assert!(speed - last <= fixstep_town::tuning::TAXI_ACCELERATION);
+        assert!(last - speed <= fixstep_town::tuning::TAXI_BRAKING);
         last = speed;
     }
 }
@@ -78,7 +78,7 @@ fn the_wheels_turn_with_distance_and_the_body_follows_the_steering() {
 /// striking, then moves it into the path at the last moment to be struck.
 #[test]
 fn a_taxi_brakes_for_a_person_in_front_and_strikes_one_that_steps_out() {
-    use fixstep_game::PlayerCommand;
+    use fixstep_town::PlayerCommand;
     let mut town = sim(1);
     // Let the taxi get going east along y = -80.
     run(&mut town, 30, &[PlayerCommand::default()]);
@@ -108,7 +108,7 @@ fn a_taxi_brakes_for_a_person_in_front_and_strikes_one_that_steps_out() {
     run(&mut town, 1, &[PlayerCommand::default()]);
     let me_view = town.snapshot().player_character(0).unwrap().clone();
     assert!(me_view.health < MAX_HEALTH, "struck: {}", me_view.health);
-    assert_eq!(me_view.anim, fixstep_game::AnimState::Hit);
+    assert_eq!(me_view.anim, fixstep_town::AnimState::Hit);
     let before = me_view.pos;
     run(&mut town, 1, &[PlayerCommand::default()]);
     assert_ne!(town.snapshot().player_character(0).unwrap().pos, before, "knocked back");

@@ -3,9 +3,9 @@
 mod common;
 
 use common::{idle, run, sim, step, v};
-use fixstep_game::{PlayerCommand, TownSim};
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Vec2};
+use fixstep_town::{PlayerCommand, TownSim};
 
 /// Places player 0 at `pos` facing `facing` (test set-up through the state, as a level
 /// designer would place a character).
@@ -18,7 +18,7 @@ fn place(town: &mut TownSim, pos: Vec2, facing: Angle) {
     town.restore(&state);
 }
 
-fn me(town: &TownSim) -> fixstep_game::CharacterView {
+fn me(town: &TownSim) -> fixstep_town::CharacterView {
     town.snapshot().player_character(0).unwrap().clone()
 }
 

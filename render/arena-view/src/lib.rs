@@ -23,16 +23,18 @@
 //! assert_eq!(game.tick().0, 10);
 //! ```
 
+mod own;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use fixstep_netplay::NetGame;
 use fixstep_netplay::desync::index_after;
 use fixstep_netplay::ground::GroundPoint;
 use fixstep_netplay::shapes::{
     ShapeFeed, ShapeSource, ShapeSpectator, ShapeUpdate, spectator_source,
 };
+use fixstep_netplay::{NetGame, NetRules};
 use fixstep_present::Controls;
 use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
@@ -44,13 +46,15 @@ use fixstep_present::shapes::{
 use fixstep_runtime::input::SampledInput;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx_ratio};
 use fixstep_runtime::net::GameData;
-use fixstep_runtime::{ContentDigest, Simulation, Tick};
+use fixstep_runtime::{ContentDigest, Rules, Simulation, Tick};
 
 use fixstep_arena::rules::team_of;
 use fixstep_arena::{
     ArenaBot, ArenaCommand, ArenaSim, ArenaState, Layout, LayoutError, MAX_PLAYERS, MM_PER_M,
-    PUCK_RADIUS_MM, PUSHER_RADIUS_MM, load_layout,
+    PUCK_RADIUS_MM, PUSHER_RADIUS_MM, Pusher, load_layout,
 };
+
+pub use own::PusherRules;
 
 /// The arena; see the [crate documentation](crate).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -141,19 +145,14 @@ fn metres_of(mm: u32) -> Fx {
     fx_ratio(i32::try_from(mm).unwrap_or(i32::MAX), MM_PER_M)
 }
 
-impl Game for Arena {
+impl Rules for Arena {
     type Sim = ArenaSim;
     type Content = Layout;
     type ContentError = LayoutError;
     type Input = SampledInput<ArenaCommand>;
     type Bot = ArenaBot;
-    type Own = ();
-    type Presentation = ShapePresentation<Self>;
-
     const NAME: &'static str = "arena";
     const MAX_PLAYERS: usize = MAX_PLAYERS;
-    const CONTROLS: &'static str = "WASD skate, F dash";
-    const MOUSE_TURNS: bool = false;
 
     fn default_content(assets: &Path) -> PathBuf {
         assets.join("arena").join("arena.ron")
@@ -182,6 +181,13 @@ impl Game for Arena {
     fn bot(layout: &Arc<Layout>, player: usize) -> ArenaBot {
         ArenaBot::new(player, layout)
     }
+}
+
+impl Game for Arena {
+    type Own = Pusher;
+    type Presentation = ShapePresentation<Self>;
+    const CONTROLS: &'static str = "WASD skate, F dash";
+    const MOUSE_TURNS: bool = false;
 
     /// The movement keys point the stick (forward north, strafe east); the action key dashes.
     fn held(controls: &Controls) -> ArenaCommand {
@@ -192,8 +198,8 @@ impl Game for Arena {
         [command.y.into(), command.x.into(), 0, 0]
     }
 
-    fn own(_sim: &ArenaSim, _player: usize) -> Option<()> {
-        None
+    fn own(sim: &ArenaSim, player: usize) -> Option<Pusher> {
+        sim.state().pushers.get(player).copied().flatten()
     }
 
     fn presentation(layout: &Arc<Layout>, player: usize) -> ShapePresentation<Self> {
@@ -211,6 +217,12 @@ impl Game for Arena {
 }
 
 impl ShapeGame for Arena {
+    type OwnRules = PusherRules;
+
+    fn own_rules(layout: &Arc<Layout>) -> PusherRules {
+        PusherRules::new(layout)
+    }
+
     fn kinds() -> &'static [ShapeKind] {
         &KINDS
     }
@@ -302,9 +314,12 @@ impl GameData for Arena {
 }
 
 impl NetGame for Arena {
+    type Spectator = ShapeSpectator<Self>;
+}
+
+impl NetRules for Arena {
     type Feed = ShapeFeed;
     type Source = ShapeSource;
-    type Spectator = ShapeSpectator<Self>;
 
     fn spectator_source(sim: &ArenaSim, source: &mut ShapeSource) {
         spectator_source::<Self>(sim, source);

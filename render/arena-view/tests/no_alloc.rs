@@ -1,17 +1,15 @@
 //! The arena allocates nothing per tick or per frame once it is running: a tick of its rules
 //! (whose snapshot refills the last one's room), its presentation taking the tick and drawing
 //! frames between, and a host gathering what its spectators are sent.
-#![expect(
-    clippy::disallowed_types,
-    reason = "frames are drawn at float fractions of a tick, as a window draws them"
-)]
 
 use std::path::Path;
 use std::sync::Arc;
 
-use fixstep_arena::{Arena, ArenaCommand};
+use fixstep_arena::ArenaCommand;
+use fixstep_arena_view::Arena;
 use fixstep_netplay::shapes::ShapeSource;
 use fixstep_present::{Game, Presentation};
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::{Bot as _, Simulation as _};
 
 #[test]

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-/// Why the sounds cannot be loaded or played. A game that meets one plays on, silent: see
-/// [`crate::TownSoundscape::open`].
+/// Why a game's sounds cannot be loaded or played. A game that meets one plays on, silent, as
+/// the town's soundscape does.
 #[derive(Debug, thiserror::Error)]
 pub enum SoundError {
     /// The sounds file cannot be read, is not a file, or is over its limit.

@@ -1,85 +1,35 @@
 //! # fixstep-audio
 //!
-//! The town's sound. Nothing here reads the simulation: like the renderer, the sound hears
-//! what the presentation draws, at the time it draws it. A footstep sounds on the frame whose
-//! drawn animation puts the foot down, not on the tick that moved the character, so sound and
-//! picture agree whatever the frame rate.
-//!
-//! ## Playing the town
-//!
-//! Load the sounds file, open the soundscape once per game, and after drawing each frame hand
-//! it the frame:
-//!
-//! ```no_run
-//! use std::sync::Arc;
-//! use fixstep_audio::{DeviceSettings, Sounds, TownSoundscape};
-//! use fixstep_town_view::{TownPresentation, assets};
-//!
-//! let root = std::path::Path::new("assets");
-//! let level = Arc::new(assets::load_level_file(root, &assets::default_level(root))?);
-//! let sounds = Sounds::load(root)?;
-//! // The sound card named by FIXSTEP_AUDIO_DEVICE, or ALSA's default. Without one the
-//! // soundscape is silent and says why, once: "sound: off: no audio device (ALSA: …)".
-//! let mut sound = TownSoundscape::open(&level, &sounds, &DeviceSettings::from_env());
-//! sound.set_volumes(0.8, 1.0, 0.7); // master, effects, ambience: 0 to 1
-//!
-//! let mut presentation = TownPresentation::new(Arc::clone(&level), 0);
-//! let dt = 1.0 / 60.0;
-//! let frame = presentation.draw(0.5, dt);
-//! sound.update(frame, dt); // every frame, right after drawing it
-//! sound.click(); // a menu button was pressed
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! ## What is heard
-//!
-//! - **Footsteps** at each character, when its drawn animation frame passes a contact frame
-//!   of its clip (`assets/sounds/sounds.ron` names them: walk 0 and 12, run 0 and 8);
-//! - **taxi engines**, one loop each, their pitch rising with the drawn speed
-//!   ([`config::Engine::rate`]);
-//! - **doors and the lift**, a sound when their drawn motion starts and another when it ends;
-//! - **the fountain**, a loop at its place, and **birds by day, crickets by night**,
-//!   crossfaded by the drawn time of day;
-//! - **dialogue blips**, one per newly shown letter of the typewriter;
-//! - **menu clicks**, on [`TownSoundscape::click`].
-//!
-//! Every sound is made in code when the soundscape opens ([`synth`]), from the numbers and
-//! seed of the sounds file: no recordings, the same samples everywhere.
-//!
-//! ## Where the sound goes
-//!
-//! [kira](https://docs.rs/kira) mixes. Its output is a backend of this crate's
-//! ([`output`]): [`DeviceBackend`] plays on an ALSA device from its own thread, opening
-//! `libasound.so.2` when the game starts, so building needs no sound library; and
-//! [`OfflineBackend`] renders the mix on demand, which is how the tests listen to the town:
+//! Where a game's sound goes, for any game: [kira](https://docs.rs/kira) mixes, and its output
+//! is a backend of this crate's ([`output`]). [`DeviceBackend`] plays on an ALSA device from its
+//! own thread, opening `libasound.so.2` when the game starts, so building needs no sound
+//! library; without a device a game plays on silent and says why once ([`report_off_once`]).
+//! [`OfflineBackend`] renders the mix on demand, which is how tests listen to a game. What a
+//! game sounds like is its own: the town's soundscape is `fixstep_town_view::sound`.
 //!
 //! ```
-//! use std::sync::Arc;
-//! use fixstep_audio::{OfflineBackend, OfflineSettings, SAMPLE_RATE_HZ, Sounds, TownSoundscape};
-//! use fixstep_town_view::{DrawFrame, assets};
+//! use fixstep_audio::{OfflineBackend, OfflineSettings, SAMPLE_RATE_HZ};
+//! use kira::{AudioManager, AudioManagerSettings};
 //!
-//! let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
-//! let level = Arc::new(assets::load_level_file(root, &assets::default_level(root))?);
-//! let sounds = Sounds::load(root)?;
-//! let mut sound = TownSoundscape::<OfflineBackend>::new(&level, &sounds, OfflineSettings)?;
-//! sound.update(&DrawFrame::default(), 1.0 / 60.0);
+//! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+//!     backend_settings: OfflineSettings,
+//!     ..AudioManagerSettings::default()
+//! })?;
 //! let mut samples = Vec::new();
-//! // One 60 Hz frame is 800 stereo frames at 48 kHz; the frame's sounds start at the first.
-//! sound.backend_mut().expect("sounding").render(SAMPLE_RATE_HZ as usize / 60, &mut samples);
+//! // A 60 Hz frame is 800 stereo frames at 48 kHz: silence, with nothing playing.
+//! manager.backend_mut().render(SAMPLE_RATE_HZ as usize / 60, &mut samples);
 //! assert_eq!(samples.len(), 1600);
+//! assert!(samples.iter().all(|s| *s == 0.0));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod config;
 pub mod error;
 pub mod output;
-pub mod soundscape;
-pub mod synth;
 
-pub use config::Sounds;
 pub use error::SoundError;
-pub use output::{AudioLoad, DeviceBackend, DeviceSettings, OfflineBackend, OfflineSettings};
-pub use soundscape::TownSoundscape;
+pub use output::{
+    AudioLoad, DeviceBackend, DeviceSettings, OfflineBackend, OfflineSettings, report_off_once,
+};
 
 /// The rate every sound is made at and every output plays at, Hz: what sound cards and
 /// ALSA's default device take without resampling, and a whole number of samples in a frame

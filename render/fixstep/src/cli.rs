@@ -81,7 +81,8 @@ pub enum Command {
     /// Print the differences of two state dumps (the RON files of a desync report); exits 1
     /// if they differ.
     DesyncDiff(DesyncDiffArgs),
-    /// Measure the smoothness of a drawn log against the truth: off-pace frames, position
+    /// Measure the smoothness of a drawn log against the truth (`--truth FILE`, or a trace
+    /// directory's with `--trace DIR`: one of them is needed): off-pace frames, position
     /// error, delay, pops, reversals, slides, frames misplaced around a jump, long-way turns
     /// and animation back-steps, per kind of entity.
     Judder(JudderArgs),
@@ -135,8 +136,8 @@ where
     let paths = Paths { assets: cli.assets.clone().unwrap_or_else(default_assets_root) };
     let command = cli.command.unwrap_or_else(|| Command::Play(PlayArgs::default_window()));
     let result = match cli.game {
-        GameName::Town => run_game::<fixstep_town::Town>(command, &paths),
-        GameName::Arena => run_game::<fixstep_arena::Arena>(command, &paths),
+        GameName::Town => run_game::<fixstep_town_view::Town>(command, &paths),
+        GameName::Arena => run_game::<fixstep_arena_view::Arena>(command, &paths),
     };
     match result {
         Ok(Done::Said(text)) => {
@@ -228,11 +229,31 @@ fn say(text: &str) {
 /// The one line of a command that failed: `fixstep: why` as it always was, or an error event
 /// among the JSON lines, so that every line of a JSON log is JSON.
 fn say_error(format: LogFormat, error: &anyhow::Error) {
+    let line = error_line(error);
     match format {
         #[expect(clippy::print_stderr, reason = "the one-line error the user reads")]
-        LogFormat::Human => eprintln!("fixstep: {error:#}"),
-        LogFormat::Json => tracing::error!("{error:#}"),
+        LogFormat::Human => eprintln!("fixstep: {line}"),
+        LogFormat::Json => tracing::error!("{line}"),
     }
+}
+
+/// `error` and its causes in one line, outermost first, each after a colon; a cause whose
+/// words the line already holds (a message that quoted its source) is not said again, so a
+/// missing file reads "cannot read the level file x.ron: No such file or directory (os error
+/// 2)" once.
+fn error_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 /// The first line of clap's message, which names the problem, with a pointer to `--help`
@@ -249,4 +270,20 @@ fn one_line(message: &str) -> String {
     let problem =
         if problem.is_empty() { "invalid arguments".to_owned() } else { problem.join(" ") };
     format!("{problem} (see `fixstep --help`)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_line;
+
+    #[test]
+    fn a_cause_already_said_is_not_said_again() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let error = anyhow::Error::new(io).context("cannot read x.ron: No such file");
+        assert_eq!(error_line(&error), "cannot read x.ron: No such file");
+        let error = anyhow::anyhow!("out of memory").context("out of memory");
+        assert_eq!(error_line(&error), "out of memory");
+        let error = anyhow::anyhow!("the port is taken").context("cannot host");
+        assert_eq!(error_line(&error), "cannot host: the port is taken");
+    }
 }

@@ -42,5 +42,5 @@ pub fn default_assets_root() -> PathBuf {
     if local.is_dir() {
         return local;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("assets")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")
 }

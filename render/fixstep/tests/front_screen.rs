@@ -21,6 +21,10 @@ use common::{FIXSTEP, Xvfb, config_home, output_dir, xvfb_or_skip};
 /// lost, Tab, Tab, Enter pressing the button one along).
 const KEY_GAP: Duration = Duration::from_millis(400);
 
+/// How long a game plays before the player gives its window the keyboard: long enough for a
+/// debug build on the software driver to be drawing the game, not loading it.
+const PLAYING_BEFORE_FOCUS: Duration = Duration::from_secs(8);
+
 /// How long the window may take to open, to host, or to leave, on a loaded machine.
 const PATIENCE: Duration = Duration::from_secs(60);
 
@@ -43,6 +47,18 @@ fn xdotool(xvfb: &Xvfb, args: &[&str]) -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
+}
+
+/// Whether `xdotool` can press keys on `xvfb`'s display; if not, the test is skipped, unless
+/// CI requires it (`FIXSTEP_REQUIRE_GPU`, set where the packages are installed).
+fn keys_or_skip(xvfb: &Xvfb) -> bool {
+    if xdotool(xvfb, &["version"]) {
+        return true;
+    }
+    let reason = "no xdotool to press keys with; install the xdotool package";
+    assert!(std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() != Ok("1"), "{reason}");
+    println!("skipped: {reason}");
+    false
 }
 
 /// Presses `key` (an X key name, `ctrl+a` for a chord), then waits a frame.
@@ -82,10 +98,7 @@ fn wait_until(mut check: impl FnMut() -> bool) -> bool {
 fn the_front_screen_hosts_a_game_and_leaving_comes_back_to_it() {
     let test = "front-screen-hosts";
     let Some(xvfb) = xvfb_or_skip(test) else { return };
-    if !xdotool(&xvfb, &["version"]) {
-        let reason = "no xdotool to press keys with; install the xdotool package";
-        assert!(std::env::var("FIXSTEP_REQUIRE_GPU").as_deref() != Ok("1"), "{reason}");
-        println!("skipped: {reason}");
+    if !keys_or_skip(&xvfb) {
         return;
     }
     let config = config_home(test);
@@ -136,6 +149,46 @@ fn the_front_screen_hosts_a_game_and_leaving_comes_back_to_it() {
     press(&xvfb, "Escape");
     let quit = wait_until(|| game.0.try_wait().is_ok_and(|s| s.is_some()));
     assert!(quit, "Esc on the front screen quits");
+    let status = game.0.wait().expect("it ended");
+    assert!(status.success(), "fixstep exited {status}");
+}
+
+/// A game started without the front screen (`play --bots 1`) has a pause menu that the keys
+/// work as on the front screen's: Esc opens it on Resume, three Tabs reach Quit, and Enter
+/// quits. Its window had the keyboard before any menu showed, and the menus, not told so,
+/// gave no button the focus: Tab then moved an unseen focus from nowhere, and the same keys
+/// left for the front screen instead.
+#[test]
+fn the_pause_menu_of_a_game_without_the_front_screen_takes_the_keys() {
+    let test = "pause-menu-keys";
+    let Some(xvfb) = xvfb_or_skip(test) else { return };
+    if !keys_or_skip(&xvfb) {
+        return;
+    }
+    let mut game = Game(
+        Command::new(FIXSTEP)
+            .args(["play", "--bots", "1", "--size", "640x360"])
+            .env("DISPLAY", &xvfb.display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("XDG_CONFIG_HOME", config_home(test))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("fixstep starts"),
+    );
+    assert!(wait_until(|| xdotool(&xvfb, &["search", "--name", "^Fixstep"])), "the window opened");
+    // The player clicks into the window once the game plays: the window gets the keyboard
+    // while the game, not a menu, takes the keys.
+    std::thread::sleep(PLAYING_BEFORE_FOCUS);
+    assert!(xdotool(&xvfb, &["search", "--name", "^Fixstep", "windowfocus"]), "focused");
+    std::thread::sleep(KEY_GAP);
+    press(&xvfb, "Escape");
+    for _ in 0..3 {
+        press(&xvfb, "Tab");
+    }
+    press(&xvfb, "Return");
+    let quit = wait_until(|| game.0.try_wait().is_ok_and(|s| s.is_some()));
+    assert!(quit, "Esc, three Tabs and Enter quit the game from its pause menu");
     let status = game.0.wait().expect("it ended");
     assert!(status.success(), "fixstep exited {status}");
 }

@@ -30,15 +30,14 @@ fn play_in_a_window(
         .arg(&drawn)
         .env("DISPLAY", &xvfb.display)
         .env_remove("WAYLAND_DISPLAY")
+        // As under a virtual display outside a desktop session: no runtime directory.
+        .env_remove("XDG_RUNTIME_DIR")
         .env("XDG_CONFIG_HOME", config_home(test))
         .output()
         .expect("fixstep runs");
-    assert!(
-        run.status.success(),
-        "fixstep play exited {:?}: {}",
-        run.status.code(),
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "fixstep play exited {:?}: {err}", run.status.code());
+    assert!(!err.contains("XDG_RUNTIME_DIR"), "a window's start said nothing of a session: {err}");
     let picture = image::open(&out).expect("the screenshot is a PNG").to_rgba8();
     assert_eq!(picture.dimensions(), (320, 180));
     let mut colours: Vec<[u8; 4]> = picture.pixels().map(|p| p.0).collect();
@@ -75,6 +74,8 @@ fn the_arena_plays_in_a_window_with_bots() {
         f.entities.iter().filter(|e| e.kind.as_deref() == Some("pusher")).count()
     };
     assert!(frames.iter().all(|f| pushers(f) == 4), "four pushers in every frame");
+    // The player's own pusher is drawn from its prediction, as the town's character is.
+    assert!(frames.iter().all(|f| f.entities.iter().any(|e| e.local)));
     assert!(frames.iter().all(|f| f.entities.iter().any(|e| e.kind.as_deref() == Some("puck"))));
     let bot = |f: &fixstep_present::format::DrawnFrame| {
         f.entities.iter().find(|e| e.id == 1).map(|e| e.pos)

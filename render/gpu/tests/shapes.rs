@@ -6,13 +6,14 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fixstep_arena::Arena;
+use fixstep_arena_view::Arena;
 use fixstep_gpu::offscreen::OFFSCREEN_FORMAT;
 use fixstep_gpu::shapes::ShapeRenderer;
 use fixstep_gpu::testing::{check_reference, gpu_or_skip};
 use fixstep_gpu::{FrameRenderer, Hud, OffscreenTarget};
 use fixstep_present::shapes::{ShapeGame, scenery_of};
-use fixstep_present::{Game, LocalGame, Presentation};
+use fixstep_present::{LocalGame, Presentation};
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::{Bot as _, Simulation as _};
 
 /// The pictures' size: small, so a software rasteriser draws them quickly.

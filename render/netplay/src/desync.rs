@@ -1,6 +1,6 @@
 //! Desync reports: when a peer's state hash of a tick differs from the host's, both write a
 //! folder with the tick, both states in readable RON, the partial hashes, and the first entity
-//! and field where the states differ (the game's [`NetGame::entity_at`] names the entity).
+//! and field where the states differ (the game's [`NetRules::entity_at`] names the entity).
 //! `fixstep desync-diff` compares two such states.
 
 use std::fmt::Write as _;
@@ -13,11 +13,11 @@ use ron::Value;
 use ron::value::Number;
 use serde::Serialize;
 
-use crate::{NetGame, NetPlayError};
+use crate::{NetPlayError, NetRules};
 
 /// The index in brackets right after `prefix` at the start of a field's `path`
 /// (`index_after("pucks[2].pos.x", "pucks[")` is 2), for a game naming the entity of a field
-/// ([`NetGame::entity_at`]).
+/// ([`NetRules::entity_at`]).
 #[must_use]
 pub fn index_after(path: &str, prefix: &str) -> Option<usize> {
     let rest = path.strip_prefix(prefix)?;
@@ -71,7 +71,7 @@ pub const STATE_DUMP_FILE: fixstep_runtime::file::FileKind =
 /// # Errors
 ///
 /// A file that cannot be read, or that is not a state of `G` (named with its line and column).
-pub fn read_state_dump<G: NetGame>(path: &Path) -> Result<(String, StateOf<G>), DumpError> {
+pub fn read_state_dump<G: NetRules>(path: &Path) -> Result<(String, StateOf<G>), DumpError> {
     let text = fixstep_runtime::file::read_text(path, STATE_DUMP_FILE)?;
     let state = ron::from_str(&text).map_err(|e| DumpError::NotAState {
         path: path.to_path_buf(),
@@ -203,7 +203,7 @@ pub enum Side {
 /// # Errors
 ///
 /// If the folder or a file cannot be written, or a state does not decode.
-pub fn write_report<G: NetGame>(
+pub fn write_report<G: NetRules>(
     root: &Path,
     tick: Tick,
     player: Option<u16>,

@@ -15,7 +15,7 @@ use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use crate::desync::{Side, write_report};
 use crate::peer::identity_of;
-use crate::{NetGame, NetPlayError, RecentStates, apply, part_names};
+use crate::{NetPlayError, NetRules, RecentStates, apply, part_names};
 
 /// What a host is set up with.
 #[derive(Clone, Debug)]
@@ -77,7 +77,7 @@ struct PendingReport {
 /// and the desync reports. It takes what arrived and the time, and gives what to send
 /// (through its session), so it runs the same on a socket ([`NetHost`]) and in memory (the
 /// benchmark of a host with many peers).
-pub struct HostGame<G: NetGame> {
+pub struct HostGame<G: NetRules> {
     sim: G::Sim,
     session: HostSession<G>,
     hasher: StateHasher,
@@ -94,13 +94,13 @@ pub struct HostGame<G: NetGame> {
     departed: Vec<PeerId>,
 }
 
-impl<G: NetGame> std::fmt::Debug for HostGame<G> {
+impl<G: NetRules> std::fmt::Debug for HostGame<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HostGame").field("next_tick", &self.sim.next_tick()).finish_non_exhaustive()
     }
 }
 
-impl<G: NetGame> HostGame<G> {
+impl<G: NetRules> HostGame<G> {
     /// A host's game of `content` as `options` say (its addresses aside).
     #[must_use]
     pub fn new(content: &Arc<G::Content>, options: &HostOptions) -> Self {
@@ -348,8 +348,8 @@ impl<G: NetGame> HostGame<G> {
 /// lossy link the peer learns why before netcode's disconnection reaches it.
 pub const GOODBYE_GRACE_MICROS: u64 = 1_000_000;
 
-/// The host of a network game on a UDP socket; see the [module documentation](self).
-pub struct NetHost<G: NetGame> {
+/// The host of a network game on a UDP socket; see the documentation of its module.
+pub struct NetHost<G: NetRules> {
     game: HostGame<G>,
     transport: HostTransport,
     /// Connections to close, once their goodbye has had its time.
@@ -360,13 +360,13 @@ pub struct NetHost<G: NetGame> {
     lan: LanAnswer,
 }
 
-impl<G: NetGame> std::fmt::Debug for NetHost<G> {
+impl<G: NetRules> std::fmt::Debug for NetHost<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetHost").field("transport", &self.transport).finish_non_exhaustive()
     }
 }
 
-impl<G: NetGame> NetHost<G> {
+impl<G: NetRules> NetHost<G> {
     /// A host of `content`, listening as `options` say.
     ///
     /// # Errors

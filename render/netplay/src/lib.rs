@@ -27,7 +27,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use fixstep_arena::{Arena, ArenaCommand};
+//! use fixstep_arena::ArenaCommand;
+//! use fixstep_arena_view::Arena;
 //! use fixstep_netplay::{HostGame, HostOptions, identity_of};
 //! use fixstep_present::Game;
 //! use fixstep_runtime::net::{
@@ -100,7 +101,7 @@ use std::sync::Arc;
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::{CameraDraw, CommandOf, FrameOf, Game, StateOf};
 use fixstep_runtime::net::{GameData, TickRecord};
-use fixstep_runtime::{HashRecord, Simulation, StateHash, Tick};
+use fixstep_runtime::{HashRecord, Rules, Simulation, StateHash, Tick};
 
 pub use error::NetPlayError;
 pub use fixstep_net::{Access, Admission, SessionKey};
@@ -115,18 +116,17 @@ pub use schedule::{HostSchedule, STAND_IN_MICROS};
 pub use shared_ticks::{SharedTicks, Verdict};
 pub use spectator::NetSpectator;
 
-/// A game played over the network: what the layers above the core need of it beyond
-/// [`Game`], written once for host, join and spectate.
-pub trait NetGame: Game + GameData<Command = CommandOf<Self>> {
+/// A game's rules played over the network: what the host sends its spectators, and how a
+/// desync report names the entity a field lies in. Float-free: the host, a peer's session and
+/// its simulation, desync reports and the load generator's shared ticks need nothing more of a
+/// game, nothing of how it is drawn.
+pub trait NetRules: Rules + GameData<Command = CommandOf<Self>> {
     /// What the host keeps for each spectator, to send it only what is due (the poses last
     /// sent, say).
     type Feed: Default + Send + 'static;
     /// What every spectator's update is cut from: gathered once a tick, whoever watches, and
     /// kept to be filled again.
     type Source: Default + Send + 'static;
-    /// How a spectator draws what it is sent: into the same frames as a player's, so that one
-    /// renderer draws both.
-    type Spectator: Spectator<Self, Frame = FrameOf<Self>>;
 
     /// Gathers into `source` what the spectators are sent of the tick `sim` just ran.
     fn spectator_source(sim: &Self::Sim, source: &mut Self::Source);
@@ -150,6 +150,14 @@ pub trait NetGame: Game + GameData<Command = CommandOf<Self>> {
     /// bug in its copy of the rules would, in a way that lasts (a metre's move, not a point of
     /// health that heals by the next tick): only tests of desyncs and resyncs want this.
     fn perturb(sim: &mut Self::Sim, player: u16);
+}
+
+/// A game played over the network and drawn: its [`NetRules`] and its [`Game`], and how a
+/// spectator draws what it is sent.
+pub trait NetGame: NetRules + Game {
+    /// How a spectator draws what it is sent: into the same frames as a player's, so that one
+    /// renderer draws both.
+    type Spectator: Spectator<Self, Frame = FrameOf<Self>>;
 }
 
 /// A spectator's presentation of what its game sends it: the remote view's drawing of the

@@ -136,7 +136,7 @@ pub struct LoadReport {
     /// Why virtual peers stopped before the end, by peer.
     pub failures: Vec<String>,
     /// How long the generator's own loop took over every socket, microseconds: a loop much
-    /// longer than [`LOOP_MICROS`] makes every other figure worse than the host's doing.
+    /// longer than `LOOP_MICROS` makes every other figure worse than the host's doing.
     pub loop_time: Option<Spread>,
 }
 
@@ -273,7 +273,7 @@ fn since(now: WireCounts, before: WireCounts, micros: u64) -> WireCounts {
 
 /// Runs `options.players` virtual players and `options.spectators` spectators of `content`
 /// against the host, and says what they met; `stop` ends it early (Ctrl-C). The peers join
-/// [`JOINING_AT_ONCE`] at a time; the measures start once all are welcomed.
+/// `JOINING_AT_ONCE` at a time; the measures start once all are welcomed.
 ///
 /// # Errors
 ///

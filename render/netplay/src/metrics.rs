@@ -18,7 +18,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 
-use crate::{HostGame, NetGame, NetHost, NetPlayError};
+use crate::{HostGame, NetHost, NetPlayError, NetRules};
 
 /// The upper bounds of the tick lateness histogram's buckets, seconds: from a quarter of a
 /// millisecond (a host that keeps time, looking at its socket every 2 ms, is mostly within
@@ -178,7 +178,7 @@ impl HostMetrics {
 
     /// Takes the game's counts: its players present (the host's own included) and the seats
     /// kept for those away, spectators, late inputs, desyncs, resyncs and the session's drops.
-    pub fn observe_game<G: NetGame>(&self, game: &HostGame<G>) {
+    pub fn observe_game<G: NetRules>(&self, game: &HostGame<G>) {
         set_count(&self.players, game.present_players());
         set_count(&self.seats_in_grace, game.seats_in_grace());
         set_count(&self.spectators, game.spectators());
@@ -206,7 +206,7 @@ impl HostMetrics {
 
     /// Takes everything `host` counts ([`observe_game`](Self::observe_game) and
     /// [`observe_socket`](Self::observe_socket)).
-    pub fn observe<G: NetGame>(&self, host: &NetHost<G>) {
+    pub fn observe<G: NetRules>(&self, host: &NetHost<G>) {
         self.observe_game(host.game());
         self.observe_socket(&host.wire(), &host.reads());
     }

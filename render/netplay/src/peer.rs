@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fixstep_net::{Admission, LinkStats, PeerLink};
-use fixstep_present::{CommandOf, Game};
+use fixstep_present::CommandOf;
+use fixstep_runtime::Rules;
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::net::{
@@ -20,7 +21,7 @@ use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 use crate::desync::{Side, write_report};
 use crate::host_thread::SERVE_MICROS;
 use crate::shared_ticks::{SharedTicks, Verdict};
-use crate::{NetGame, NetPlayError, RECENT_STATES, RecentStates, apply, part_names};
+use crate::{NetPlayError, NetRules, RECENT_STATES, RecentStates, apply, part_names};
 
 /// What the peer's HUD says.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -158,7 +159,7 @@ fn write_secret(file: &std::path::Path, secret: RejoinSecret) {
 
 /// The state a welcome or resync brought for a game of `content`, checked against the hash
 /// and tick the host said.
-pub(crate) fn restore_state<G: NetGame>(
+pub(crate) fn restore_state<G: NetRules>(
     content: &Arc<G::Content>,
     state: &[u8],
     hash: u64,
@@ -180,8 +181,8 @@ pub(crate) fn restore_state<G: NetGame>(
     Ok(sim)
 }
 
-/// A player in a network game; see the [module documentation](self).
-pub struct NetPeer<G: NetGame> {
+/// A player in a network game; see the documentation of its module.
+pub struct NetPeer<G: NetRules> {
     link: PeerLink<G>,
     content: Arc<G::Content>,
     sim: Option<G::Sim>,
@@ -214,7 +215,7 @@ pub struct NetPeer<G: NetGame> {
     goodbye: Option<String>,
 }
 
-impl<G: NetGame> std::fmt::Debug for NetPeer<G> {
+impl<G: NetRules> std::fmt::Debug for NetPeer<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetPeer").field("link", &self.link).finish_non_exhaustive()
     }
@@ -244,7 +245,7 @@ pub(crate) fn said_goodbye(
 /// What a game of `G` on `content` must share with a host to play with it: the protocol,
 /// the rules' version, the content's digest.
 #[must_use]
-pub fn identity_of<G: Game>(content: &G::Content) -> Identity {
+pub fn identity_of<G: Rules>(content: &G::Content) -> Identity {
     Identity {
         protocol: PROTOCOL_VERSION,
         sim_version: <G::Sim as Simulation>::VERSION,
@@ -252,7 +253,7 @@ pub fn identity_of<G: Game>(content: &G::Content) -> Identity {
     }
 }
 
-impl<G: NetGame> NetPeer<G> {
+impl<G: NetRules> NetPeer<G> {
     /// A player connecting as `options` say, to play on `content`; with the rejoin secret
     /// its file keeps, if it has one.
     ///
@@ -313,7 +314,7 @@ impl<G: NetGame> NetPeer<G> {
     }
 
     /// Makes this peer differ from the host on purpose: after running `tick` it moves its own
-    /// character ([`NetGame::perturb`]), as a bug in its copy of the rules would. Only tests
+    /// character ([`NetRules::perturb`]), as a bug in its copy of the rules would. Only tests
     /// of desync detection and reports want this.
     pub fn perturb_at(&mut self, tick: Tick) {
         self.perturb_at = Some(tick);
@@ -628,7 +629,7 @@ impl<G: NetGame> NetPeer<G> {
         self.goodbye.as_deref().or_else(|| self.link.ended())
     }
 
-    /// Whether the host dropped this peer (see [`dropped_by`]) rather than ending the match.
+    /// Whether the host dropped this peer (see `dropped_by`) rather than ending the match.
     #[must_use]
     pub fn dropped(&self) -> bool {
         dropped_by(self.link.session().goodbye())

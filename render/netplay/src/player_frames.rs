@@ -13,7 +13,7 @@ use fixstep_runtime::{HeldInput, Simulation, StateHash};
 
 use crate::{NetGame, NetPeer, NetPlayError};
 
-/// A player's side of every frame of a network game; see the [module documentation](self).
+/// A player's side of every frame of a network game; see the documentation of its module.
 pub struct PlayerFrames<G: Game> {
     content: Arc<G::Content>,
     /// Whether the own character is drawn ahead of the ticks, where its keys have taken it.

@@ -2,7 +2,7 @@
 //! spectators the ground poses of every shape ([`ShapeFeed`], on [`ground`](crate::ground)'s
 //! feed: near the camera every tick, farther ones less often), and a spectator draws them
 //! through the remote view into the same frames a player draws ([`ShapeSpectator`]). A shape
-//! game's [`NetGame`](crate::NetGame) is then a few lines that name these.
+//! game's [`NetRules`](crate::NetRules) and [`NetGame`] are then a few lines that name these.
 
 use std::sync::Arc;
 
@@ -110,7 +110,7 @@ impl ShapeFeed {
 }
 
 /// Gathers what spectators of shape game `G` are sent of the tick `sim` just ran: the
-/// [`NetGame::spectator_source`] of a shape game.
+/// [`NetRules::spectator_source`](crate::NetRules::spectator_source) of a shape game.
 pub fn spectator_source<G: ShapeGame>(sim: &G::Sim, source: &mut ShapeSource) {
     source.fill::<G>(fixstep_runtime::Simulation::snapshot(sim));
 }
@@ -184,6 +184,8 @@ where
                 sample: ShapeSample { pos: s.pos, yaw: s.yaw, jumps: s.jumps },
                 speed: s.speed,
                 player,
+                // A spectator has no shape of its own.
+                local: false,
             });
         }
         frame.shapes.sort_unstable_by_key(|s| s.id);

@@ -15,7 +15,7 @@ use fixstep_present::CommandOf;
 use fixstep_runtime::net::{TickRecord, Welcome};
 use fixstep_runtime::{Simulation, StateHasher, Tick};
 
-use crate::{NetGame, NetPlayError, apply, peer::restore_state};
+use crate::{NetPlayError, NetRules, apply, peer::restore_state};
 
 /// Ticks the shared simulation keeps after running them, with their hashes, for the players
 /// whose copies arrive later: 600 (a minute), far more than any player of a live match lags
@@ -38,8 +38,8 @@ pub enum Verdict {
     Forgotten,
 }
 
-/// A simulation shared by many players; see the [module documentation](self).
-pub struct SharedTicks<G: NetGame> {
+/// A simulation shared by many players; see the documentation of its module.
+pub struct SharedTicks<G: NetRules> {
     content: Arc<G::Content>,
     sim: Option<G::Sim>,
     hasher: StateHasher,
@@ -51,7 +51,7 @@ pub struct SharedTicks<G: NetGame> {
     differing: u64,
 }
 
-impl<G: NetGame> std::fmt::Debug for SharedTicks<G> {
+impl<G: NetRules> std::fmt::Debug for SharedTicks<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SharedTicks")
             .field("next", &self.next_tick())
@@ -61,7 +61,7 @@ impl<G: NetGame> std::fmt::Debug for SharedTicks<G> {
     }
 }
 
-impl<G: NetGame> SharedTicks<G> {
+impl<G: NetRules> SharedTicks<G> {
     /// A shared simulation of `content`, started by the first welcome.
     #[must_use]
     pub fn new(content: Arc<G::Content>) -> Self {

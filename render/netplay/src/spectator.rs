@@ -17,7 +17,7 @@ use crate::{NetGame, NetPlayError, Spectator};
 /// host chooses each tick what is near.
 const VIEW_REPORT_MICROS: u64 = fixstep_runtime::tick::TICK_MICROS;
 
-/// A spectator; see the [module documentation](self).
+/// A spectator; see the documentation of its module.
 pub struct NetSpectator<G: NetGame> {
     link: PeerLink<G>,
     spectator: G::Spectator,
@@ -165,7 +165,7 @@ impl<G: NetGame> NetSpectator<G> {
         self.goodbye.as_deref().or_else(|| self.link.ended())
     }
 
-    /// Whether the host dropped this spectator (see [`crate::peer::dropped_by`]) rather than
+    /// Whether the host dropped this spectator (see `peer::dropped_by`) rather than
     /// ending the match.
     #[must_use]
     pub fn dropped(&self) -> bool {

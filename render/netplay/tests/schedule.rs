@@ -11,7 +11,7 @@ use fixstep_runtime::tick::{MAX_TICKS_PER_FRAME, TICK_MICROS};
 fn look(schedule: &mut HostSchedule, input: &mut SampledInput<ArenaCommand>, now: u64) -> u64 {
     let mut ran = 0;
     schedule
-        .run_due(now, input, &ArenaCommand::default(), |_, ()| {
+        .run_due(now, input, &ArenaCommand::default(), |_, _| {
             ran += 1;
             Ok::<(), ()>(())
         })

@@ -1,31 +1,19 @@
-//! What a game provides to the layers above the core, written down once: its rules, what it
-//! is built from, how held input becomes its commands, a scripted player, and how it is drawn
-//! between its ticks. The frame loops, network play, the window and the tools are written
-//! against these traits; a game implements them on a type of its own that describes it (a
-//! unit struct, in the manner of ggrs's `Config`), so its rules crate needs to know none of
-//! them.
+//! What drawing adds to a game's rules, written down once: how it is drawn between its ticks,
+//! its player's own character as it is predicted, where everything truly is (for measuring
+//! what was drawn), and what its keys do. A game's rules are the runtime's
+//! [`Rules`]; [`Game`] builds on them, and the frame loops, the window
+//! and the tools are written against both. A game implements them on a type of its own that
+//! describes it (a unit struct, in the manner of ggrs's `Config`), so its rules crate needs to
+//! know none of this.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use fixstep_runtime::input::{Bot, HeldInput};
-use fixstep_runtime::script::TextCommand;
-use fixstep_runtime::{ContentDigest, Simulation, Tick};
+use fixstep_runtime::{Rules, Tick};
 
 use crate::camera::CameraRig;
 use crate::format::{DrawnFrame, TruthEntity};
 
-/// A player's command in game `G`.
-pub type CommandOf<G> = <<G as Game>::Sim as Simulation>::Command;
-
-/// The snapshot game `G` publishes after each tick.
-pub type SnapshotOf<G> = <<G as Game>::Sim as Simulation>::Snapshot;
-
-/// The state of game `G`.
-pub type StateOf<G> = <<G as Game>::Sim as Simulation>::State;
-
-/// What has been held of the tick under way, in game `G`.
-pub type PartialOf<G> = <<G as Game>::Input as HeldInput>::Partial;
+pub use fixstep_runtime::rules::{CommandOf, PartialOf, SnapshotOf, StateOf};
 
 /// What game `G`'s presentation draws a frame as.
 pub type FrameOf<G> = <<G as Game>::Presentation as Presentation<G>>::Frame;
@@ -47,30 +35,13 @@ pub struct Controls {
     pub interact: bool,
 }
 
-/// A game, as everything above the deterministic core sees it.
-pub trait Game: Sized + 'static {
-    /// Its rules.
-    type Sim: Simulation<Command: TextCommand + Send, Snapshot: Send + Sync> + Send + 'static;
-    /// What a simulation of it is built from (a level, an arena's layout): loaded once and
-    /// shared by the simulation, the presentation and the renderer.
-    type Content: Send + Sync + 'static;
-    /// Why content does not load: naming the file, and the line where there is one.
-    type ContentError: std::error::Error + Send + Sync + 'static;
-    /// How what a player holds becomes its command each tick.
-    type Input: HeldInput<Command = CommandOf<Self>> + Send;
-    /// A scripted player, for headless runs and tests.
-    type Bot: Bot<Self::Sim> + Send;
+/// A game as everything that draws it sees it: its [`Rules`], and how they are drawn.
+pub trait Game: Rules {
     /// A copy of a player's own character after a tick, which its presentation predicts from
     /// (`()` for a game that does not predict).
     type Own: Clone + Send + 'static;
     /// How it is drawn between its ticks.
     type Presentation: Presentation<Self>;
-
-    /// Its name, as the command line and the window title give it.
-    const NAME: &'static str;
-
-    /// The most players one simulation holds.
-    const MAX_PLAYERS: usize;
 
     /// What the keys do for a player, as a window's help line says it (`"WASD move, F
     /// interact"`); see [`held`](Self::held).
@@ -78,34 +49,6 @@ pub trait Game: Sized + 'static {
 
     /// Whether the mouse turns the player (the window then offers to capture it).
     const MOUSE_TURNS: bool;
-
-    /// The content played when none is named, under the assets root.
-    fn default_content(assets: &Path) -> PathBuf;
-
-    /// Loads the content in `file` (other files it names are under `assets`).
-    ///
-    /// # Errors
-    ///
-    /// Every problem of the file, naming it.
-    fn load_content(assets: &Path, file: &Path) -> Result<Self::Content, Self::ContentError>;
-
-    /// The content's title, for a window and a log line.
-    fn content_title(content: &Self::Content) -> &str;
-
-    /// Where the content was loaded from, relative to the assets root where it was under it:
-    /// what a replay records to find it again.
-    fn content_source(content: &Self::Content) -> &str;
-
-    /// The digest of the content's canonical bytes: what peers compare before they play
-    /// together, and replays record (the simulation's own
-    /// [`content_digest`](Simulation::content_digest)).
-    fn content_digest(content: &Self::Content) -> ContentDigest;
-
-    /// A simulation of `content` with `players` players, its random numbers seeded by `seed`.
-    fn new_sim(content: &Arc<Self::Content>, seed: u64, players: usize) -> Self::Sim;
-
-    /// A scripted player for player `player`.
-    fn bot(content: &Arc<Self::Content>, player: usize) -> Self::Bot;
 
     /// The command a player holding `controls` holds.
     fn held(controls: &Controls) -> CommandOf<Self>;

@@ -31,7 +31,7 @@
 //! A game says how it is drawn by implementing [`Game`] and [`Presentation`] ([`game`]); the
 //! frame loops ([`local`], and network play and the window above this crate) are written
 //! against those. What was drawn and what was true are written as the drawn log and the truth
-//! ([`record`], in the files of [`format`]), which `fixstep judder` measures. This crate is the
+//! ([`record`], in the files of [`format`](mod@format)), which `fixstep judder` measures. This crate is the
 //! one place where fixed-point numbers become floats ([`convert`]); nothing here changes
 //! simulation state. The camera that follows the player is a [`camera`] rig; skinned figures
 //! are posed from their clips by [`skinning`].

@@ -16,6 +16,14 @@
 //! know in the way) becomes an offset that eases out with a half-life of
 //! [`PREDICT_HALFLIFE_MS`]; a bigger one, any jump (teleport, respawn), a knockback and a
 //! switch on or off are drawn at once. The authoritative state never sees any of it.
+//!
+//! A change of what is held within a tick is drawn as the game's command takes it. Where a
+//! tick's command integrates what was held over it (the town), only where the tick's step is
+//! heading changes, and that difference eases out like any other. Where a tick's command is
+//! what is held when it is due ([`OwnRules::WHOLE_TICK_INPUT`], the arena), the whole tick
+//! under way is re-aimed at once: the drawing heads from where it is to where the new input
+//! ends the tick, arriving as the tick does, so the key shows as a change of pace on the next
+//! frame and nothing hops.
 
 use std::collections::VecDeque;
 
@@ -77,12 +85,19 @@ pub trait OwnRules {
 
     /// If `now` differs from `last` (an earlier partial input of the same tick) by more than
     /// the time passing between them (a key pressed, the mouse moved), what `last` would have
-    /// become by `now`'s time had nothing changed; `None` if nothing changed.
+    /// become by `now`'s time had nothing changed; `None` if nothing changed. A game whose
+    /// input re-aims the whole tick ([`WHOLE_TICK_INPUT`](Self::WHOLE_TICK_INPUT)) is also
+    /// asked the other way round: what `now`'s input would have been at `last`'s time.
     fn continued(last: &Self::Partial, now: &Self::Partial) -> Option<Self::Partial>;
 
     /// The clip of animation state `anim`: its frames, whether it loops, and the frames it
     /// advances per tick.
     fn clip(&self, anim: Self::Anim) -> (u32, bool, Fx);
+
+    /// Whether a tick's command is what is held when it is due, so that a change of input
+    /// re-aims the whole tick under way (see the [module documentation](self)); `false` for a
+    /// command that integrates what was held over the tick.
+    const WHOLE_TICK_INPUT: bool = false;
 }
 
 /// Where the prediction puts the own character, in the simulation's numbers.
@@ -150,6 +165,11 @@ pub struct OwnPrediction<R: OwnRules> {
     offset: Vec3,
     /// Drawn minus predicted facing, radians, easing out.
     offset_yaw: f32,
+    /// Drawn minus predicted position after a change of input that re-aimed the tick under
+    /// way ([`OwnRules::WHOLE_TICK_INPUT`]), as it was at share `aim_share` of the tick: it
+    /// shrinks in step with what is left of the tick, to nothing at its end.
+    aim: Vec3,
+    aim_share: f32,
     /// The animation drawn and its frame, run on real time.
     anim: R::Anim,
     frame: f32,
@@ -169,6 +189,8 @@ impl<R: OwnRules> OwnPrediction<R> {
             basis: None,
             offset: Vec3::ZERO,
             offset_yaw: 0.0,
+            aim: Vec3::ZERO,
+            aim_share: 0.0,
             anim: R::Anim::default(),
             frame: 0.0,
             last_pos: None,
@@ -229,6 +251,7 @@ impl<R: OwnRules> OwnPrediction<R> {
             self.restart(tick, body);
             return;
         }
+        self.settle_aim(partial);
         let before = self.predict(&basis, partial);
         basis.pending.retain(|&(at, _)| at >= tick);
         let knocked = self.rules.knocked(&basis.body, &body);
@@ -245,6 +268,7 @@ impl<R: OwnRules> OwnPrediction<R> {
     /// Ticks come in order; one at or before a pending one starts the pending afresh.
     pub fn command(&mut self, tick: Tick, command: R::Command, partial: &R::Partial) {
         let Some(mut basis) = self.basis.take() else { return };
+        self.settle_aim(partial);
         let before = self.predict(&basis, partial);
         if basis.pending.back().is_some_and(|&(at, _)| at >= tick) {
             basis.pending.clear();
@@ -262,7 +286,40 @@ impl<R: OwnRules> OwnPrediction<R> {
         self.basis = Some(Basis { tick, body, pending: VecDeque::new() });
         self.offset = Vec3::ZERO;
         self.offset_yaw = 0.0;
+        self.aim = Vec3::ZERO;
         self.last_pos = None;
+    }
+
+    /// What is left of a re-aimed tick's offset at share `share` of it.
+    fn aim_left(&self, share: f32) -> Vec3 {
+        if self.aim_share >= 1.0 {
+            return Vec3::ZERO;
+        }
+        self.aim * ((1.0 - share) / (1.0 - self.aim_share)).clamp(0.0, 1.0)
+    }
+
+    /// The tick under way is over as far as a re-aim goes (its command is fixed, or a new
+    /// basis came): what is left of it eases out like any other difference.
+    fn settle_aim(&mut self, partial: &R::Partial) {
+        self.offset += self.aim_left(f(R::share(partial)));
+        self.aim = Vec3::ZERO;
+    }
+
+    /// A change of input re-aimed the tick under way: at share `share` (the last frame's),
+    /// the old input had the drawing at `before` and the new one at `after`; from there the
+    /// drawing heads to where the new input ends the tick.
+    fn reaim(&mut self, before: &Predicted<R::Anim>, after: &Predicted<R::Anim>, share: f32) {
+        let moved = ground(before.pose.pos, 0.0) - ground(after.pose.pos, 0.0);
+        let aim = self.aim_left(share) + moved;
+        if (self.offset + aim).length() > PREDICT_SNAP_M {
+            self.offset = Vec3::ZERO;
+            self.offset_yaw = 0.0;
+            self.aim = Vec3::ZERO;
+            self.last_pos = None;
+        } else {
+            self.aim = aim;
+            self.aim_share = share;
+        }
     }
 
     /// The drawing moved from `before` to `after` with no motion of its own: ease the
@@ -292,18 +349,30 @@ impl<R: OwnRules> OwnPrediction<R> {
         let basis = self.basis.as_ref()?;
         // A change of what is held (or a mouse turn) changes where the tick's step is heading
         // at once: drawn as it happened, that would be a hop sideways. It is eased out like any
-        // other difference between two predictions.
+        // other difference between two predictions; or, where the change re-aims the whole
+        // tick, the drawing heads from where the last frame drew it to where the tick now ends.
         if let Some(last) = self.last_partial
             && R::share(partial) >= R::share(&last)
             && let Some(continued) = R::continued(&last, partial)
         {
-            let before = self.predict(basis, &continued);
-            let after = self.predict(basis, partial);
-            // Only where the step is heading: the new facing shows at once, as a key or the
-            // mouse asks.
-            let before =
-                Predicted { pose: OwnPose { facing: after.pose.facing, ..before.pose }, ..before };
-            self.rebase(&before, &after, false);
+            if R::WHOLE_TICK_INPUT {
+                // The new input carried back to the last frame's time: from there on, the
+                // frame that saw the key already moves as it asks.
+                let back = R::continued(partial, &last).unwrap_or(continued);
+                let before = self.predict(basis, &last);
+                let after = self.predict(basis, &back);
+                self.reaim(&before, &after, f(R::share(&last)));
+            } else {
+                let before = self.predict(basis, &continued);
+                let after = self.predict(basis, partial);
+                // Only where the step is heading: the new facing shows at once, as a key or
+                // the mouse asks.
+                let before = Predicted {
+                    pose: OwnPose { facing: after.pose.facing, ..before.pose },
+                    ..before
+                };
+                self.rebase(&before, &after, false);
+            }
         }
         self.last_partial = Some(*partial);
         let basis = self.basis.as_ref()?;
@@ -312,7 +381,7 @@ impl<R: OwnRules> OwnPrediction<R> {
         self.offset *= keep;
         self.offset_yaw *= keep;
         let pose = predicted.pose;
-        let pos = ground(pose.pos, 0.0) + self.offset;
+        let pos = ground(pose.pos, 0.0) + self.offset + self.aim_left(f(R::share(partial)));
         let facing = wrap_angle(radians(pose.facing) + self.offset_yaw);
         let (frames, looping, frames_per_tick) = self.rules.clip(pose.anim);
         let frames = frames as f32;

@@ -3,7 +3,9 @@
 //! fixed-point numbers ([`ShapeGame`]), says what each kind looks like ([`Look`]) and where its
 //! camera stands, and [`ShapePresentation`] does the rest: every entity's previous and current
 //! samples, drawn between ticks at the frame's alpha, reset at jumps, new entities drawn from
-//! their first tick; names over the players; the game's status line. Its frames
+//! their first tick; the player's own shape from its prediction ([`crate::own`]) by the
+//! game's own movement rule, so a key shows on the next frame; names over the players; the
+//! game's status line. Its frames
 //! ([`ShapeFrame`]) are what `fixstep-gpu`'s shape renderer draws.
 //!
 //! The game itself stays free of floats: its looks are integers (millimetres, sRGB bytes), its
@@ -18,8 +20,9 @@ use glam::Vec3;
 use crate::camera::{CameraDraw, CameraRig};
 use crate::convert::{TICKS_PER_SECOND_F32, f, ground, radians, world};
 use crate::format::{DrawnEntity, DrawnFrame};
-use crate::game::{Game, Presentation, SnapshotOf};
+use crate::game::{CommandOf, Game, PartialOf, Presentation, SnapshotOf};
 use crate::interp::{drawn_speed, lerp_angle, lerp_vec};
+use crate::own::{OwnPrediction, OwnRules};
 use crate::remote::Motion;
 use crate::track::{Sample, Track};
 
@@ -102,6 +105,13 @@ pub struct ShapeCamera {
 
 /// A game drawn as shapes; see the [module documentation](self).
 pub trait ShapeGame: Game {
+    /// The movement rule of a player's own shape, run ahead of the ticks on a copy of it
+    /// ([`Game::Own`]) when the player's input is held keys.
+    type OwnRules: OwnRules<Command = CommandOf<Self>, Body = Self::Own, Partial = PartialOf<Self>>;
+
+    /// The own-shape movement rule of `content`.
+    fn own_rules(content: &Arc<Self::Content>) -> Self::OwnRules;
+
     /// Every kind of entity, by [`ShapePose::kind`].
     fn kinds() -> &'static [ShapeKind];
 
@@ -170,6 +180,9 @@ pub struct ShapeDraw {
     pub speed: f32,
     /// The player it belongs to.
     pub player: Option<u16>,
+    /// Whether it is the local player's own shape, drawn from its prediction (or marked to
+    /// compare with one).
+    pub local: bool,
 }
 
 /// A piece of scenery as the renderer draws it.
@@ -198,6 +211,9 @@ pub struct ShapeFrame {
     pub player_names: Vec<String>,
     /// The local player, highlighted, if there is one.
     pub local_player: Option<u16>,
+    /// The predicted tick the own shape is drawn at, ahead of `render_tick`, when it is
+    /// predicted.
+    pub own_tick: Option<f64>,
 }
 
 impl ShapeFrame {
@@ -220,6 +236,7 @@ struct Tracked {
 
 /// The presentation of a [`ShapeGame`]; see the [module documentation](self).
 pub struct ShapePresentation<G: ShapeGame> {
+    content: Arc<G::Content>,
     camera: CameraRig,
     fixed_camera: CameraDraw,
     /// Tracks in id order.
@@ -229,7 +246,12 @@ pub struct ShapePresentation<G: ShapeGame> {
     latest_tick: Option<Tick>,
     first_tick: Tick,
     frame: ShapeFrame,
-    game: std::marker::PhantomData<fn() -> G>,
+    /// The own shape's prediction, when the local player's input is held keys.
+    own: Option<OwnPrediction<G::OwnRules>>,
+    /// What has been held of the tick under way, for the prediction.
+    own_partial: PartialOf<G>,
+    /// Whether the own shape is marked in the frames without being predicted.
+    mark_local: bool,
 }
 
 impl<G: ShapeGame> std::fmt::Debug for ShapePresentation<G> {
@@ -264,6 +286,7 @@ impl<G: ShapeGame> ShapePresentation<G> {
     pub fn new(content: &Arc<G::Content>, local_player: Option<u16>) -> Self {
         let fixed_camera = camera_of::<G>(content);
         Self {
+            content: Arc::clone(content),
             camera: CameraRig::default(),
             fixed_camera,
             tracked: Vec::new(),
@@ -271,15 +294,23 @@ impl<G: ShapeGame> ShapePresentation<G> {
             latest_tick: None,
             first_tick: Tick::ZERO,
             frame: ShapeFrame { local_player, ..ShapeFrame::default() },
-            game: std::marker::PhantomData,
+            own: None,
+            own_partial: PartialOf::<G>::default(),
+            mark_local: false,
         }
+    }
+
+    /// The own shape's prediction, if it is predicted.
+    #[must_use]
+    pub const fn own(&self) -> Option<&OwnPrediction<G::OwnRules>> {
+        self.own.as_ref()
     }
 }
 
 impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
     type Frame = ShapeFrame;
 
-    fn observe(&mut self, snapshot: &Arc<SnapshotOf<G>>, _own: Option<G::Own>) {
+    fn observe(&mut self, snapshot: &Arc<SnapshotOf<G>>, own: Option<G::Own>) {
         let tick = G::tick_of(snapshot);
         if self.latest_tick.is_some_and(|latest| tick <= latest) {
             // A restored state or a seek: drawn afresh, never blended backwards.
@@ -315,34 +346,74 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
         self.frame.status.clear();
         G::status(snapshot, &mut self.frame.status);
         self.latest_tick = Some(tick);
+        if let (Some(prediction), Some(body)) = (self.own.as_mut(), own) {
+            prediction.observe(tick, body, &self.own_partial);
+        }
+    }
+
+    /// Draws the own shape from a prediction of its held input (see [`OwnPrediction`]) from
+    /// the next snapshot on.
+    fn predict_own(&mut self) {
+        self.own = Some(OwnPrediction::new(G::own_rules(&self.content)));
+    }
+
+    fn mark_local(&mut self) {
+        self.mark_local = true;
+    }
+
+    fn own_command(&mut self, tick: Tick, command: &CommandOf<G>, partial: &PartialOf<G>) {
+        if let Some(prediction) = self.own.as_mut() {
+            prediction.command(tick, command.clone(), partial);
+        }
+        self.own_partial = G::OwnRules::fresh(partial);
+    }
+
+    fn own_input(&mut self, partial: &PartialOf<G>) {
+        self.own_partial = *partial;
     }
 
     fn latest_tick(&self) -> Option<Tick> {
         self.latest_tick
     }
 
-    fn draw(&mut self, alpha: f32, _dt_seconds: f32) -> &ShapeFrame {
+    fn draw(&mut self, alpha: f32, dt_seconds: f32) -> &ShapeFrame {
         let alpha = alpha.clamp(0.0, 1.0);
         let Some(latest) = self.latest_tick else { return &self.frame };
         let render_tick =
             (f64::from(latest.0) - 1.0 + f64::from(alpha)).max(f64::from(self.first_tick.0));
+        let own_draw = self.own.as_mut().and_then(|own| own.draw(&self.own_partial, dt_seconds));
         let frame = &mut self.frame;
         frame.render_tick = render_tick;
+        frame.own_tick = None;
         frame.shapes.clear();
         for t in &self.tracked {
-            if render_tick < f64::from(t.track.first_tick().0) {
-                continue;
-            }
+            let own = t.player.is_some() && t.player == frame.local_player;
             let mut sample = *t.track.current();
-            t.track.sample_into(alpha, &(), &mut sample);
-            let speed =
-                drawn_speed(t.track.previous().pos, t.track.current().pos, t.track.was_reset());
+            let (speed, local) = match own_draw {
+                // The own shape is where its prediction puts it, ahead of the ticks.
+                Some(drawn) if own && drawn.enabled => {
+                    sample.pos = drawn.pos;
+                    sample.yaw = drawn.facing;
+                    frame.own_tick = Some(drawn.tick);
+                    (drawn.speed, true)
+                }
+                _ => {
+                    if render_tick < f64::from(t.track.first_tick().0) {
+                        continue;
+                    }
+                    t.track.sample_into(alpha, &(), &mut sample);
+                    let previous = t.track.previous().pos;
+                    let speed = drawn_speed(previous, t.track.current().pos, t.track.was_reset());
+                    (speed, own && self.mark_local)
+                }
+            };
             frame.shapes.push(ShapeDraw {
                 id: t.id,
                 kind: t.kind,
                 sample,
                 speed,
                 player: t.player,
+                local,
             });
         }
         let zoom = self.camera.distance / CameraRig::default().distance;
@@ -371,14 +442,14 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
         let kinds = G::kinds();
         for s in &frame.shapes {
             let p = s.sample.pos.as_dvec3().to_array();
-            let mut entity = DrawnEntity::new(
-                s.id,
-                frame.render_tick,
-                p,
-                f64::from(s.sample.yaw),
-                f64::from(s.speed),
-            );
+            let tick = match frame.own_tick {
+                Some(own_tick) if s.local => own_tick,
+                _ => frame.render_tick,
+            };
+            let mut entity =
+                DrawnEntity::new(s.id, tick, p, f64::from(s.sample.yaw), f64::from(s.speed));
             entity.kind = kinds.get(usize::from(s.kind)).map(|k| k.name.into());
+            entity.local = s.local;
             line.entities.push(entity);
         }
     }

@@ -13,27 +13,21 @@
 //!
 //! After criterion's figures the bench prints, for each N, the messages' payload per peer
 //! (bytes a second each way, before renet's and netcode's headers) and the share of a 100 ms
-//! tick the host's work takes. Run with `cargo bench -p fixstep-town --bench host_session`.
-
-#![expect(
-    clippy::disallowed_types,
-    clippy::disallowed_methods,
-    reason = "a benchmark times the host from outside and prints rates; nothing it measures feeds back"
-)]
+//! tick the host's work takes. Run with `cargo bench -p fixstep-town-view --bench host_session`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use fixstep_game::bots::Bot;
 use fixstep_netplay::{HostGame, HostMetrics, HostOptions, identity_of};
-use fixstep_present::Game;
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::net::{
     DEFAULT_SEAT_GRACE_MICROS, Delivery, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
 };
 use fixstep_runtime::{Bot as _, Simulation, Tick};
-use fixstep_town::Town;
+use fixstep_town::bots::Bot;
+use fixstep_town_view::Town;
 
 /// Player counts measured (the host's bot among them): two friends, a full room, a large
 /// match, the old limit of 64 seats, and the seat limit now.

@@ -2,17 +2,17 @@
 //! taxis and 2,000 objects between two ticks, plus the effects and camera.
 //!
 //! Target: at most 0.5 ms on a 2-core machine. Run with
-//! `cargo bench -p fixstep-render --bench interpolate`.
+//! `cargo bench -p fixstep-town-view --bench interpolate`.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fixstep_game::PlayerCommand;
-use fixstep_game::level::{load_clips, stress_level};
-use fixstep_present::Game;
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::Simulation;
+use fixstep_town::PlayerCommand;
+use fixstep_town::level::{load_clips, stress_level};
 use fixstep_town_view::TownPresentation as LocalPresentation;
 
 /// Ticks run before measuring, so everything is moving and every track has two samples.
@@ -22,7 +22,7 @@ fn bench(c: &mut Criterion) {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&assets, "animations/humanoid.ron").expect("clips load");
     let level = Arc::new(stress_level(clips));
-    let mut sim = fixstep_town::Town::new_sim(&level, 1, 1);
+    let mut sim = fixstep_town_view::Town::new_sim(&level, 1, 1);
     let mut present = LocalPresentation::new(level, 0);
     present.observe(sim.snapshot());
     let walk = [PlayerCommand { forward: 100, ..PlayerCommand::default() }];

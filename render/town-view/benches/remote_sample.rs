@@ -14,7 +14,7 @@
 //! Target: `remote_draw_100k` at most 5 ms on a 2-core machine. After criterion's figures the
 //! bench prints the ratio of the two per-entity costs, measured back to back in one run (the
 //! machine's speed moves more between runs than between the two). Run with
-//! `cargo bench -p fixstep-render --bench remote_sample`.
+//! `cargo bench -p fixstep-town-view --bench remote_sample`.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -22,13 +22,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fixstep_game::PlayerCommand;
-use fixstep_game::level::{load_clips, stress_level};
-use fixstep_present::Game;
 use fixstep_present::remote::{
     Measurement, Motion, RemoteBuffer, RemoteDraw, RemoteSample, RemoteView,
 };
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::{Simulation, Tick};
+use fixstep_town::PlayerCommand;
+use fixstep_town::level::{load_clips, stress_level};
 use fixstep_town_view::TownPresentation as LocalPresentation;
 use glam::Vec3;
 
@@ -103,7 +103,7 @@ fn local_presentation() -> (LocalPresentation, usize) {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let clips = load_clips(&assets, "animations/humanoid.ron").expect("clips load");
     let level = Arc::new(stress_level(clips));
-    let mut sim = fixstep_town::Town::new_sim(&level, 1, 1);
+    let mut sim = fixstep_town_view::Town::new_sim(&level, 1, 1);
     let mut present = LocalPresentation::new(level, 0);
     present.observe(sim.snapshot());
     let walk = [PlayerCommand { forward: 100, ..PlayerCommand::default() }];

@@ -4,7 +4,7 @@
 //! and renders 48,000 frames of sound. Only the rendering is timed (what the audio thread
 //! does); hearing the frames is the game thread's.
 //!
-//! Run with `cargo bench -p fixstep-audio --bench mix`.
+//! Run with `cargo bench -p fixstep-town-view --features sound --bench sound_mix`.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -12,14 +12,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fixstep_audio::{OfflineBackend, OfflineSettings, SAMPLE_RATE_HZ, Sounds, TownSoundscape};
-use fixstep_game::predict::InputAccumulator;
+use fixstep_audio::{OfflineBackend, OfflineSettings, SAMPLE_RATE_HZ};
 use fixstep_present::{Controls, Game, LocalGame, Presentation};
 use fixstep_runtime::input::HeldInput as _;
 use fixstep_runtime::tick::FrameScheduler;
-use fixstep_town::Town;
+use fixstep_town::predict::InputAccumulator;
 use fixstep_town_view::DrawFrame;
+use fixstep_town_view::Town;
 use fixstep_town_view::assets::{default_level, load_level_file};
+use fixstep_town_view::sound::{Sounds, TownSoundscape};
 
 /// Frames a second drawn.
 const FPS: usize = 60;
@@ -28,7 +29,7 @@ const FPS: usize = 60;
 const SECONDS: usize = 10;
 
 /// The town drawn at [`FPS`] for [`SECONDS`]: walking for 3 s, then running.
-fn frames(level: &Arc<fixstep_game::level::Level>) -> Vec<DrawFrame> {
+fn frames(level: &Arc<fixstep_town::level::Level>) -> Vec<DrawFrame> {
     let mut game = LocalGame::<Town>::held_by_player(level, 1, 3);
     let mut scheduler = FrameScheduler::new();
     let mut input = InputAccumulator::default();

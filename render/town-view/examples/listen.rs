@@ -8,20 +8,21 @@
 //! into ALSA's device that plays nothing:
 //!
 //! ```text
-//! FIXSTEP_AUDIO_DEVICE=null cargo run --release -p fixstep-audio --example listen -- 10
+//! FIXSTEP_AUDIO_DEVICE=null cargo run --release -p fixstep-town-view --features sound --example listen -- 10
 //! ```
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fixstep_audio::{DeviceSettings, Sounds, TownSoundscape};
-use fixstep_game::predict::InputAccumulator;
+use fixstep_audio::DeviceSettings;
 use fixstep_present::{Controls, Game, LocalGame, Presentation};
 use fixstep_runtime::input::HeldInput as _;
 use fixstep_runtime::tick::FrameScheduler;
-use fixstep_town::Town;
+use fixstep_town::predict::InputAccumulator;
+use fixstep_town_view::Town;
 use fixstep_town_view::assets::{default_level, load_level_file};
+use fixstep_town_view::sound::{Sounds, TownSoundscape};
 
 /// Frames a second drawn.
 const FPS: u32 = 60;

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use fixstep_game::level::{Level, LevelError, load_level};
 use fixstep_present::skinning::{Rig, RigError};
+use fixstep_town::level::{Level, LevelError, load_level};
 use serde::Deserialize;
 
 /// The level played when none is given: the town, `levels/town.ron` under `assets`.
@@ -57,7 +57,7 @@ struct ClipsField {
 /// A level file that cannot be read or names no clip file, a rig that does not load, or a
 /// rig whose clips are not the level's.
 pub fn load_rig(assets: &Path, level_file: &Path, level: &Level) -> Result<Rig, RigLoadError> {
-    let text = fixstep_runtime::file::read_text(level_file, fixstep_game::level::LEVEL_FILE)?;
+    let text = fixstep_runtime::file::read_text(level_file, fixstep_town::level::LEVEL_FILE)?;
     let field: ClipsField = ron::Options::default().from_str(&text).map_err(|e| {
         RigLoadError::Clips { path: level_file.to_path_buf(), message: e.to_string() }
     })?;

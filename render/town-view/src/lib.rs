@@ -1,8 +1,11 @@
 //! # fixstep-town-view
 //!
-//! How the town is drawn. The town's rules (`fixstep-game`) publish a snapshot after every
-//! tick and know nothing of this; here the snapshots become pictures:
+//! Everything the town is above its rules. The rules (`fixstep-town`) publish a snapshot after
+//! every tick and know nothing of this; here the snapshots become a game the layers run,
+//! pictures and sound:
 //!
+//! - [`town`]: [`Town`], the town as a game of the layers above: what the frame loops,
+//!   network play, the window and the tools run;
 //! - [`present`]: the town's presentation between ticks ([`TownPresentation`]): characters
 //!   with their animation clips, taxis with steering and rolling wheels, doors, the lift and
 //!   the sign with their transforms, all reset rather than blended at a jump; the player's own
@@ -13,10 +16,8 @@
 //! - [`wire`]: what a spectator of the town is sent;
 //! - [`record`]: the town in the drawn log and the truth that `fixstep judder` measures;
 //! - [`assets`]: the level and the rig its characters are posed with;
-//! - `gpu` (feature `gpu`): the town's wgpu renderer, one file per pipeline.
-//!
-//! It presents any game whose simulation is the town's ([`TownGame`]): `fixstep-town`'s
-//! `Town` is that game.
+//! - `gpu` (feature `gpu`): the town's wgpu renderer, one file per pipeline;
+//! - `sound` (feature `sound`): the town's soundscape, from what each frame draws.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -34,37 +35,14 @@ pub mod gpu;
 pub mod present;
 pub mod record;
 pub mod shot;
+#[cfg(feature = "sound")]
+pub mod sound;
 pub mod spectator;
+pub mod town;
 pub mod wire;
-
-use fixstep_game::level::Level;
-use fixstep_game::predict::{InputAccumulator, OwnBody};
-use fixstep_game::{GameSnapshot, PlayerCommand};
-use fixstep_netplay::NetGame;
-use fixstep_netplay::ground::GroundPoint;
-use fixstep_present::Game;
-use fixstep_runtime::Simulation;
 
 pub use present::frame::DrawFrame;
 pub use present::presentation::TownPresentation;
 pub use spectator::TownSpectator;
+pub use town::{KEY_TURN_PER_TICK, Town};
 pub use wire::{TownFeed, TownSource, TownUpdate};
-
-/// A game whose simulation is the town's: its snapshots, commands, held input and own
-/// character are the town's, and its content a level. What this crate presents.
-pub trait TownGame:
-    Game<
-        Content = Level,
-        Own = OwnBody,
-        Input = InputAccumulator,
-        Presentation = TownPresentation,
-        Sim: Simulation<Snapshot = GameSnapshot, Command = PlayerCommand>,
-    >
-{
-}
-
-/// The town played over the network, its spectators sent [`TownUpdate`]s.
-pub trait TownNetGame:
-    TownGame + NetGame<SpectatorUpdate = TownUpdate, SpectatorView = GroundPoint>
-{
-}

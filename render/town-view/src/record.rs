@@ -7,11 +7,11 @@
 //! way round and animation back-steps. A spectator's log names its entities by how they move
 //! ("walker", "vehicle"), as a network trace does.
 
-use fixstep_game::GameSnapshot;
-use fixstep_game::level::{Level, ObjectDefKind};
 use fixstep_present::convert::{TICKS_PER_SECOND_F32, f, ground, radians, world};
 use fixstep_present::format::{DrawnEntity, DrawnFrame, TruthEntity};
 use fixstep_present::remote::RemoteFrame;
+use fixstep_town::GameSnapshot;
+use fixstep_town::level::{Level, ObjectDefKind};
 use glam::{Quat, Vec3};
 
 use crate::present::frame::{DrawFrame, ObjectDraw};
@@ -185,7 +185,7 @@ pub fn truth(
             t.jumps,
         ));
     }
-    let place = |i: usize, o: &fixstep_game::ObjectView| {
+    let place = |i: usize, o: &fixstep_town::ObjectView| {
         let rotation = Quat::from_rotation_y(radians(o.rotation));
         object_position(level, i, world(o.offset), rotation)
     };

@@ -5,8 +5,6 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use fixstep_game::level::Level;
-use fixstep_game::{AnimState, tuning};
 use fixstep_netplay::Spectator;
 use fixstep_netplay::ground::{GroundPoint, GroundView};
 use fixstep_present::CameraDraw;
@@ -14,8 +12,10 @@ use fixstep_present::convert::{TICKS_PER_SECOND_F32, day_fraction, f};
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::remote::{Motion, RemoteObjects};
 use fixstep_runtime::{EntityId, Tick};
+use fixstep_town::level::Level;
+use fixstep_town::{AnimState, tuning};
 
-use crate::TownNetGame;
+use crate::Town;
 use crate::present::frame::{CharacterDraw, DrawFrame, ObjectDraw, STRANGER, TaxiDraw};
 use crate::present::samples::{CharacterSample, ObjectSample, TaxiSample};
 use crate::record::{ObjectMotion, TAXI_ID_BASE, record_remote};
@@ -137,12 +137,12 @@ impl TownSpectator {
         self.frames += 1;
         frame.camera = *camera;
         let tick = Tick(frame.render_tick.max(0.0) as u32);
-        frame.time_of_day = day_fraction(fixstep_game::time_of_day(&self.level, tick));
+        frame.time_of_day = day_fraction(fixstep_town::time_of_day(&self.level, tick));
         &self.frame
     }
 }
 
-impl<G: TownNetGame> Spectator<G> for TownSpectator {
+impl Spectator<Town> for TownSpectator {
     type Frame = DrawFrame;
 
     fn new(content: &Arc<Level>) -> Self {

@@ -19,20 +19,20 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use fixstep_game::bots::Bot;
-use fixstep_game::level::{Level, LevelError};
-use fixstep_game::predict::{InputAccumulator, OwnBody, OwnRules};
-use fixstep_game::state::GameState;
-use fixstep_game::{GameSnapshot, PlayerCommand, TownSim};
-use fixstep_netplay::NetGame;
+use crate::{TownFeed, TownPresentation, TownSource, TownSpectator, TownUpdate};
 use fixstep_netplay::desync::index_after;
 use fixstep_netplay::ground::GroundPoint;
+use fixstep_netplay::{NetGame, NetRules};
 use fixstep_present::Controls;
 use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
 use fixstep_runtime::net::GameData;
-use fixstep_runtime::{ContentDigest, Simulation};
-use crate::{TownFeed, TownPresentation, TownSource, TownSpectator, TownUpdate};
+use fixstep_runtime::{ContentDigest, Rules, Simulation};
+use fixstep_town::bots::Bot;
+use fixstep_town::level::{Level, LevelError};
+use fixstep_town::predict::{InputAccumulator, OwnBody, OwnRules};
+use fixstep_town::state::GameState;
+use fixstep_town::{GameSnapshot, PlayerCommand, TownSim};
 
 /// Turn per tick while a turn key is held, 2^-16 of a turn: 1/32 turn per 100 ms, about 112°
 /// a second, quick enough to look round and slow enough to aim at a door.
@@ -45,19 +45,14 @@ const FULL_PERCENT: i32 = 100;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Town;
 
-impl Game for Town {
+impl Rules for Town {
     type Sim = TownSim;
     type Content = Level;
     type ContentError = LevelError;
     type Input = InputAccumulator;
     type Bot = Bot;
-    type Own = OwnBody;
-    type Presentation = TownPresentation;
-
     const NAME: &'static str = "town";
-    const MAX_PLAYERS: usize = fixstep_game::MAX_PLAYERS;
-    const CONTROLS: &'static str = "WASD move, Shift run, Q/E turn, F interact";
-    const MOUSE_TURNS: bool = true;
+    const MAX_PLAYERS: usize = fixstep_town::MAX_PLAYERS;
 
     fn default_content(assets: &Path) -> PathBuf {
         crate::assets::default_level(assets)
@@ -86,6 +81,13 @@ impl Game for Town {
     fn bot(level: &Arc<Level>, player: usize) -> Bot {
         Bot::new(player, level)
     }
+}
+
+impl Game for Town {
+    type Own = OwnBody;
+    type Presentation = TownPresentation;
+    const CONTROLS: &'static str = "WASD move, Shift run, Q/E turn, F interact";
+    const MOUSE_TURNS: bool = true;
 
     /// W/S walk forward and back, A/D step left and right, the run key runs, the turn keys
     /// turn at [`KEY_TURN_PER_TICK`], the action key interacts.
@@ -131,9 +133,12 @@ impl GameData for Town {
 }
 
 impl NetGame for Town {
+    type Spectator = TownSpectator;
+}
+
+impl NetRules for Town {
     type Feed = TownFeed;
     type Source = TownSource;
-    type Spectator = TownSpectator;
 
     fn spectator_source(sim: &TownSim, source: &mut TownSource) {
         source.fill(sim.next_tick(), sim.snapshot());

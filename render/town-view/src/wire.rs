@@ -2,13 +2,13 @@
 //! ground feed of `fixstep_netplay::ground`), and its placed objects' transforms whenever they
 //! change. Integers only, as the host measured them.
 
-use fixstep_game::state::Role;
-use fixstep_game::{GameSnapshot, ObjectView};
 use fixstep_netplay::ground::{
     EntityRole, GroundFeed, GroundPoint, GroundSource, GroundUpdate, Pose, mm_per_second, mm2,
 };
 use fixstep_runtime::Tick;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
+use fixstep_town::state::Role;
+use fixstep_town::{GameSnapshot, ObjectView};
 use serde::{Deserialize, Serialize};
 
 use crate::record::TAXI_ID_BASE;

@@ -4,12 +4,12 @@
 mod common;
 
 use common::{draw, gpu_or_skip, renderer, town};
-use fixstep_game::PlayerCommand;
 use fixstep_gpu::CameraView;
 use fixstep_gpu::lights::lighting_at;
 use fixstep_present::LocalGame;
-use fixstep_town::Town;
+use fixstep_town::PlayerCommand;
 use fixstep_town_view::DrawFrame;
+use fixstep_town_view::Town;
 use glam::Vec3;
 
 /// The picture's size: big enough that a character 15 m away covers many pixels.

@@ -47,9 +47,10 @@ fn the_hud_shows_the_numbers_and_the_frame_time_graph() {
         return;
     };
     let assets = town();
-    let mut game = fixstep_present::LocalGame::<fixstep_town::Town>::new(&assets.level, 1, 1, 0);
+    let mut game =
+        fixstep_present::LocalGame::<fixstep_town_view::Town>::new(&assets.level, 1, 1, 0);
     for _ in 0..20 {
-        game.step(&[fixstep_game::PlayerCommand::default()]).expect("a tick");
+        game.step(&[fixstep_town::PlayerCommand::default()]).expect("a tick");
     }
     let frame = game.presentation.draw(1.0, 0.0).clone();
     // Fixed numbers, so the picture is the same every time: a steady 60 fps with a few slow
@@ -94,7 +95,7 @@ fn a_missing_reference_fails_and_says_how_to_make_it() {
 /// corner on that line: someone standing there is behind the building, 25-odd metres from the
 /// eye, near enough for a label.
 fn behind_the_station(
-    level: &fixstep_game::level::Level,
+    level: &fixstep_town::level::Level,
 ) -> (fixstep_present::CameraDraw, glam::Vec3) {
     use fixstep_present::camera::CameraRig;
     use fixstep_town_view::gpu::label_layout::{LABEL_MAX_DISTANCE, hidden_behind, occluders};

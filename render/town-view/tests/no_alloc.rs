@@ -1,13 +1,13 @@
 //! The presentation allocates nothing per frame once it is running.
 
-use fixstep_present::Game as _;
 use fixstep_runtime::Bot as _;
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 use std::sync::Arc;
 
-use fixstep_game::bots::Bot;
-use fixstep_game::level::load_level;
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::Simulation;
+use fixstep_town::bots::Bot;
+use fixstep_town::level::load_level;
 use fixstep_town_view::TownPresentation as LocalPresentation;
 
 #[test]
@@ -90,8 +90,8 @@ fn remote_frames_allocate_nothing_in_steady_state() {
 
 #[test]
 fn a_whole_frame_of_the_stress_level_allocates_nothing_in_steady_state() {
-    use fixstep_game::level::{load_clips, stress_level};
     use fixstep_gpu::CameraView;
+    use fixstep_town::level::{load_clips, stress_level};
     use fixstep_town_view::gpu::label_layout::LabelLayout;
     use fixstep_town_view::gpu::lights::point_lights;
 
@@ -106,7 +106,7 @@ fn a_whole_frame_of_the_stress_level_allocates_nothing_in_steady_state() {
     let mut layout = LabelLayout::new(&level, |_| 200.0);
     let mut lights = Vec::new();
     present.observe(sim.snapshot());
-    let walk = fixstep_game::PlayerCommand { forward: 100, turn: 300, ..Default::default() };
+    let walk = fixstep_town::PlayerCommand { forward: 100, turn: 300, ..Default::default() };
     let (mut frames_measured, mut allocations) = (0, 0);
     for tick in 0..40 {
         let t = sim.next_tick();

@@ -1,17 +1,17 @@
 //! The presentation-interpolation specification, a test per behaviour it states, plus the
 //! drawing rules of smooth gameplay. Names follow the sentences they check.
 
-use fixstep_present::Game as _;
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 use std::f32::consts::PI;
 use std::sync::Arc;
 
-use fixstep_game::level::{Level, load_level};
-use fixstep_game::{AnimState, GameSnapshot, PlayerCommand};
 use fixstep_present::interp::{angle_delta, lerp_angle, lerp_frame, lerp_rolling};
 use fixstep_present::track::{MAX_SAMPLE_GAP_TICKS, Track};
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
 use fixstep_runtime::{Simulation, Tick};
+use fixstep_town::level::{Level, load_level};
+use fixstep_town::{AnimState, GameSnapshot, PlayerCommand};
 use fixstep_town_view::present::samples::{CharacterSample, ClipLengths};
 use fixstep_town_view::{DrawFrame, TownPresentation as LocalPresentation};
 use glam::Vec3;
@@ -526,4 +526,4 @@ fn the_stars_wrap_where_their_spin_and_rise_both_come_round() {
 }
 
 /// The town's simulation, as its game names it.
-type Sim = <Town as fixstep_present::Game>::Sim;
+type Sim = <Town as fixstep_runtime::Rules>::Sim;

@@ -1,9 +1,9 @@
 //! Properties of what the presentation draws, over random motion and random frame timing.
 
-use fixstep_game::AnimState;
 use fixstep_present::interp::angle_delta;
 use fixstep_present::track::Track;
 use fixstep_runtime::Tick;
+use fixstep_town::AnimState;
 use fixstep_town_view::present::samples::{CharacterSample, ClipLengths};
 use glam::Vec3;
 use proptest::prelude::*;

@@ -1,10 +1,11 @@
 //! A menu click sounds at once: in the first milliseconds of the next render.
 
-mod common;
+mod sound_common;
 
-use common::{SAMPLES_PER_MS, onsets, sounds, town};
-use fixstep_audio::{OfflineBackend, OfflineSettings, TownSoundscape};
+use fixstep_audio::{OfflineBackend, OfflineSettings};
 use fixstep_town_view::DrawFrame;
+use fixstep_town_view::sound::TownSoundscape;
+use sound_common::{SAMPLES_PER_MS, onsets, sounds, town};
 
 #[test]
 fn a_click_sounds_at_once_and_only_when_asked() {

@@ -3,9 +3,9 @@
 //! plays the local player and talks to the mayor; the town is drawn at 60 Hz from just before.
 //! Only the dialogue is heard: the frames keep it alone, and the ambience volume is zero.
 
-mod common;
+mod sound_common;
 
-use common::{
+use sound_common::{
     EFFECTS_ONLY, keep_only, match_onsets, onsets, play_bot_from, quantile, render, sounds, town,
 };
 

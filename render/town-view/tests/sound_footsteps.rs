@@ -9,13 +9,15 @@
 //! lift or the birds; its onsets are measured in 1 ms windows. No sound is left out of the
 //! mix or moved in it.
 
-mod common;
+mod sound_common;
 
 use std::collections::HashMap;
 
-use common::{FULL, Mix, WALK_AND_RUN, ms, onsets, play_held, quantile, render, sounds, town};
-use fixstep_audio::Sounds;
-use fixstep_game::level::Level;
+use fixstep_town::level::Level;
+use fixstep_town_view::sound::Sounds;
+use sound_common::{
+    FULL, Mix, WALK_AND_RUN, ms, onsets, play_held, quantile, render, sounds, town,
+};
 
 /// The steps' sounds may be this far from the frame that put the foot down, ms.
 const WITHIN_MS: f64 = 5.0;
@@ -37,7 +39,7 @@ struct Step {
 fn steps_drawn(
     level: &Level,
     sounds: &Sounds,
-    frames: &[common::Drawn],
+    frames: &[sound_common::Drawn],
     starts: &[usize],
 ) -> Vec<Step> {
     let (_, far) = sounds.footsteps.distances_m;
@@ -71,7 +73,7 @@ fn steps_drawn(
         }
     }
     // A step that starts while another is still sounding may be lost under it: not clear.
-    let length = (sounds.footsteps.length_ms * common::SAMPLES_PER_MS as f32) as usize;
+    let length = (sounds.footsteps.length_ms * sound_common::SAMPLES_PER_MS as f32) as usize;
     let ats: Vec<usize> = out.iter().map(|s| s.at).collect();
     for s in &mut out {
         if ats.iter().any(|&a| a < s.at && s.at - a < length) {
@@ -82,7 +84,11 @@ fn steps_drawn(
 }
 
 /// The steps alone, as they are in the full mix (see the module documentation).
-fn steps_mixed(level: &std::sync::Arc<Level>, sounds: &Sounds, frames: &[common::Drawn]) -> Mix {
+fn steps_mixed(
+    level: &std::sync::Arc<Level>,
+    sounds: &Sounds,
+    frames: &[sound_common::Drawn],
+) -> Mix {
     let full = render(level, sounds, FULL, frames, |_, _| {});
     assert!(
         full.samples.iter().all(|s| s.abs() < 1.0),
@@ -104,7 +110,7 @@ fn every_footstep_sounds_within_5_ms_of_the_frame_that_draws_the_foot_down() {
     let expected = steps_drawn(&level, &sounds, &frames, &steps_only.starts);
     let heard = onsets(&steps_only.energy(), 1e-12, 4.0, 3);
 
-    let tolerance = WITHIN_MS * common::SAMPLES_PER_MS as f64;
+    let tolerance = WITHIN_MS * sound_common::SAMPLES_PER_MS as f64;
     let nearest = |at: usize| {
         expected
             .iter()

@@ -4,13 +4,14 @@
 //! read: one line, "sound: off: …". ALSA's null device, which takes
 //! samples and plays none, shows the audio thread running and stopping.
 
-mod common;
+mod sound_common;
 
 use std::process::Command;
 
-use common::{Drawn, WALK_AND_RUN, play_held, sounds, town};
 use fixstep_audio::output::device::{DEVICE_ENV, DEVICE_OFF};
-use fixstep_audio::{DeviceSettings, SoundError, TownSoundscape};
+use fixstep_audio::{DeviceSettings, SoundError};
+use fixstep_town_view::sound::TownSoundscape;
+use sound_common::{Drawn, WALK_AND_RUN, play_held, sounds, town};
 
 /// Set in the child process: it plays instead of checking.
 const CHILD: &str = "FIXSTEP_AUDIO_TEST_CHILD";

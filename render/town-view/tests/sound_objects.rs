@@ -5,15 +5,15 @@
 //! walking across the plaza while it rises. Only the objects are heard: the frames keep them
 //! alone, and the ambience volume is zero.
 
-mod common;
+mod sound_common;
 
-use common::{
+use fixstep_runtime::Tick;
+use fixstep_town::level::ObjectDefKind;
+use fixstep_town_view::record::object_position;
+use sound_common::{
     Drawn, EFFECTS_ONLY, WALK_AND_RUN, keep_only, match_onsets, onsets, play_bot_from, play_held,
     quantile, render, sounds, town,
 };
-use fixstep_game::level::ObjectDefKind;
-use fixstep_runtime::Tick;
-use fixstep_town_view::record::object_position;
 
 /// The tick before which the bot starts to open its first door, less 2 s.
 const DRAW_FROM_TICK: u32 = 331;
@@ -48,7 +48,7 @@ fn motions_heard(frames: &[Drawn]) -> Vec<(usize, &'static str, f64)> {
                 kinds.push((
                     o.index,
                     if moves { "starts" } else { "ends" },
-                    common::ms(mix.starts[k + 1] as f64),
+                    sound_common::ms(mix.starts[k + 1] as f64),
                 ));
             }
             moving[o.index] = moves;

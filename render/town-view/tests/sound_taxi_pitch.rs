@@ -1,18 +1,18 @@
 //! A taxi's engine rises in pitch with the taxi's drawn speed: the fundamental measured in the
 //! mixed samples (by autocorrelation, in 43 ms windows) follows the documented mapping from
-//! the drawn speed ([`fixstep_audio::config::Engine::rate`]).
+//! the drawn speed ([`fixstep_town_view::sound::config::Engine::rate`]).
 //!
 //! The town is played for 12 s (the plaza's taxi pulls away from standing to its top speed)
 //! with the camera riding 5 m behind and above that taxi, so its distance and direction stay
 //! the same. The other sounds are left out of what is heard: the frames keep only that taxi,
 //! and the ambience volume is zero.
 
-mod common;
+mod sound_common;
 
-use common::{EFFECTS_ONLY, Mix, WALK_AND_RUN, play_held, render, sounds, town};
 use fixstep_audio::SAMPLE_RATE_HZ;
-use fixstep_audio::synth::loops::engine_fundamental_hz;
+use fixstep_town_view::sound::synth::loops::engine_fundamental_hz;
 use glam::Vec3;
+use sound_common::{EFFECTS_ONLY, Mix, WALK_AND_RUN, play_held, render, sounds, town};
 
 /// The taxi listened to: the plaza's, which stands at first and then drives off.
 const TAXI: usize = 0;

@@ -2,9 +2,9 @@
 //! and effects and ambience are two parts that add up to the whole. Measured on 2 s of the
 //! real town's mix.
 
-mod common;
+mod sound_common;
 
-use common::{FULL, Mix, Volumes, WALK_AND_RUN, play_held, render, sounds, town};
+use sound_common::{FULL, Mix, Volumes, WALK_AND_RUN, play_held, render, sounds, town};
 
 fn rms(mix: &Mix) -> f32 {
     (mix.samples.iter().map(|s| s * s).sum::<f32>() / mix.samples.len() as f32).sqrt()
@@ -29,7 +29,7 @@ fn volume_zero_is_silence_and_the_volumes_scale_and_add_up() {
     }
 
     // The first of kira's blocks fades in from silence, in decibels: compared after it.
-    let faded_in = 2 * 10 * common::SAMPLES_PER_MS;
+    let faded_in = 2 * 10 * sound_common::SAMPLES_PER_MS;
     let half = mix(Volumes { master: 0.5, ..FULL });
     let pairs = full.samples.iter().zip(&half.samples).skip(faded_in);
     let off = pairs.map(|(f, h)| (0.5 * f - h).abs()).fold(0.0, f32::max);

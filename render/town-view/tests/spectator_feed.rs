@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use fixstep_game::bots::Bot;
-use fixstep_game::level::Level;
-use fixstep_game::state::Role;
 use fixstep_netplay::ground::GroundPoint;
-use fixstep_present::Game as _;
 use fixstep_present::remote::RemoteObjects;
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::{Bot as _, Simulation, Tick};
-use fixstep_town::Town;
+use fixstep_town::bots::Bot;
+use fixstep_town::level::Level;
+use fixstep_town::state::Role;
+use fixstep_town_view::Town;
 use fixstep_town_view::present::samples::ObjectSample;
 use fixstep_town_view::wire::{ObjectPose, object_view_of, role_code, role_of_code};
 use fixstep_town_view::{TownFeed, TownSource};
@@ -176,4 +176,4 @@ fn a_spectators_objects_are_the_hosts_drawn_at_the_same_ticks() {
 }
 
 /// The town's simulation, as its game names it.
-type Sim = <Town as fixstep_present::Game>::Sim;
+type Sim = <Town as fixstep_runtime::Rules>::Sim;

@@ -26,7 +26,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use fixstep_arena::Arena;
+//! use fixstep_arena_view::Arena;
 //! use fixstep_gpu::shapes::ShapeRenderer;
 //! use fixstep_present::Game;
 //! use fixstep_present::shapes::{ShapeGame, scenery_of};
@@ -282,7 +282,7 @@ where
         shell: None,
         stage: None,
         sound,
-        page: "",
+        page: Page::None,
         error: None,
     };
     event_loop.run_app(&mut app).map_err(|e| PlayError::Window(e.to_string()))?;
@@ -379,7 +379,7 @@ struct App<G: NetGame, R, F> {
     front: FrontScreen,
     sound: Box<dyn FrameSound<FrameOf<G>>>,
     /// The menu page drawn last, to start each new page without the old one's focus.
-    page: &'static str,
+    page: Page,
     error: Option<PlayError>,
 }
 
@@ -551,24 +551,24 @@ where
     /// Which menu page shows: each new one starts without the old one's keyboard focus.
     fn turn_page(&mut self) {
         let page = match &self.stage {
-            Some(Stage::Playing(playing)) if playing.game.connecting() => "connecting",
+            Some(Stage::Playing(playing)) if playing.game.connecting() => Page::Connecting,
             Some(Stage::Playing(playing)) => match playing.menu {
-                None => "game",
-                Some(PauseMenu::Menu) => "pause",
-                Some(PauseMenu::Settings(_)) => "pause settings",
+                None => Page::Game,
+                Some(PauseMenu::Menu) => Page::Pause,
+                Some(PauseMenu::Settings(_)) => Page::PauseSettings,
             },
             Some(Stage::Front { .. }) => match self.front.screen() {
-                Screen::Main => "main",
-                Screen::Form(..) => "form",
-                Screen::Starting(_) => "starting",
-                Screen::Failed(..) => "failed",
-                Screen::Settings => "settings",
+                Screen::Main => Page::Main,
+                Screen::Form(..) => Page::Form,
+                Screen::Starting(_) => Page::Starting,
+                Screen::Failed(..) => Page::Failed,
+                Screen::Settings => Page::Settings,
             },
-            None => "",
+            None => Page::None,
         };
         if page != self.page {
             // Leaving a settings screen, however it was left, keeps what was set.
-            if self.page.ends_with("settings") {
+            if self.page.is_settings() {
                 self.save_settings();
             }
             self.page = page;
@@ -826,6 +826,15 @@ where
             None => return,
         };
         if !menus_show {
+            // The menus hear whether the window has the keyboard even while the game takes
+            // the keys: egui gives no widget the keyboard focus in a window it believes
+            // unfocused, and a game started without the front screen (`--alone`, `--bots`)
+            // had its window focused before any menu showed, so its pause menu had none.
+            if matches!(event, WindowEvent::Focused(_))
+                && let Some(shell) = self.shell.as_mut()
+            {
+                shell.menu_event(&event);
+            }
             return self.game_event(&event);
         }
         if let WindowEvent::KeyboardInput { event: key, .. } = &event
@@ -872,7 +881,7 @@ where
     }
 
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
-        if self.page.ends_with("settings") {
+        if self.page.is_settings() {
             self.save_settings();
         }
         if let Some(Stage::Playing(playing)) = self.stage.take()
@@ -883,5 +892,38 @@ where
         self.sound.stop();
         // The surface goes before the window it draws into.
         self.shell = None;
+    }
+}
+
+/// A page of the window's menus, or the game with none over it: a new page starts without
+/// the old one's keyboard focus, and leaving a settings page saves the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Page {
+    /// Nothing drawn yet.
+    None,
+    /// The front screen's main menu.
+    Main,
+    /// A form of the front screen (host, join, spectate).
+    Form,
+    /// A game being started from the front screen.
+    Starting,
+    /// A start that failed, with its reason.
+    Failed,
+    /// The front screen's settings.
+    Settings,
+    /// A network game connecting.
+    Connecting,
+    /// The game, with no menu over it.
+    Game,
+    /// The pause menu.
+    Pause,
+    /// The settings, from the pause menu.
+    PauseSettings,
+}
+
+impl Page {
+    /// Whether it is a settings page.
+    const fn is_settings(self) -> bool {
+        matches!(self, Self::Settings | Self::PauseSettings)
     }
 }

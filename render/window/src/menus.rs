@@ -9,6 +9,32 @@ use crate::front::{Form, FrontAction, FrontScreen, Screen};
 /// The width of the front screen's column, points: room for an address and its label.
 const COLUMN_POINTS: f32 = 360.0;
 
+/// The keyboard focus ring's width, points: as wide as a thin line can be and still be seen at
+/// a glance on a dimmed game.
+const FOCUS_RING_POINTS: f32 = 2.0;
+
+/// The gap between a focused button and its ring, points: the ring stands apart from the
+/// button's own edge.
+const FOCUS_RING_GAP_POINTS: f32 = 2.0;
+
+/// The focus ring's corner radius, points: rounded like the buttons.
+const FOCUS_RING_CORNER_POINTS: u8 = 4;
+
+/// Draws a ring round `response`'s widget if it has the keyboard focus. egui draws a focused
+/// button as a hovered one, one shade lighter: on the pause menu over a dimmed game nobody
+/// could tell which button Tab had reached, and Enter pressed the wrong one.
+pub fn focus_ring(ui: &egui::Ui, response: &egui::Response) {
+    if response.has_focus() {
+        let stroke = egui::Stroke::new(FOCUS_RING_POINTS, ui.visuals().selection.stroke.color);
+        ui.painter().rect_stroke(
+            response.rect.expand(FOCUS_RING_GAP_POINTS),
+            FOCUS_RING_CORNER_POINTS,
+            stroke,
+            egui::StrokeKind::Outside,
+        );
+    }
+}
+
 /// Where a menu frame is drawn.
 #[derive(Clone, Copy, Debug)]
 pub struct MenuTarget<'a> {
@@ -164,6 +190,7 @@ fn main_menu(ui: &mut egui::Ui, actions: &mut Vec<FrontAction>) {
             // Enter plays at once; Tab goes down the buttons.
             button.request_focus();
         }
+        focus_ring(ui, &button);
         if button.clicked() {
             actions.push(action);
         }

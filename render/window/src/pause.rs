@@ -97,6 +97,7 @@ pub fn pause_menu(
                             // Enter resumes at once; Tab goes down the buttons.
                             button.request_focus();
                         }
+                        crate::menus::focus_ring(ui, &button);
                         if button.clicked() {
                             actions.push(action);
                         }

@@ -104,11 +104,22 @@ fn alpha_of(scheduler: &FrameScheduler) -> f32 {
     scheduler.alpha_millionths() as f32 / 1_000_000.0
 }
 
-/// A game played alone.
+/// What a local game is, as the pause menu says it: alone, or with how many bots.
+fn playing_with(bots: usize) -> String {
+    match bots {
+        0 => "Playing alone".to_owned(),
+        1 => "Playing with a bot".to_owned(),
+        bots => format!("Playing with {bots} bots"),
+    }
+}
+
+/// A game played at the keys, alone or with bots.
 pub struct LocalPlay<G: Game> {
     game: LocalGame<G>,
     scheduler: FrameScheduler,
     input: G::Input,
+    /// Bots playing beside the player, for the pause menu's line.
+    bots: usize,
 }
 
 impl<G: Game> LocalPlay<G> {
@@ -119,6 +130,7 @@ impl<G: Game> LocalPlay<G> {
             game: LocalGame::held_by_player(content, seed, bots),
             scheduler: FrameScheduler::new(),
             input: G::Input::default(),
+            bots,
         }
     }
 }
@@ -164,7 +176,7 @@ impl<G: Game> PlaySession<G> for LocalPlay<G> {
     }
 
     fn describe(&self) -> String {
-        "Playing alone".to_owned()
+        playing_with(self.bots)
     }
 
     fn plays_on_unseen(&self) -> bool {
@@ -561,5 +573,17 @@ impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
 
     fn connecting(&self) -> bool {
         !self.spectator.is_welcomed() && self.spectator.ended().is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::playing_with;
+
+    #[test]
+    fn the_pause_menu_says_alone_only_when_no_bot_plays() {
+        assert_eq!(playing_with(0), "Playing alone");
+        assert_eq!(playing_with(1), "Playing with a bot");
+        assert_eq!(playing_with(3), "Playing with 3 bots");
     }
 }

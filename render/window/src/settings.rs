@@ -354,7 +354,7 @@ impl Settings {
         {
             return Some(format!("volume {name} {percent} is over 100 per cent"));
         }
-        self.keys.conflict().map(|c| format!("{c:?} is bound twice ({c})"))
+        self.keys.conflict().map(|c| format!("a key is bound to two actions: {c}"))
     }
 
     /// The settings as their file holds them.
@@ -409,9 +409,13 @@ pub const SETTINGS_KIND: fixstep_runtime::file::FileKind =
 /// or does not read.
 #[must_use]
 pub fn load_or_create(path: &Path) -> Loaded {
+    use fixstep_runtime::file::ReadError;
     let shown = path.display();
-    let text = match fixstep_runtime::file::read_text(path, SETTINGS_KIND) {
-        Ok(text) => text,
+    let problem = match fixstep_runtime::file::read_text(path, SETTINGS_KIND) {
+        Ok(text) => match parse(&text) {
+            Ok(settings) => return Loaded { settings, warning: None },
+            Err(problem) => problem,
+        },
         Err(e) if e.is_not_found() => {
             let settings = Settings::default();
             let warning = settings
@@ -420,14 +424,13 @@ pub fn load_or_create(path: &Path) -> Loaded {
                 .map(|e| format!("cannot write the default settings to {shown}: {e}"));
             return Loaded { settings, warning };
         }
+        // A file that is there but is no settings file (not text, far too long) is kept aside
+        // and replaced, as one whose text does not read.
+        Err(e @ (ReadError::NotText { .. } | ReadError::TooLarge { .. })) => e.reason(),
         Err(e) => {
             let warning = Some(format!("{}; playing with the defaults", e.with_causes()));
             return Loaded { settings: Settings::default(), warning };
         }
-    };
-    let problem = match parse(&text) {
-        Ok(settings) => return Loaded { settings, warning: None },
-        Err(problem) => problem,
     };
     let kept = path.with_extension("ron.bad");
     let settings = Settings::default();
@@ -448,6 +451,24 @@ mod tests {
             std::env::temp_dir().join(format!("fixstep-settings-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir.join("nested").join(SETTINGS_FILE)
+    }
+
+    /// A file that is not UTF-8 text is a settings file that does not read: kept beside as
+    /// `settings.ron.bad`, byte for byte, and replaced by the defaults (`docs/PLAYING.md`).
+    #[test]
+    fn a_file_that_is_not_text_is_kept_aside_and_replaced() {
+        let path = scratch("not-text");
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("scratch");
+        let garbage = [0xff_u8, 0xfe, b'(', 0x80, b')'];
+        std::fs::write(&path, garbage).expect("written");
+        let loaded = load_or_create(&path);
+        assert_eq!(loaded.settings, Settings::default());
+        let warning = loaded.warning.expect("a warning");
+        assert!(warning.contains("not UTF-8 text"), "{warning}");
+        assert!(warning.contains("kept as"), "{warning}");
+        let kept = std::fs::read(path.with_extension("ron.bad")).expect("kept");
+        assert_eq!(kept, garbage, "kept as it was");
+        assert_eq!(load_or_create(&path), Loaded { settings: Settings::default(), warning: None });
     }
 
     #[test]
@@ -513,6 +534,17 @@ mod tests {
             assert_eq!(loaded.settings, Settings::default(), "{name}");
             assert!(loaded.warning.is_some_and(|w| w.contains("replaced")), "{name}");
         }
+    }
+
+    /// A key bound twice is said in a player's words: the key's name and the action that has
+    /// it, never Rust's form of the value (`KeyTaken { key: KeyW, .. }`).
+    #[test]
+    fn a_key_bound_twice_is_said_in_words() {
+        let settings: Settings =
+            ron::from_str("(keys: { Forward: [KeyW], Back: [KeyW] })").expect("reads");
+        let said = settings.invalid().expect("refused");
+        assert!(said.starts_with("a key is bound to two actions: W already does "), "{said}");
+        assert!(!said.contains('{') && !said.contains("KeyW"), "{said}");
     }
 
     #[test]

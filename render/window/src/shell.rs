@@ -131,14 +131,17 @@ impl<R: FrameRenderer> Shell<R> {
                 .create_window(attributes)
                 .map_err(|e| PlayError::NoDisplay(format!("cannot open a window: {e}")))?,
         );
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-                Box::new(event_loop.owned_display_handle()),
-            ));
-        let surface = instance
-            .create_surface(Arc::clone(&window))
-            .map_err(|e| GpuError::Surface(e.to_string()))?;
-        let ctx = pollster::block_on(GpuContext::with_instance(instance, Some(&surface)))?;
+        // The primary backends first (Vulkan, Metal, DirectX 12), OpenGL only if none of them
+        // has an adapter: wgpu's OpenGL backend probes for a Wayland display as it starts,
+        // and on X11 that probe printed an error about XDG_RUNTIME_DIR on every start. As for
+        // offscreen drawing, WGPU_BACKEND chooses instead when it is set.
+        let chosen = std::env::var_os("WGPU_BACKEND").is_some();
+        let (surface, ctx) = match Self::gpu(event_loop, &window, !chosen) {
+            Err(PlayError::Gpu(GpuError::NoAdapter)) if !chosen => {
+                Self::gpu(event_loop, &window, false)?
+            }
+            other => other?,
+        };
         let caps = surface.get_capabilities(&ctx.adapter);
         let Some(&format) = caps.formats.iter().find(|f| f.is_srgb()).or(caps.formats.first())
         else {
@@ -188,6 +191,27 @@ impl<R: FrameRenderer> Shell<R> {
             page_new: true,
             minimized: false,
         })
+    }
+
+    /// An adapter and device that present to `window`: of the primary backends only if
+    /// `primary`, else of any that the environment allows.
+    fn gpu(
+        event_loop: &ActiveEventLoop,
+        window: &Arc<Window>,
+        primary: bool,
+    ) -> Result<(wgpu::Surface<'static>, GpuContext), PlayError> {
+        let mut descriptor = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+            event_loop.owned_display_handle(),
+        ));
+        if primary {
+            descriptor.backends = wgpu::Backends::PRIMARY;
+        }
+        let instance = wgpu::Instance::new(descriptor);
+        let surface = instance
+            .create_surface(Arc::clone(window))
+            .map_err(|e| GpuError::Surface(e.to_string()))?;
+        let ctx = pollster::block_on(GpuContext::with_instance(instance, Some(&surface)))?;
+        Ok((surface, ctx))
     }
 
     /// The window's size changed (zero: minimised, nothing to draw into until it is back).

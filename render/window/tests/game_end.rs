@@ -8,7 +8,7 @@ mod loopback;
 
 use fixstep_gpu::Hud;
 use fixstep_net::Admission;
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 use fixstep_window::session::{JoinPlay, PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
 

@@ -6,13 +6,13 @@ mod loopback;
 
 use std::time::{Duration, Instant};
 
-use fixstep_game::PlayerCommand;
-use fixstep_game::predict::InputAccumulator;
 use fixstep_gpu::Hud;
 use fixstep_netplay::{HostSchedule, STAND_IN_MICROS};
 use fixstep_present::Controls;
 use fixstep_runtime::tick::TICK_MICROS;
-use fixstep_town::Town;
+use fixstep_town::PlayerCommand;
+use fixstep_town::predict::InputAccumulator;
+use fixstep_town_view::Town;
 use fixstep_window::session::{HostPlay, JoinPlay, PlaySession};
 use loopback::{FRAME_MICROS, Loopback};
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use fixstep_gpu::Hud;
 use fixstep_present::Controls;
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 use fixstep_window::session::{JoinPlay, PlaySession};
 use loopback::{FRAME_MICROS, Loopback};
 

@@ -4,9 +4,9 @@
 
 mod loopback;
 
-use fixstep_game::state::Role;
 use fixstep_net::Admission;
-use fixstep_town::Town;
+use fixstep_town::state::Role;
+use fixstep_town_view::Town;
 use fixstep_window::session::{PlaySession, SpectatePlay};
 use loopback::{Loopback, frames};
 
@@ -42,7 +42,7 @@ fn a_spectator_knows_every_character_it_draws_by_name() {
             Role::Player(p) => {
                 assert_eq!(p, 0, "only the host plays");
                 // Standing by the fountain, away from the roads: told whole, drawn whole.
-                assert_eq!(c.sample.health, fixstep_game::tuning::MAX_HEALTH as f32);
+                assert_eq!(c.sample.health, fixstep_town::tuning::MAX_HEALTH as f32);
             }
             Role::Pedestrian(i) => assert!((i as usize) < level.pedestrians.len(), "{i}"),
             Role::Talker(i) => assert!((i as usize) < level.talkers.len(), "talker {i}"),

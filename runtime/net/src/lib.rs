@@ -85,6 +85,9 @@
 //! # Ok::<(), fixstep_net::NetError>(())
 //! ```
 
+// Each narrowing or sign-dropping cast is proven safe: a silent wrap breaks determinism or bounds.
+#![warn(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+
 pub mod access;
 pub mod lan;
 mod limiter;

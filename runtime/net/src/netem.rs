@@ -143,7 +143,7 @@ impl Schedule {
     }
 }
 
-/// The link conditioner; see the [module documentation](self).
+/// The link conditioner; see the documentation of its module.
 pub struct Netem {
     listen: UdpSocket,
     forward: SocketAddr,

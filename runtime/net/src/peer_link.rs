@@ -26,7 +26,7 @@ struct Served<D: GameData> {
     failure: Option<NetError>,
 }
 
-/// A peer's session and transport; see the [module documentation](self).
+/// A peer's session and transport; see the documentation of its module.
 pub struct PeerLink<D: GameData> {
     served: Arc<Mutex<Served<D>>>,
     thread: Option<(Arc<AtomicBool>, JoinHandle<()>)>,

@@ -267,6 +267,10 @@ mod tests {
 
     #[test]
     fn a_reliable_message_far_ahead_ends_the_connection() {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "the ids here are at most MAX_RELIABLE_AHEAD, far below 2^31"
+        )]
         let small = |id: u64| {
             let mut bytes = vec![SMALL_RELIABLE, 0, 0, 0, 1];
             bytes.extend_from_slice(&(0x8000_0000 | id as u32).to_be_bytes());

@@ -91,8 +91,8 @@ pub fn connection_config() -> ConnectionConfig {
 }
 
 /// What a host holds of one peer's reliable messages being reassembled, bytes, for a game
-/// whose state takes `state_bytes`: [`PEER_MESSAGE_STATE_FACTOR`] times it, at least
-/// [`MIN_PEER_MESSAGE_BYTES`], at most what the protocol allows. A peer that means harm can
+/// whose state takes `state_bytes`: `PEER_MESSAGE_STATE_FACTOR` times it, at least
+/// `MIN_PEER_MESSAGE_BYTES`, at most what the protocol allows. A peer that means harm can
 /// make the host hold this much for it, so with hundreds of peers it is the host's memory.
 #[must_use]
 pub fn peer_message_bytes(state_bytes: usize) -> usize {
@@ -125,8 +125,12 @@ pub struct LinkStats {
 }
 
 /// renet's round trip, microseconds.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "a live link's round trip: small, finite, and not negative after the max"
+)]
 fn rtt_micros(info: &renet::NetworkInfo) -> u64 {
-    // A measure of a live link: small, finite, non-negative.
     (info.rtt * 1e6).max(0.0) as u64
 }
 

@@ -43,7 +43,7 @@ pub enum ContentPathError {
 }
 
 /// `path` as an error shows it: quoted, with control characters escaped (so it stays on its
-/// line), and cut short past [`MAX_SHOWN_PATH_CHARS`].
+/// line), and cut short past `MAX_SHOWN_PATH_CHARS`.
 #[must_use]
 pub fn shown_path(path: &str) -> String {
     let mut cut: String = path.chars().take(MAX_SHOWN_PATH_CHARS).collect();

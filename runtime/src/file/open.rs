@@ -129,6 +129,10 @@ pub fn read_bytes(path: &Path, kind: FileKind) -> Result<Vec<u8>, ReadError> {
     let mut file = open(path, kind)?;
     let said = file.inner.metadata().map_or(0, |m| m.len()).min(kind.limit_bytes);
     let mut bytes = Vec::with_capacity(usize::try_from(said + 1).unwrap_or(0));
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a chunk of 64 KiB, and usize has at least 32 bits wherever std reads files"
+    )]
     let mut chunk = vec![0; READ_CHUNK_BYTES as usize];
     loop {
         match file.read(&mut chunk) {

@@ -52,6 +52,11 @@ impl Angle {
     #[inline]
     pub const fn from_turns(numerator: i64, denominator: i64) -> Self {
         let units = ((numerator as i128) << 32) / denominator as i128;
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "the units taken mod 2^32: wrapping round the turn is the meaning"
+        )]
         Self(units as u32)
     }
 
@@ -68,6 +73,11 @@ impl Angle {
     pub fn from_radians(radians: Fx) -> Self {
         // units = radians * 2^32 / 2π = bits * (2^64 / 2π) / 2^64.
         let units = (i128::from(radians.to_bits()) * trig::INV_TAU_Q64) >> 64;
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "the units taken mod 2^32: wrapping round the turn is the meaning"
+        )]
         Self(units as u32)
     }
 
@@ -77,6 +87,7 @@ impl Angle {
     pub fn to_radians(self) -> Fx {
         // radians = signed_units * π / 2^31, so bits = signed_units * π * 2^64 / 2^63.
         let bits = (i128::from(self.signed_units()) * trig::PI_Q64) >> 63;
+        #[expect(clippy::cast_possible_truncation, reason = "at most π in Q32, under 2^34")]
         Fx::from_bits(bits as i64)
     }
 
@@ -99,6 +110,10 @@ impl Angle {
     #[must_use]
     #[inline]
     pub const fn rotated(self, delta: i32) -> Self {
+        #[expect(
+            clippy::cast_sign_loss,
+            reason = "the bits of the delta, reinterpreted: in two's complement the wrapping add turns either way"
+        )]
         Self(self.0.wrapping_add(delta as u32))
     }
 

@@ -13,8 +13,9 @@ pub fn sqrt(x: Fx) -> Fx {
         return Fx::ZERO;
     }
     // sqrt(bits · 2^-32) · 2^32 = sqrt(bits · 2^32): one exact integer root.
+    #[expect(clippy::cast_sign_loss, reason = "bits is positive: the rest returned above")]
     let root = ((bits as u128) << 32).isqrt();
-    // bits < 2^63, so the root is under 2^48: always fits.
+    #[expect(clippy::cast_possible_truncation, reason = "bits < 2^63, so the root is under 2^48")]
     Fx::from_bits(root as i64)
 }
 

@@ -46,6 +46,10 @@ const ATAN_SIXTEENTHS: [u64; 17] = [
 ];
 
 /// Product of two Q62 numbers, in Q62 (truncated toward negative infinity).
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "the series multiply numbers of at most 1 (2^62), so the product is at most 1 too"
+)]
 const fn mul_q62(a: i64, b: i64) -> i64 {
     ((a as i128 * b as i128) >> 62) as i64
 }
@@ -78,6 +82,10 @@ fn cos_series(x: i64) -> i64 {
 }
 
 /// Radians, in Q62, of `units` of angle (at most an eighth of a turn).
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "at most an eighth of a turn: under π/4 in Q62, below 2^62"
+)]
 fn units_to_q62_radians(units: u32) -> i64 {
     // units · 2π / 2^32 · 2^62 = units · π · 2^31 = units · PI_Q64 / 2^33.
     ((i128::from(units) * PI_Q64) >> 33) as i64
@@ -109,6 +117,11 @@ pub(super) fn sin_cos(units: u32) -> (Fx, Fx) {
 }
 
 /// atan(t) for t in [0, 1] (Q62), in units of 2^-64 of a turn, at most an eighth of a turn.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "|u| is at most 1/32 in Q62, and the atan, 0 to an eighth of a turn, is 0 to 2^61 units"
+)]
 fn atan_unit_interval(t: u64) -> u64 {
     // The nearest sixteenth c = k/16, then atan t = atan c + atan u with u = (t − c)/(1 + t·c),
     // |u| <= 1/32.
@@ -137,6 +150,10 @@ pub fn atan2(y: Fx, x: Fx) -> Angle {
         return Angle::ZERO;
     }
     let (small, large) = if ay > ax { (ax, ay) } else { (ay, ax) };
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "small <= large, so the ratio is at most 1 in Q62 (2^62)"
+    )]
     let t = ((u128::from(small) << 62) / u128::from(large)) as u64;
     let octant = atan_unit_interval(t);
     // In 2^-64 turns, wrapping: a quarter is 2^62 and a half 2^63.

@@ -105,6 +105,7 @@ impl Near {
     #[must_use]
     pub fn of(tick: Tick, received: Tick) -> Self {
         // Ticks of one match differ by far less than 2^31.
+        #[expect(clippy::cast_possible_truncation, reason = "clamped to the range of an i32")]
         Self(tick.since(received).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
     }
 
@@ -135,7 +136,10 @@ impl HashCheck {
     /// The check of a state hash total.
     #[must_use]
     pub const fn of(total: u64) -> Self {
-        // The low 32 bits, on purpose.
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "the low 32 bits of the total, on purpose: the check is a shortened hash"
+        )]
         Self((total as u32).to_le_bytes())
     }
 }
@@ -169,13 +173,16 @@ pub struct PeerFrame<C, V> {
 
 /// The changes from `before` to `after`, `after` being at least as long: players past the
 /// end of `before` are compared with the default command.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "players number fewer than MAX_ROSTER (1,024): a u16 holds them"
+)]
 fn changes<C: Command>(before: &[C], after: &[C]) -> Vec<(u16, C)> {
     let default = C::default();
     after
         .iter()
         .enumerate()
         .filter(|&(i, c)| before.get(i).unwrap_or(&default) != c)
-        // Players number fewer than MAX_ROSTER: a u16 holds them.
         .map(|(i, c)| (i as u16, c.clone()))
         .collect()
 }
@@ -184,13 +191,16 @@ impl<C: Command> TickPiece<C> {
     /// The piece of a tick whose commands are `commands`, after the changes of `seats`, coded
     /// against `before` (the tick before's commands), or whole with `None`.
     #[must_use]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "players number fewer than MAX_ROSTER (1,024): a u16 holds them"
+    )]
     pub fn of(before: Option<&[C]>, seats: &SeatChanges, commands: &[C]) -> Self {
         let seats = (!seats.is_empty()).then(|| seats.clone());
         match before {
             Some(before) => Self::Delta { seats, changes: changes(before, commands) },
             None => Self::Whole {
                 seats,
-                // Players number fewer than MAX_ROSTER.
                 players: commands.len() as u16,
                 changes: changes(&[], commands),
             },

@@ -631,7 +631,10 @@ impl<D: GameData> HostSession<D> {
             if now.saturating_sub(since_micros) < grace {
                 continue;
             }
-            // Seats number at most max_players, far below u16::MAX.
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "seats number at most max_players, which every host sets far below 2^16"
+            )]
             let seat = number as u16;
             let name = core::mem::take(&mut slot.name);
             *slot = Slot::new(String::new(), Holder::Free, None);
@@ -845,7 +848,10 @@ impl<D: GameData> HostSession<D> {
                             Some(free) => *free = slot,
                             None => self.slots.push(slot),
                         }
-                        // At most max_players seats, far below u16::MAX.
+                        #[expect(
+                            clippy::cast_possible_truncation,
+                            reason = "seats number at most max_players, which every host sets far below 2^16"
+                        )]
                         self.pending.joined.push(seat as u16);
                         (seat, false)
                     }
@@ -926,6 +932,10 @@ impl<D: GameData> HostSession<D> {
         }
         if let (Some(hashes), Some(Some(first))) = (frame.hashes, hashes_first) {
             let from = p.hashes_from;
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "at most MAX_HASHES_PER_FRAME checks: a frame with more was refused above"
+            )]
             let end = first.0.saturating_add(hashes.checks.len() as u32);
             if first <= p.hashes_from {
                 // Contiguous with what came: acknowledged up to its end. (A frame with only
@@ -933,7 +943,10 @@ impl<D: GameData> HostSession<D> {
                 p.hashes_from = p.hashes_from.max(Tick(end.min(next.0)));
             }
             for (offset, check) in hashes.checks.into_iter().enumerate() {
-                // At most MAX_HASHES_PER_FRAME checks.
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    reason = "at most MAX_HASHES_PER_FRAME checks: a frame with more was refused above"
+                )]
                 let tick = Tick(first.0.saturating_add(offset as u32));
                 if tick >= from {
                     self.hash_report(peer, tick, check);
@@ -949,7 +962,7 @@ impl<D: GameData> HostSession<D> {
         let Ok(commands) = runs.commands() else {
             return self.drop_message(peer, Dropped::TooManyCommands);
         };
-        let last = first.0.checked_add(commands.len() as u32);
+        let last = u32::try_from(commands.len()).ok().and_then(|len| first.0.checked_add(len));
         let too_far = last.is_none_or(|end| end > self.next_tick.0 + MAX_INPUT_LEAD_TICKS);
         if commands.len() > MAX_INPUTS_PER_MESSAGE || too_far {
             return self.drop_message(peer, Dropped::TooManyCommands);
@@ -961,6 +974,10 @@ impl<D: GameData> HostSession<D> {
         let mut current = false;
         for (offset, command) in commands.into_iter().enumerate() {
             // Within MAX_INPUT_LEAD_TICKS of the next tick: no overflow.
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "at most MAX_INPUTS_PER_MESSAGE commands: a message with more was dropped above"
+            )]
             let tick = Tick(first.0 + offset as u32);
             if tick >= next {
                 slot.inputs_from = Some(slot.inputs_from.map_or(tick, |from| from.min(tick)));
@@ -1025,7 +1042,10 @@ impl<D: GameData> HostSession<D> {
             slot.last = command.clone();
             commands.push(command);
             if let Some(peer) = slot.peer() {
-                // At most MAX_INPUT_LEAD_TICKS inputs are ever kept.
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    reason = "at most MAX_INPUT_LEAD_TICKS inputs are ever kept"
+                )]
                 let queued = slot.inputs.len() as u32;
                 let mut missing = tick.next();
                 while slot.inputs.contains_key(&missing) {
@@ -1197,10 +1217,14 @@ impl<D: GameData> HostSession<D> {
             p.desyncs.pop_front();
         }
         p.desyncs.push_back(now);
-        // At most MAX_DESYNCS are kept.
+        #[expect(clippy::cast_possible_truncation, reason = "at most MAX_DESYNCS are kept")]
         let desyncs = p.desyncs.len() as u32;
         self.events.push(HostEvent::Desync { peer, tick, ours, theirs });
         if desyncs >= MAX_DESYNCS {
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "the window is a minute: 60 seconds"
+            )]
             let window_seconds = (DESYNC_WINDOW_MICROS / 1_000_000) as u32;
             self.drop_peer(peer, Goodbye::RepeatedDesyncs { desyncs, window_seconds });
         }

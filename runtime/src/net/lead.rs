@@ -44,6 +44,7 @@ pub const MARGIN_FLOOR_MICROS: u32 = 20_000;
 /// peer's repeat ([`INPUT_REPEAT_MICROS`](crate::net::INPUT_REPEAT_MICROS), 50 ms), which it
 /// sends while [`InputTicks::lossy`], so that an input lost to the link still arrives in time
 /// with its repeat.
+#[expect(clippy::cast_possible_truncation, reason = "50 ms in microseconds, far inside a u32")]
 pub const LOSS_MARGIN_MICROS: u32 = crate::net::INPUT_REPEAT_MICROS as u32;
 
 /// How long a late input keeps the margin's target [`LOSS_MARGIN_MICROS`] longer, ticks:
@@ -67,7 +68,7 @@ const MARGIN_WINDOW: usize = 50;
 /// widen the target.
 const SPREAD_TAIL: usize = MARGIN_WINDOW / 10;
 
-/// The numbering of a peer's input ticks; see the [module documentation](self).
+/// The numbering of a peer's input ticks; see the documentation of its module.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputTicks {
     next: Tick,
@@ -137,7 +138,7 @@ impl InputTicks {
     }
 
     /// The margin this peer's inputs reach the host with: the median of the latest
-    /// [`MARGIN_WINDOW`] that arrived in time, microseconds; `None` before the first. (Late
+    /// `MARGIN_WINDOW` that arrived in time, microseconds; `None` before the first. (Late
     /// ones lengthen the target instead: counted as no margin, a lossy link's few late inputs
     /// would pass for jitter a tick wide, and lengthen it twice.)
     #[must_use]
@@ -148,7 +149,7 @@ impl InputTicks {
     /// The margin they should reach it with: [`MARGIN_FLOOR_MICROS`], the spread of the
     /// latest arrivals (their 10th to 90th percentile, so that nearly every one is in time
     /// when the median is on target), and [`LOSS_MARGIN_MICROS`] within
-    /// [`LATE_MEMORY_TICKS`] of a late input.
+    /// `LATE_MEMORY_TICKS` of a late input.
     #[must_use]
     pub fn margin_target_micros(&self) -> u32 {
         let spread = match (self.sorted.first(), self.sorted.last()) {
@@ -161,7 +162,7 @@ impl InputTicks {
         MARGIN_FLOOR_MICROS.saturating_add(spread).saturating_add(loss)
     }
 
-    /// Whether an input came late within [`LATE_MEMORY_TICKS`]: the link loses inputs, so
+    /// Whether an input came late within `LATE_MEMORY_TICKS`: the link loses inputs, so
     /// each is repeated ([`INPUT_REPEAT_MICROS`](crate::net::INPUT_REPEAT_MICROS)) and arrives
     /// [`LOSS_MARGIN_MICROS`] earlier.
     #[must_use]
@@ -210,6 +211,10 @@ impl InputTicks {
             self.sorted.clear();
         }
         let over = early_micros.unwrap_or(0).saturating_sub(self.margin_target_micros());
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a tick is 100,000 microseconds, far inside a u32"
+        )]
         let excess = over / TICK_MICROS as u32;
         self.excess_run = if excess >= EXCESS_QUEUE_TICKS { self.excess_run + 1 } else { 0 };
         if self.excess_run >= EXCESS_RUN_TO_HOLD && self.holding == 0 {

@@ -307,6 +307,11 @@ impl<D: GameData> PeerSession<D> {
         self.events.push(PeerEvent::Dropped(why));
     }
 
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "done is clamped to the unacknowledged hashes' count, at most HASH_MEMORY_TICKS"
+    )]
     fn frame(&mut self, frame: HostFrame<D::Command>) {
         let Some(next) = self.next_tick else {
             // Overtook the welcome: the next frame repeats it.
@@ -317,8 +322,11 @@ impl<D: GameData> PeerSession<D> {
         }
         if let Some(run) = frame.ticks {
             for (offset, piece) in run.pieces.into_iter().enumerate() {
-                // At most MAX_TICKS_PER_FRAME pieces.
-                let Some(tick) = run.first.0.checked_add(offset as u32).map(Tick) else { break };
+                let Some(tick) =
+                    u32::try_from(offset).ok().and_then(|o| run.first.0.checked_add(o)).map(Tick)
+                else {
+                    break;
+                };
                 if !within_reach(next, tick) {
                     return self.drop_message(Refusal::Malformed);
                 }
@@ -342,7 +350,6 @@ impl<D: GameData> PeerSession<D> {
             self.events.push(PeerEvent::InputAck { tick, queued, early_micros });
         }
         let done = frame.hashes_from.since(self.hashes_from).clamp(0, self.hashes.len() as i64);
-        // Within the unacknowledged hashes' count.
         self.hashes.drain(..done as usize);
         self.hashes_from = Tick(self.hashes_from.0 + done as u32);
     }
@@ -381,9 +388,13 @@ impl<D: GameData> PeerSession<D> {
         self.early.retain(|&t, _| t >= next);
     }
 
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "done is clamped to the unacknowledged inputs' count, at most MAX_INPUTS_PER_MESSAGE"
+    )]
     fn acknowledged(&mut self, missing: Tick) {
         let done = missing.since(self.unacked_from).clamp(0, self.unacked.len() as i64);
-        // Within the unacknowledged inputs' count.
         self.unacked.drain(..done as usize);
         self.unacked_from = Tick(self.unacked_from.0 + done as u32);
     }
@@ -394,6 +405,10 @@ impl<D: GameData> PeerSession<D> {
         if self.unacked.is_empty() {
             self.unacked_from = tick;
         }
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "at most MAX_INPUTS_PER_MESSAGE inputs wait to be acknowledged"
+        )]
         let expected = Tick(self.unacked_from.0 + self.unacked.len() as u32);
         if tick != expected {
             // A skipped stretch (the input clock stepped): the old inputs are moot.
@@ -418,7 +433,10 @@ impl<D: GameData> PeerSession<D> {
             // The newest input alone: the older ones went at least twice already, and the
             // hashes and what arrived can wait for the next frame.
             let newest = self.unacked.len() - 1;
-            // Fewer than MAX_INPUTS_PER_MESSAGE inputs.
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "fewer than MAX_INPUTS_PER_MESSAGE inputs wait to be acknowledged"
+            )]
             let tick = Tick(self.unacked_from.0 + newest as u32);
             let frame = PeerFrame {
                 received,
@@ -441,12 +459,15 @@ impl<D: GameData> PeerSession<D> {
     }
 
     /// The peer's clock for a stamp, milliseconds, wrapping.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the milliseconds mod 2^16, wrapping on purpose: stamps are compared by difference"
+    )]
     const fn stamp(&self) -> u16 {
-        // Wrapping on purpose: stamps are compared by difference.
         (self.now_micros / 1_000) as u16
     }
 
-    /// The round trip to the host: the median of the latest [`ROUND_TRIP_SAMPLES`] echoes,
+    /// The round trip to the host: the median of the latest `ROUND_TRIP_SAMPLES` echoes,
     /// microseconds (`None` before the first). It is told to the host in each frame.
     #[must_use]
     pub fn round_trip_micros(&self) -> Option<u64> {
@@ -459,6 +480,10 @@ impl<D: GameData> PeerSession<D> {
     /// acknowledged (nothing before the welcome). [`submit_input`](Self::submit_input) and
     /// [`report_view`](Self::report_view) send one; call it when a tick passed without either
     /// (a player whose input ticks hold back), so that the host hears what arrived.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "tick offsets count unacknowledged inputs and hashes, at most MAX_INPUTS_PER_MESSAGE and HASH_MEMORY_TICKS"
+    )]
     pub fn send_frame(&mut self) {
         let Some(received) = self.next_tick else { return };
         let full = self.frames.is_multiple_of(FULL_FRAME_EVERY);
@@ -469,14 +494,12 @@ impl<D: GameData> PeerSession<D> {
         };
         let skip_inputs = skip(self.unacked_from, self.inputs_sent_to, self.unacked.len());
         let inputs = (skip_inputs < self.unacked.len()).then(|| {
-            // Fewer than MAX_INPUTS_PER_MESSAGE inputs.
             let first = Tick(self.unacked_from.0 + skip_inputs as u32);
             InputRuns::of(received, first, &self.unacked[skip_inputs..])
         });
         self.inputs_sent_to = Tick(self.unacked_from.0 + self.unacked.len() as u32);
         let skip_hashes = skip(self.hashes_from, self.hashes_sent_to, self.hashes.len());
         let hashes = (skip_hashes < self.hashes.len()).then(|| HashRun {
-            // Fewer than HASH_MEMORY_TICKS checks.
             first: Near::of(Tick(self.hashes_from.0 + skip_hashes as u32), received),
             checks: self
                 .hashes
@@ -502,6 +525,10 @@ impl<D: GameData> PeerSession<D> {
     /// The peer ran `tick` and its state hash total is `total`: it goes with the next frame,
     /// until the host acknowledges it.
     pub fn report_hash(&mut self, tick: Tick, total: u64) {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "at most HASH_MEMORY_TICKS hashes wait to be acknowledged"
+        )]
         let expected = Tick(self.hashes_from.0 + self.hashes.len() as u32);
         if tick != expected {
             // Ticks skipped (the state a resync brought): the reports before them are moot.

@@ -12,11 +12,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use fixstep_arena::{Arena, ArenaCommand};
+use fixstep_arena::ArenaCommand;
+use fixstep_arena_view::Arena;
 use fixstep_fuzz::sessions::{HostDriver, PeerDriver, peer_id};
 use fixstep_fuzz::settings::Settings;
 use fixstep_fuzz::{HostOp, PeerOp, assets, delivery_byte, push_chunk};
-use fixstep_game::PlayerCommand;
+use fixstep_town::PlayerCommand;
 use fixstep_net::access::Refusal;
 use fixstep_net::lan::{LanAnswer, query};
 use fixstep_net::{NETCODE_PROTOCOL_ID, SessionKey, connection_config};
@@ -24,7 +25,7 @@ use fixstep_present::{CommandOf, Game};
 use fixstep_runtime::net::{GameData, Role};
 use fixstep_runtime::replay::{ReplayHeader, ReplayWriter, TickRecord};
 use fixstep_runtime::{SeatChanges, Simulation, Tick};
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 use renet::{RenetClient, RenetServer};
 use renetcode::{
     ClientAuthentication, NetcodeClient, NetcodeServer, ServerAuthentication, ServerConfig,
@@ -93,7 +94,7 @@ fn text_files(seeds: &mut Seeds) {
     seeds.write(
         "level",
         "small_level.ron",
-        &read(&root.join("game/tests/fixtures/small_level.ron")),
+        &read(&root.join("game/town/tests/fixtures/small_level.ron")),
     );
     seeds.write("rink", "arena.ron", &read(&root.join("assets/arena/arena.ron")));
     // The scripts of the CLI's tests, each for its game and kind (the first byte).

@@ -4,10 +4,10 @@
 
 #![no_main]
 
-use fixstep_arena::Arena;
+use fixstep_arena_view::Arena;
 use fixstep_fuzz::Reader;
 use fixstep_fuzz::sessions::run_host;
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

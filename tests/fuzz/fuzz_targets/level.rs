@@ -1,11 +1,11 @@
-//! Level files' text as the town loads them (`fixstep_game::level::load_level_str`, what
+//! Level files' text as the town loads them (`fixstep_town::level::load_level_str`, what
 //! `load_level` runs on a file's text), the files a level names read from `assets/` as the
 //! program reads them.
 
 #![no_main]
 
 use fixstep_fuzz::assets;
-use fixstep_game::level::load_level_str;
+use fixstep_town::level::load_level_str;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -12,11 +12,11 @@
 
 use std::sync::{Arc, OnceLock};
 
-use fixstep_arena::Arena;
+use fixstep_arena_view::Arena;
 use fixstep_fuzz::{Reader, assets};
 use fixstep_present::{CommandOf, Game};
 use fixstep_runtime::replay::{Replay, ReplayHeader, verify};
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 use libfuzzer_sys::fuzz_target;
 use xxhash_rust::xxh3::xxh3_64;
 

@@ -8,7 +8,7 @@
 
 use fixstep_arena::ArenaCommand;
 use fixstep_fuzz::Reader;
-use fixstep_game::PlayerCommand;
+use fixstep_town::PlayerCommand;
 use fixstep_runtime::Tick;
 use fixstep_runtime::script::{CommandScript, InputScript, TextCommand};
 use libfuzzer_sys::fuzz_target;

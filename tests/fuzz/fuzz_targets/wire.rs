@@ -6,12 +6,12 @@
 
 #![no_main]
 
-use fixstep_arena::Arena;
+use fixstep_arena_view::Arena;
 use fixstep_fuzz::{Reader, delivery_of};
 use fixstep_runtime::Tick;
 use fixstep_runtime::net::wire::{decode, encode};
 use fixstep_runtime::net::{Delivery, GameData, ToHost, ToPeer};
-use fixstep_town::Town;
+use fixstep_town_view::Town;
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -35,6 +35,11 @@ impl Cells {
     /// Which of the [`SPLIT`] parts of cell `cell` along an axis `offset` metres from the
     /// origin falls in (0 the nearest the origin).
     #[inline]
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "clamped to 0..SPLIT"
+    )]
     fn part_along(&self, offset: Fx, cell: u32) -> u32 {
         let fine = match self.shift {
             Some(shift) => offset.to_bits() >> (shift - SPLIT.trailing_zeros()),
@@ -82,6 +87,7 @@ pub(super) fn lay_out(
 ) -> PartStarts {
     let mut starts = PartStarts::default();
     room.parts.clear();
+    #[expect(clippy::cast_possible_truncation, reason = "a part number, below SPLIT × SPLIT (16)")]
     room.parts.extend(entries.iter().map(|&(_, pos)| space.part(pos, cell) as u8));
     for &part in &room.parts {
         starts[usize::from(part) + 1] += 1;

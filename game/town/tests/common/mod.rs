@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use fixstep_game::level::{
+use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx, fx_ratio};
+use fixstep_runtime::{Simulation, Tick};
+use fixstep_town::level::{
     BuildingDef, CameraKeyDef, Circle, ClipDef, Clips, CutsceneDef, CutsceneTriggerDef,
     DialogueDef, DoorDef, Easing, LampDef, Level, LiftDef, LineDef, ObjectDef, ObjectDefKind,
     PedestrianDef, Rect, SignDef, SpawnDef, TalkerDef, TaxiDef, TeleportDef, TeleportEndDef,
 };
-use fixstep_game::{AnimState, PlayerCommand, TownSim};
-use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx, fx_ratio};
-use fixstep_runtime::{Simulation, Tick};
+use fixstep_town::{AnimState, PlayerCommand, TownSim};
 
 pub fn v(x: i32, y: i32) -> Vec2 {
     Vec2::new(fx(x), fx(y))

@@ -19,13 +19,13 @@ pub fn about() -> String {
          - fixstep-netplay: host, join and spectate for any game, desync reports\n\
          - fixstep-tools: trace, judder and the trace generator\n\
          {window}\
-         - the town (fixstep-game, fixstep-town, fixstep-town-view): {game}\n\
-         - the arena (fixstep-arena, `--game arena`): {arena}\n\
+         - the town (fixstep-town, fixstep-town-view): {game}\n\
+         - the arena (fixstep-arena, fixstep-arena-view, `--game arena`): {arena}\n\
          \n\
          `fixstep` alone (or `fixstep play`) opens the town in a window; run `fixstep --help`\n\
          for the other commands.\n",
         version = env!("CARGO_PKG_VERSION"),
-        game = fixstep_game::SUMMARY,
+        game = fixstep_town::SUMMARY,
         arena = fixstep_arena::SUMMARY,
     )
 }

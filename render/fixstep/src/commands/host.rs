@@ -155,6 +155,17 @@ impl HostArgs {
     }
 }
 
+/// Warns that a session without a password is open to anyone who reaches `port` (the port
+/// bound, or, before binding with port 0, the one the system will give).
+fn warn_open(port: Option<u16>) {
+    let which = port.map_or_else(|| "the port it binds".to_owned(), |p| format!("port {p}"));
+    tracing::warn!(
+        port,
+        "this session is open and unencrypted: anyone who reaches {which} can join, read and \
+         forge its packets (fine on a LAN you trust; give --password otherwise)"
+    );
+}
+
 /// Runs `fixstep host`; returns the summary to print.
 ///
 /// # Errors
@@ -178,15 +189,12 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     };
     // Every file is read before anything is said or bound: a bad one is the only line.
     let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
-    if options.access == fixstep_net::Access::Open {
-        tracing::warn!(
-            port = args.port,
-            "this session is open and unencrypted: anyone who reaches port {} can join, read \
-             and forge its packets (fine on a LAN you trust; give --password otherwise)",
-            args.port
-        );
-    }
+    let open = options.access == fixstep_net::Access::Open;
     if !args.logs.headless {
+        if open {
+            // The window binds the port itself; 0 is whichever the system gives it.
+            warn_open((args.port != 0).then_some(args.port));
+        }
         super::play::window::<G>(
             paths,
             &level_file,
@@ -210,6 +218,9 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     };
     let mut host = NetHost::<G>::bind(&content, &options)?;
     let addr = host.local_addr().context("the host has no address")?;
+    if open {
+        warn_open(Some(addr.port()));
+    }
     let title = G::content_title(&content);
     tracing::info!(address = %addr, title, "hosting {title} on {addr}");
     let metrics = args.metrics.map(serve_metrics).transpose()?;

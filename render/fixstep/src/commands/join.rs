@@ -52,18 +52,23 @@ pub struct JoinArgs {
     pub perturb_at: Option<u32>,
 }
 
-/// The first address `text` names.
+/// The first address `text` names: a host to reach, so its port is not 0.
 ///
 /// # Errors
 ///
-/// If it names none.
+/// If it names none, or names port 0 (which no host listens on), as bad input.
 pub fn resolve(text: &str) -> Result<SocketAddr> {
-    text.to_socket_addrs()
+    let address = text
+        .to_socket_addrs()
         .with_context(|| format!("`{text}` is not HOST:PORT"))
         .map_err(bad_input)?
         .next()
         .with_context(|| format!("`{text}` names no address"))
-        .map_err(bad_input)
+        .map_err(bad_input)?;
+    if address.port() == 0 {
+        return Err(bad_input(anyhow::anyhow!("`{text}` names port 0, which no host listens on")));
+    }
+    Ok(address)
 }
 
 /// Runs `fixstep join`; returns the summary to print, and whether the host dropped this

@@ -13,7 +13,8 @@ use super::{Paths, bad_input};
 pub struct JudderArgs {
     /// The drawn log (JSON Lines, one line per frame).
     pub drawn: PathBuf,
-    /// The truth file (JSON Lines).
+    /// The truth file (JSON Lines): where every entity really was. Needed unless `--trace`
+    /// names a trace directory, whose `truth.jsonl` it is then.
     #[arg(long, required_unless_present = "trace")]
     pub truth: Option<PathBuf>,
     /// A trace directory: its trace.jsonl names the kinds, and its truth.jsonl is the truth

@@ -142,11 +142,15 @@ pub struct NetLogArgs {
     /// refuses it rather than ignore it.
     #[arg(long)]
     pub headless: bool,
-    /// Stop after this many ticks.
+    /// Stop once the game has run to this tick: the host after running this many, a peer
+    /// once it has run the host's ticks up to it (counted from the match's start, as the hash
+    /// logs count them, whenever the peer joined).
     #[arg(long, requires = "headless",
           value_parser = clap::value_parser!(u32).range(0..=i64::from(bounds::MAX_TICKS)))]
     pub ticks: Option<u32>,
-    /// Play a scripted bot (a headless host plays no character of its own without one).
+    /// Let the game's bot play this process's character. Without it a headless host plays no
+    /// character of its own, and a headless peer's stands still unless `--input-script` moves
+    /// it.
     #[arg(long, requires = "headless")]
     pub bot: bool,
     /// Hold keys as this script says (`MS 0 FIELDS`, the game's command fields; the town's

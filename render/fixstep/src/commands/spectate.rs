@@ -31,7 +31,8 @@ pub struct SpectateArgs {
     /// Run without a window.
     #[arg(long)]
     pub headless: bool,
-    /// Stop after watching this many ticks.
+    /// Stop once the game has run to this tick (the host's count from the match's start, as
+    /// `join --ticks` and the hash logs count, whenever this spectator came).
     #[arg(long, requires = "headless",
           value_parser = clap::value_parser!(u32).range(0..=i64::from(super::bounds::MAX_TICKS)))]
     pub ticks: Option<u32>,
@@ -70,7 +71,6 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, b
     let frame_micros = frame_micros(args.fps);
     let clock = WallClock::new();
     let mut last = clock.now_micros();
-    let mut first_tick = None;
     loop {
         let now = clock.now_micros();
         let elapsed = now - last;
@@ -96,11 +96,8 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, b
         let render_tick = watched.render_tick();
         logs.frame_with(now as f64 / 1000.0, |line| watched.record(line))?;
         spectator.send()?;
-        if render_tick.is_finite() {
-            let first = *first_tick.get_or_insert(render_tick);
-            if args.ticks.is_some_and(|t| render_tick - first >= f64::from(t)) {
-                break;
-            }
+        if args.ticks.is_some_and(|t| render_tick >= f64::from(t)) {
+            break;
         }
         sleep_until(&clock, now + frame_micros);
     }

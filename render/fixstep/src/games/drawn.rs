@@ -5,11 +5,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
-use fixstep_audio::{DeviceSettings, Sounds, TownSoundscape};
+use fixstep_audio::DeviceSettings;
 use fixstep_netplay::NetGame;
 use fixstep_present::FrameOf;
-use fixstep_town::Town;
 use fixstep_town_view::DrawFrame;
+use fixstep_town_view::Town;
+use fixstep_town_view::sound::{Sounds, TownSoundscape};
 use fixstep_window::settings::Volumes;
 use fixstep_window::{FrameSound, Silent};
 
@@ -154,7 +155,7 @@ impl Drawn for Town {
 /// a walk's clip.
 const TOWN_BENCH_FRAME_STEP: f32 = 0.4;
 
-impl Drawn for fixstep_arena::Arena {
+impl Drawn for fixstep_arena_view::Arena {
     type Renderer = fixstep_gpu::shapes::ShapeRenderer;
 
     fn renderer(

@@ -37,7 +37,7 @@ pub const MAX_GAP_TICKS: u32 = TICKS_PER_SECOND;
 /// and never jumps.
 pub const GAP_SLEW_TICKS_PER_SECOND: f64 = TICKS_PER_SECOND as f64 * 0.5;
 
-/// The update-gap delay of one remote entity; see the [module documentation](self).
+/// The update-gap delay of one remote entity; see the documentation of its module.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct UpdateGapDelay {
     /// Tick of the newest state observed.

@@ -17,8 +17,8 @@ use crate::track::Sample;
 /// one a tick. Older ones than this are dropped first (they would be drawn late anyway).
 pub const OBJECT_HISTORY: usize = 64;
 
-/// Every object of a remote view, each measured as a sample `S`; see the
-/// [module documentation](self).
+/// Every object of a remote view, each measured as a sample `S`; see the documentation of
+/// its module.
 #[derive(Clone, Debug)]
 pub struct RemoteObjects<S> {
     /// By object index: its measurements in tick order, the first one at or before the

@@ -2,7 +2,7 @@
 //! windowed facades, roofs and doorways, lamp posts, the lift's shaft, the sign's posts and
 //! the fountain. One draw in the lit pass and one in the shadow pass.
 
-use fixstep_game::level::Level;
+use fixstep_town::level::Level;
 
 use crate::gpu::meshes::{GpuMesh, town_mesh};
 use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, Shared};

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use fixstep_game::level::Level;
-use fixstep_game::state::Role;
+use fixstep_town::level::Level;
+use fixstep_town::state::Role;
 use glam::Vec3;
 
 use crate::gpu::meshes::{GpuMesh, GrowBuffer, character_mesh, srgb};

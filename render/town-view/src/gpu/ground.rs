@@ -1,7 +1,7 @@
 //! The ground pipeline: one static mesh of grass, streets with sidewalks and centre lines, the
 //! plaza and the teleport pads (`meshes::ground_mesh`), drawn first in the lit pass.
 
-use fixstep_game::level::Level;
+use fixstep_town::level::Level;
 
 use crate::gpu::meshes::{GpuMesh, ground_mesh};
 use fixstep_gpu::common::{LIT_VERTEX, LitPipeline, Shared};

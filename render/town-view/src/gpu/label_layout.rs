@@ -3,8 +3,8 @@
 //! its board. The labels pipeline lays the texts out and draws what is placed here; the frame's
 //! no-allocation test runs this as it is.
 
-use fixstep_game::level::{Level, ObjectDefKind};
-use fixstep_game::state::Role;
+use fixstep_town::level::{Level, ObjectDefKind};
+use fixstep_town::state::Role;
 use glam::{Quat, Vec3};
 use glyphon::Color;
 

@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use fixstep_game::level::{Level, ObjectDefKind};
-use fixstep_game::state::Role;
+use fixstep_town::level::{Level, ObjectDefKind};
+use fixstep_town::state::Role;
 use glyphon::{Buffer, Metrics, Shaping, TextArea, TextBounds, TextRenderer};
 
 use super::label_layout::{LABEL_MAX_DISTANCE, LabelLayout, NAME_SIZE, SIGN_SIZE, Source};

@@ -1,9 +1,9 @@
 //! The town's point lights: street lamps, the teleport pads' glow and the taxis' headlights,
 //! lit as night falls.
 
-use fixstep_game::level::Level;
 use fixstep_gpu::lights::{PointLight, keep_nearest};
 use fixstep_present::convert::{f, ground};
+use fixstep_town::level::Level;
 use glam::Vec3;
 
 use crate::present::frame::TaxiDraw;

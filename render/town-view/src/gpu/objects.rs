@@ -2,7 +2,7 @@
 //! unit mesh, placed every frame at the transform and opacity the presentation interpolated
 //! (`DrawFrame::objects`). Objects blend, so a fading sign or door shows what is behind it.
 
-use fixstep_game::level::{Level, ObjectDefKind};
+use fixstep_town::level::{Level, ObjectDefKind};
 use glam::{Mat4, Quat, Vec3};
 
 use crate::gpu::meshes::{

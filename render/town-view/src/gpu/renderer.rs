@@ -11,7 +11,6 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use fixstep_game::level::Level;
 use fixstep_gpu::common::Shared;
 use fixstep_gpu::lights::{Lighting, PointLight, lighting_at};
 use fixstep_gpu::overlay::Overlay;
@@ -21,6 +20,7 @@ use fixstep_gpu::skinning::SkinningPath;
 use fixstep_gpu::text::TextSystem;
 use fixstep_gpu::{CameraView, EFFECTS_PERIOD_S, FrameRenderer, GpuContext, GpuError, Hud};
 use fixstep_present::skinning::Rig;
+use fixstep_town::level::Level;
 
 use super::buildings::BuildingsPipeline;
 use super::characters::CharactersPipeline;

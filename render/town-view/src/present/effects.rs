@@ -7,7 +7,7 @@
 use std::f32::consts::TAU;
 use std::sync::Arc;
 
-use fixstep_game::level::{CutsceneDef, Level};
+use fixstep_town::level::{CutsceneDef, Level};
 use glam::Vec3;
 
 use fixstep_present::convert::{TICK_SECONDS_F32, f, ground, world};

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use fixstep_game::state::Role;
 use fixstep_runtime::EntityId;
+use fixstep_town::state::Role;
 use glam::{Quat, Vec3};
 
 use fixstep_present::CameraDraw;

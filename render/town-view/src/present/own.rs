@@ -1,13 +1,13 @@
 //! The town's movement rule for its own character's prediction: the rules' half
-//! (`fixstep_game::predict`) put to the presentation's [`OwnRules`].
+//! (`fixstep_town::predict`) put to the presentation's [`OwnRules`].
 
 use std::sync::Arc;
 
-use fixstep_game::level::Level;
-use fixstep_game::predict::{self, OwnBody, PartialInput};
-use fixstep_game::{AnimState, PlayerCommand};
 use fixstep_present::{OwnPose, OwnRules};
 use fixstep_runtime::math::Fx;
+use fixstep_town::level::Level;
+use fixstep_town::predict::{self, OwnBody, PartialInput};
+use fixstep_town::{AnimState, PlayerCommand};
 
 /// A turn that differs from what the held turn rate explains by at most this is time passing,
 /// not a new input, in angle units (2^32 a turn): the rounding of a command's turn unit (2^16

@@ -4,10 +4,6 @@
 
 use std::sync::Arc;
 
-use fixstep_game::level::Level;
-use fixstep_game::predict::{OwnBody, PartialInput};
-use fixstep_game::state::Role;
-use fixstep_game::{GameSnapshot, PlayerCommand};
 use fixstep_present::camera::CameraRig;
 use fixstep_present::convert::day_fraction;
 use fixstep_present::format::DrawnFrame;
@@ -16,12 +12,16 @@ use fixstep_present::own::OwnPrediction;
 use fixstep_present::track::{Sample, Track};
 use fixstep_present::{Presentation, SnapshotOf};
 use fixstep_runtime::{EntityId, Tick};
+use fixstep_town::level::Level;
+use fixstep_town::predict::{OwnBody, PartialInput};
+use fixstep_town::state::Role;
+use fixstep_town::{GameSnapshot, PlayerCommand};
 
 use super::effects::Effects;
 use super::frame::{CharacterDraw, CutsceneDraw, DrawFrame, ObjectDraw, TaxiDraw};
 use super::own::TownRules;
 use super::samples::{CharacterSample, ClipLengths, ObjectSample, TaxiSample};
-use crate::TownGame;
+use crate::Town;
 use crate::record::ObjectMotion;
 
 /// A character's track, in the slot of its id's index, with who it is: what does not change
@@ -300,10 +300,10 @@ impl TownPresentation {
     }
 }
 
-impl<G: TownGame> Presentation<G> for TownPresentation {
+impl Presentation<Town> for TownPresentation {
     type Frame = DrawFrame;
 
-    fn observe(&mut self, snapshot: &Arc<SnapshotOf<G>>, own: Option<OwnBody>) {
+    fn observe(&mut self, snapshot: &Arc<SnapshotOf<Town>>, own: Option<OwnBody>) {
         Self::observe(self, snapshot);
         self.observe_own(own);
     }

@@ -1,7 +1,7 @@
 //! What is sampled of each kind of entity at each tick, and how two samples blend.
 
-use fixstep_game::level::Level;
-use fixstep_game::{AnimState, CharacterView, ObjectView, TaxiView};
+use fixstep_town::level::Level;
+use fixstep_town::{AnimState, CharacterView, ObjectView, TaxiView};
 use glam::{Quat, Vec3};
 
 use fixstep_present::convert::{TICKS_PER_SECOND_F32, f, ground, radians, world, yaw_rotation};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::error::SoundError;
+use fixstep_audio::SoundError;
 
 /// The sounds file under the assets root.
 #[must_use]

@@ -9,17 +9,18 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use fixstep_audio::{OfflineBackend, OfflineSettings, SAMPLE_RATE_HZ, Sounds, TownSoundscape};
-use fixstep_game::bots::Bot;
-use fixstep_game::level::Level;
-use fixstep_game::predict::InputAccumulator;
+use fixstep_audio::{OfflineBackend, OfflineSettings, SAMPLE_RATE_HZ};
 use fixstep_present::{Controls, Game, LocalGame, Presentation};
 use fixstep_runtime::input::HeldInput as _;
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{Bot as _, Simulation as _};
-use fixstep_town::Town;
+use fixstep_town::bots::Bot;
+use fixstep_town::level::Level;
+use fixstep_town::predict::InputAccumulator;
 use fixstep_town_view::DrawFrame;
+use fixstep_town_view::Town;
 use fixstep_town_view::assets::{default_level, load_level_file};
+use fixstep_town_view::sound::{Sounds, TownSoundscape};
 
 /// Frames a second the tests draw at: a common display.
 pub const FPS: u64 = 60;
@@ -113,7 +114,7 @@ pub fn play_held(level: &Arc<Level>, script: &[HeldFrom], bots: usize, seconds: 
 /// drawn at [`FPS`] for `seconds`.
 pub fn play_bot_from(
     level: &Arc<Level>,
-    start: impl Fn(&fixstep_game::GameSnapshot) -> bool,
+    start: impl Fn(&fixstep_town::GameSnapshot) -> bool,
     seconds: u64,
 ) -> Vec<Drawn> {
     let mut game = LocalGame::<Town>::new(level, 1, 1, 0);

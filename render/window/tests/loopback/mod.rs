@@ -7,14 +7,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fixstep_game::level::Level;
 use fixstep_gpu::Hud;
 use fixstep_net::{Access, Admission};
 use fixstep_netplay::{HostOptions, PeerOptions};
 use fixstep_present::Controls;
-use fixstep_present::Game as _;
+use fixstep_runtime::Rules as _;
 use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
-use fixstep_town::Town;
+use fixstep_town::level::Level;
+use fixstep_town_view::Town;
 use fixstep_window::session::{HostPlay, PlaySession};
 
 /// A 60 Hz frame, microseconds.

@@ -1,7 +1,7 @@
 //! The unit meshes of the interactive objects, which instances place: the door leaf (and
 //! where a door faces), the lift's platform and the sign's board.
 
-use fixstep_game::level::Level;
+use fixstep_town::level::Level;
 use glam::{Mat4, Vec3};
 
 use super::{MeshData, material, srgb};

@@ -2,7 +2,7 @@
 //! cutscene trigger and the teleport pads; buildings, doorways, lamp posts, the lift's shaft,
 //! the sign's posts and the fountains.
 
-use fixstep_game::level::{Level, ObjectDefKind};
+use fixstep_town::level::{Level, ObjectDefKind};
 use glam::{Mat4, Quat, Vec3};
 
 use super::objects::{SIGN_BOARD, door_frame, door_outward};

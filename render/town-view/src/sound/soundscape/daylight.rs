@@ -1,6 +1,6 @@
 //! Birds by day, crickets by night: how much of each the time of day hears.
 
-use crate::config::Ambience;
+use crate::sound::config::Ambience;
 
 /// Hours in a day: the drawn time of day is a fraction of one.
 const HOURS_PER_DAY: f32 = 24.0;

@@ -27,10 +27,10 @@ use kira::track::{
 };
 use kira::{AudioManager, AudioManagerSettings, Capacities, Decibels, Tween};
 
-use crate::config::{Engine, Footsteps, Sounds};
-use crate::error::SoundError;
-use crate::synth::Bank;
-use fixstep_town_view::present::samples::CharacterSample;
+use crate::present::samples::CharacterSample;
+use crate::sound::config::{Engine, Footsteps, Sounds};
+use crate::sound::synth::Bank;
+use fixstep_audio::SoundError;
 
 /// kira's processing block, frames: its default. Commands (a sound started, an emitter moved)
 /// are read once per render call, not per block, so this does not delay them.

@@ -14,11 +14,11 @@ pub mod typewriter;
 
 use std::sync::Arc;
 
-use fixstep_game::AnimState;
-use fixstep_game::level::{Level, ObjectDefKind};
+use crate::DrawFrame;
+use crate::record::object_position;
 use fixstep_present::convert::ground;
-use fixstep_town_view::DrawFrame;
-use fixstep_town_view::record::object_position;
+use fixstep_town::AnimState;
+use fixstep_town::level::{Level, ObjectDefKind};
 use kira::backend::Backend;
 use kira::{Decibels, PlaybackRate};
 
@@ -26,10 +26,10 @@ use self::mixer::{Emitter, Mixer, amplitude_db, now};
 use self::motion::{Motion, ObjectMotion};
 use self::steps::FootContacts;
 use self::typewriter::Typewriter;
-use crate::config::Sounds;
-use crate::error::SoundError;
-use crate::output::{DeviceBackend, DeviceSettings, report_off_once};
-use crate::synth::Bank;
+use crate::sound::config::Sounds;
+use crate::sound::synth::Bank;
+use fixstep_audio::SoundError;
+use fixstep_audio::{DeviceBackend, DeviceSettings, report_off_once};
 
 /// How far beyond a sound's far distance (where it falls silent) its emitter is kept, metres:
 /// an emitter is made as its source comes within this of hearing and let go beyond it, so the
@@ -104,7 +104,7 @@ impl TownSoundscape<DeviceBackend> {
 
     /// How busy the audio thread has been, while sounding.
     #[must_use]
-    pub fn load(&mut self) -> Option<crate::output::AudioLoad> {
+    pub fn load(&mut self) -> Option<fixstep_audio::AudioLoad> {
         self.inner.as_mut().map(|i| i.mixer.manager.backend_mut().load())
     }
 }

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use fixstep_game::level::Level;
-use fixstep_town_view::present::samples::CharacterSample;
+use crate::present::samples::CharacterSample;
+use fixstep_town::level::Level;
 
 /// A move of a looping clip's frame by more than this share of the clip counts as a move
 /// back, not forward: a correction of the own character's prediction can draw its frame a
@@ -79,7 +79,7 @@ impl FootContacts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fixstep_game::AnimState;
+    use fixstep_town::AnimState;
     use glam::Vec3;
 
     fn contacts() -> FootContacts {

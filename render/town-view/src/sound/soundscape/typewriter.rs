@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use fixstep_town_view::present::frame::DialogueDraw;
+use crate::present::frame::DialogueDraw;
 
 /// The line shown, and how far.
 #[derive(Clone, Debug, Default)]

@@ -4,8 +4,8 @@
 use std::f32::consts::TAU;
 
 use super::{RATE, Rng, normalize, one_pole, samples_of_ms};
-use crate::SAMPLE_RATE_HZ;
-use crate::config::{Engine, Fountain};
+use crate::sound::config::{Engine, Fountain};
+use fixstep_audio::SAMPLE_RATE_HZ;
 
 /// Length of the engine loop, seconds: long enough that its small irregularities do not
 /// repeat audibly, short enough to make at once.
@@ -186,7 +186,7 @@ pub fn crickets(seed: u64) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Sounds;
+    use crate::sound::config::Sounds;
 
     fn sounds() -> Sounds {
         let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{Decibels, Frame};
 
-use crate::SAMPLE_RATE_HZ;
-use crate::config::Sounds;
+use crate::sound::config::Sounds;
+use fixstep_audio::SAMPLE_RATE_HZ;
 
 /// [`SAMPLE_RATE_HZ`] as a float, for the synthesis' arithmetic.
 const RATE: f32 = SAMPLE_RATE_HZ as f32;

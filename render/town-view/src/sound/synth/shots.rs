@@ -5,7 +5,7 @@
 use std::f32::consts::TAU;
 
 use super::{RATE, Rng, normalize, one_pole, samples_of_ms};
-use crate::config::{Blips, Click, Footsteps, Knock};
+use crate::sound::config::{Blips, Click, Footsteps, Knock};
 
 /// The last part of every struck sound fades to zero over this long, ms: a sound cut off at a
 /// non-zero sample clicks.
@@ -125,7 +125,7 @@ pub fn click(click: &Click, seed: u64) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Sounds;
+    use crate::sound::config::Sounds;
 
     fn sounds() -> Sounds {
         let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");

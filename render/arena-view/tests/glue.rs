@@ -1,0 +1,56 @@
+//! What the arena is above its rules: how seats taken and freed are drawn, and how a desync
+//! report names a disc. The rules themselves are tested in `game/arena/tests/`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use fixstep_arena::{ArenaCommand, ArenaSim, Layout};
+use fixstep_arena_view::Arena;
+use fixstep_netplay::NetRules;
+use fixstep_present::shapes::ShapeGame;
+use fixstep_runtime::Rules as _;
+use fixstep_runtime::Simulation;
+
+fn rink() -> Arc<Layout> {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    let layout = Arena::load_content(&assets, &Arena::default_content(&assets));
+    Arc::new(layout.expect("the rink loads"))
+}
+
+fn step(sim: &mut ArenaSim, commands: &[ArenaCommand]) {
+    sim.step(sim.next_tick(), commands).expect("a command a player, in order");
+}
+
+/// A freed seat's pusher is not drawn, and the newcomer who takes the seat is drawn afresh:
+/// its jump counter is the tick it was seated, so it is never blended from the one who left.
+#[test]
+fn a_freed_seat_is_not_drawn_and_its_newcomer_is_drawn_afresh() {
+    let east = ArenaCommand { x: 100, y: 0, dash: false };
+    let mut sim = ArenaSim::new(rink(), 1, 2);
+    for _ in 0..20 {
+        step(&mut sim, &[east, east]);
+    }
+    sim.free_seat(1).expect("seated");
+    let mut drawn = Vec::new();
+    Arena::shapes(sim.snapshot(), &mut |pose| drawn.push(pose.player));
+    assert!(drawn.contains(&Some(0)), "the other pusher is drawn: {drawn:?}");
+    assert!(!drawn.contains(&Some(1)), "its pusher is not drawn: {drawn:?}");
+    step(&mut sim, &[east, east]);
+    let seated_at = sim.next_tick();
+    sim.seat_player(1).expect("a free seat");
+    let mut jumps = Vec::new();
+    Arena::shapes(sim.snapshot(), &mut |pose| jumps.push((pose.player, pose.jumps)));
+    assert!(jumps.contains(&(Some(1), seated_at.0)), "drawn afresh: {jumps:?}");
+}
+
+/// A desync report names the pusher or puck a field lies in.
+#[test]
+fn a_report_names_the_disc_of_a_field() {
+    let state = ArenaSim::new(rink(), 1, 4).state().clone();
+    assert_eq!(
+        Arena::entity_at(&state, "pushers[3].pos.x").as_deref(),
+        Some("pusher 3 (player 3)")
+    );
+    assert_eq!(Arena::entity_at(&state, "pucks[1].vel.y").as_deref(), Some("puck 1"));
+    assert_eq!(Arena::entity_at(&state, "score[0]"), None);
+}
