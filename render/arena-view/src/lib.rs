@@ -11,7 +11,8 @@
 //! use std::sync::Arc;
 //! use fixstep_arena::ArenaCommand;
 //! use fixstep_arena_view::Arena;
-//! use fixstep_present::{Game, LocalGame};
+//! use fixstep_present::LocalGame;
+//! use fixstep_runtime::Rules;
 //!
 //! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let rink = Arena::load_content(assets, &Arena::default_content(assets)).expect("the rink loads");
@@ -35,7 +36,6 @@ use fixstep_netplay::shapes::{
     ShapeFeed, ShapeSource, ShapeSpectator, ShapeUpdate, spectator_source,
 };
 use fixstep_netplay::{NetGame, NetRules};
-use fixstep_present::Controls;
 use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
 use fixstep_present::remote::Motion;
@@ -43,6 +43,7 @@ use fixstep_present::shapes::{
     Look, Scenery, Shape, ShapeCamera, ShapeGame, ShapeKind, ShapePose, ShapePresentation,
     shape_truth,
 };
+use fixstep_present::{ControlNames, Controls};
 use fixstep_runtime::input::SampledInput;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx_ratio};
 use fixstep_runtime::net::GameData;
@@ -186,7 +187,14 @@ impl Rules for Arena {
 impl Game for Arena {
     type Own = Pusher;
     type Presentation = ShapePresentation<Self>;
-    const CONTROLS: &'static str = "WASD skate, F dash";
+    /// The stick points on the rink (forward is north); no turning, no running.
+    const CONTROL_NAMES: ControlNames = ControlNames {
+        moving: "skate",
+        directions: ["North", "South", "West", "East"],
+        turning: None,
+        run: None,
+        action: Some("Dash"),
+    };
     const MOUSE_TURNS: bool = false;
 
     /// The movement keys point the stick (forward north, strafe east); the action key dashes.

@@ -154,3 +154,19 @@ fn without_a_gpu_screenshot_says_so_in_one_line() {
     assert_eq!(ours.len(), 1, "{err}");
     assert!(ours[0].contains("no GPU adapter") && ours[0].contains("mesa-vulkan-drivers"), "{err}");
 }
+
+/// Each game's help line, made from the keys bound and the game's own names for its
+/// controls: the arena's names no run and no turning, which it has not.
+#[test]
+fn each_games_help_line_names_its_own_controls() {
+    use fixstep_present::Game;
+    let keys = fixstep_window::settings::KeyBindings::default();
+    assert_eq!(
+        keys.help_line(&<fixstep_town_view::Town as Game>::CONTROL_NAMES),
+        "WASD move, Shift run, Q/E turn, F interact"
+    );
+    assert_eq!(
+        keys.help_line(&<fixstep_arena_view::Arena as Game>::CONTROL_NAMES),
+        "WASD skate, F dash"
+    );
+}

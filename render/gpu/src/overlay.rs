@@ -105,7 +105,7 @@ struct Batch {
 /// A text slot of the overlay: one piece of text kept laid out between frames
 /// ([`Overlay::slot`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot(usize);
+pub struct Slot(pub(crate) usize);
 
 /// Which list a rectangle joins: under the text, or over it (a fade over everything).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -45,9 +45,63 @@ const STATUS_BAND_ALPHA: f32 = 0.5;
 /// The status line's colour: warm white.
 const STATUS_COLOUR: Color = Color::rgb(250, 245, 225);
 
-/// Players' names' colour, and the local player's: light blue, to find oneself at a glance.
+/// Players' names' colour: white on their dark band.
 const NAME_COLOUR: Color = Color::rgb(255, 255, 255);
-const LOCAL_NAME_COLOUR: Color = Color::rgb(150, 210, 255);
+
+/// The local player's name: warm yellow, to find oneself at a glance. (It was light blue, and
+/// on the pale-blue ice nobody could read it.)
+const LOCAL_NAME_COLOUR: Color = Color::rgb(255, 214, 90);
+
+/// The opacity of the band behind each name: as the status line's, so a name reads over ice,
+/// boards and pieces alike.
+const NAME_BAND_ALPHA: f32 = 0.5;
+
+/// The margin round a name, inside its band and between two names, pixels at a 720-pixel-high
+/// screen.
+const NAME_PAD_PX: f32 = 3.0;
+
+/// How many times a name moves up past names already placed before it stays where it is:
+/// more than a bunch of a whole team (eight) ever needs.
+const MAX_NAME_NUDGES: usize = 16;
+
+/// A player's name as a frame places it, pixels.
+#[derive(Clone, Copy, Debug)]
+struct NameTag {
+    slot: Slot,
+    left: f32,
+    top: f32,
+    width: f32,
+    height: f32,
+    colour: Color,
+    /// The local player's: placed first, over its own piece.
+    local: bool,
+}
+
+impl NameTag {
+    /// Whether the two names, each with `pad` round it, would cover each other.
+    fn covers(&self, other: &Self, pad: f32) -> bool {
+        self.left < other.left + other.width + pad
+            && other.left < self.left + self.width + pad
+            && self.top < other.top + other.height + pad
+            && other.top < self.top + self.height + pad
+    }
+}
+
+/// Places names so that none covers another: the local player's over its piece, then the rest
+/// from the bottom of the screen up (the nearest pieces first), each moved up above any name
+/// already placed that it would cover. Pieces bunched together then show their names
+/// stacked, each readable.
+fn place_names(tags: &mut [NameTag], pad: f32) {
+    tags.sort_by(|a, b| b.local.cmp(&a.local).then(b.top.total_cmp(&a.top)));
+    for i in 0..tags.len() {
+        let (placed, rest) = tags.split_at_mut(i);
+        let tag = &mut rest[0];
+        for _ in 0..MAX_NAME_NUDGES {
+            let Some(below) = placed.iter().find(|p| p.covers(tag, pad)) else { break };
+            tag.top = below.top - tag.height - pad;
+        }
+    }
+}
 
 /// How much brighter the local player's piece is drawn than its kind's colour, as a factor:
 /// enough to tell it from team mates of the same colour, not enough to change its team.
@@ -119,6 +173,8 @@ pub struct ShapeRenderer {
     /// A name slot per player number, made when the player is first drawn, with the name
     /// drawn until the host says one (`player N`).
     names: Vec<(Slot, String)>,
+    /// This frame's names as placed, kept for their room.
+    tags: Vec<NameTag>,
     local_player: Option<u16>,
     /// The vertical field of view, radians.
     fov_y: f32,
@@ -214,6 +270,7 @@ impl ShapeRenderer {
             overlay,
             status,
             names: Vec::new(),
+            tags: Vec::new(),
             local_player: None,
             fov_y: crate::FIELD_OF_VIEW,
             effects_seconds: 0.0,
@@ -256,6 +313,7 @@ impl ShapeRenderer {
             );
             self.overlay.show(self.status, left, top, STATUS_COLOUR);
         }
+        self.tags.clear();
         for shape in &frame.shapes {
             let Some(player) = shape.player else { continue };
             let Some(kind) = self.kinds.get(usize::from(shape.kind)) else { continue };
@@ -268,9 +326,25 @@ impl ShapeRenderer {
             let (slot, untold) = &self.names[usize::from(player)];
             let name = frame.player_names.get(usize::from(player)).unwrap_or(untold);
             let (tw, th) = self.overlay.text(&mut self.text, *slot, name, NAME_PX * ui, None);
-            let colour =
-                if Some(player) == self.local_player { LOCAL_NAME_COLOUR } else { NAME_COLOUR };
-            self.overlay.show(*slot, x - tw / 2.0, y - th, colour);
+            let local = Some(player) == self.local_player;
+            let colour = if local { LOCAL_NAME_COLOUR } else { NAME_COLOUR };
+            self.tags.push(NameTag {
+                slot: *slot,
+                left: x - tw / 2.0,
+                top: y - th,
+                width: tw,
+                height: th,
+                colour,
+                local,
+            });
+        }
+        let pad = NAME_PAD_PX * ui;
+        place_names(&mut self.tags, pad);
+        for tag in &self.tags {
+            let band =
+                (tag.left - pad, tag.top - pad / 2.0, tag.width + pad * 2.0, tag.height + pad);
+            self.overlay.rect(Layer::Under, None, band, Vec3::ZERO, NAME_BAND_ALPHA);
+            self.overlay.show(tag.slot, tag.left, tag.top, tag.colour);
         }
         self.overlay.hud(&mut self.text, hud, None);
         self.overlay.finish(&self.device, &self.queue, &mut self.text);
@@ -350,5 +424,36 @@ impl FrameRenderer for ShapeRenderer {
 
     fn set_field_of_view(&mut self, fov_y: f32) {
         self.fov_y = fov_y;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag(slot: usize, left: f32, top: f32, local: bool) -> NameTag {
+        let colour = if local { LOCAL_NAME_COLOUR } else { NAME_COLOUR };
+        NameTag { slot: Slot(slot), left, top, width: 60.0, height: 15.0, colour, local }
+    }
+
+    #[test]
+    fn bunched_names_are_stacked_and_the_own_name_keeps_its_place() {
+        // Four pieces bunched together, the local player's among them.
+        let mut tags = [
+            tag(0, 100.0, 200.0, false),
+            tag(1, 110.0, 204.0, false),
+            tag(2, 95.0, 198.0, true),
+            tag(3, 300.0, 200.0, false),
+        ];
+        place_names(&mut tags, 3.0);
+        let own = tags.iter().find(|t| t.local).expect("the own name");
+        assert_eq!((own.left, own.top), (95.0, 198.0), "over its own piece");
+        for (i, a) in tags.iter().enumerate() {
+            for b in &tags[i + 1..] {
+                assert!(!a.covers(b, 3.0), "{a:?} covers {b:?}");
+            }
+        }
+        let far = tags.iter().find(|t| t.slot == Slot(3)).expect("the name apart");
+        assert_eq!(far.top, 200.0, "a name that covers none stays");
     }
 }

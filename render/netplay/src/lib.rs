@@ -30,7 +30,7 @@
 //! use fixstep_arena::ArenaCommand;
 //! use fixstep_arena_view::Arena;
 //! use fixstep_netplay::{HostGame, HostOptions, identity_of};
-//! use fixstep_present::Game;
+//! use fixstep_runtime::Rules;
 //! use fixstep_runtime::net::{
 //!     DEFAULT_SEAT_GRACE_MICROS, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
 //! };

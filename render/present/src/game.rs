@@ -35,6 +35,24 @@ pub struct Controls {
     pub interact: bool,
 }
 
+/// What a game calls the controls a window reads ([`Controls`]), for its settings screen and
+/// the help line its window shows; `None` for a control the game has no use for, which its
+/// settings then do not list. The help line names the keys bound now, so it stays true after
+/// the player rebinds them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ControlNames {
+    /// The movement keys as the help line says them ("move", "skate").
+    pub moving: &'static str,
+    /// The four movement keys on the settings screen: forward, back, left, right.
+    pub directions: [&'static str; 4],
+    /// The two turn keys on the settings screen (left, right), if the game turns by keys.
+    pub turning: Option<[&'static str; 2]>,
+    /// The held run (or boost) button, if the game has one.
+    pub run: Option<&'static str>,
+    /// The action button, pressed once ("Interact", "Dash"), if the game has one.
+    pub action: Option<&'static str>,
+}
+
 /// A game as everything that draws it sees it: its [`Rules`], and how they are drawn.
 pub trait Game: Rules {
     /// A copy of a player's own character after a tick, which its presentation predicts from
@@ -43,9 +61,9 @@ pub trait Game: Rules {
     /// How it is drawn between its ticks.
     type Presentation: Presentation<Self>;
 
-    /// What the keys do for a player, as a window's help line says it (`"WASD move, F
-    /// interact"`); see [`held`](Self::held).
-    const CONTROLS: &'static str;
+    /// What the game calls each control, for the settings screen and the help line; see
+    /// [`held`](Self::held).
+    const CONTROL_NAMES: ControlNames;
 
     /// Whether the mouse turns the player (the window then offers to capture it).
     const MOUSE_TURNS: bool;

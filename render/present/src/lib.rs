@@ -78,7 +78,9 @@ pub mod skinning;
 pub mod track;
 
 pub use camera::{CameraDraw, CameraRig};
-pub use game::{CommandOf, Controls, FrameOf, Game, PartialOf, Presentation, SnapshotOf, StateOf};
+pub use game::{
+    CommandOf, ControlNames, Controls, FrameOf, Game, PartialOf, Presentation, SnapshotOf, StateOf,
+};
 pub use local::LocalGame;
 pub use own::{OwnDraw, OwnPose, OwnPrediction, OwnRules};
 pub use record::{DrawnLog, HeldMark, TruthLog};

@@ -6,7 +6,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use fixstep_present::{Game, LocalGame};
+//! use fixstep_present::LocalGame;
+//! use fixstep_runtime::Rules;
 //! use fixstep_town_view::Town;
 //!
 //! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
@@ -23,9 +24,9 @@ use crate::{TownFeed, TownPresentation, TownSource, TownSpectator, TownUpdate};
 use fixstep_netplay::desync::index_after;
 use fixstep_netplay::ground::GroundPoint;
 use fixstep_netplay::{NetGame, NetRules};
-use fixstep_present::Controls;
 use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
+use fixstep_present::{ControlNames, Controls};
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::{ContentDigest, Rules, Simulation};
 use fixstep_town::bots::Bot;
@@ -86,7 +87,13 @@ impl Rules for Town {
 impl Game for Town {
     type Own = OwnBody;
     type Presentation = TownPresentation;
-    const CONTROLS: &'static str = "WASD move, Shift run, Q/E turn, F interact";
+    const CONTROL_NAMES: ControlNames = ControlNames {
+        moving: "move",
+        directions: ["Forward", "Back", "Step left", "Step right"],
+        turning: Some(["Turn left", "Turn right"]),
+        run: Some("Run"),
+        action: Some("Interact"),
+    };
     const MOUSE_TURNS: bool = true;
 
     /// W/S walk forward and back, A/D step left and right, the run key runs, the turn keys

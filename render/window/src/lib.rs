@@ -29,6 +29,7 @@
 //! use fixstep_arena_view::Arena;
 //! use fixstep_gpu::shapes::ShapeRenderer;
 //! use fixstep_present::Game;
+//! use fixstep_runtime::Rules;
 //! use fixstep_present::shapes::{ShapeGame, scenery_of};
 //! use fixstep_window::{Mode, PlayError, PlayOptions, run};
 //!
@@ -70,6 +71,7 @@ use fixstep_net::{Access, Admission, SessionKey};
 use fixstep_netplay::{HostOptions, NetGame, NetPlayError, PeerOptions, rejoin_file};
 use fixstep_present::{FrameOf, Game};
 use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
+use settings::short_key_name;
 use winit::application::ApplicationHandler;
 use winit::event::{DeviceEvent, DeviceId, ElementState, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -292,23 +294,39 @@ where
     }
 }
 
-/// The HUD's line of help: the adapter, and the keys of game `G`, with how to capture the
-/// mouse or let it go as it is now where the mouse turns. A spectator's keys move its camera:
-/// it has no character to move or to interact with.
-fn hud_note<G: Game>(ctx: &GpuContext, mouse_captured: bool, spectator: bool) -> String {
+/// What a spectator's keys do: they move its camera, which has no character to run or to
+/// interact with.
+const SPECTATOR_CONTROLS: fixstep_present::ControlNames = fixstep_present::ControlNames {
+    moving: "move the camera",
+    directions: ["Forward", "Back", "Left", "Right"],
+    turning: Some(["Turn left", "Turn right"]),
+    run: None,
+    action: None,
+};
+
+/// The HUD's line of help: the adapter, and what the keys bound now do in game `G` (or for a
+/// spectator), with how to capture the mouse or let it go as it is now where the mouse turns.
+fn hud_note<G: Game>(
+    ctx: &GpuContext,
+    keys: &settings::KeyBindings,
+    mouse_captured: bool,
+    spectator: bool,
+) -> String {
     let mouse = if mouse_captured {
         "mouse turns (Esc lets it go)"
     } else {
         "click to turn with the mouse"
     };
-    let keys = if spectator {
-        format!("WASD move the camera, Q/E turn it, {mouse}")
-    } else if G::MOUSE_TURNS {
-        format!("{}, {mouse}", G::CONTROLS)
-    } else {
-        G::CONTROLS.to_owned()
-    };
-    format!("{}   {keys}, wheel zoom, F3 graph, Esc menu", ctx.describe())
+    let names = if spectator { &SPECTATOR_CONTROLS } else { &G::CONTROL_NAMES };
+    let mut line = keys.help_line(names);
+    if spectator || G::MOUSE_TURNS {
+        line.push_str(", ");
+        line.push_str(mouse);
+    }
+    let key =
+        |action| keys.keys_of(action).first().map_or_else(String::new, |k| short_key_name(*k));
+    let (graph, menu) = (key(settings::Action::FrameGraph), key(settings::Action::Menu));
+    format!("{}   {line}, wheel zoom, {graph} graph, {menu} menu", ctx.describe())
 }
 
 /// Where a game hosted or joined from the front screen writes its desync reports: under the
@@ -414,7 +432,8 @@ where
             }
         };
         let shell = self.shell.as_ref().ok_or_else(|| PlayError::Window("no window".to_owned()))?;
-        let note = hud_note::<G>(&shell.ctx, false, game.is_spectator());
+        let note =
+            hud_note::<G>(&shell.ctx, &self.options.settings.keys, false, game.is_spectator());
         let drawn_log = self.options.drawn_log.as_deref();
         let playing = Playing::new(game, &self.options.settings, drawn_log, note, from_front)?;
         Ok(Stage::Playing(Box::new(playing)))
@@ -481,6 +500,13 @@ where
             if new.keys != old.keys || new.view != old.view {
                 playing.input = input::Input::new(new.keys.clone(), &new.view);
             }
+            // The help line names the keys as they are bound now.
+            if new.keys != old.keys
+                && let Some(shell) = self.shell.as_ref()
+            {
+                let spectator = playing.game.is_spectator();
+                playing.hud.note = Some(hud_note::<G>(&shell.ctx, &new.keys, false, spectator));
+            }
             playing.hud.visible = new.hud;
         }
     }
@@ -537,7 +563,7 @@ where
         if let Some(screen) = self.settings_screen()
             && screen.rebinding().is_some()
         {
-            screen.key(&mut settings, code);
+            screen.key(&mut settings, code, &G::CONTROL_NAMES);
             self.apply_settings(event_loop, settings);
             return true;
         }
@@ -604,7 +630,8 @@ where
         shell.present(|canvas| {
             canvas.menu(Some(BACKDROP), |ui| {
                 if front.screen() == &Screen::Settings {
-                    if settings_screen::settings_screen(ui, screen, &mut settings) {
+                    let names = &G::CONTROL_NAMES;
+                    if settings_screen::settings_screen(ui, screen, &mut settings, names) {
                         actions.push(FrontAction::Back);
                     }
                 } else {
@@ -666,7 +693,8 @@ where
             canvas.renderer.render(canvas.view, playing.game.drawn(), &playing.hud);
             if let Some(menu) = playing.menu.as_mut() {
                 canvas.menu(None, |ui| {
-                    pause::pause_menu(ui, menu, &mut settings, &what, network, &mut actions);
+                    let names = &G::CONTROL_NAMES;
+                    pause::pause_menu(ui, menu, &mut settings, names, &what, network, &mut actions);
                 });
             }
         })?;
@@ -708,6 +736,7 @@ where
     fn game_event(&mut self, event: &WindowEvent) {
         let Some(Stage::Playing(playing)) = self.stage.as_mut() else { return };
         let Some(shell) = self.shell.as_mut() else { return };
+        let keys = &self.options.settings.keys;
         match event {
             WindowEvent::Focused(false) => {
                 playing.input.release_all();
@@ -721,8 +750,12 @@ where
                         KeyAction::Escape if playing.input.mouse_look => {
                             playing.input.mouse_look = false;
                             shell.capture_mouse(false);
-                            playing.hud.note =
-                                Some(hud_note::<G>(&shell.ctx, false, playing.game.is_spectator()));
+                            playing.hud.note = Some(hud_note::<G>(
+                                &shell.ctx,
+                                keys,
+                                false,
+                                playing.game.is_spectator(),
+                            ));
                         }
                         KeyAction::Escape => self.open_pause(),
                         KeyAction::ToggleGraph => playing.hud.show_graph = !playing.hud.show_graph,
@@ -738,7 +771,7 @@ where
                 playing.input.mouse_look = true;
                 shell.capture_mouse(true);
                 playing.hud.note =
-                    Some(hud_note::<G>(&shell.ctx, true, playing.game.is_spectator()));
+                    Some(hud_note::<G>(&shell.ctx, keys, true, playing.game.is_spectator()));
             }
             WindowEvent::MouseWheel { delta, .. } => {
                 let steps = match delta {

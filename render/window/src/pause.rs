@@ -2,6 +2,8 @@
 //! played alone stops behind it; a network game goes on (others play it), with the own
 //! character holding still.
 
+use fixstep_present::ControlNames;
+
 use crate::settings::Settings;
 use crate::settings_screen::{SettingsScreen, settings_screen};
 
@@ -60,12 +62,13 @@ pub fn pause_menu(
     ui: &mut egui::Ui,
     menu: &mut PauseMenu,
     settings: &mut Settings,
+    names: &ControlNames,
     what: &str,
     network: bool,
     actions: &mut Vec<PauseAction>,
 ) {
     if let PauseMenu::Settings(screen) = menu {
-        if settings_screen(ui, screen, settings) {
+        if settings_screen(ui, screen, settings, names) {
             *menu = PauseMenu::Menu;
         }
         return;

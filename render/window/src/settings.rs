@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use fixstep_present::ControlNames;
 use serde::{Deserialize, Serialize};
 use winit::keyboard::KeyCode;
 
@@ -126,6 +127,20 @@ pub fn key_name(key: KeyCode) -> String {
         .map_or_else(|| name.clone(), str::to_owned)
 }
 
+/// A key as a help line names it: short, as printed on keyboards (`Esc`), and a modifier
+/// without its side (`Shift`, not `ShiftLeft`).
+#[must_use]
+pub fn short_key_name(key: KeyCode) -> String {
+    if key == KeyCode::Escape {
+        return "Esc".to_owned();
+    }
+    let name = key_name(key);
+    ["Shift", "Control", "Alt", "Super"]
+        .into_iter()
+        .find(|modifier| name == format!("{modifier}Left") || name == format!("{modifier}Right"))
+        .map_or(name, str::to_owned)
+}
+
 /// What a key does in the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Action {
@@ -166,7 +181,32 @@ impl Action {
         Self::FrameGraph,
     ];
 
-    /// Its name on the settings screen.
+    /// Its name on the settings screen of a game that calls its controls `names`; `None` if
+    /// the game has no use for it (the arena does not run or turn), and the screen leaves it
+    /// out.
+    #[must_use]
+    pub const fn named(self, names: &ControlNames) -> Option<&'static str> {
+        let [forward, back, left, right] = names.directions;
+        match self {
+            Self::Forward => Some(forward),
+            Self::Back => Some(back),
+            Self::Left => Some(left),
+            Self::Right => Some(right),
+            Self::TurnLeft => match names.turning {
+                Some([turn_left, _]) => Some(turn_left),
+                None => None,
+            },
+            Self::TurnRight => match names.turning {
+                Some([_, turn_right]) => Some(turn_right),
+                None => None,
+            },
+            Self::Run => names.run,
+            Self::Interact => names.action,
+            Self::Menu | Self::FrameGraph => Some(self.label()),
+        }
+    }
+
+    /// Its name on the settings screen, whatever the game.
     #[must_use]
     pub const fn label(self) -> &'static str {
         match self {
@@ -239,6 +279,37 @@ impl KeyBindings {
     #[must_use]
     pub fn keys_of(&self, action: Action) -> &[KeyCode] {
         self.0.get(&action).map_or(&[], Vec::as_slice)
+    }
+
+    /// What the keys bound now do in a game that calls its controls `names`, as its help line
+    /// says it: `WASD move, Shift run, Q/E turn, F interact`. A control with no key is left
+    /// out.
+    #[must_use]
+    pub fn help_line(&self, names: &ControlNames) -> String {
+        let main = |action| self.keys_of(action).first().map(|k| short_key_name(*k));
+        let mut parts = Vec::new();
+        let moves: Option<Vec<String>> =
+            [Action::Forward, Action::Left, Action::Back, Action::Right]
+                .into_iter()
+                .map(main)
+                .collect();
+        if let Some(moves) = moves {
+            // Four letters read as one word (WASD); longer names need their slashes.
+            let joiner = if moves.iter().all(|m| m.chars().count() == 1) { "" } else { "/" };
+            parts.push(format!("{} {}", moves.join(joiner), names.moving));
+        }
+        if let (Some(run), Some(key)) = (names.run, main(Action::Run)) {
+            parts.push(format!("{key} {}", run.to_lowercase()));
+        }
+        if names.turning.is_some()
+            && let (Some(left), Some(right)) = (main(Action::TurnLeft), main(Action::TurnRight))
+        {
+            parts.push(format!("{left}/{right} turn"));
+        }
+        if let (Some(action), Some(key)) = (names.action, main(Action::Interact)) {
+            parts.push(format!("{key} {}", action.to_lowercase()));
+        }
+        parts.join(", ")
     }
 
     /// Makes `key` the `slot`th key of `action` (0: the main key; past the last: one more).

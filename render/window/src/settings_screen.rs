@@ -2,8 +2,10 @@
 //! [`Settings`] in place, and the window applies each change at once (the window's mode and
 //! size, vsync, the field of view, the mouse, the keys, the volumes, the HUD). A key is
 //! rebound by clicking its button and pressing the new key; a key another action has is
-//! refused, with the action named, and Esc gives up.
+//! refused, with the action named, and Esc gives up. Its keys are the game's: each action
+//! under the name the game gives it, and only those the game has a use for.
 
+use fixstep_present::ControlNames;
 use winit::keyboard::KeyCode;
 
 use crate::settings::{Action, FOV_DEGREES, MOUSE_SENSITIVITY, Settings, WindowMode, key_name};
@@ -41,8 +43,9 @@ impl SettingsScreen {
     }
 
     /// A key was pressed while a key waits: binds it, or refuses it if another action has
-    /// it; Esc gives up. Returns whether the key was taken (not for the menus).
-    pub fn key(&mut self, settings: &mut Settings, key: KeyCode) -> bool {
+    /// it, naming that action as the game `names` it; Esc gives up. Returns whether the key
+    /// was taken (not for the menus).
+    pub fn key(&mut self, settings: &mut Settings, key: KeyCode, names: &ControlNames) -> bool {
         let Some((action, slot)) = self.rebinding else { return false };
         if key == KeyCode::Escape {
             self.rebinding = None;
@@ -54,18 +57,24 @@ impl SettingsScreen {
                 self.problem = None;
             }
             // Still waiting: the player presses another key, or Esc.
-            Err(taken) => self.problem = Some(format!("{taken}: pick another key, or Esc")),
+            Err(taken) => {
+                let action = taken.taken_by.named(names).unwrap_or(taken.taken_by.label());
+                let key = key_name(taken.key);
+                self.problem =
+                    Some(format!("{key} already does {action}: pick another key, or Esc"));
+            }
         }
         true
     }
 }
 
-/// Lays out the settings screen over `settings` (changed in place) and says whether Back was
-/// pressed.
+/// Lays out the settings screen over `settings` (changed in place), with the keys of a game
+/// that calls its controls `names`, and says whether Back was pressed.
 pub fn settings_screen(
     ui: &mut egui::Ui,
     screen: &mut SettingsScreen,
     settings: &mut Settings,
+    names: &ControlNames,
 ) -> bool {
     let mut back = false;
     egui::CentralPanel::default().show(ui, |ui| {
@@ -81,7 +90,7 @@ pub fn settings_screen(
                     ui.label("HUD");
                     ui.checkbox(&mut settings.hud, "shown");
                     ui.end_row();
-                    key_rows(ui, screen, settings);
+                    key_rows(ui, screen, settings, names);
                 });
             });
             if let Some(problem) = screen.problem() {
@@ -151,9 +160,15 @@ fn volume_rows(ui: &mut egui::Ui, settings: &mut Settings) {
     }
 }
 
-fn key_rows(ui: &mut egui::Ui, screen: &mut SettingsScreen, settings: &Settings) {
+fn key_rows(
+    ui: &mut egui::Ui,
+    screen: &mut SettingsScreen,
+    settings: &Settings,
+    names: &ControlNames,
+) {
     for action in Action::ALL {
-        ui.label(action.label());
+        let Some(name) = action.named(names) else { continue };
+        ui.label(name);
         ui.horizontal(|ui| {
             let keys = settings.keys.keys_of(action);
             for slot in 0..2 {
@@ -175,17 +190,78 @@ fn key_rows(ui: &mut egui::Ui, screen: &mut SettingsScreen, settings: &Settings)
 mod tests {
     use super::*;
 
+    /// A game whose player walks, runs, turns and interacts.
+    const WALKER: ControlNames = ControlNames {
+        moving: "move",
+        directions: ["Forward", "Back", "Step left", "Step right"],
+        turning: Some(["Turn left", "Turn right"]),
+        run: Some("Run"),
+        action: Some("Interact"),
+    };
+
+    /// A game whose player only steers and dashes.
+    const SKATER: ControlNames = ControlNames {
+        moving: "skate",
+        directions: ["North", "South", "West", "East"],
+        turning: None,
+        run: None,
+        action: Some("Dash"),
+    };
+
+    #[test]
+    fn a_taken_key_is_refused_naming_the_action_as_the_game_calls_it() {
+        let mut settings = Settings::default();
+        let mut screen = SettingsScreen::default();
+        screen.rebind(Action::Forward, 0);
+        assert!(screen.key(&mut settings, KeyCode::KeyF, &SKATER));
+        assert_eq!(screen.problem(), Some("F already does Dash: pick another key, or Esc"));
+        assert!(screen.key(&mut settings, KeyCode::KeyA, &SKATER));
+        assert_eq!(screen.problem(), Some("A already does West: pick another key, or Esc"));
+    }
+
+    #[test]
+    fn a_game_lists_the_actions_it_uses_under_its_own_names() {
+        let listed = |names| -> Vec<&str> {
+            Action::ALL.into_iter().filter_map(|action| action.named(names)).collect()
+        };
+        assert_eq!(
+            listed(&SKATER),
+            ["North", "South", "West", "East", "Dash", "Menu", "Frame times"],
+            "no run, no turning"
+        );
+        assert_eq!(listed(&WALKER).len(), Action::ALL.len(), "every action");
+    }
+
+    #[test]
+    fn the_help_line_names_the_keys_bound_now() {
+        let mut settings = Settings::default();
+        assert_eq!(settings.keys.help_line(&WALKER), "WASD move, Shift run, Q/E turn, F interact");
+        assert_eq!(settings.keys.help_line(&SKATER), "WASD skate, F dash");
+        settings.keys.bind(Action::Forward, 0, KeyCode::KeyI).expect("I is free");
+        settings.keys.bind(Action::Interact, 0, KeyCode::Space).expect("Space is free");
+        assert_eq!(settings.keys.help_line(&SKATER), "IASD skate, Space dash");
+        settings.keys.bind(Action::Left, 0, KeyCode::Numpad4).expect("Numpad4 is free");
+        settings.keys.bind(Action::TurnLeft, 0, KeyCode::KeyJ).expect("J is free");
+        assert_eq!(
+            settings.keys.help_line(&WALKER),
+            "I/Numpad4/S/D move, Shift run, J/E turn, Space interact"
+        );
+    }
+
     #[test]
     fn a_key_another_action_has_is_refused_and_the_next_free_key_binds() {
         let mut settings = Settings::default();
         let mut screen = SettingsScreen::default();
-        assert!(!screen.key(&mut settings, KeyCode::KeyZ), "no key waits: the menus have it");
+        assert!(
+            !screen.key(&mut settings, KeyCode::KeyZ, &WALKER),
+            "no key waits: the menus have it"
+        );
         screen.rebind(Action::Forward, 0);
-        assert!(screen.key(&mut settings, KeyCode::KeyS));
+        assert!(screen.key(&mut settings, KeyCode::KeyS, &WALKER));
         assert_eq!(screen.problem(), Some("S already does Back: pick another key, or Esc"));
         assert_eq!(screen.rebinding(), Some((Action::Forward, 0)), "still waiting");
         assert_eq!(settings.keys.keys_of(Action::Forward)[0], KeyCode::KeyW, "unchanged");
-        assert!(screen.key(&mut settings, KeyCode::KeyZ));
+        assert!(screen.key(&mut settings, KeyCode::KeyZ, &WALKER));
         assert_eq!(settings.keys.keys_of(Action::Forward), [KeyCode::KeyZ, KeyCode::ArrowUp]);
         assert_eq!((screen.rebinding(), screen.problem()), (None, None));
     }
@@ -195,7 +271,7 @@ mod tests {
         let mut settings = Settings::default();
         let mut screen = SettingsScreen::default();
         screen.rebind(Action::Run, 1);
-        assert!(screen.key(&mut settings, KeyCode::Escape));
+        assert!(screen.key(&mut settings, KeyCode::Escape, &WALKER));
         assert_eq!(screen.rebinding(), None);
         assert_eq!(settings, Settings::default(), "nothing bound");
         assert_eq!(key_name(KeyCode::KeyW), "W");

@@ -12,6 +12,15 @@ use fixstep_window::pause::{PauseMenu, pause_menu};
 use fixstep_window::settings::{Remembered, Settings};
 use fixstep_window::settings_screen::{SettingsScreen, settings_screen};
 
+/// A game's controls, as the settings screen lists them.
+const CONTROLS: fixstep_present::ControlNames = fixstep_present::ControlNames {
+    moving: "move",
+    directions: ["Forward", "Back", "Step left", "Step right"],
+    turning: Some(["Turn left", "Turn right"]),
+    run: Some("Run"),
+    action: Some("Interact"),
+};
+
 /// The pictures' size, pixels: the window's default.
 const SIZE: (u32, u32) = (1280, 720);
 
@@ -87,7 +96,7 @@ fn the_pause_menu_and_its_settings_draw_and_change_nothing_untouched() {
     let mut actions = Vec::new();
     let what = "Hosting: friends join at 192.168.1.20:7465";
     let Some(picture) = draw_ui("pause", |ui| {
-        pause_menu(ui, &mut menu, &mut settings, what, true, &mut actions);
+        pause_menu(ui, &mut menu, &mut settings, &CONTROLS, what, true, &mut actions);
     }) else {
         return;
     };
@@ -97,7 +106,7 @@ fn the_pause_menu_and_its_settings_draw_and_change_nothing_untouched() {
     let mut screen = SettingsScreen::default();
     let mut back = false;
     let Some(picture) = draw_ui("settings", |ui| {
-        back |= settings_screen(ui, &mut screen, &mut settings);
+        back |= settings_screen(ui, &mut screen, &mut settings, &CONTROLS);
     }) else {
         return;
     };

@@ -11,7 +11,7 @@
 //! ```no_run
 //! use std::sync::Arc;
 //! use fixstep_audio::DeviceSettings;
-//! use crate::sound::{Sounds, TownSoundscape};
+//! use fixstep_town_view::sound::{Sounds, TownSoundscape};
 //! use fixstep_town_view::{TownPresentation, assets};
 //!
 //! let root = std::path::Path::new("assets");
@@ -54,7 +54,7 @@
 //! ```
 //! use std::sync::Arc;
 //! use fixstep_audio::{OfflineBackend, OfflineSettings, SAMPLE_RATE_HZ};
-//! use crate::sound::{Sounds, TownSoundscape};
+//! use fixstep_town_view::sound::{Sounds, TownSoundscape};
 //! use fixstep_town_view::{DrawFrame, assets};
 //!
 //! let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
