@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use fixstep_net::NetError;
+use fixstep_runtime::net::{Goodbye, Role};
 
 /// Why a network game cannot go on, or a report cannot be written.
 #[derive(Debug, thiserror::Error)]
@@ -10,13 +11,14 @@ pub enum NetPlayError {
     /// The socket or the connection failed.
     #[error(transparent)]
     Net(#[from] NetError),
-    /// The host refused this peer, and said why.
-    #[error("the host refused this {role}: {reason}")]
+    /// The host refused this peer, and said why: a screen tells a wrong password from a
+    /// full game by the goodbye, not by its words.
+    #[error("the host refused this {role}: {goodbye}")]
     Refused {
-        /// "player" or "spectator".
-        role: &'static str,
+        /// What this peer asked to be.
+        role: Role,
         /// The host's reason.
-        reason: String,
+        goodbye: Goodbye,
     },
     /// The state the host sent does not decode.
     #[error("the host's state does not decode: {0}")]

@@ -228,16 +228,16 @@ pub(crate) fn dropped_by(goodbye: Option<&Goodbye>) -> bool {
     goodbye.is_some_and(|g| *g != Goodbye::MatchEnded)
 }
 
-/// What the host at `host` saying `goodbye` means for a `role` ("player" or "spectator"):
+/// What the host at `host` saying `goodbye` means for a peer in `role`:
 /// before the welcome a refusal, an error; after it the end of the game, in words.
 pub(crate) fn said_goodbye(
     host: SocketAddr,
     welcomed: bool,
     goodbye: &Goodbye,
-    role: &'static str,
+    role: Role,
 ) -> Result<String, NetPlayError> {
     if !welcomed {
-        return Err(NetPlayError::Refused { role, reason: goodbye.to_string() });
+        return Err(NetPlayError::Refused { role, goodbye: goodbye.clone() });
     }
     Ok(fixstep_net::NetError::HostEnded { host, goodbye: Some(goodbye.clone()) }.to_string())
 }
@@ -436,7 +436,8 @@ impl<G: NetRules> NetPeer<G> {
             }
             PeerEvent::Goodbye(goodbye) => {
                 let welcomed = self.sim.is_some();
-                self.goodbye = Some(said_goodbye(self.link.host(), welcomed, &goodbye, "player")?);
+                self.goodbye =
+                    Some(said_goodbye(self.link.host(), welcomed, &goodbye, Role::Player)?);
             }
             PeerEvent::Tick(record) => {
                 self.clock.observe(record.tick);
@@ -655,7 +656,10 @@ pub fn rejoin_file(host: &str, name: &str) -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::{RejoinSecret, read_secret, write_secret};
+    use super::{
+        Goodbye, NetPlayError, RejoinSecret, Role, SocketAddr, read_secret, said_goodbye,
+        write_secret,
+    };
 
     #[test]
     fn a_rejoin_secret_is_kept_for_its_owner_and_a_damaged_file_is_ignored() {
@@ -676,5 +680,23 @@ mod tests {
         std::fs::write(&file, "zz".repeat(16)).expect("writable");
         assert_eq!(read_secret(&file), None, "32 characters that are not hex");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_refusal_keeps_the_hosts_goodbye_typed_and_says_it_in_words() {
+        let host = SocketAddr::from(([127, 0, 0, 1], 7465));
+        let refused = said_goodbye(host, false, &Goodbye::TimedOut, Role::Spectator);
+        let Err(error) = refused else { panic!("a goodbye before the welcome is a refusal") };
+        assert_eq!(
+            error.to_string(),
+            "the host refused this spectator: the host heard nothing from this peer for too long \
+             (timed out)"
+        );
+        assert!(matches!(
+            error,
+            NetPlayError::Refused { role: Role::Spectator, goodbye: Goodbye::TimedOut }
+        ));
+        let ended = said_goodbye(host, true, &Goodbye::MatchEnded, Role::Player);
+        assert!(ended.is_ok(), "after the welcome, a goodbye ends the game");
     }
 }

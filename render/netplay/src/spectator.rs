@@ -117,7 +117,7 @@ impl<G: NetGame> NetSpectator<G> {
                 PeerEvent::Goodbye(goodbye) => {
                     let welcomed = self.link.session().is_welcomed();
                     let host = self.link.host();
-                    self.goodbye = Some(said_goodbye(host, welcomed, &goodbye, "spectator")?);
+                    self.goodbye = Some(said_goodbye(host, welcomed, &goodbye, Role::Spectator)?);
                 }
                 PeerEvent::Update(update) => {
                     self.updates += 1;

@@ -98,6 +98,16 @@ pub enum Role {
     Spectator,
 }
 
+/// `player` or `spectator`, as a message to a person says it.
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Player => "player",
+            Self::Spectator => "spectator",
+        })
+    }
+}
+
 /// One tick as the host fixed it: the players who leave and join before it runs, and one
 /// command per seat (after the changes; a free seat's is the default, and ignored).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
