@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fixstep_gpu::Hud;
@@ -195,6 +196,14 @@ pub struct HostPlay<G: NetGame> {
     names: Vec<String>,
     /// Where friends join it.
     address: SocketAddr,
+    /// Where its desync reports go, as the HUD names it.
+    reports: PathBuf,
+}
+
+/// The HUD's words for `desyncs` desyncs, `resyncs` of them mended, whose reports are under
+/// `reports`: where the player finds them, as the host was told to write them.
+fn desync_note(desyncs: u64, resyncs: u64, reports: &Path) -> String {
+    format!("   DESYNC x{desyncs}, resynced x{resyncs} (see {})", reports.display())
 }
 
 impl<G: NetGame> HostPlay<G> {
@@ -217,6 +226,7 @@ impl<G: NetGame> HostPlay<G> {
             input: G::Input::default(),
             names: Vec::new(),
             address: SocketAddr::new(ip, port),
+            reports: options.reports.clone(),
         })
     }
 }
@@ -290,10 +300,7 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
             line.push_str(&format!("   ticks run without the window {stood_in}"));
         }
         if stats.desyncs > 0 {
-            line.push_str(&format!(
-                "   DESYNC x{}, resynced x{} (see desync-reports/)",
-                stats.desyncs, stats.resyncs
-            ));
+            line.push_str(&desync_note(stats.desyncs, stats.resyncs, &self.reports));
         }
         hud.network = Some(line);
     }
@@ -578,7 +585,16 @@ impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::playing_with;
+    use super::{desync_note, playing_with};
+
+    #[test]
+    fn the_hud_names_the_folder_the_desync_reports_went_to() {
+        let reports = std::path::Path::new("/home/ada/.local/share/fixstep/desync-reports");
+        assert_eq!(
+            desync_note(2, 1, reports),
+            "   DESYNC x2, resynced x1 (see /home/ada/.local/share/fixstep/desync-reports)"
+        );
+    }
 
     #[test]
     fn the_pause_menu_says_alone_only_when_no_bot_plays() {
