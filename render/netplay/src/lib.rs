@@ -87,7 +87,6 @@ mod error;
 pub mod ground;
 mod host;
 pub mod host_thread;
-pub mod loadtest;
 mod metrics;
 mod peer;
 mod player_frames;

@@ -19,7 +19,7 @@ use fixstep_present::CommandOf;
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{Bot, Simulation, Tick};
 
-use crate::{NetGame, NetPeer, NetPlayError, NetSpectator, PeerOptions, SharedTicks};
+use fixstep_netplay::{NetGame, NetPeer, NetPlayError, NetSpectator, PeerOptions, SharedTicks};
 
 /// How often the generator serves every socket and clock, microseconds: 2 ms, as often as a
 /// headless peer looks at its own, so the generator's loop adds no more delay than a player's.

@@ -1,5 +1,7 @@
 //! `fixstep loadtest`: many virtual players and spectators against a host, measured as its
-//! players meet it (see [`fixstep_netplay::loadtest`]).
+//! players meet it (see [`generator`]).
+
+mod generator;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result};
 use clap::Args;
 use fixstep_net::{MAX_PLAYERS, MAX_SPECTATORS};
-use fixstep_netplay::loadtest::{LoadOptions, LoadReport, run_load};
+use generator::{LoadOptions, LoadReport, run_load};
 
 use super::join::resolve;
 use super::secret::PasswordArgs;
