@@ -385,34 +385,117 @@ fn the_small_level_is_valid() {
     assert_eq!(small.pedestrians[1].stops, vec![false, true, false, true]);
 }
 
-#[test]
-fn syntax_error_is_reported_at_rons_position() {
-    let text = edit(&small_level(), "start_minute: 600,", "start_minute: 600 600,");
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "600 600,", "600,"),
-        &["Expected comma"],
-    );
+/// One edit that breaks the small level in one way: what the edit is, and the one problem
+/// it must cause, found at `target` inside `context` of the edited text and saying each of
+/// `says`.
+struct Broken {
+    /// What is broken, as a failure names the case.
+    what: &'static str,
+    from: &'static str,
+    to: &'static str,
+    context: &'static str,
+    target: &'static str,
+    says: &'static [&'static str],
 }
 
+/// Levels broken one way each, every one a problem of its own kind.
+const BROKEN: &[Broken] = &[
+    Broken {
+        what: "a syntax error, at RON's position",
+        from: "start_minute: 600,",
+        to: "start_minute: 600 600,",
+        context: "600 600,",
+        target: "600,",
+        says: &["Expected comma"],
+    },
+    Broken {
+        what: "an unknown field, at the field",
+        from: "(id: \"shop\", footprint",
+        to: "(id: \"shop\", colour: \"red\", footprint",
+        context: "colour: \"red\"",
+        target: "colour",
+        says: &["colour", "footprint"],
+    },
+    Broken {
+        what: "a dangling reference, naming the missing id",
+        from: "building: \"shop\"",
+        to: "building: \"shed\"",
+        context: "building: \"shed\"",
+        target: "\"shed\"",
+        says: &["door \"shop_door\"", "building \"shed\" does not exist"],
+    },
+    Broken {
+        what: "an empty route",
+        from: "route: [(-1600, -1600), (1600, -1600), (1600, 1600), (-1600, 1600)],\n            stops: [0],",
+        to: "route: [],\n            stops: [],",
+        context: "route: [],",
+        target: "[",
+        says: &["pedestrian \"Ann\"", "route is empty"],
+    },
+    Broken {
+        what: "a route step without a lane",
+        from: "route: [\"sw\", \"se\", \"ne\", \"nw\"]",
+        to: "route: [\"sw\", \"se\", \"nw\"]",
+        context: "[\"sw\", \"se\", \"nw\"]",
+        target: "\"nw\"",
+        says: &["taxi \"cab\"", "no lane from \"se\" to \"nw\""],
+    },
+    Broken {
+        what: "a route without a lane back to its start",
+        from: "(\"nw\", \"sw\"), ",
+        to: "",
+        context: "route: [\"sw\", \"se\"",
+        target: "\"sw\"",
+        says: &["no lane from \"nw\" to \"sw\""],
+    },
+    Broken {
+        what: "a teleport's exit inside a teleport zone",
+        from: "exit: (3500, 0)",
+        to: "exit: (4100, 0)",
+        context: "exit: (4100, 0)",
+        target: "(",
+        says: &["teleport \"tp\" end b", "inside zone b of teleport \"tp\""],
+    },
+    Broken {
+        what: "a spawn inside a building",
+        from: "(at: (0, 3000), facing_deg: -90)",
+        to: "(at: (500, 200), facing_deg: -90)",
+        context: "(at: (500, 200)",
+        target: "(5",
+        says: &["spawn 1 at (500, 200) is inside building \"shop\""],
+    },
+    Broken {
+        what: "a pedestrian's route through a building",
+        from: "route: [(-1600, -1600), (1600, -1600), (1600, 1600), (-1600, 1600)],",
+        to: "route: [(-1600, -1600), (1600, -1600), (1600, 1600), (-1600, 1600),\n                (1600, -1200)],",
+        context: "(-1600, 1600),\n",
+        target: "(",
+        says: &[
+            "pedestrian \"Ann\"",
+            "from point 3 (-1600, 1600) to point 4 (1600, -1200)",
+            "building \"shop\"",
+        ],
+    },
+];
+
 #[test]
-fn unknown_field_is_reported_at_the_field() {
-    let text = edit(
-        &small_level(),
-        "(id: \"shop\", footprint",
-        "(id: \"shop\", colour: \"red\", footprint",
-    );
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "colour: \"red\"", "colour"),
-        &["colour", "footprint"],
-    );
+fn each_level_broken_one_way_names_its_one_problem_with_file_line_and_column() {
+    for broken in BROKEN {
+        let text = edit(&small_level(), broken.from, broken.to);
+        let found = problems(&text, &assets());
+        assert_eq!(found.len(), 1, "{}: {found:?}", broken.what);
+        let at = position_in(&text, broken.context, broken.target);
+        let problem = &found[0];
+        assert_eq!(problem.file, Path::new(LABEL), "{}", broken.what);
+        assert_eq!((problem.line, problem.column), at, "{}: {problem}", broken.what);
+        for words in broken.says {
+            assert!(
+                problem.message.contains(words),
+                "{}: {problem} does not say {words:?}",
+                broken.what
+            );
+        }
+    }
 }
 
 #[test]
@@ -434,19 +517,6 @@ fn duplicate_id_points_at_the_second_one() {
 }
 
 #[test]
-fn dangling_reference_names_the_missing_id() {
-    let text = edit(&small_level(), "building: \"shop\"", "building: \"shed\"");
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "building: \"shed\"", "\"shed\""),
-        &["door \"shop_door\"", "building \"shed\" does not exist"],
-    );
-}
-
-#[test]
 fn lane_to_a_missing_waypoint_is_a_dangling_reference() {
     let text = edit(&small_level(), "(\"ne\", \"nw\"),", "(\"ne\", \"north\"),");
     let found = problems(&text, &assets());
@@ -455,23 +525,6 @@ fn lane_to_a_missing_waypoint_is_a_dangling_reference() {
         Path::new(LABEL),
         position_in(&text, "(\"ne\", \"north\")", "\"north\""),
         &["waypoint \"north\" does not exist"],
-    );
-}
-
-#[test]
-fn empty_route_is_reported() {
-    let text = edit(
-        &small_level(),
-        "route: [(-1600, -1600), (1600, -1600), (1600, 1600), (-1600, 1600)],\n            stops: [0],",
-        "route: [],\n            stops: [],",
-    );
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "route: [],", "["),
-        &["pedestrian \"Ann\"", "route is empty"],
     );
 }
 
@@ -486,36 +539,6 @@ fn short_taxi_route_is_reported() {
         Path::new(LABEL),
         position_in(&text, "route: [\"sw\"]", "["),
         &["taxi \"cab\"", "needs at least 2"],
-    );
-}
-
-#[test]
-fn route_step_without_a_lane_is_reported() {
-    let text = edit(
-        &small_level(),
-        "route: [\"sw\", \"se\", \"ne\", \"nw\"]",
-        "route: [\"sw\", \"se\", \"nw\"]",
-    );
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "[\"sw\", \"se\", \"nw\"]", "\"nw\""),
-        &["taxi \"cab\"", "no lane from \"se\" to \"nw\""],
-    );
-}
-
-#[test]
-fn route_without_a_lane_back_to_its_start_is_reported() {
-    let text = edit(&small_level(), "(\"nw\", \"sw\"), ", "");
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "route: [\"sw\", \"se\"", "\"sw\""),
-        &["no lane from \"nw\" to \"sw\""],
     );
 }
 
@@ -767,57 +790,6 @@ fn overlapping_zones_are_reported() {
         &[
             "the zone of cutscene trigger \"well\" overlaps zone a of teleport \"tp\"",
             &format!("first at line {}, column {}", first.0, first.1),
-        ],
-    );
-}
-
-#[test]
-fn teleport_exit_inside_a_teleport_zone_is_reported() {
-    let text = edit(&small_level(), "exit: (3500, 0)", "exit: (4100, 0)");
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "exit: (4100, 0)", "("),
-        &["teleport \"tp\" end b", "inside zone b of teleport \"tp\""],
-    );
-}
-
-#[test]
-fn spawn_inside_a_building_is_reported() {
-    let text = edit(
-        &small_level(),
-        "(at: (0, 3000), facing_deg: -90)",
-        "(at: (500, 200), facing_deg: -90)",
-    );
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "(at: (500, 200)", "(5"),
-        &["spawn 1 at (500, 200) is inside building \"shop\""],
-    );
-}
-
-#[test]
-fn pedestrian_route_through_a_building_is_reported() {
-    let text = edit(
-        &small_level(),
-        "route: [(-1600, -1600), (1600, -1600), (1600, 1600), (-1600, 1600)],",
-        "route: [(-1600, -1600), (1600, -1600), (1600, 1600), (-1600, 1600),\n                (1600, -1200)],",
-    );
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "(-1600, 1600),\n", "("),
-        &[
-            "pedestrian \"Ann\"",
-            "from point 3 (-1600, 1600) to point 4 (1600, -1200)",
-            "building \"shop\"",
         ],
     );
 }
