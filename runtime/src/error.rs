@@ -1,11 +1,12 @@
-//! The runtime's one error type.
+//! The runtime's errors: a refused tick ([`Error`]), a replay that cannot be read or
+//! verified ([`ReplayError`]), a failed determinism self-test ([`SyncTestError`]).
 
 use crate::hash::{ContentDigest, StateHash};
 use crate::tick::Tick;
 
-/// Everything the runtime can refuse or detect. Reading a bad replay, stepping out of order and
-/// a failed determinism check all end here, with where it happened; nothing in the runtime
-/// panics on bad input.
+/// Why a tick or a change of seats was refused: a tick out of order or with the wrong number
+/// of commands, a seat that cannot be taken or freed. Nothing in the runtime panics on bad
+/// input; a caller that fed a simulation what it should not gets one of these, with where.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -57,6 +58,13 @@ pub enum Error {
         /// The most players it holds.
         max: usize,
     },
+}
+
+/// Why a replay cannot be read, written or verified, with the record and byte where it went
+/// wrong; or a tick of it that does not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
     /// The bytes do not start with the replay signature: not a replay at all.
     #[error("not a Fixstep replay: the file does not start with the replay signature")]
     NotAReplay,
@@ -156,6 +164,30 @@ pub enum Error {
         /// The encoder's message.
         reason: String,
     },
+    /// Reading or writing bytes failed.
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+    /// A tick of the replay does not run in the simulation it is played into.
+    #[error("a tick of the replay does not run: {0}")]
+    Tick(#[from] Error),
+}
+
+/// Why the determinism self-test failed: two runs that should agree and do not, a state that
+/// does not survive serialization, or a tick that does not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SyncTestError {
+    /// The determinism self-test found two runs that should agree and do not.
+    #[error("{0}")]
+    Desync(Box<Desync>),
+    /// Encoding a replay or a state failed.
+    #[error("cannot encode {what}: {reason}")]
+    Encode {
+        /// What was being encoded.
+        what: &'static str,
+        /// The encoder's message.
+        reason: String,
+    },
     /// Decoding a state failed.
     #[error("cannot decode {what}: {reason}")]
     Decode {
@@ -164,12 +196,9 @@ pub enum Error {
         /// The decoder's message.
         reason: String,
     },
-    /// Reading or writing bytes failed.
-    #[error("i/o error: {0}")]
-    Io(#[from] std::io::Error),
-    /// The determinism self-test found two runs that should agree and do not.
-    #[error("{0}")]
-    Desync(Box<Desync>),
+    /// A tick of the test does not run.
+    #[error("a tick does not run: {0}")]
+    Tick(#[from] Error),
 }
 
 /// Which check of the determinism self-test failed.

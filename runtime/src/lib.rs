@@ -123,7 +123,7 @@ pub mod world;
 
 pub use clock::NetworkClock;
 pub use command::{Command, HeldInputs};
-pub use error::{Desync, Error, SyncCheck};
+pub use error::{Desync, Error, ReplayError, SyncCheck, SyncTestError};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
 pub use input::{Bot, HeldInput};

@@ -18,7 +18,7 @@
 //! Version 1 had no content digest, joins or partial hashes, and version 2 did not name the
 //! simulation (so a replay of one game read by another failed on its first command rather
 //! than saying whose it was); both were recorded under rules this build no longer runs, so
-//! they are refused with [`Error::OlderReplayFormat`]. Version 3 counted the players who
+//! they are refused with [`ReplayError::OlderReplayFormat`]. Version 3 counted the players who
 //! joined before a tick, who always took new seats; version 4 records the seats freed and
 //! taken ([`SeatChanges`]), and is refused by older builds by its number.
 //!
@@ -30,7 +30,9 @@ use std::io::Write;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use xxhash_rust::xxh3::xxh3_64;
 
+#[cfg(doc)]
 use crate::error::Error;
+use crate::error::ReplayError;
 use crate::hash::{ContentDigest, HashRecord, StateHash, StateHasher};
 use crate::seats::SeatChanges;
 use crate::sim::Simulation;
@@ -92,15 +94,15 @@ impl ReplayHeader {
     ///
     /// # Errors
     ///
-    /// [`Error::Encode`] for more than 65,535 players.
-    pub fn of<S: Simulation>(sim: &S, level: String, seed: u64) -> Result<Self, Error> {
+    /// [`ReplayError::Encode`] for more than 65,535 players.
+    pub fn of<S: Simulation>(sim: &S, level: String, seed: u64) -> Result<Self, ReplayError> {
         Ok(Self {
             sim: S::NAME.to_owned(),
             sim_version: S::VERSION,
             level,
             level_digest: sim.content_digest(),
             seed,
-            players: u16::try_from(sim.players()).map_err(|_| Error::Encode {
+            players: u16::try_from(sim.players()).map_err(|_| ReplayError::Encode {
                 what: "a replay header",
                 reason: format!("{} players is more than a replay holds", sim.players()),
             })?,
@@ -129,13 +131,13 @@ impl ReplayHeader {
     /// # Errors
     ///
     /// As [`Replay::from_bytes`], for the header's record.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, ReplayError> {
         Self::read(&mut RecordReader::new(bytes)?)
     }
 
     /// The header: the first record.
-    fn read(reader: &mut RecordReader<'_>) -> Result<Self, Error> {
-        reader.next_record_within(MAX_HEADER_BYTES)?.ok_or(Error::ReplayTruncated {
+    fn read(reader: &mut RecordReader<'_>) -> Result<Self, ReplayError> {
+        reader.next_record_within(MAX_HEADER_BYTES)?.ok_or(ReplayError::ReplayTruncated {
             record: 0,
             offset: reader.offset as u64,
             missing: RECORD_FRAME_BYTES as u64,
@@ -146,12 +148,12 @@ impl ReplayHeader {
     ///
     /// # Errors
     ///
-    /// [`Error::OtherSimulation`] if another did.
-    pub fn check_sim<S: Simulation>(&self) -> Result<(), Error> {
+    /// [`ReplayError::OtherSimulation`] if another did.
+    pub fn check_sim<S: Simulation>(&self) -> Result<(), ReplayError> {
         if self.sim == S::NAME {
             Ok(())
         } else {
-            Err(Error::OtherSimulation { recorded: self.sim.clone(), running: S::NAME })
+            Err(ReplayError::OtherSimulation { recorded: self.sim.clone(), running: S::NAME })
         }
     }
 }
@@ -178,8 +180,8 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::Encode`] if a command cannot be serialized.
-    pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
+    /// [`ReplayError::Encode`] if a command cannot be serialized.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, ReplayError> {
         let mut writer = ReplayWriter::new(Vec::new(), &self.header)?;
         for record in &self.ticks {
             writer.record(record)?;
@@ -191,10 +193,10 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::NotAReplay`], [`Error::NewerReplayFormat`], [`Error::ReplayTruncated`],
-    /// [`Error::ReplayCorrupted`] or [`Error::ReplayMalformed`], each saying which record and
+    /// [`ReplayError::NotAReplay`], [`ReplayError::NewerReplayFormat`], [`ReplayError::ReplayTruncated`],
+    /// [`ReplayError::ReplayCorrupted`] or [`ReplayError::ReplayMalformed`], each saying which record and
     /// at which byte.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, ReplayError> {
         let mut reader = RecordReader::new(bytes)?;
         let header = ReplayHeader::read(&mut reader)?;
         Self::read_ticks(reader, header)
@@ -205,8 +207,8 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::OtherSimulation`], or as [`from_bytes`](Self::from_bytes).
-    pub fn read_for<S: Simulation<Command = C>>(bytes: &[u8]) -> Result<Self, Error> {
+    /// [`ReplayError::OtherSimulation`], or as [`from_bytes`](Self::from_bytes).
+    pub fn read_for<S: Simulation<Command = C>>(bytes: &[u8]) -> Result<Self, ReplayError> {
         let mut reader = RecordReader::new(bytes)?;
         let header = ReplayHeader::read(&mut reader)?;
         header.check_sim::<S>()?;
@@ -214,7 +216,7 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
     }
 
     /// The tick records after `header`, checked as they are read.
-    fn read_ticks(mut reader: RecordReader<'_>, header: ReplayHeader) -> Result<Self, Error> {
+    fn read_ticks(mut reader: RecordReader<'_>, header: ReplayHeader) -> Result<Self, ReplayError> {
         let mut ticks: Vec<TickRecord<C>> = Vec::new();
         let mut players = usize::from(header.players);
         while let Some(record) = reader.next_record::<TickRecord<C>>()? {
@@ -248,7 +250,7 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
                 ))
             };
             if let Some(reason) = problem {
-                return Err(Error::ReplayMalformed {
+                return Err(ReplayError::ReplayMalformed {
                     record: reader.records - 1,
                     offset: reader.record_start as u64,
                     reason,
@@ -272,8 +274,8 @@ impl<W: Write> ReplayWriter<W> {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if writing fails.
-    pub fn new(mut out: W, header: &ReplayHeader) -> Result<Self, Error> {
+    /// [`ReplayError::Io`] if writing fails.
+    pub fn new(mut out: W, header: &ReplayHeader) -> Result<Self, ReplayError> {
         out.write_all(&REPLAY_SIGNATURE)?;
         out.write_all(&REPLAY_FORMAT_VERSION.to_le_bytes())?;
         let mut writer = Self { out, payload: Vec::new() };
@@ -285,19 +287,19 @@ impl<W: Write> ReplayWriter<W> {
     ///
     /// # Errors
     ///
-    /// [`Error::Encode`] if a command cannot be serialized, [`Error::Io`] if writing fails.
-    pub fn record<C: Serialize>(&mut self, record: &TickRecord<C>) -> Result<(), Error> {
+    /// [`ReplayError::Encode`] if a command cannot be serialized, [`ReplayError::Io`] if writing fails.
+    pub fn record<C: Serialize>(&mut self, record: &TickRecord<C>) -> Result<(), ReplayError> {
         self.write_record(record)
     }
 
-    fn write_record<T: Serialize>(&mut self, value: &T) -> Result<(), Error> {
+    fn write_record<T: Serialize>(&mut self, value: &T) -> Result<(), ReplayError> {
         self.payload.clear();
         let payload = postcard::to_extend(value, core::mem::take(&mut self.payload))
-            .map_err(|e| Error::Encode { what: "a replay record", reason: e.to_string() })?;
+            .map_err(|e| ReplayError::Encode { what: "a replay record", reason: e.to_string() })?;
         let length = u32::try_from(payload.len())
             .ok()
             .filter(|&n| n <= MAX_RECORD_BYTES)
-            .ok_or_else(|| Error::Encode {
+            .ok_or_else(|| ReplayError::Encode {
                 what: "a replay record",
                 reason: format!("{} bytes is over the limit of {MAX_RECORD_BYTES}", payload.len()),
             })?;
@@ -318,8 +320,8 @@ impl<W: Write> ReplayWriter<W> {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if flushing fails.
-    pub fn flush(&mut self) -> Result<(), Error> {
+    /// [`ReplayError::Io`] if flushing fails.
+    pub fn flush(&mut self) -> Result<(), ReplayError> {
         Ok(self.out.flush()?)
     }
 }
@@ -333,13 +335,13 @@ struct RecordReader<'a> {
 }
 
 impl<'a> RecordReader<'a> {
-    fn new(bytes: &'a [u8]) -> Result<Self, Error> {
+    fn new(bytes: &'a [u8]) -> Result<Self, ReplayError> {
         let prefix = REPLAY_SIGNATURE.len();
         if bytes.len() < prefix || bytes[..prefix] != REPLAY_SIGNATURE {
-            return Err(Error::NotAReplay);
+            return Err(ReplayError::NotAReplay);
         }
         let Some(version) = bytes.get(prefix..prefix + 2) else {
-            return Err(Error::ReplayTruncated {
+            return Err(ReplayError::ReplayTruncated {
                 record: 0,
                 offset: prefix as u64,
                 missing: (prefix + 2 - bytes.len()) as u64,
@@ -347,13 +349,13 @@ impl<'a> RecordReader<'a> {
         };
         let version = u16::from_le_bytes([version[0], version[1]]);
         if version > REPLAY_FORMAT_VERSION {
-            return Err(Error::NewerReplayFormat {
+            return Err(ReplayError::NewerReplayFormat {
                 found: version,
                 supported: REPLAY_FORMAT_VERSION,
             });
         }
         if version < REPLAY_FORMAT_VERSION {
-            return Err(Error::OlderReplayFormat {
+            return Err(ReplayError::OlderReplayFormat {
                 found: version,
                 supported: REPLAY_FORMAT_VERSION,
             });
@@ -362,7 +364,7 @@ impl<'a> RecordReader<'a> {
     }
 
     /// The next record, or `None` at a clean end of the file.
-    fn next_record<T: DeserializeOwned>(&mut self) -> Result<Option<T>, Error> {
+    fn next_record<T: DeserializeOwned>(&mut self) -> Result<Option<T>, ReplayError> {
         self.next_record_within(MAX_RECORD_BYTES)
     }
 
@@ -370,14 +372,14 @@ impl<'a> RecordReader<'a> {
     fn next_record_within<T: DeserializeOwned>(
         &mut self,
         max_bytes: u32,
-    ) -> Result<Option<T>, Error> {
+    ) -> Result<Option<T>, ReplayError> {
         let start = self.offset;
         let rest = &self.bytes[start..];
         if rest.is_empty() {
             return Ok(None);
         }
         let record = self.records;
-        let truncated = |needed: usize| Error::ReplayTruncated {
+        let truncated = |needed: usize| ReplayError::ReplayTruncated {
             record,
             offset: start as u64,
             missing: (needed - rest.len()) as u64,
@@ -388,19 +390,19 @@ impl<'a> RecordReader<'a> {
         let length = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
         let checksum = u64::from_le_bytes(rest[4..12].try_into().unwrap_or_default());
         if length > max_bytes {
-            return Err(Error::ReplayCorrupted { record, offset: start as u64 });
+            return Err(ReplayError::ReplayCorrupted { record, offset: start as u64 });
         }
         let end = RECORD_FRAME_BYTES + length as usize;
         let Some(payload) = rest.get(RECORD_FRAME_BYTES..end) else {
             return Err(truncated(end));
         };
         if xxh3_64(payload) != checksum {
-            return Err(Error::ReplayCorrupted { record, offset: start as u64 });
+            return Err(ReplayError::ReplayCorrupted { record, offset: start as u64 });
         }
         let value = match postcard::from_bytes::<T>(payload) {
             Ok(value) => value,
             Err(e) => {
-                return Err(Error::ReplayMalformed {
+                return Err(ReplayError::ReplayMalformed {
                     record,
                     offset: start as u64,
                     reason: e.to_string(),
@@ -465,28 +467,32 @@ pub struct VerifyReport {
 ///
 /// # Errors
 ///
-/// [`Error::OtherSimulation`], [`Error::SimVersionMismatch`], [`Error::ContentMismatch`] or
-/// [`Error::ReplayPlayers`] when the replay was not recorded by this game, with these rules, this level or this many players,
-/// [`Error::TickOutOfOrder`] when `sim` does not start at the replay's first tick, and
-/// [`Error::PlayerLimit`], [`Error::SeatTaken`] or [`Error::SeatFree`] when a recorded join or
-/// departure does not fit the game.
+/// [`ReplayError::OtherSimulation`], [`ReplayError::SimVersionMismatch`],
+/// [`ReplayError::ContentMismatch`] or [`ReplayError::ReplayPlayers`] when the replay was not
+/// recorded by this game, with these rules, this level or this many players; and
+/// [`ReplayError::Tick`] when `sim` does not start at the replay's first tick
+/// ([`Error::TickOutOfOrder`]) or a recorded join or departure does not fit the game
+/// ([`Error::PlayerLimit`], [`Error::SeatTaken`] or [`Error::SeatFree`]).
 pub fn verify<S: Simulation>(
     sim: &mut S,
     replay: &Replay<S::Command>,
-) -> Result<VerifyReport, Error> {
+) -> Result<VerifyReport, ReplayError> {
     replay.header.check_sim::<S>()?;
     if replay.header.sim_version != S::VERSION {
-        return Err(Error::SimVersionMismatch {
+        return Err(ReplayError::SimVersionMismatch {
             found: replay.header.sim_version,
             expected: S::VERSION,
         });
     }
     let found = sim.content_digest();
     if replay.header.level_digest != found {
-        return Err(Error::ContentMismatch { recorded: replay.header.level_digest, found });
+        return Err(ReplayError::ContentMismatch { recorded: replay.header.level_digest, found });
     }
     if usize::from(replay.header.players) != sim.players() {
-        return Err(Error::ReplayPlayers { found: replay.header.players, expected: sim.players() });
+        return Err(ReplayError::ReplayPlayers {
+            found: replay.header.players,
+            expected: sim.players(),
+        });
     }
     let mut hasher = StateHasher::new();
     let mut report = VerifyReport {

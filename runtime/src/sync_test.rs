@@ -7,7 +7,7 @@
 //! builds a fresh simulation from the copy and runs it alongside: its hash stream must match,
 //! or serialization loses something. A mismatch names the tick, the check and the subsystems.
 
-use crate::error::{Desync, Error, SyncCheck};
+use crate::error::{Desync, SyncCheck, SyncTestError};
 use crate::hash::{StateHash, StateHasher};
 use crate::sim::Simulation;
 use crate::tick::Tick;
@@ -37,7 +37,7 @@ pub struct SyncTestReport {
 ///
 /// # Errors
 ///
-/// [`Error::Desync`] at the first check that fails, [`Error::Encode`] or [`Error::Decode`] if
+/// [`SyncTestError::Desync`] at the first check that fails, [`SyncTestError::Encode`] or [`SyncTestError::Decode`] if
 /// the state does not survive serialization, and any error of
 /// [`Simulation::step`].
 pub fn sync_test<S, F, C>(
@@ -45,7 +45,7 @@ pub fn sync_test<S, F, C>(
     mut fresh: F,
     mut commands: C,
     config: SyncTestConfig,
-) -> Result<SyncTestReport, Error>
+) -> Result<SyncTestReport, SyncTestError>
 where
     S: Simulation,
     F: FnMut() -> S,
@@ -93,11 +93,11 @@ fn compare(
     check: SyncCheck,
     expected: &StateHash,
     found: &StateHash,
-) -> Result<(), Error> {
+) -> Result<(), SyncTestError> {
     if expected == found {
         return Ok(());
     }
-    Err(Error::Desync(Box::new(Desync {
+    Err(SyncTestError::Desync(Box::new(Desync {
         tick,
         check,
         expected: expected.clone(),
@@ -106,10 +106,14 @@ fn compare(
 }
 
 /// The state after a trip through its wire encoding (postcard, as replays and the network use).
-fn roundtrip<T: serde::Serialize + serde::de::DeserializeOwned>(state: &T) -> Result<T, Error> {
-    let bytes = postcard::to_stdvec(state)
-        .map_err(|e| Error::Encode { what: "the simulation state", reason: e.to_string() })?;
-    postcard::from_bytes(&bytes).map_err(|e| Error::Decode {
+fn roundtrip<T: serde::Serialize + serde::de::DeserializeOwned>(
+    state: &T,
+) -> Result<T, SyncTestError> {
+    let bytes = postcard::to_stdvec(state).map_err(|e| SyncTestError::Encode {
+        what: "the simulation state",
+        reason: e.to_string(),
+    })?;
+    postcard::from_bytes(&bytes).map_err(|e| SyncTestError::Decode {
         what: "the serialized simulation state",
         reason: e.to_string(),
     })

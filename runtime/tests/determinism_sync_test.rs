@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use common::{Drift, DriftCommand, DriftSnapshot, DriftState, scripted_commands};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
-use fixstep_runtime::{Error, Simulation, StateHasher, SyncCheck, Tick};
+use fixstep_runtime::{Error, Simulation, StateHasher, SyncCheck, SyncTestError, Tick};
 
 const CONFIG: SyncTestConfig = SyncTestConfig { ticks: 300, roundtrip_every: 25 };
 
@@ -76,7 +76,7 @@ fn state_outside_the_saved_state_is_a_rollback_desync_naming_the_subsystem() {
     let mut sim = HiddenCounter { inner: Drift::new(5, 2), hidden: 0 };
     let fresh = || HiddenCounter { inner: Drift::new(5, 2), hidden: 0 };
     let err = sync_test(&mut sim, fresh, |t| scripted_commands(t, 2), CONFIG).expect_err("caught");
-    let Error::Desync(desync) = err else { panic!("not a desync: {err}") };
+    let SyncTestError::Desync(desync) = err else { panic!("not a desync: {err}") };
     assert_eq!(desync.tick, Tick(0));
     assert_eq!(desync.check, SyncCheck::Rollback);
     assert_eq!(desync.subsystems(), ["rng"]);
@@ -136,7 +136,7 @@ fn state_lost_on_the_way_through_serialization_is_a_roundtrip_desync() {
     let mut sim = LossyRestore(Drift::new(5, 2));
     let fresh = || LossyRestore(Drift::new(5, 2));
     let err = sync_test(&mut sim, fresh, |t| scripted_commands(t, 2), CONFIG).expect_err("caught");
-    let Error::Desync(desync) = err else { panic!("not a desync: {err}") };
+    let SyncTestError::Desync(desync) = err else { panic!("not a desync: {err}") };
     assert_eq!(desync.check, SyncCheck::Roundtrip);
     assert!(desync.subsystems().contains(&"players"), "{desync}");
     // The players spawn on tick 0 and 1 of the script; the copy made at tick 25 has them.

@@ -3,7 +3,7 @@
 //! few bytes is refused having allocated next to nothing.
 
 use fixstep_runtime::ContentDigest;
-use fixstep_runtime::Error;
+use fixstep_runtime::ReplayError;
 use fixstep_runtime::net::wire::{Delivery, ToHost, ToPeer, decode};
 use fixstep_runtime::replay::{MAX_HEADER_BYTES, Replay, ReplayHeader, ReplayWriter};
 
@@ -82,7 +82,10 @@ fn a_replay_header_over_its_limit_is_refused_before_it_is_decoded() {
     let peak = allocation_counter::measure(|| {
         let read = Replay::<u8>::from_bytes(&bytes);
         let shown = read.as_ref().map(|r| r.header.hash_parts.len()).map_err(ToString::to_string);
-        assert!(matches!(read, Err(Error::ReplayCorrupted { record: 0, offset: 10 })), "{shown:?}");
+        assert!(
+            matches!(read, Err(ReplayError::ReplayCorrupted { record: 0, offset: 10 })),
+            "{shown:?}"
+        );
     })
     .bytes_max;
     assert!(peak <= MAX_ALLOCATED_BYTES, "{peak} bytes allocated for a refused header");

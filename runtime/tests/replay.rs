@@ -6,7 +6,7 @@ use common::{Drift, DriftCommand, scripted_commands};
 use fixstep_runtime::replay::{
     REPLAY_FORMAT_VERSION, REPLAY_SIGNATURE, Replay, ReplayHeader, TickRecord, verify,
 };
-use fixstep_runtime::{ContentDigest, Error, SeatChanges, Simulation, Tick};
+use fixstep_runtime::{ContentDigest, ReplayError, SeatChanges, Simulation, Tick};
 
 const PLAYERS: usize = 2;
 const SEED: u64 = 99;
@@ -86,7 +86,7 @@ fn a_replay_of_changed_content_is_refused_naming_both_digests() {
     let err = verify(&mut sim, &replay).expect_err("other content");
     let found = sim.content_digest();
     assert!(
-        matches!(err, Error::ContentMismatch { recorded, found: f } if recorded == recorded_digest && f == found)
+        matches!(err, ReplayError::ContentMismatch { recorded, found: f } if recorded == recorded_digest && f == found)
     );
     let message = err.to_string();
     assert!(message.contains(&recorded_digest.to_string()), "{message}");
@@ -175,8 +175,8 @@ fn every_truncation_is_reported_as_truncated_with_its_record() {
     let mut last_record = 0;
     for len in 0..bytes.len() {
         match Replay::<DriftCommand>::from_bytes(&bytes[..len]) {
-            Err(Error::NotAReplay) => assert!(len < REPLAY_SIGNATURE.len()),
-            Err(Error::ReplayTruncated { record, offset, missing }) => {
+            Err(ReplayError::NotAReplay) => assert!(len < REPLAY_SIGNATURE.len()),
+            Err(ReplayError::ReplayTruncated { record, offset, missing }) => {
                 assert!(record >= last_record, "records are reported in order");
                 last_record = record;
                 assert!(offset as usize <= len && missing > 0);
@@ -201,7 +201,7 @@ fn a_flipped_byte_is_reported_as_corruption_where_it_is() {
         damaged[offset + 12 + length / 2] ^= 0x40;
         let err = Replay::<DriftCommand>::from_bytes(&damaged).expect_err("damage is seen");
         assert!(
-            matches!(err, Error::ReplayCorrupted { record: r, offset: o } if r == record && o == offset as u64),
+            matches!(err, ReplayError::ReplayCorrupted { record: r, offset: o } if r == record && o == offset as u64),
             "record {record}: {err}"
         );
         offset += 12 + length;
@@ -270,7 +270,7 @@ fn a_replay_of_another_game_is_refused_naming_both() {
     // worse, read as something).
     let bytes = replay.to_bytes().expect("encodes");
     let err = Replay::<DriftCommand>::read_for::<Drift>(&bytes).expect_err("another game's");
-    assert!(matches!(err, Error::OtherSimulation { running: "Drift", .. }), "{err}");
+    assert!(matches!(err, ReplayError::OtherSimulation { running: "Drift", .. }), "{err}");
     let own = recorded().to_bytes().expect("encodes");
     assert_eq!(Replay::<DriftCommand>::read_for::<Drift>(&own).expect("its own"), recorded());
 }
@@ -282,8 +282,8 @@ fn a_format_2_replay_is_refused_as_older() {
     let mut bytes = recorded().to_bytes().expect("encodes");
     bytes[8..10].copy_from_slice(&2u16.to_le_bytes());
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("older");
-    assert!(matches!(err, Error::OlderReplayFormat { found: 2, supported: 4 }), "{err}");
-    assert!(matches!(ReplayHeader::from_bytes(&bytes), Err(Error::OlderReplayFormat { .. })));
+    assert!(matches!(err, ReplayError::OlderReplayFormat { found: 2, supported: 4 }), "{err}");
+    assert!(matches!(ReplayHeader::from_bytes(&bytes), Err(ReplayError::OlderReplayFormat { .. })));
 }
 
 /// Format 3, the last whose records counted joins (each a new seat) instead of naming the
@@ -293,7 +293,7 @@ fn a_format_3_replay_is_refused_as_older() {
     let mut bytes = recorded().to_bytes().expect("encodes");
     bytes[8..10].copy_from_slice(&3u16.to_le_bytes());
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("older");
-    assert!(matches!(err, Error::OlderReplayFormat { found: 3, supported: 4 }), "{err}");
+    assert!(matches!(err, ReplayError::OlderReplayFormat { found: 3, supported: 4 }), "{err}");
 }
 
 #[test]
@@ -302,7 +302,7 @@ fn a_replay_for_another_player_count_is_refused() {
     let mut sim = Drift::new(SEED, 3);
     assert!(matches!(
         verify(&mut sim, &replay),
-        Err(Error::ReplayPlayers { found: 2, expected: 3 })
+        Err(ReplayError::ReplayPlayers { found: 2, expected: 3 })
     ));
 }
 
@@ -312,7 +312,7 @@ fn records_out_of_tick_order_or_with_the_wrong_player_count_are_malformed() {
     replay.ticks.swap(3, 4);
     let bytes = replay.to_bytes().expect("encodes");
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("out of order");
-    assert!(matches!(err, Error::ReplayMalformed { record: 4, .. }), "{err}");
+    assert!(matches!(err, ReplayError::ReplayMalformed { record: 4, .. }), "{err}");
     assert!(err.to_string().contains("it is tick 4, where tick 3 comes next"), "{err}");
 
     let mut replay = recorded();
@@ -324,6 +324,9 @@ fn records_out_of_tick_order_or_with_the_wrong_player_count_are_malformed() {
 
 #[test]
 fn garbage_is_not_a_replay() {
-    assert!(matches!(Replay::<DriftCommand>::from_bytes(b"hello world"), Err(Error::NotAReplay)));
-    assert!(matches!(Replay::<DriftCommand>::from_bytes(&[]), Err(Error::NotAReplay)));
+    assert!(matches!(
+        Replay::<DriftCommand>::from_bytes(b"hello world"),
+        Err(ReplayError::NotAReplay)
+    ));
+    assert!(matches!(Replay::<DriftCommand>::from_bytes(&[]), Err(ReplayError::NotAReplay)));
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use fixstep_present::{CommandOf, Game};
-use fixstep_runtime::Error;
+use fixstep_runtime::ReplayError;
 use fixstep_runtime::file::{content_path, read_bytes};
 use fixstep_runtime::replay::{REPLAY_FILE, Replay, verify};
 
@@ -58,7 +58,7 @@ pub fn run<G: Game>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
     let bytes = read_bytes(path, REPLAY_FILE).map_err(bad_input)?;
     // Another game's replay is refused by name, before its commands are read as this game's.
     let replay: Replay<CommandOf<G>> = match Replay::read_for::<G::Sim>(&bytes) {
-        Err(Error::OtherSimulation { recorded, running }) => {
+        Err(ReplayError::OtherSimulation { recorded, running }) => {
             return Err(bad_input(anyhow!(
                 "replay {} was recorded by {recorded}, and the {} runs {running}: choose its \
                  game with --game",
