@@ -9,11 +9,12 @@ use fixstep_net::lan::LanAnswer;
 use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
 use fixstep_present::CommandOf;
 use fixstep_runtime::net::{
-    DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId, Role, TickRecord,
+    DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId, TickRecord,
 };
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use crate::desync::{Side, write_report};
+use crate::news::{HostNews, Leaver};
 use crate::peer::identity_of;
 use crate::{NetPlayError, NetRules, RecentStates, apply, part_names};
 
@@ -90,7 +91,7 @@ pub struct HostGame<G: NetRules> {
     pending: BTreeMap<(PeerId, Tick), PendingReport>,
     reports: PathBuf,
     stats: HostStats,
-    events: Vec<String>,
+    events: Vec<HostNews>,
     departed: Vec<PeerId>,
 }
 
@@ -170,8 +171,8 @@ impl<G: NetRules> HostGame<G> {
         HostStats { peers: self.session.peers().count(), ..self.stats.clone() }
     }
 
-    /// What happened since the last call, in words (joins, departures, desyncs).
-    pub fn drain_news(&mut self) -> std::vec::Drain<'_, String> {
+    /// What happened since the last call (joins, departures, desyncs).
+    pub fn drain_news(&mut self) -> std::vec::Drain<'_, HostNews> {
         self.events.drain(..)
     }
 
@@ -233,41 +234,33 @@ impl<G: NetRules> HostGame<G> {
                 self.session.welcome(peer, &state, self.hash.total(), rejoin_secret());
             }
             HostEvent::PlayerJoined { player, name, rejoined, .. } => {
-                let how = if rejoined { "came back as" } else { "joined as" };
-                self.events.push(format!("{name} {how} player {player}"));
+                self.events.push(HostNews::Joined { name, player, rejoined });
             }
             HostEvent::SpectatorJoined { peer, name } => {
                 self.feeds.insert(peer, G::Feed::default());
-                self.events.push(format!("{name} is watching"));
+                self.events.push(HostNews::Watching { name });
             }
             HostEvent::PeerLeft { peer, name, player, goodbye } => {
                 let watching = self.feeds.remove(&peer).is_some();
                 self.departed.push(peer);
                 let who = match player {
-                    Some(p) => format!("{name} (player {p})"),
-                    None if watching => format!("{name} (spectator)"),
+                    Some(player) => Leaver::Player { name, player },
+                    None if watching => Leaver::Spectator { name },
                     // Refused, and said so; or gone before its hello.
                     None => return Ok(()),
                 };
-                self.events.push(match goodbye {
-                    Some(goodbye) => format!("{who} left: {goodbye}"),
-                    None => format!("{who} left"),
-                });
+                self.events.push(HostNews::Left { who, goodbye });
             }
             HostEvent::SeatFreed { player, name } => {
-                self.events.push(format!("{name}'s seat (player {player}) is free"));
+                self.events.push(HostNews::SeatFree { name, player });
             }
             HostEvent::Refused { name, role, goodbye, .. } => {
-                let role = match role {
-                    Role::Player => "player",
-                    Role::Spectator => "spectator",
-                };
-                self.events.push(format!("refused {role} {name:?}: {goodbye}"));
+                self.events.push(HostNews::Refused { role, name, goodbye });
             }
             HostEvent::InputLate { .. } => self.stats.late_inputs += 1,
             HostEvent::Desync { peer, tick, ours, .. } => {
                 self.stats.desyncs += 1;
-                self.events.push(format!("desync at tick {}", tick.0));
+                self.events.push(HostNews::Desync { tick });
                 // Gone if it was one desync too many.
                 let Some(player) = self.session.peers().find(|(id, _)| *id == peer).map(|p| p.1)
                 else {
@@ -282,7 +275,7 @@ impl<G: NetRules> HostGame<G> {
                 let now = self.encoded_state()?;
                 self.session.resync(peer, &now, self.hash.total());
                 self.stats.resyncs += 1;
-                self.events.push(format!("resynced at tick {}", self.session.next_tick().0));
+                self.events.push(HostNews::Resynced { tick: self.session.next_tick() });
             }
             HostEvent::DesyncState { peer, tick, hash, state } => {
                 if let Some(p) = self.pending.remove(&(peer, tick)) {
@@ -295,8 +288,8 @@ impl<G: NetRules> HostGame<G> {
                         &part_names(&self.hash),
                         Side::Host,
                     )?;
-                    self.events.push(format!("desync report {}", dir.display()));
-                    self.stats.reports.push(dir);
+                    self.stats.reports.push(dir.clone());
+                    self.events.push(HostNews::Report { dir });
                 }
             }
             HostEvent::Dropped { why: Dropped::Stale, .. } => self.stats.stale += 1,
@@ -412,7 +405,7 @@ impl<G: NetRules> NetHost<G> {
     }
 
     /// What happened since the last call, in words (joins, departures, desyncs).
-    pub fn drain_news(&mut self) -> std::vec::Drain<'_, String> {
+    pub fn drain_news(&mut self) -> std::vec::Drain<'_, HostNews> {
         self.game.drain_news()
     }
 

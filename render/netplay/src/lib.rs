@@ -88,6 +88,7 @@ pub mod ground;
 mod host;
 pub mod host_thread;
 mod metrics;
+mod news;
 mod peer;
 mod player_frames;
 mod schedule;
@@ -107,6 +108,7 @@ pub use fixstep_net::{Access, Admission, SessionKey};
 pub use host::{GOODBYE_GRACE_MICROS, HostGame, HostOptions, HostStats, NetHost};
 pub use host_thread::{CompletedTick, HostThread};
 pub use metrics::{HostMetrics, METRICS_CONTENT_TYPE, METRICS_PATH, MetricsServer};
+pub use news::{HostNews, Leaver};
 pub use peer::{
     InputLatency, NetPeer, PeerOptions, PeerStats, identity_of, parse_rejoin_secret, rejoin_file,
 };

@@ -254,15 +254,19 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         let elapsed = now - last;
         last = now;
         host.receive(elapsed, now)?;
-        let news: Vec<String> = host.drain_news().collect();
-        for said in &news {
-            tracing::info!("{said}");
+        let mut seats_changed = false;
+        for news in host.drain_news() {
+            tracing::info!("{news}");
+            seats_changed |= news.seats_changed();
         }
-        // Joins and departures are news: the players are told to Agones again.
+        // A join, a departure or a seat freed: the players are told to Agones again.
         #[cfg(feature = "agones")]
-        if let Some(agones) = agones.as_mut().filter(|_| !news.is_empty()) {
+        if let Some(agones) = agones.as_mut().filter(|_| seats_changed) {
             agones.players(&host.seated_names().collect::<Vec<_>>());
         }
+        // Without a fleet, nobody follows the seats.
+        #[cfg(not(feature = "agones"))]
+        let _ = seats_changed;
         let held = held_at(script.as_ref(), now, elapsed);
         let ticked_from = host.sim().next_tick();
         let mut done = false;
