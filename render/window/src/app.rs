@@ -1,0 +1,750 @@
+//! The application: what the window shows (the front screen, a game, its menus), how each
+//! window event is handled, and how a game is started, paused, left and quit. The crate root
+//! holds its API; this is what runs behind [`run`](crate::run).
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::settings::short_key_name;
+use fixstep_gpu::{FrameRenderer, GpuContext, OffscreenTarget};
+use fixstep_net::{Access, Admission, SessionKey};
+use fixstep_netplay::{HostOptions, NetGame, PeerOptions, rejoin_file};
+use fixstep_present::{FrameOf, Game};
+use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
+use winit::application::ApplicationHandler;
+use winit::event::{DeviceEvent, DeviceId, ElementState, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::WindowId;
+
+use crate::front::{FrontAction, FrontScreen, Launch, Outcome, Screen};
+use crate::input::KeyAction;
+use crate::lan_list::LanList;
+use crate::pause::{PauseAction, PauseMenu};
+use crate::playing::Playing;
+use crate::session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
+use crate::settings::Settings;
+use crate::settings_screen::SettingsScreen;
+use crate::shell::Shell;
+
+use crate::{
+    FrameSound, Mode, PlayError, PlayOptions, front, input, menus, pause, settings, settings_screen,
+};
+
+/// Lines of wheel scrolling per zoom step (pixel deltas of touchpads count 40 pixels a line).
+const PIXELS_PER_LINE: f64 = 40.0;
+
+/// How often the front screen is drawn, at most: 60 frames a second moves a menu smoothly,
+/// and a window without vsync does not spin a core on a still screen.
+const MENU_FRAME: Duration = Duration::from_micros(16_667);
+
+/// The colour behind the front screen: the town's night sky.
+const BACKDROP: wgpu::Color = wgpu::Color { r: 0.02, g: 0.03, b: 0.06, a: 1.0 };
+
+/// Seats of a game hosted from the front screen, players and spectators: the command line's
+/// defaults, a table of friends.
+const FRONT_SEATS: usize = 8;
+
+/// Opens the window and runs the application until it ends: see [`run`](crate::run).
+pub(crate) fn play<G, R, F>(
+    options: &PlayOptions,
+    content: &Arc<G::Content>,
+    mode: &Mode,
+    mut sound: Box<dyn FrameSound<FrameOf<G>>>,
+    make_renderer: F,
+) -> Result<(), PlayError>
+where
+    G: NetGame,
+    R: FrameRenderer<Frame = FrameOf<G>>,
+    F: FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+{
+    let event_loop = EventLoop::new().map_err(|e| PlayError::NoDisplay(e.to_string()))?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    sound.set_volumes(&options.settings.volume);
+    let mut app: App<G, R, F> = App {
+        front: FrontScreen::new(&options.settings.remembered),
+        options: options.clone(),
+        first: Some(mode.clone()),
+        content: Arc::clone(content),
+        make_renderer: Some(make_renderer),
+        shell: None,
+        stage: None,
+        sound,
+        page: Page::None,
+        error: None,
+    };
+    event_loop.run_app(&mut app).map_err(|e| PlayError::Window(e.to_string()))?;
+    match app.error {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// What a spectator's keys do: they move its camera, which has no character to run or to
+/// interact with.
+const SPECTATOR_CONTROLS: fixstep_present::ControlNames = fixstep_present::ControlNames {
+    moving: "move the camera",
+    directions: ["Forward", "Back", "Left", "Right"],
+    turning: Some(["Turn left", "Turn right"]),
+    run: None,
+    action: None,
+};
+
+/// The HUD's line of help: the adapter, and what the keys bound now do in game `G` (or for a
+/// spectator), with how to capture the mouse or let it go as it is now where the mouse turns.
+fn hud_note<G: Game>(
+    ctx: &GpuContext,
+    keys: &settings::KeyBindings,
+    mouse_captured: bool,
+    spectator: bool,
+) -> String {
+    let mouse = if mouse_captured {
+        "mouse turns (Esc lets it go)"
+    } else {
+        "click to turn with the mouse"
+    };
+    let names = if spectator { &SPECTATOR_CONTROLS } else { &G::CONTROL_NAMES };
+    let mut line = keys.help_line(names);
+    if spectator || G::MOUSE_TURNS {
+        line.push_str(", ");
+        line.push_str(mouse);
+    }
+    let key =
+        |action| keys.keys_of(action).first().map_or_else(String::new, |k| short_key_name(*k));
+    let (graph, menu) = (key(settings::Action::FrameGraph), key(settings::Action::Menu));
+    format!("{}   {line}, wheel zoom, {graph} graph, {menu} menu", ctx.describe())
+}
+
+/// Where a game hosted or joined from the front screen writes its desync reports: under the
+/// player's data directory, not wherever the game was started from.
+fn reports_dir() -> PathBuf {
+    dirs::data_dir().map_or_else(
+        || PathBuf::from("desync-reports"),
+        |d| d.join("fixstep").join("desync-reports"),
+    )
+}
+
+/// What the front screen's `launch` asks the window to play: a game alone with `seed`, or
+/// a side of a network game.
+///
+/// # Errors
+///
+/// A password that makes no key, in words.
+fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, String> {
+    let key = |password: &Option<String>| {
+        password.as_deref().map(SessionKey::from_password).transpose().map_err(|e| e.to_string())
+    };
+    Ok(match launch {
+        Launch::Alone => Mode::Local,
+        Launch::Host { name, port, password } => Mode::Host(HostOptions {
+            bind: SocketAddr::new(Ipv4Addr::UNSPECIFIED.into(), *port),
+            also_reachable_at: Vec::new(),
+            max_players: FRONT_SEATS,
+            max_spectators: FRONT_SEATS,
+            seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+            own_player: true,
+            seed,
+            name: name.clone(),
+            reports: reports_dir(),
+            access: key(password)?.map_or(Access::Open, Access::Key),
+        }),
+        Launch::Join { host, name, password } => Mode::Join(PeerOptions {
+            host: *host,
+            name: name.clone(),
+            admission: key(password)?.map_or(Admission::Open, Admission::Key),
+            reports: reports_dir(),
+            rejoin_file: rejoin_file(&host.to_string(), name),
+        }),
+        Launch::Spectate { host, password } => Mode::Spectate {
+            host: *host,
+            name: spectator_name.to_owned(),
+            admission: key(password)?.map_or(Admission::Open, Admission::Key),
+        },
+    })
+}
+
+/// What shows in the window.
+enum Stage<G: Game> {
+    /// The front screen, with the LAN list while a join or watch form is open, and the
+    /// settings screen's state while it shows.
+    Front { lan: Option<LanList>, settings: SettingsScreen, drawn: Instant },
+    /// A game.
+    Playing(Box<Playing<G>>),
+}
+
+struct App<G: NetGame, R, F> {
+    options: PlayOptions,
+    /// The mode to start in, until the window opens.
+    first: Option<Mode>,
+    content: Arc<G::Content>,
+    make_renderer: Option<F>,
+    shell: Option<Shell<R>>,
+    stage: Option<Stage<G>>,
+    front: FrontScreen,
+    sound: Box<dyn FrameSound<FrameOf<G>>>,
+    /// The menu page drawn last, to start each new page without the old one's focus.
+    page: Page,
+    error: Option<PlayError>,
+}
+
+impl<G, R, F> App<G, R, F>
+where
+    G: NetGame,
+    R: FrameRenderer<Frame = FrameOf<G>>,
+    F: FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+{
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: PlayError) {
+        self.error.get_or_insert(error);
+        event_loop.exit();
+    }
+
+    /// The front screen, as it stands.
+    fn front_stage() -> Stage<G> {
+        Stage::Front { lan: None, settings: SettingsScreen::default(), drawn: Instant::now() }
+    }
+
+    /// Starts what `mode` plays; `from_front` if the front screen asked for it.
+    fn start(&mut self, mode: &Mode, from_front: bool) -> Result<Stage<G>, PlayError> {
+        let content = &self.content;
+        let game: Box<dyn PlaySession<G>> = match mode {
+            Mode::Front => return Ok(Self::front_stage()),
+            Mode::Local => {
+                Box::new(LocalPlay::<G>::new(content, self.options.seed, self.options.bots))
+            }
+            Mode::Host(options) => Box::new(HostPlay::<G>::new(content, options)?),
+            Mode::Join(options) => Box::new(JoinPlay::<G>::new(content, options)?),
+            Mode::Spectate { host, name, admission } => {
+                Box::new(SpectatePlay::<G>::new(content, *host, name, admission)?)
+            }
+        };
+        let shell = self.shell.as_ref().ok_or_else(|| PlayError::Window("no window".to_owned()))?;
+        let note =
+            hud_note::<G>(&shell.ctx, &self.options.settings.keys, false, game.is_spectator());
+        let drawn_log = self.options.drawn_log.as_deref();
+        let playing = Playing::new(game, &self.options.settings, drawn_log, note, from_front)?;
+        Ok(Stage::Playing(Box::new(playing)))
+    }
+
+    /// The front screen started `launch`: remembers the fields, and plays it, or says on the
+    /// front screen why it cannot start.
+    fn launch(&mut self, launch: &Launch) {
+        self.options.settings.remembered = self.front.remembered();
+        self.save_settings();
+        let spectator_name = match self.front.name().trim() {
+            "" => "spectator".to_owned(),
+            name => name.to_owned(),
+        };
+        let started = mode_of(launch, self.options.seed, &spectator_name)
+            .and_then(|mode| self.start(&mode, true).map_err(|e| e.to_string()));
+        match started {
+            Ok(stage) => self.stage = Some(stage),
+            Err(why) => self.front.failed(&why),
+        }
+    }
+
+    /// Leaves the game for the front screen; `why`, if given, is shown there.
+    fn leave(&mut self, why: Option<String>) {
+        if let Some(Stage::Playing(playing)) = self.stage.take()
+            && let Err(error) = playing.close()
+        {
+            self.error.get_or_insert(error);
+        }
+        self.sound.stop();
+        if let Some(shell) = &self.shell {
+            shell.capture_mouse(false);
+        }
+        match why {
+            Some(why) => self.front.failed(&why),
+            None => self.front.returned(),
+        }
+        self.stage = Some(Self::front_stage());
+    }
+
+    fn save_settings(&self) {
+        if let Some(path) = &self.options.settings_file
+            && let Err(e) = self.options.settings.save(path)
+        {
+            tracing::warn!("cannot save the settings to {}: {e}", path.display());
+        }
+    }
+
+    /// Applies settings the player changed, at once: the window, the view, the keys, the
+    /// volumes, the HUD.
+    fn apply_settings(&mut self, event_loop: &ActiveEventLoop, new: Settings) {
+        let old = std::mem::replace(&mut self.options.settings, new);
+        let new = &self.options.settings;
+        if let Some(shell) = self.shell.as_mut() {
+            shell.apply(event_loop, &old.window, &new.window);
+            if new.view.fov_degrees != old.view.fov_degrees {
+                shell.renderer.set_field_of_view(new.view.fov_degrees.to_radians());
+            }
+        }
+        if new.volume != old.volume {
+            self.sound.set_volumes(&new.volume);
+        }
+        if let Some(Stage::Playing(playing)) = self.stage.as_mut() {
+            if new.keys != old.keys || new.view != old.view {
+                playing.input = input::Input::new(new.keys.clone(), &new.view);
+            }
+            // The help line names the keys as they are bound now.
+            if new.keys != old.keys
+                && let Some(shell) = self.shell.as_ref()
+            {
+                let spectator = playing.game.is_spectator();
+                playing.hud.note = Some(hud_note::<G>(&shell.ctx, &new.keys, false, spectator));
+            }
+            playing.hud.visible = new.hud;
+        }
+    }
+
+    /// Esc while a menu shows: back a screen, or out of the pause menu.
+    fn escape(&mut self, event_loop: &ActiveEventLoop) {
+        match self.stage.as_mut() {
+            Some(Stage::Playing(playing)) if playing.game.connecting() && playing.from_front => {
+                self.leave(None);
+                self.front.act(FrontAction::Back);
+            }
+            Some(Stage::Playing(playing)) => match playing.menu.as_mut().map(PauseMenu::escape) {
+                Some(Some(PauseAction::Resume)) => playing.menu = None,
+                Some(_) => {}
+                None => self.open_pause(),
+            },
+            Some(Stage::Front { .. }) if self.front.act(FrontAction::Back) == Outcome::Quit => {
+                event_loop.exit();
+            }
+            Some(Stage::Front { .. }) | None => {}
+        }
+    }
+
+    /// Opens the pause menu: the keys held are let go, and the mouse too.
+    fn open_pause(&mut self) {
+        if let Some(Stage::Playing(playing)) = self.stage.as_mut() {
+            playing.input.release_all();
+            playing.input.mouse_look = false;
+            playing.menu = Some(PauseMenu::Menu);
+            if let Some(shell) = &self.shell {
+                shell.capture_mouse(false);
+            }
+        }
+    }
+
+    /// The settings screen that shows, if one does.
+    fn settings_screen(&mut self) -> Option<&mut SettingsScreen> {
+        match self.stage.as_mut()? {
+            Stage::Front { settings, .. } if self.front.screen() == &Screen::Settings => {
+                Some(settings)
+            }
+            Stage::Front { .. } => None,
+            Stage::Playing(playing) => match playing.menu.as_mut()? {
+                PauseMenu::Settings(screen) => Some(screen),
+                PauseMenu::Menu => None,
+            },
+        }
+    }
+
+    /// A key went down while a menu shows: a key being rebound takes it, Esc goes back, and
+    /// the menus have the rest. Returns whether it was taken here.
+    fn menu_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode) -> bool {
+        let mut settings = self.options.settings.clone();
+        if let Some(screen) = self.settings_screen()
+            && screen.rebinding().is_some()
+        {
+            screen.key(&mut settings, code, &G::CONTROL_NAMES);
+            self.apply_settings(event_loop, settings);
+            return true;
+        }
+        if code == KeyCode::Escape {
+            self.escape(event_loop);
+            return true;
+        }
+        false
+    }
+
+    /// Which menu page shows: each new one starts without the old one's keyboard focus.
+    fn turn_page(&mut self) {
+        let page = match &self.stage {
+            Some(Stage::Playing(playing)) if playing.game.connecting() => Page::Connecting,
+            Some(Stage::Playing(playing)) => match playing.menu {
+                None => Page::Game,
+                Some(PauseMenu::Menu) => Page::Pause,
+                Some(PauseMenu::Settings(_)) => Page::PauseSettings,
+            },
+            Some(Stage::Front { .. }) => match self.front.screen() {
+                Screen::Main => Page::Main,
+                Screen::Form(..) => Page::Form,
+                Screen::Starting(_) => Page::Starting,
+                Screen::Failed(..) => Page::Failed,
+                Screen::Settings => Page::Settings,
+            },
+            None => Page::None,
+        };
+        if page != self.page {
+            // Leaving a settings screen, however it was left, keeps what was set.
+            if self.page.is_settings() {
+                self.save_settings();
+            }
+            self.page = page;
+            if let Some(shell) = &mut self.shell {
+                shell.forget_focus();
+            }
+        }
+    }
+
+    /// Draws the front screen and acts on what the player did.
+    fn draw_front(&mut self, event_loop: &ActiveEventLoop) -> Result<(), PlayError> {
+        let Some(Stage::Front { lan, settings: screen, drawn }) = self.stage.as_mut() else {
+            return Ok(());
+        };
+        if drawn.elapsed() < MENU_FRAME {
+            return Ok(());
+        }
+        *drawn = Instant::now();
+        let listing = matches!(
+            self.front.screen(),
+            Screen::Form(front::Form::Join | front::Form::Spectate, _)
+        );
+        match (listing, lan.is_some()) {
+            (true, false) => *lan = Some(LanList::start(G::NAME)),
+            (false, true) => *lan = None,
+            _ => {}
+        }
+        let hosts = lan.as_ref().map(LanList::hosts).unwrap_or_default();
+        let mut settings = self.options.settings.clone();
+        let mut actions = Vec::new();
+        let front = &self.front;
+        let Some(shell) = self.shell.as_mut() else { return Ok(()) };
+        shell.present(|canvas| {
+            canvas.menu(Some(BACKDROP), |ui| {
+                if front.screen() == &Screen::Settings {
+                    let names = &G::CONTROL_NAMES;
+                    if settings_screen::settings_screen(ui, screen, &mut settings, names) {
+                        actions.push(FrontAction::Back);
+                    }
+                } else {
+                    menus::front_screen(ui, front, &hosts, &mut actions);
+                }
+            });
+        })?;
+        if settings != self.options.settings {
+            self.apply_settings(event_loop, settings);
+        }
+        for action in actions {
+            self.sound.click();
+            match self.front.act(action) {
+                Outcome::Stay => {}
+                Outcome::Start(launch) => self.launch(&launch),
+                Outcome::Quit => event_loop.exit(),
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs and draws a frame of the game, with the pause menu over it when open, and acts on
+    /// what the player chose there.
+    fn draw_game(&mut self, event_loop: &ActiveEventLoop) -> Result<(), PlayError> {
+        let Some(Stage::Playing(playing)) = self.stage.as_mut() else { return Ok(()) };
+        let Some(shell) = self.shell.as_mut() else { return Ok(()) };
+        let seconds = match playing.frame() {
+            Ok(seconds) => seconds,
+            Err(error) if playing.from_front => {
+                self.leave(Some(error.to_string()));
+                return Ok(());
+            }
+            Err(error) => return Err(error),
+        };
+        playing.quiet_since = Instant::now();
+        let player = playing.game.local_player();
+        if playing.told_player != Some(player) {
+            shell.renderer.set_local_player(player);
+            playing.told_player = Some(player);
+        }
+        let connecting = playing.game.connecting() && playing.from_front;
+        if !connecting {
+            self.sound.frame(playing.game.drawn(), seconds);
+            shell.renderer.advance_effects(seconds);
+        }
+        let mut settings = self.options.settings.clone();
+        let mut actions = Vec::new();
+        let mut front_actions = Vec::new();
+        let front = &self.front;
+        let what = playing.game.describe();
+        let network = playing.game.plays_on_unseen();
+        let drawn = shell.present(|canvas| {
+            if connecting {
+                canvas.menu(Some(BACKDROP), |ui| {
+                    menus::front_screen(ui, front, &[], &mut front_actions);
+                });
+                return;
+            }
+            canvas.renderer.render(canvas.view, playing.game.drawn(), &playing.hud);
+            if let Some(menu) = playing.menu.as_mut() {
+                canvas.menu(None, |ui| {
+                    let names = &G::CONTROL_NAMES;
+                    pause::pause_menu(ui, menu, &mut settings, names, &what, network, &mut actions);
+                });
+            }
+        })?;
+        if drawn && !connecting {
+            playing.frames_drawn += 1;
+        }
+        if self.options.frames.is_some_and(|n| playing.frames_drawn >= n) {
+            if let Some(path) = self.options.screenshot.clone() {
+                screenshot(shell, playing.game.drawn(), &playing.hud, &path)?;
+            }
+            event_loop.exit();
+        }
+        if settings != self.options.settings {
+            self.apply_settings(event_loop, settings);
+        }
+        if !front_actions.is_empty() {
+            // Back while connecting: give up, and back to the form.
+            self.sound.click();
+            self.leave(None);
+            self.front.act(FrontAction::Back);
+        }
+        for action in actions {
+            self.sound.click();
+            match action {
+                PauseAction::Resume => {
+                    if let Some(Stage::Playing(playing)) = self.stage.as_mut() {
+                        playing.menu = None;
+                    }
+                }
+                PauseAction::Settings => {}
+                PauseAction::Leave => self.leave(None),
+                PauseAction::Quit => event_loop.exit(),
+            }
+        }
+        Ok(())
+    }
+
+    /// A window event while a game takes the keys.
+    fn game_event(&mut self, event: &WindowEvent) {
+        let Some(Stage::Playing(playing)) = self.stage.as_mut() else { return };
+        let Some(shell) = self.shell.as_mut() else { return };
+        let keys = &self.options.settings.keys;
+        match event {
+            WindowEvent::Focused(false) => {
+                playing.input.release_all();
+                playing.input.mouse_look = false;
+                shell.capture_mouse(false);
+            }
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let PhysicalKey::Code(code) = event.physical_key {
+                    let pressed = event.state == ElementState::Pressed;
+                    match playing.input.key(code, pressed, event.repeat) {
+                        KeyAction::Escape if playing.input.mouse_look => {
+                            playing.input.mouse_look = false;
+                            shell.capture_mouse(false);
+                            playing.hud.note = Some(hud_note::<G>(
+                                &shell.ctx,
+                                keys,
+                                false,
+                                playing.game.is_spectator(),
+                            ));
+                        }
+                        KeyAction::Escape => self.open_pause(),
+                        KeyAction::ToggleGraph => playing.hud.show_graph = !playing.hud.show_graph,
+                        KeyAction::None => {}
+                    }
+                }
+            }
+            // A game whose player the mouse does not turn keeps the pointer free, except for
+            // a spectator, whose camera it turns.
+            WindowEvent::MouseInput { state: ElementState::Pressed, .. }
+                if G::MOUSE_TURNS || playing.game.is_spectator() =>
+            {
+                playing.input.mouse_look = true;
+                shell.capture_mouse(true);
+                playing.hud.note =
+                    Some(hud_note::<G>(&shell.ctx, keys, true, playing.game.is_spectator()));
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => f64::from(*y),
+                    MouseScrollDelta::PixelDelta(p) => p.y / PIXELS_PER_LINE,
+                };
+                playing.game.camera().zoom(steps as f32);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Draws the latest frame again offscreen, at the window's size, and writes it as a PNG.
+fn screenshot<R: FrameRenderer>(
+    shell: &mut Shell<R>,
+    frame: &R::Frame,
+    hud: &fixstep_gpu::Hud,
+    path: &std::path::Path,
+) -> Result<(), PlayError> {
+    let (w, h) = shell.renderer.size();
+    let target = OffscreenTarget::new(&shell.ctx.device, w, h, shell.view_format);
+    shell.renderer.render(&target.view, frame, hud);
+    let failed = |message: String| PlayError::Write {
+        what: "screenshot",
+        path: path.to_path_buf(),
+        message,
+    };
+    let image = target.read_image(&shell.ctx.device, &shell.ctx.queue).map_err(failed)?;
+    fixstep_gpu::offscreen::save_png(&image, path).map_err(|e| failed(e.to_string()))
+}
+
+impl<G, R, F> ApplicationHandler for App<G, R, F>
+where
+    G: NetGame,
+    R: FrameRenderer<Frame = FrameOf<G>>,
+    F: FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+{
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.shell.is_some() {
+            return;
+        }
+        let Some(make_renderer) = self.make_renderer.take() else { return };
+        let title = format!("Fixstep: {}", G::content_title(&self.content));
+        let opened = Shell::open(
+            event_loop,
+            title,
+            self.options.size,
+            &self.options.settings,
+            make_renderer,
+        );
+        match opened {
+            Ok(shell) => self.shell = Some(shell),
+            Err(error) => return self.fail(event_loop, error),
+        }
+        let mode = self.first.take().unwrap_or(Mode::Front);
+        match self.start(&mode, false) {
+            Ok(stage) => self.stage = Some(stage),
+            Err(error) => self.fail(event_loop, error),
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(shell) = self.shell.as_mut() else { return };
+        match &event {
+            WindowEvent::CloseRequested => return event_loop.exit(),
+            WindowEvent::Resized(size) => shell.resize(*size),
+            WindowEvent::RedrawRequested => {
+                self.turn_page();
+                let drawn = match self.stage {
+                    Some(Stage::Front { .. }) => self.draw_front(event_loop),
+                    Some(Stage::Playing(_)) => self.draw_game(event_loop),
+                    None => Ok(()),
+                };
+                if let Err(error) = drawn {
+                    self.fail(event_loop, error);
+                }
+                return;
+            }
+            _ => {}
+        }
+        let menus_show = match &self.stage {
+            Some(Stage::Playing(playing)) => !playing.takes_keys(),
+            Some(Stage::Front { .. }) => true,
+            None => return,
+        };
+        if !menus_show {
+            // The menus hear whether the window has the keyboard even while the game takes
+            // the keys: egui gives no widget the keyboard focus in a window it believes
+            // unfocused, and a game started without the front screen (`--alone`, `--bots`)
+            // had its window focused before any menu showed, so its pause menu had none.
+            if matches!(event, WindowEvent::Focused(_))
+                && let Some(shell) = self.shell.as_mut()
+            {
+                shell.menu_event(&event);
+            }
+            return self.game_event(&event);
+        }
+        if let WindowEvent::KeyboardInput { event: key, .. } = &event
+            && key.state == ElementState::Pressed
+            && !key.repeat
+            && let PhysicalKey::Code(code) = key.physical_key
+            && self.menu_key(event_loop, code)
+        {
+            return;
+        }
+        if let Some(shell) = self.shell.as_mut() {
+            shell.menu_event(&event);
+        }
+    }
+
+    fn device_event(&mut self, _event_loop: &ActiveEventLoop, _id: DeviceId, event: DeviceEvent) {
+        if let (Some(Stage::Playing(playing)), DeviceEvent::MouseMotion { delta }) =
+            (self.stage.as_mut(), event)
+        {
+            playing.input.mouse_moved(delta.0);
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        match self.stage.as_mut() {
+            Some(Stage::Playing(playing)) => {
+                event_loop.set_control_flow(ControlFlow::Poll);
+                if let Err(error) = playing.step_if_unseen() {
+                    if playing.from_front {
+                        self.leave(Some(error.to_string()));
+                    } else {
+                        return self.fail(event_loop, error);
+                    }
+                }
+            }
+            Some(Stage::Front { drawn, .. }) => {
+                event_loop.set_control_flow(ControlFlow::WaitUntil(*drawn + MENU_FRAME));
+            }
+            None => {}
+        }
+        if let Some(shell) = self.shell.as_ref() {
+            shell.window.request_redraw();
+        }
+    }
+
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        if self.page.is_settings() {
+            self.save_settings();
+        }
+        if let Some(Stage::Playing(playing)) = self.stage.take()
+            && let Err(error) = playing.close()
+        {
+            self.error.get_or_insert(error);
+        }
+        self.sound.stop();
+        // The surface goes before the window it draws into.
+        self.shell = None;
+    }
+}
+
+/// A page of the window's menus, or the game with none over it: a new page starts without
+/// the old one's keyboard focus, and leaving a settings page saves the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Page {
+    /// Nothing drawn yet.
+    None,
+    /// The front screen's main menu.
+    Main,
+    /// A form of the front screen (host, join, spectate).
+    Form,
+    /// A game being started from the front screen.
+    Starting,
+    /// A start that failed, with its reason.
+    Failed,
+    /// The front screen's settings.
+    Settings,
+    /// A network game connecting.
+    Connecting,
+    /// The game, with no menu over it.
+    Game,
+    /// The pause menu.
+    Pause,
+    /// The settings, from the pause menu.
+    PauseSettings,
+}
+
+impl Page {
+    /// Whether it is a settings page.
+    const fn is_settings(self) -> bool {
+        matches!(self, Self::Settings | Self::PauseSettings)
+    }
+}
