@@ -52,7 +52,7 @@ const BOT_CLEARANCE: Fx = fx_ratio(6, 10);
 
 /// A scripted player.
 #[derive(Clone, Debug)]
-pub struct Bot {
+pub struct TownBot {
     player: usize,
     plan: Vec<Goal>,
     step: usize,
@@ -69,7 +69,7 @@ pub struct Bot {
     solids: Vec<crate::geom::Rect>,
 }
 
-impl Bot {
+impl TownBot {
     /// The bot playing player `player` in `level`. Bots of different players take the
     /// level's doors, teleports and talkers in different orders.
     #[must_use]
@@ -176,7 +176,7 @@ impl Bot {
     }
 }
 
-impl fixstep_runtime::Bot<TownSim> for Bot {
+impl fixstep_runtime::Bot<TownSim> for TownBot {
     /// This tick's command, from what the latest snapshot shows.
     fn command(&mut self, snapshot: &GameSnapshot) -> PlayerCommand {
         let Some(me) = snapshot.player_character(self.player) else {

@@ -7,9 +7,9 @@
 //! the motion the player asked for during it, and a drawing that moves the character from the
 //! moment of the key, by exactly what the key asks, agrees with the rules when the tick comes.
 //!
-//! [`OwnRules`] runs the rules' movement on a **copy** of the own character, never on the
+//! [`OwnMovement`] runs the rules' movement on a **copy** of the own character, never on the
 //! state: whole ticks of commands that the authoritative state has not executed yet
-//! ([`OwnRules::step`]), then the part of a tick held so far ([`OwnRules::partial`]), walls
+//! ([`OwnMovement::step`]), then the part of a tick held so far ([`OwnMovement::partial`]), walls
 //! and buildings included. The presentation draws the result and blends away what the
 //! authoritative ticks later say differently (another character in the way, a knockback).
 //! Nothing here touches the simulation: the state, its commands and its hashes never see a
@@ -220,13 +220,13 @@ pub struct OwnPose {
 /// The rules' movement for the own character's prediction: the level's walls, and the very
 /// functions the rules move players with.
 #[derive(Clone, Debug)]
-pub struct OwnRules {
+pub struct OwnMovement {
     solids: Vec<Rect>,
     inner: Rect,
     index: RectIndex,
 }
 
-impl OwnRules {
+impl OwnMovement {
     /// The movement rules of `level`.
     #[must_use]
     pub fn new(level: &Arc<Level>) -> Self {

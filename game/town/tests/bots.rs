@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::Simulation;
-use fixstep_town::bots::{Bot, Goal};
+use fixstep_town::bots::{Goal, TownBot};
 use fixstep_town::state::ObjectPhase;
 use fixstep_town::{AnimState, TownSim};
 
@@ -14,7 +14,7 @@ use fixstep_town::{AnimState, TownSim};
 fn a_bot_opens_a_door_takes_a_teleport_and_talks() {
     let level = Arc::new(common::level());
     let mut town = TownSim::new(Arc::clone(&level), 3, 1);
-    let mut bot = Bot::new(0, &level);
+    let mut bot = TownBot::new(0, &level);
     assert!(bot.plan().contains(&Goal::Interact));
     let (mut opened, mut teleported, mut talked) = (false, false, false);
     for _ in 0..3_000 {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use common::{idle, step};
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
 use fixstep_runtime::{Bot as _, Simulation};
-use fixstep_town::bots::Bot;
+use fixstep_town::bots::TownBot;
 use fixstep_town::level::{Level, SpawnDef, load_level};
 use fixstep_town::state::Role;
 use fixstep_town::tuning::{
@@ -148,7 +148,7 @@ fn the_town_never_reaches_the_bounds() {
     let town = Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"));
     let players = 16;
     let mut sim = TownSim::new(Arc::clone(&town), 1, players);
-    let mut bots: Vec<Bot> = (0..players).map(|p| Bot::new(p, &town)).collect();
+    let mut bots: Vec<TownBot> = (0..players).map(|p| TownBot::new(p, &town)).collect();
     for tick in 0..1_500 {
         let commands: Vec<PlayerCommand> =
             bots.iter_mut().map(|b| b.command(sim.snapshot())).collect();

@@ -8,7 +8,7 @@ use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
 use fixstep_runtime::{Simulation, StateHasher, Tick};
-use fixstep_town::bots::Bot;
+use fixstep_town::bots::TownBot;
 use fixstep_town::level::{Level, load_level};
 use fixstep_town::state::ObjectPhase;
 use fixstep_town::{PlayerCommand, TownSim};
@@ -26,7 +26,7 @@ fn play(
     ticks: u32,
 ) -> (Vec<Vec<PlayerCommand>>, TownSim) {
     let mut sim = TownSim::new(Arc::clone(level), seed, players);
-    let mut bots: Vec<Bot> = (0..players).map(|p| Bot::new(p, level)).collect();
+    let mut bots: Vec<TownBot> = (0..players).map(|p| TownBot::new(p, level)).collect();
     let mut all = Vec::with_capacity(ticks as usize);
     for _ in 0..ticks {
         let commands: Vec<PlayerCommand> =

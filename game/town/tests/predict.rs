@@ -8,7 +8,7 @@ use fixstep_runtime::HeldInput as _;
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_town::PlayerCommand;
-use fixstep_town::predict::{InputAccumulator, OwnRules, PartialInput};
+use fixstep_town::predict::{InputAccumulator, OwnMovement, PartialInput};
 use std::sync::Arc;
 
 const WALK: PlayerCommand =
@@ -103,11 +103,11 @@ fn the_partial_input_grows_with_the_time_held() {
 /// lands where the rules then put the character, within the rounding of a command.
 fn predicted_and_authoritative_agree(script: &[(u64, PlayerCommand)], ticks: u32) {
     let mut town = sim(1);
-    let rules = OwnRules::new(&Arc::new(common::level()));
+    let rules = OwnMovement::new(&Arc::new(common::level()));
     let mut input = InputAccumulator::new();
     let mut now = 0u64;
     for _ in 0..ticks {
-        let body = OwnRules::body(&town, 0).expect("player 0");
+        let body = OwnMovement::body(&town, 0).expect("player 0");
         // Frames of 16.667 ms through the tick, each holding what the script says then.
         let end = now + TICK_MICROS;
         while input.micros() < TICK_MICROS {
@@ -149,9 +149,9 @@ fn the_prediction_stops_at_a_wall_as_the_rules_do() {
     let mut town = sim(1);
     let turn = PlayerCommand { turn: 8_192, ..PlayerCommand::default() };
     step(&mut town, &[turn]);
-    let rules = OwnRules::new(town.level());
+    let rules = OwnMovement::new(town.level());
     let run = held(100, 0, 0, true);
-    let mut copy = OwnRules::body(&town, 0).expect("player 0");
+    let mut copy = OwnMovement::body(&town, 0).expect("player 0");
     for _ in 0..120 {
         rules.step(&mut copy, &run);
         step(&mut town, &[run]);

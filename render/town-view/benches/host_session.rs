@@ -26,7 +26,7 @@ use fixstep_runtime::net::{
     DEFAULT_SEAT_GRACE_MICROS, Delivery, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
 };
 use fixstep_runtime::{Bot as _, Simulation, Tick};
-use fixstep_town::bots::Bot;
+use fixstep_town::bots::TownBot;
 use fixstep_town_view::Town;
 
 /// Player counts measured (the host's bot among them): two friends, a full room, a large
@@ -48,8 +48,8 @@ struct Room {
     /// What an operator scrapes: written each tick, as a host with `--metrics` does.
     metrics: HostMetrics,
     peers: Vec<PeerSession<Town>>,
-    bots: Vec<Bot>,
-    host_bot: Bot,
+    bots: Vec<TownBot>,
+    host_bot: TownBot,
     /// Messages on their way to the host, by peer.
     to_host: Vec<(PeerId, Delivery, Vec<u8>)>,
     /// Messages on their way to each peer.
@@ -95,8 +95,8 @@ impl Room {
             host,
             metrics: HostMetrics::new(),
             peers: sessions,
-            bots: (1..=peers).map(|p| Bot::new(p, &level)).collect(),
-            host_bot: Bot::new(0, &level),
+            bots: (1..=peers).map(|p| TownBot::new(p, &level)).collect(),
+            host_bot: TownBot::new(0, &level),
             to_host: Vec::new(),
             to_peers: vec![Vec::new(); peers],
             now_micros: 0,

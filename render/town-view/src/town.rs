@@ -29,9 +29,9 @@ use fixstep_present::format::TruthEntity;
 use fixstep_present::{ControlNames, Controls};
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::{ContentDigest, Rules, Simulation};
-use fixstep_town::bots::Bot;
+use fixstep_town::bots::TownBot;
 use fixstep_town::level::{Level, LevelError};
-use fixstep_town::predict::{InputAccumulator, OwnBody, OwnRules};
+use fixstep_town::predict::{InputAccumulator, OwnBody, OwnMovement};
 use fixstep_town::state::GameState;
 use fixstep_town::{GameSnapshot, PlayerCommand, TownSim};
 
@@ -51,7 +51,7 @@ impl Rules for Town {
     type Content = Level;
     type ContentError = LevelError;
     type Input = InputAccumulator;
-    type Bot = Bot;
+    type Bot = TownBot;
     const NAME: &'static str = "town";
     const MAX_PLAYERS: usize = fixstep_town::MAX_PLAYERS;
 
@@ -79,8 +79,8 @@ impl Rules for Town {
         TownSim::new(Arc::clone(level), seed, players)
     }
 
-    fn bot(level: &Arc<Level>, player: usize) -> Bot {
-        Bot::new(player, level)
+    fn bot(level: &Arc<Level>, player: usize) -> TownBot {
+        TownBot::new(player, level)
     }
 }
 
@@ -116,7 +116,7 @@ impl Game for Town {
     }
 
     fn own(sim: &TownSim, player: usize) -> Option<OwnBody> {
-        OwnRules::body(sim, player)
+        OwnMovement::body(sim, player)
     }
 
     fn presentation(level: &Arc<Level>, player: usize) -> TownPresentation {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use fixstep_runtime::Rules as _;
 use fixstep_runtime::Simulation;
-use fixstep_town::bots::Bot;
+use fixstep_town::bots::TownBot;
 use fixstep_town::level::load_level;
 use fixstep_town_view::TownPresentation as LocalPresentation;
 
@@ -15,7 +15,7 @@ fn drawing_frames_allocates_nothing_in_steady_state() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let level = Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"));
     let mut sim = Town::new_sim(&level, 5, 4);
-    let mut bots: Vec<Bot> = (0..4).map(|p| Bot::new(p, &level)).collect();
+    let mut bots: Vec<TownBot> = (0..4).map(|p| TownBot::new(p, &level)).collect();
     let mut present = LocalPresentation::new(Arc::clone(&level), 0);
     present.observe(sim.snapshot());
     let mut frames_measured = 0;

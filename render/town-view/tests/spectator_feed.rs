@@ -8,7 +8,7 @@ use fixstep_netplay::ground::GroundPoint;
 use fixstep_present::remote::RemoteObjects;
 use fixstep_runtime::Rules as _;
 use fixstep_runtime::{Bot as _, Simulation, Tick};
-use fixstep_town::bots::Bot;
+use fixstep_town::bots::TownBot;
 use fixstep_town::level::Level;
 use fixstep_town::state::Role;
 use fixstep_town_view::Town;
@@ -66,7 +66,7 @@ fn objects_are_sent_all_at_first_then_only_when_they_change_and_arrive_bit_for_b
     }
     // A bot walks about the town, opening doors and riding the lift; each snapshot carries
     // exactly the objects that differ from the last one sent.
-    let mut bot = Bot::new(0, &level);
+    let mut bot = TownBot::new(0, &level);
     let mut sent_changes = 0;
     let mut last = objects;
     for tick in 1..600 {
@@ -132,7 +132,7 @@ fn a_spectators_objects_are_the_hosts_drawn_at_the_same_ticks() {
     let level = level_of(&sim);
     let (mut feed, mut source) = (TownFeed::default(), TownSource::default());
     let mut remote = RemoteObjects::default();
-    let mut bot = Bot::new(0, &level);
+    let mut bot = TownBot::new(0, &level);
     let mut history: Vec<Vec<ObjectSample>> = Vec::new();
     let mut moved = 0;
     for tick in 0..600u32 {

@@ -18,7 +18,7 @@ const TURN_SLACK_UNITS: u32 = 1 << 17;
 /// players with, and its clips.
 #[derive(Clone, Debug)]
 pub struct TownRules {
-    rules: predict::OwnRules,
+    rules: predict::OwnMovement,
     level: Arc<Level>,
 }
 
@@ -26,7 +26,7 @@ impl TownRules {
     /// The rules of `level`.
     #[must_use]
     pub fn new(level: &Arc<Level>) -> Self {
-        Self { rules: predict::OwnRules::new(level), level: Arc::clone(level) }
+        Self { rules: predict::OwnMovement::new(level), level: Arc::clone(level) }
     }
 }
 

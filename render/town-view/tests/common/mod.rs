@@ -14,7 +14,7 @@ use fixstep_present::LocalGame;
 use fixstep_present::skinning::Rig;
 use fixstep_runtime::{Bot as _, Simulation as _};
 use fixstep_town::GameSnapshot;
-use fixstep_town::bots::Bot;
+use fixstep_town::bots::TownBot;
 use fixstep_town::level::Level;
 use fixstep_town_view::DrawFrame;
 use fixstep_town_view::Town;
@@ -124,9 +124,9 @@ pub enum Moment {
 pub fn bot_moments(assets: &GameAssets) -> Vec<(Moment, DrawFrame)> {
     let level = Arc::clone(&assets.level);
     let mut game = LocalGame::<Town>::new(&level, 1, 1, 0);
-    let mut bot = Bot::new(0, &level);
+    let mut bot = TownBot::new(0, &level);
     let mut out = Vec::new();
-    let step = |game: &mut LocalGame<Town>, bot: &mut Bot| {
+    let step = |game: &mut LocalGame<Town>, bot: &mut TownBot| {
         let command = bot.command(game.sim.snapshot());
         game.step(&[command]).expect("a tick runs");
     };

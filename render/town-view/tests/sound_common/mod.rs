@@ -14,7 +14,7 @@ use fixstep_present::{Controls, Game, LocalGame, Presentation};
 use fixstep_runtime::input::HeldInput as _;
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{Bot as _, Simulation as _};
-use fixstep_town::bots::Bot;
+use fixstep_town::bots::TownBot;
 use fixstep_town::level::Level;
 use fixstep_town::predict::InputAccumulator;
 use fixstep_town_view::DrawFrame;
@@ -118,8 +118,8 @@ pub fn play_bot_from(
     seconds: u64,
 ) -> Vec<Drawn> {
     let mut game = LocalGame::<Town>::new(level, 1, 1, 0);
-    let mut bot = Bot::new(0, level);
-    let step = |game: &mut LocalGame<Town>, bot: &mut Bot| {
+    let mut bot = TownBot::new(0, level);
+    let step = |game: &mut LocalGame<Town>, bot: &mut TownBot| {
         let command = bot.command(game.sim.snapshot());
         game.step(&[command]).expect("a tick runs");
     };
