@@ -147,7 +147,7 @@ fn a_replay_verifies_from_another_working_directory() {
         .expect("the fixstep binary starts");
     assert!(
         out.status.success() && stdout(&out).contains(&printed),
-        "BUG (render/src/headless.rs `Stepper::new` / `verify_replay`): the replay header stores \
+        "BUG (render/fixstep/src/commands/sim.rs `Stepper::new`): the replay header stores \
          the --level path as typed (relative to the recording's working directory) instead of \
          the level's name under assets/, so the replay does not verify from another directory \
          even with --assets: {}",
@@ -376,7 +376,7 @@ fn sim_without_ticks_names_the_missing_flag() {
     let line = one_line_error(&run_fixstep(&["sim"]));
     assert!(
         line.contains("--ticks"),
-        "BUG (render/src/cli.rs `one_line`): the usage error for a missing required flag does \
+        "BUG (render/fixstep/src/cli.rs `one_line`): the usage error for a missing required flag does \
          not name the flag, so the user cannot tell what is missing: {line}"
     );
 }

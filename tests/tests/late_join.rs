@@ -2,7 +2,7 @@
 //! welcomed with is too big for one datagram, so the reliable channel sends it in slices,
 //! some of which the link loses and the host sends again.
 //!
-//! A late joiner's state is unit-tested in `game/tests/`; players there from the start, over
+//! A late joiner's state is unit-tested in `game/town/tests/`; players there from the start, over
 //! the same kind of link, in `network.rs`.
 
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! period, so that passers-by never fill a server for good.
 //!
 //! The seats' rules are unit-tested without sockets in `runtime/tests/net_lockstep.rs`, and
-//! the characters that leave with them in `game/tests/seats.rs`.
+//! the characters that leave with them in `game/town/tests/seats.rs`.
 
 use std::time::Duration;
 

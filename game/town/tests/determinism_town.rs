@@ -149,7 +149,7 @@ fn golden_six_thousand_ticks_of_town_with_four_bots() {
     assert!(talking > 100, "a dialogue ran for {talking} ticks");
     assert!(watching > 50, "a cutscene played for {watching} ticks");
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/town.hashes");
-    let comment = "The golden hash stream of game/tests/determinism_town.rs: 6,000 ticks of\n\
+    let comment = "The golden hash stream of game/town/tests/determinism_town.rs: 6,000 ticks of\n\
                    assets/levels/town.ron with four bots, seed 1. Re-pin with FIXSTEP_BLESS=1\n\
                    after bumping TownSim::VERSION.";
     if let Err(message) = stream.finish().check(&file, comment) {

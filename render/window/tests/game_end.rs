@@ -2,7 +2,7 @@
 //! spectator's sessions keep their last picture and say so, with the way out (Esc for the
 //! menu): the game is over, not broken. These sessions run without a window, so no key is
 //! pressed here; Esc and its menu's Leave are pressed in a real window by
-//! `render/tests/front_screen.rs`.
+//! `render/fixstep/tests/front_screen.rs`.
 
 mod loopback;
 
