@@ -15,6 +15,7 @@ use std::sync::{Arc, OnceLock};
 use fixstep_arena_view::Arena;
 use fixstep_fuzz::{Reader, assets};
 use fixstep_present::{CommandOf, Game};
+use fixstep_runtime::Rules;
 use fixstep_runtime::replay::{Replay, ReplayHeader, verify};
 use fixstep_town_view::Town;
 use libfuzzer_sys::fuzz_target;
@@ -62,8 +63,8 @@ fn replay<G: Game>(bytes: &[u8], cell: &'static OnceLock<Arc<G::Content>>) {
     let _ = verify(&mut sim, &replay);
 }
 
-static TOWN: OnceLock<Arc<<Town as Game>::Content>> = OnceLock::new();
-static ARENA: OnceLock<Arc<<Arena as Game>::Content>> = OnceLock::new();
+static TOWN: OnceLock<Arc<<Town as Rules>::Content>> = OnceLock::new();
+static ARENA: OnceLock<Arc<<Arena as Rules>::Content>> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Reader::new(data);
