@@ -17,7 +17,6 @@ use fixstep_arena_view::Arena;
 use fixstep_fuzz::sessions::{HostDriver, PeerDriver, peer_id};
 use fixstep_fuzz::settings::Settings;
 use fixstep_fuzz::{HostOp, PeerOp, assets, delivery_byte, push_chunk};
-use fixstep_town::PlayerCommand;
 use fixstep_net::access::Refusal;
 use fixstep_net::lan::{LanAnswer, query};
 use fixstep_net::{NETCODE_PROTOCOL_ID, SessionKey, connection_config};
@@ -25,6 +24,7 @@ use fixstep_present::{CommandOf, Game};
 use fixstep_runtime::net::{GameData, Role};
 use fixstep_runtime::replay::{ReplayHeader, ReplayWriter, TickRecord};
 use fixstep_runtime::{SeatChanges, Simulation, Tick};
+use fixstep_town::PlayerCommand;
 use fixstep_town_view::Town;
 use renet::{RenetClient, RenetServer};
 use renetcode::{

@@ -8,9 +8,9 @@
 
 use fixstep_arena::ArenaCommand;
 use fixstep_fuzz::Reader;
-use fixstep_town::PlayerCommand;
 use fixstep_runtime::Tick;
 use fixstep_runtime::script::{CommandScript, InputScript, TextCommand};
+use fixstep_town::PlayerCommand;
 use libfuzzer_sys::fuzz_target;
 
 /// The first numbers of the script's lines, the ticks or milliseconds its queries go to.
