@@ -26,7 +26,7 @@ pub enum Leaver {
     },
 }
 
-/// Something that happened in a host's game; see the [module documentation](self).
+/// Something that happened in a host's game; see the documentation of its module.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HostNews {
     /// A player took a seat, or came back to its own.
