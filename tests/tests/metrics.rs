@@ -26,11 +26,15 @@ const JOIN_LIMIT: Duration = Duration::from_secs(120);
 /// A tick, milliseconds.
 const TICK_MS: u64 = 100;
 
-/// How far the host's bytes between two scrapes may stray from the players' over the load
-/// test's measures, which the scrapes bracket: a twentieth. The first scrape comes up to a
-/// look at the load test's log (50 ms) and a tick after the measures start, and the last takes
-/// in the players' goodbyes and what the host sent them until it read those.
-const WINDOW_TOLERANCE: f64 = 0.05;
+/// How far what the host read over the whole run, once its players have gone, may stray from
+/// what they sent: a hundredth, for datagrams the kernel drops when a socket's buffer fills on a
+/// loaded machine (none on an idle one).
+const RECEIVED_TOLERANCE: f64 = 0.01;
+
+/// The share of what the host sent over the whole run its players may not have read: what it
+/// sent in the moment between a player's last read and its goodbye reaching the host, and the
+/// kernel's drops: a twentieth.
+const UNREAD_SHARE: f64 = 0.05;
 
 /// The share of the summary's counts the last scrape may miss: what the host sent and read
 /// after it, in its last ticks and its farewell (its players gone): a twentieth.
@@ -178,22 +182,34 @@ fn a_scrape_during_a_64_player_load_shows_the_players_bandwidth_and_lateness_rep
     println!("{}\n{}\n{}", load.stdout, host.stdout, host.stderr);
     assert_eq!(report_number(&report, "welcomed"), f64::from(PLAYERS), "{}", load.stdout);
 
-    // Bandwidth: what the host read and sent between the scrapes at the measures' start and
-    // end is what the players sent and received over the measures (their up is the host's
-    // in, their down the host's out).
-    let wire = &report["players_wire"];
-    for (name, key) in [
-        ("fixstep_wire_received_bytes_total", "bytes_sent"),
-        ("fixstep_wire_sent_bytes_total", "bytes_received"),
-    ] {
-        let (host_bytes, players_bytes) =
-            (after.value(name) - during.value(name), report_number(wire, key));
-        println!("{name} rose {host_bytes} B, the load test's {key}: {players_bytes} B");
-        assert!(
-            (host_bytes / players_bytes - 1.0).abs() <= WINDOW_TOLERANCE,
-            "{name} rose {host_bytes} B; the players' {key}: {players_bytes} B"
-        );
-    }
+    // Bandwidth: once the players are gone, what the host read and sent over the whole run is
+    // what they sent and received over theirs (their up is the host's in, their down the
+    // host's out). Whole runs, not a window in the middle: two processes' windows, lined up
+    // from outside by the clock, drift apart by more than a tolerance on a loaded machine.
+    let wire = &report["players_wire_whole_run"];
+    let (host_read, players_sent) =
+        (gone.value("fixstep_wire_received_bytes_total"), report_number(wire, "bytes_sent"));
+    println!("the host read {host_read} B, the players sent {players_sent} B");
+    assert!(
+        host_read <= players_sent && host_read >= players_sent * (1.0 - RECEIVED_TOLERANCE),
+        "the host read {host_read} B; the players sent {players_sent} B"
+    );
+    let (host_sent, players_read) =
+        (gone.value("fixstep_wire_sent_bytes_total"), report_number(wire, "bytes_received"));
+    println!("the host sent {host_sent} B, the players read {players_read} B");
+    assert!(
+        players_read <= host_sent && players_read >= host_sent * (1.0 - UNREAD_SHARE),
+        "the host sent {host_sent} B; the players read {players_read} B"
+    );
+    // Over the measures the players' rate is what the host shows between scrapes at their
+    // start and end, within the drift of the two windows.
+    let measured = report_number(&report["players_wire"], "bytes_received");
+    let host_window = after.value("fixstep_wire_sent_bytes_total")
+        - during.value("fixstep_wire_sent_bytes_total");
+    assert!(
+        host_window > measured / 2.0 && host_window < measured * 2.0,
+        "the host sent {host_window} B between the scrapes, the players read {measured} B"
+    );
     // Totals: the last scrape has all but the farewell's of what the summary counts.
     let summary_wire = host.stdout.lines().find_map(|l| l.strip_prefix("wire ")).expect("wire");
     let counts: Vec<f64> = summary_wire
@@ -205,13 +221,13 @@ fn a_scrape_during_a_64_player_load_shows_the_players_bandwidth_and_lateness_rep
         ("fixstep_wire_sent_bytes_total", summary_sent),
         ("fixstep_wire_received_bytes_total", summary_received),
     ] {
-        let scraped = after.value(name);
+        let scraped = gone.value(name);
         assert!(
             scraped <= summary && scraped >= summary * (1.0 - FAREWELL_SHARE),
             "{name} {scraped}, the summary's {summary}"
         );
     }
-    let by_reason = after.sum("fixstep_wire_received_datagrams_total");
+    let by_reason = gone.sum("fixstep_wire_received_datagrams_total");
     let summary_reads = number_after(&host.stdout, "reads ").expect("the summary's reads");
     assert_eq!(summary_reads, counts[2], "{}", host.stdout);
     assert!(

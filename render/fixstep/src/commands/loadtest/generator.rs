@@ -118,6 +118,10 @@ pub struct LoadReport {
     pub players_wire: WireCounts,
     /// Everything the spectators' sockets sent and received, summed.
     pub spectators_wire: WireCounts,
+    /// Everything the players' sockets sent and received from their first connection request
+    /// to their goodbyes, summed: what the host's own counters hold of them once they have
+    /// gone, to hold those against without lining two processes' clocks up.
+    pub players_wire_whole_run: WireCounts,
     /// From sending an input to the host running its tick (half the round trip on its way,
     /// then the margin the host says it waited), over every input of every player.
     pub input_to_host: Option<Spread>,
@@ -411,6 +415,7 @@ pub fn run_load<G: NetGame>(
         }
         watcher.spectator.disconnect();
     }
+    report.players_wire_whole_run = summed(players.iter().map(|p| p.peer.link().wire));
     report.input_to_host = Spread::of(&mut to_host);
     report.input_to_tick = Spread::of(&mut to_tick);
     Ok(report)
