@@ -7,6 +7,7 @@
 
 use serde::{Serialize, de::DeserializeOwned};
 
+use crate::Player;
 use crate::error::Error;
 
 /// One player's input for one tick, in the game's own serde type. `Default` is the input of a
@@ -56,15 +57,21 @@ impl<C: Command> HeldInputs<C> {
 
     /// Whether player `player`'s command for the next tick has arrived.
     #[must_use]
-    pub fn arrived(&self, player: usize) -> bool {
-        self.next.get(player).is_some_and(Option::is_some)
+    pub fn arrived(&self, player: Player) -> bool {
+        self.next.get(player.index()).is_some_and(Option::is_some)
     }
 
-    /// Adds a player, who has sent nothing yet; returns its index.
-    pub fn add_player(&mut self) -> usize {
+    /// Adds a player, who has sent nothing yet; returns its number.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::PlayerLimit`] past the numbers a player can have.
+    pub fn add_player(&mut self) -> Result<Player, Error> {
+        let player = Player::from_index(self.last.len())
+            .ok_or(Error::PlayerLimit { max: usize::from(u16::MAX) })?;
         self.last.push(C::default());
         self.next.push(None);
-        self.last.len() - 1
+        Ok(player)
     }
 
     /// Player `player`'s command for the next tick; a second one for the same tick replaces
@@ -73,9 +80,10 @@ impl<C: Command> HeldInputs<C> {
     /// # Errors
     ///
     /// [`Error::NoSuchPlayer`] for a player that is not in the game.
-    pub fn set(&mut self, player: usize, command: C) -> Result<(), Error> {
+    pub fn set(&mut self, player: Player, command: C) -> Result<(), Error> {
         let players = self.players();
-        let slot = self.next.get_mut(player).ok_or(Error::NoSuchPlayer { player, players })?;
+        let slot =
+            self.next.get_mut(player.index()).ok_or(Error::NoSuchPlayer { player, players })?;
         *slot = Some(command);
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! The runtime's errors: a refused tick ([`Error`]), a replay that cannot be read or
 //! verified ([`ReplayError`]), a failed determinism self-test ([`SyncTestError`]).
 
+use crate::Player;
 use crate::hash::{ContentDigest, StateHash};
 use crate::tick::Tick;
 
@@ -32,7 +33,7 @@ pub enum Error {
     #[error("player {player} is not in the game, which has {players} players")]
     NoSuchPlayer {
         /// The player named.
-        player: usize,
+        player: Player,
         /// The players there are.
         players: usize,
     },
@@ -40,7 +41,7 @@ pub enum Error {
     #[error("seat {seat} cannot take a new player: it is not free, and the game has {seats} seats")]
     SeatTaken {
         /// The seat named.
-        seat: usize,
+        seat: Player,
         /// The seats there are.
         seats: usize,
     },
@@ -48,7 +49,7 @@ pub enum Error {
     #[error("seat {seat} has no player to leave: it is free, or the game has only {seats} seats")]
     SeatFree {
         /// The seat named.
-        seat: usize,
+        seat: Player,
         /// The seats there are.
         seats: usize,
     },

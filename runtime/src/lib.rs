@@ -12,7 +12,8 @@
 //!    can be saved, sent, and hashed over canonical bytes.
 //! 3. Implement [`Simulation`]: `advance` runs one tick from one command per player, `snapshot`
 //!    returns what the presentation draws, `hash_state` hashes each subsystem as a named part,
-//!    `seat_player` and `free_seat` let players join and leave ([`SeatChanges`]),
+//!    `seat_player` and `free_seat` let players join and leave ([`SeatChanges`]; a seat is a
+//!    [`Player`] number),
 //!    `content_digest` names what it was built from; and [`Command`] for its command, whose
 //!    `held` input stands in for a missing one.
 //! 4. Drive it with [`Simulation::step`], a tick at a time; for a local game a
@@ -38,7 +39,9 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use fixstep_runtime::{Canonical, Command, ContentDigest, Error, Simulation, StateHasher, Tick};
+//! use fixstep_runtime::{
+//!     Canonical, Command, ContentDigest, Error, Player, Simulation, StateHasher, Tick,
+//! };
 //! use fixstep_runtime::math::{Fx, fx};
 //! use serde::{Deserialize, Serialize};
 //!
@@ -63,14 +66,14 @@
 //!     const VERSION: u32 = 1;
 //!     fn next_tick(&self) -> Tick { self.state.next }
 //!     fn players(&self) -> usize { usize::from(self.state.players) }
-//!     fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+//!     fn seat_player(&mut self, seat: Player) -> Result<(), Error> {
 //!         // Every seat counts alike here: a newcomer only ever adds one.
 //!         let seats = usize::from(self.state.players);
-//!         if seat != seats { return Err(Error::SeatTaken { seat, seats }); }
+//!         if seat.index() != seats { return Err(Error::SeatTaken { seat, seats }); }
 //!         self.state.players += 1;
 //!         Ok(())
 //!     }
-//!     fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+//!     fn free_seat(&mut self, seat: Player) -> Result<(), Error> {
 //!         // A counter nobody ever leaves.
 //!         Err(Error::SeatFree { seat, seats: usize::from(self.state.players) })
 //!     }
@@ -111,6 +114,7 @@ pub mod hash;
 pub mod input;
 pub mod math;
 pub mod net;
+mod player;
 pub mod replay;
 pub mod rng;
 pub mod rules;
@@ -127,6 +131,7 @@ pub use error::{Desync, Error, ReplayError, SyncCheck, SyncTestError};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
 pub use input::{Bot, HeldInput};
+pub use player::Player;
 pub use rules::Rules;
 pub use seats::SeatChanges;
 pub use sim::Simulation;

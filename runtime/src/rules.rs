@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::input::{Bot, HeldInput};
 use crate::script::TextCommand;
-use crate::{ContentDigest, Simulation};
+use crate::{ContentDigest, Player, Simulation};
 
 /// A player's command in game `R`.
 pub type CommandOf<R> = <<R as Rules>::Sim as Simulation>::Command;
@@ -71,5 +71,5 @@ pub trait Rules: Sized + 'static {
     fn new_sim(content: &Arc<Self::Content>, seed: u64, players: usize) -> Self::Sim;
 
     /// A scripted player for player `player`.
-    fn bot(content: &Arc<Self::Content>, player: usize) -> Self::Bot;
+    fn bot(content: &Arc<Self::Content>, player: Player) -> Self::Bot;
 }

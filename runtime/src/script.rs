@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use fixstep_runtime::script::{CommandScript, TextCommand};
-//! use fixstep_runtime::{Command, Tick};
+//! use fixstep_runtime::{Command, Player, Tick};
 //! use serde::{Deserialize, Serialize};
 //!
 //! /// A push of some strength, and a jump pressed once.
@@ -34,13 +34,14 @@
 //! }
 //!
 //! let script = CommandScript::<Push>::parse("0 0 5\n10 0 7 jump\n").expect("two good lines");
-//! assert_eq!(script.command(0, Tick(3)), Push { strength: 5, jump: false });
-//! assert_eq!(script.command(0, Tick(10)), Push { strength: 7, jump: true });
-//! assert_eq!(script.command(0, Tick(11)), Push { strength: 7, jump: false }, "pressed once");
+//! assert_eq!(script.command(Player(0), Tick(3)), Push { strength: 5, jump: false });
+//! assert_eq!(script.command(Player(0), Tick(10)), Push { strength: 7, jump: true });
+//! assert_eq!(script.command(Player(0), Tick(11)), Push { strength: 7, jump: false }, "pressed once");
 //! ```
 
 use std::collections::BTreeMap;
 
+use crate::Player;
 use crate::command::Command;
 use crate::file::FileKind;
 use crate::tick::Tick;
@@ -85,10 +86,10 @@ pub struct ScriptError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommandScript<C> {
     /// (tick, player) → the command set there.
-    entries: BTreeMap<(u32, u16), C>,
+    entries: BTreeMap<(u32, Player), C>,
     players: usize,
     /// Each player's first line, for messages about the player.
-    first_lines: BTreeMap<u16, usize>,
+    first_lines: BTreeMap<Player, usize>,
 }
 
 impl<C> Default for CommandScript<C> {
@@ -111,7 +112,7 @@ impl<C: TextCommand> CommandScript<C> {
     /// Parses a script whose first field is a time called `time` (`name` in messages).
     fn parse_timed(text: &str, time: &str, name: &str) -> Result<Self, ScriptError> {
         let mut script = Self::default();
-        let mut last_tick: BTreeMap<u16, u32> = BTreeMap::new();
+        let mut last_tick: BTreeMap<Player, u32> = BTreeMap::new();
         for (index, raw) in text.lines().enumerate() {
             let line = index + 1;
             let content = raw.split('#').next().unwrap_or("").trim();
@@ -131,7 +132,7 @@ impl<C: TextCommand> CommandScript<C> {
                 }
             };
             let tick: u32 = number(at, name).map_err(fail)?;
-            let player: u16 = number(player, "player").map_err(fail)?;
+            let player = Player(number(player, "player").map_err(fail)?);
             let command = C::from_words(words).map_err(fail)?;
             if let Some(&previous) = last_tick.get(&player)
                 && tick <= previous
@@ -143,7 +144,7 @@ impl<C: TextCommand> CommandScript<C> {
             last_tick.insert(player, tick);
             script.first_lines.entry(player).or_insert(line);
             script.entries.insert((tick, player), command);
-            script.players = script.players.max(usize::from(player) + 1);
+            script.players = script.players.max(player.index() + 1);
         }
         Ok(script)
     }
@@ -156,17 +157,16 @@ impl<C: TextCommand> CommandScript<C> {
 
     /// Whether the script has any line for `player`.
     #[must_use]
-    pub fn drives(&self, player: usize) -> bool {
-        self.entries.keys().any(|&(_, p)| usize::from(p) == player)
+    pub fn drives(&self, player: Player) -> bool {
+        self.entries.keys().any(|&(_, p)| p == player)
     }
 
     /// The command of `player` at `tick`: the latest line at or before it, its presses only
     /// on the line's own tick (its held input after); no input before its first line.
     #[must_use]
-    pub fn command(&self, player: usize, tick: Tick) -> C {
-        let Ok(player) = u16::try_from(player) else { return C::default() };
+    pub fn command(&self, player: Player, tick: Tick) -> C {
         self.entries
-            .range(..=(tick.0, u16::MAX))
+            .range(..=(tick.0, Player(u16::MAX)))
             .rev()
             .find(|((_, p), _)| *p == player)
             .map(|(&(at, _), command)| if at == tick.0 { command.clone() } else { command.held() })
@@ -208,7 +208,9 @@ impl<C: TextCommand> InputScript<C> {
     /// for a player other than 0.
     pub fn parse(text: &str) -> Result<Self, ScriptError> {
         let script = CommandScript::parse_timed(text, "MS", "time")?;
-        if let Some((&player, &line)) = script.first_lines.iter().find(|&(&p, _)| p != 0) {
+        if let Some((&player, &line)) =
+            script.first_lines.iter().find(|&(&p, _)| p != Player::FIRST)
+        {
             return Err(ScriptError {
                 line,
                 message: format!(
@@ -223,7 +225,7 @@ impl<C: TextCommand> InputScript<C> {
     #[must_use]
     pub fn held(&self, ms: u64) -> C {
         let at = Tick(u32::try_from(ms).unwrap_or(u32::MAX));
-        self.script.command(0, at).held()
+        self.script.command(Player::FIRST, at).held()
     }
 
     /// What a frame from `before_ms` to `now_ms` holds: what is held at its end, with the
@@ -234,7 +236,9 @@ impl<C: TextCommand> InputScript<C> {
         let clamp = |ms: u64| u32::try_from(ms).unwrap_or(u32::MAX);
         let (after, until) = (clamp(before_ms), clamp(now_ms));
         if after < until {
-            for (_, pressed) in self.script.entries.range((after + 1, 0)..=(until, u16::MAX)) {
+            for (_, pressed) in
+                self.script.entries.range((after + 1, Player::FIRST)..=(until, Player(u16::MAX)))
+            {
                 held.merge_presses(pressed);
             }
         }
@@ -245,6 +249,10 @@ impl<C: TextCommand> InputScript<C> {
     #[must_use]
     pub fn changed_at(&self, ms: u64) -> Option<u64> {
         let at = u32::try_from(ms).unwrap_or(u32::MAX);
-        self.script.entries.range(..=(at, u16::MAX)).next_back().map(|(&(t, _), _)| u64::from(t))
+        self.script
+            .entries
+            .range(..=(at, Player(u16::MAX)))
+            .next_back()
+            .map(|(&(t, _), _)| u64::from(t))
     }
 }

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::Player;
 use crate::error::Error;
 use crate::sim::Simulation;
 
@@ -19,9 +20,9 @@ use crate::sim::Simulation;
 pub struct SeatChanges {
     /// The seats whose players leave: their characters leave the world, and the seats stand
     /// free.
-    pub freed: Vec<u16>,
+    pub freed: Vec<Player>,
     /// The seats new players take, in the order they joined.
-    pub joined: Vec<u16>,
+    pub joined: Vec<Player>,
 }
 
 impl SeatChanges {
@@ -40,7 +41,8 @@ impl SeatChanges {
     pub fn arrivals(seats: usize, count: u16) -> Self {
         // Seats number fewer than u16::MAX: a game's players are `u16`s.
         let first = u16::try_from(seats).unwrap_or(u16::MAX);
-        Self { freed: Vec::new(), joined: (0..count).map(|i| first.saturating_add(i)).collect() }
+        let joined = (0..count).map(|i| Player(first.saturating_add(i))).collect();
+        Self { freed: Vec::new(), joined }
     }
 
     /// How many seats there are after the changes, from `seats` before: `None` if a change
@@ -49,12 +51,12 @@ impl SeatChanges {
     /// the numbers alone can say, as a reader of a record must before it sizes anything.
     #[must_use]
     pub fn seats_after(&self, seats: usize, max: usize) -> Option<usize> {
-        if self.freed.iter().any(|&s| usize::from(s) >= seats) {
+        if self.freed.iter().any(|s| s.index() >= seats) {
             return None;
         }
         let mut seats = seats;
         for &seat in &self.joined {
-            match usize::from(seat) {
+            match seat.index() {
                 s if s < seats => {}
                 s if s == seats => seats += 1,
                 _ => return None,
@@ -72,10 +74,10 @@ impl SeatChanges {
     /// changes before the one refused stay made.
     pub fn apply<S: Simulation + ?Sized>(&self, sim: &mut S) -> Result<(), Error> {
         for &seat in &self.freed {
-            sim.free_seat(usize::from(seat))?;
+            sim.free_seat(seat)?;
         }
         for &seat in &self.joined {
-            sim.seat_player(usize::from(seat))?;
+            sim.seat_player(seat)?;
         }
         Ok(())
     }
@@ -87,14 +89,15 @@ mod tests {
 
     #[test]
     fn seats_after_counts_newcomers_past_the_last_and_refuses_gaps() {
-        let changes = SeatChanges { freed: vec![1], joined: vec![1, 3, 4] };
+        let seats = |numbers: &[u16]| numbers.iter().copied().map(Player).collect::<Vec<_>>();
+        let changes = SeatChanges { freed: seats(&[1]), joined: seats(&[1, 3, 4]) };
         assert_eq!(changes.seats_after(3, 16), Some(5));
         assert_eq!(changes.seats_after(3, 4), None, "over the most seats");
-        let gap = SeatChanges { freed: vec![], joined: vec![4] };
+        let gap = SeatChanges { freed: vec![], joined: seats(&[4]) };
         assert_eq!(gap.seats_after(3, 16), None, "seat 3 skipped");
-        let past = SeatChanges { freed: vec![3], joined: vec![] };
+        let past = SeatChanges { freed: seats(&[3]), joined: vec![] };
         assert_eq!(past.seats_after(3, 16), None, "seat 3 is not there to free");
-        assert_eq!(SeatChanges::arrivals(2, 3).joined, [2, 3, 4]);
+        assert_eq!(SeatChanges::arrivals(2, 3).joined, seats(&[2, 3, 4]));
         assert_eq!(SeatChanges::arrivals(2, 3).seats_after(2, 16), Some(5));
     }
 }

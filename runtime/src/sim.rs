@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use serde::{Serialize, de::DeserializeOwned};
 
+use crate::Player;
 use crate::command::Command;
 use crate::error::Error;
 use crate::hash::{ContentDigest, StateHash, StateHasher};
@@ -53,7 +54,7 @@ pub trait Simulation {
     ///
     /// [`Error::SeatTaken`] for a seat that is neither free nor the next one, and
     /// [`Error::PlayerLimit`] when the simulation holds no more players. Nothing changes then.
-    fn seat_player(&mut self, seat: usize) -> Result<(), Error>;
+    fn seat_player(&mut self, seat: Player) -> Result<(), Error>;
 
     /// Frees `seat`: its player leaves the game before the next tick (its character leaves the
     /// world, and whatever it took part in ends), and the seat stands free, its commands
@@ -63,7 +64,7 @@ pub trait Simulation {
     /// # Errors
     ///
     /// [`Error::SeatFree`] for a seat no player holds (or past the last). Nothing changes then.
-    fn free_seat(&mut self, seat: usize) -> Result<(), Error>;
+    fn free_seat(&mut self, seat: Player) -> Result<(), Error>;
 
     /// Seats a new player after the last seat and returns its number: a game that players
     /// only join.
@@ -71,8 +72,9 @@ pub trait Simulation {
     /// # Errors
     ///
     /// As [`seat_player`](Self::seat_player).
-    fn add_player(&mut self) -> Result<usize, Error> {
-        let seat = self.players();
+    fn add_player(&mut self) -> Result<Player, Error> {
+        let seat = Player::from_index(self.players())
+            .ok_or(Error::PlayerLimit { max: usize::from(u16::MAX) })?;
         self.seat_player(seat)?;
         Ok(seat)
     }

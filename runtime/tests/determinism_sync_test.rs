@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use common::{Drift, DriftCommand, DriftSnapshot, DriftState, scripted_commands};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
-use fixstep_runtime::{Error, Simulation, StateHasher, SyncCheck, SyncTestError, Tick};
+use fixstep_runtime::{Error, Player, Simulation, StateHasher, SyncCheck, SyncTestError, Tick};
 
 const CONFIG: SyncTestConfig = SyncTestConfig { ticks: 300, roundtrip_every: 25 };
 
@@ -43,10 +43,10 @@ impl Simulation for HiddenCounter {
     fn players(&self) -> usize {
         self.inner.players()
     }
-    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+    fn seat_player(&mut self, seat: Player) -> Result<(), Error> {
         self.inner.seat_player(seat)
     }
-    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+    fn free_seat(&mut self, seat: Player) -> Result<(), Error> {
         self.inner.free_seat(seat)
     }
     fn content_digest(&self) -> fixstep_runtime::ContentDigest {
@@ -99,10 +99,10 @@ impl Simulation for LossyRestore {
     fn players(&self) -> usize {
         self.0.players()
     }
-    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+    fn seat_player(&mut self, seat: Player) -> Result<(), Error> {
         self.0.seat_player(seat)
     }
-    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+    fn free_seat(&mut self, seat: Player) -> Result<(), Error> {
         self.0.free_seat(seat)
     }
     fn content_digest(&self) -> fixstep_runtime::ContentDigest {

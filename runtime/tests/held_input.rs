@@ -4,6 +4,7 @@
 mod common;
 
 use common::{Drift, DriftCommand};
+use fixstep_runtime::Player;
 use fixstep_runtime::{Error, HeldInputs, Simulation, Tick};
 
 const THRUST: DriftCommand = DriftCommand { thrust: 8, turn: 3, spawn: false };
@@ -13,8 +14,8 @@ const SPAWN: DriftCommand = DriftCommand { thrust: 8, turn: 3, spawn: true };
 fn a_missing_command_is_the_held_input_of_the_last() {
     let mut inputs = HeldInputs::new(2);
     let mut tick = Vec::new();
-    inputs.set(0, SPAWN).expect("player 0");
-    inputs.set(1, THRUST).expect("player 1");
+    inputs.set(Player(0), SPAWN).expect("player 0");
+    inputs.set(Player(1), THRUST).expect("player 1");
     assert_eq!(inputs.take(&mut tick), 0);
     assert_eq!(tick, [SPAWN, THRUST]);
     // Nothing arrives: both keep thrusting and turning, and the spawn is not repeated.
@@ -23,8 +24,8 @@ fn a_missing_command_is_the_held_input_of_the_last() {
     assert_eq!(inputs.take(&mut tick), 2);
     assert_eq!(tick, [THRUST, THRUST]);
     // A command that arrives replaces the held one; the other player still holds.
-    inputs.set(0, DriftCommand::default()).expect("player 0");
-    assert!(inputs.arrived(0) && !inputs.arrived(1));
+    inputs.set(Player(0), DriftCommand::default()).expect("player 0");
+    assert!(inputs.arrived(Player(0)) && !inputs.arrived(Player(1)));
     assert_eq!(inputs.take(&mut tick), 1);
     assert_eq!(tick, [DriftCommand::default(), THRUST]);
 }
@@ -35,7 +36,7 @@ fn a_player_who_never_sent_anything_holds_the_default() {
     let mut tick = Vec::new();
     inputs.take(&mut tick);
     assert_eq!(tick, [DriftCommand::default()]);
-    assert_eq!(inputs.add_player(), 1);
+    assert_eq!(inputs.add_player().expect("a second seat"), Player(1));
     inputs.take(&mut tick);
     assert_eq!(tick, [DriftCommand::default(); 2]);
 }
@@ -43,8 +44,8 @@ fn a_player_who_never_sent_anything_holds_the_default() {
 #[test]
 fn a_command_for_a_player_not_in_the_game_is_refused() {
     let mut inputs = HeldInputs::<DriftCommand>::new(2);
-    let err = inputs.set(2, THRUST).expect_err("two players");
-    assert!(matches!(err, Error::NoSuchPlayer { player: 2, players: 2 }));
+    let err = inputs.set(Player(2), THRUST).expect_err("two players");
+    assert!(matches!(err, Error::NoSuchPlayer { player: Player(2), players: 2 }));
     assert_eq!(err.to_string(), "player 2 is not in the game, which has 2 players");
 }
 
@@ -59,7 +60,7 @@ fn a_simulation_fed_held_inputs_runs_as_if_the_held_commands_were_sent() {
     for t in 0..40 {
         let tick = Tick(t);
         if t == 0 {
-            inputs.set(0, SPAWN).expect("player 0");
+            inputs.set(Player(0), SPAWN).expect("player 0");
         }
         inputs.take(&mut commands);
         late.step(tick, &commands).expect("in order");

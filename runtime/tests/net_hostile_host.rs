@@ -4,6 +4,7 @@
 mod common;
 
 use common::{DriftCommand, DriftData};
+use fixstep_runtime::Player;
 use fixstep_runtime::net::frame::{HostFrame, TickPiece, TickRun};
 use fixstep_runtime::net::wire::encode;
 use fixstep_runtime::net::{
@@ -28,7 +29,7 @@ fn peer() -> PeerSession<DriftData> {
 }
 
 fn welcome(tick: u32) -> Welcome {
-    Welcome { player: Some(0), tick: Tick(tick), state: Vec::new(), hash: 0, rejoin: None }
+    Welcome { player: Some(Player(0)), tick: Tick(tick), state: Vec::new(), hash: 0, rejoin: None }
 }
 
 fn receive(peer: &mut PeerSession<DriftData>, message: &HostMessage) {

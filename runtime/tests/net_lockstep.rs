@@ -7,6 +7,7 @@
 mod common;
 
 use common::{Drift, DriftCommand, DriftData, scripted_commands};
+use fixstep_runtime::Player;
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::net::frame::HashCheck;
 use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
@@ -80,9 +81,9 @@ struct Host {
     /// The seats each tick freed and took, for the ticks that changed any.
     seat_changes: Vec<(Tick, SeatChanges)>,
     /// Who joined: name, player number, and whether it came back to its own seat.
-    joined: Vec<(String, u16, bool)>,
+    joined: Vec<(String, Player, bool)>,
     /// The names whose seats were freed, with the seat.
-    freed: Vec<(String, u16)>,
+    freed: Vec<(String, Player)>,
     /// Who was refused, and why.
     refused: Vec<(String, Goodbye)>,
 }
@@ -261,7 +262,7 @@ impl Peer {
             let nudged = self.clock.nudged_micros(self.since_frame);
             self.since_frame = 0;
             let due = self.input_schedule.advance(nudged);
-            let player = usize::from(self.session.player().unwrap_or(0));
+            let player = self.session.player().unwrap_or(Player::FIRST).index();
             for _ in 0..due.run {
                 if let Some(tick) = self.inputs.as_mut().and_then(InputTicks::take) {
                     let command = scripted_commands(tick, player + 1)[player];
@@ -537,7 +538,7 @@ fn a_player_back_under_its_name_gets_its_character_back() {
         }
     });
     assert_eq!(host.sim.players(), 2, "no new player: the old one's character came back");
-    assert_eq!(peers[1].session.player(), Some(1));
+    assert_eq!(peers[1].session.player(), Some(Player(1)));
     for peer in &peers {
         assert_agrees(&host, peer);
     }
@@ -679,9 +680,13 @@ fn a_departed_players_seat_is_kept_for_its_grace_then_freed_for_a_newcomer() {
         matches!(&dan_told[..], [(name, Goodbye::Full { players: 3, max: 3 })] if name == "dan"),
         "the first dan is refused while bob's seat is kept: {dan_told:?}"
     );
-    assert_eq!(host.freed, [("bob".to_owned(), 1), ("ada".to_owned(), 0)], "cy came back in time");
+    assert_eq!(
+        host.freed,
+        [("bob".to_owned(), Player(1)), ("ada".to_owned(), Player(0))],
+        "cy came back in time"
+    );
     let joined: Vec<(&str, u16, bool)> =
-        host.joined.iter().map(|(n, p, r)| (n.as_str(), *p, *r)).collect();
+        host.joined.iter().map(|(n, p, r)| (n.as_str(), p.0, *r)).collect();
     assert_eq!(
         joined,
         [
@@ -695,7 +700,7 @@ fn a_departed_players_seat_is_kept_for_its_grace_then_freed_for_a_newcomer() {
         "dan takes bob's freed seat, cy its own, bob ada's"
     );
     let freed_at = |seat: u16| {
-        host.seat_changes.iter().find(|(_, s)| s.freed.contains(&seat)).map(|(t, _)| t.0)
+        host.seat_changes.iter().find(|(_, s)| s.freed.contains(&Player(seat))).map(|(t, _)| t.0)
     };
     // Tick k is fixed at (k + 1) × 100 ms: the first fixed two seconds after bob left at 5 s is
     // tick 69, and after ada left at 14 s tick 159.
@@ -712,8 +717,8 @@ fn a_departed_players_seat_is_kept_for_its_grace_then_freed_for_a_newcomer() {
     for peer in playing {
         assert_agrees(&host, peer);
     }
-    assert_eq!(player_of(&peers, 5), Some(1), "dan plays seat 1");
-    assert_eq!(player_of(&peers, 7), Some(0), "bob came back as a newcomer in seat 0");
+    assert_eq!(player_of(&peers, 5), Some(Player(1)), "dan plays seat 1");
+    assert_eq!(player_of(&peers, 7), Some(Player(0)), "bob came back as a newcomer in seat 0");
     assert!(host.desyncs.is_empty(), "{:?}", host.desyncs);
 }
 
@@ -746,7 +751,11 @@ fn a_newcomer_gone_before_its_first_tick_takes_no_seat() {
     assert_eq!(record.commands.len(), 2, "the host's own, and the seat made for brief");
     welcomed(&mut host, 2, "next", 0);
     let record = host.fix_tick();
-    assert_eq!(record.seats, SeatChanges { freed: vec![], joined: vec![1] }, "the same seat");
+    assert_eq!(
+        record.seats,
+        SeatChanges { freed: vec![], joined: vec![Player(1)] },
+        "the same seat"
+    );
     assert_eq!(host.names().collect::<Vec<_>>(), ["host 0", "next"]);
 }
 
@@ -801,7 +810,7 @@ fn a_player_with_its_rejoin_secret_takes_its_seat_over_at_once() {
         "the impostor is refused: {impostor_told:?}"
     );
     let (back, crashed) = (&peers[1], &peers[2]);
-    assert_eq!(back.session.player(), Some(1), "its own character");
+    assert_eq!(back.session.player(), Some(Player(1)), "its own character");
     assert_eq!(host.sim.players(), 2, "no new player");
     let rejoined_at = back.hashes.first().expect("it played").0;
     assert!(rejoined_at.0 <= 75, "back within half a second: tick {rejoined_at}");
@@ -1001,7 +1010,7 @@ fn a_burst_of_joiners_fills_every_seat_and_no_more() {
 #[test]
 fn every_peer_learns_every_players_name_as_they_join() {
     let mut host = new_host(4, 1, DEFAULT_SEAT_GRACE_MICROS);
-    host.name_local(0, "ada");
+    host.name_local(Player(0), "ada");
     let mut peers: Vec<PeerSession<DriftData>> = ["bob", "cy"]
         .into_iter()
         .map(|name| {

@@ -3,6 +3,7 @@
 mod common;
 
 use common::{Drift, DriftCommand, scripted_commands};
+use fixstep_runtime::Player;
 use fixstep_runtime::replay::{
     REPLAY_FORMAT_VERSION, REPLAY_SIGNATURE, Replay, ReplayHeader, TickRecord, verify,
 };
@@ -138,8 +139,8 @@ fn a_seat_freed_and_taken_again_is_recorded_and_verified() {
     for t in 0..150 {
         let tick = Tick(t);
         let seats = match t {
-            70 => SeatChanges { freed: vec![0], joined: vec![] },
-            110 => SeatChanges { freed: vec![], joined: vec![0] },
+            70 => SeatChanges { freed: vec![Player(0)], joined: vec![] },
+            110 => SeatChanges { freed: vec![], joined: vec![Player(0)] },
             _ => SeatChanges::NONE,
         };
         seats.apply(&mut sim).expect("a seat to free and take");
@@ -158,12 +159,12 @@ fn a_seat_freed_and_taken_again_is_recorded_and_verified() {
     assert_eq!((report.ticks, report.first_mismatch), (150, None));
 
     let mut past = replay.clone();
-    past.ticks[70].seats.freed = vec![2];
+    past.ticks[70].seats.freed = vec![Player(2)];
     let err = Replay::<DriftCommand>::from_bytes(&past.to_bytes().expect("encodes"))
         .expect_err("no seat 2");
     assert!(err.to_string().contains("tick 70 frees or takes seats that 2 seats"), "{err}");
     let mut beyond = replay;
-    beyond.ticks[110].seats.joined = vec![3];
+    beyond.ticks[110].seats.joined = vec![Player(3)];
     let err = Replay::<DriftCommand>::from_bytes(&beyond.to_bytes().expect("encodes"))
         .expect_err("seat 2 skipped");
     assert!(err.to_string().contains("tick 110 frees or takes seats"), "{err}");

@@ -1,8 +1,8 @@
 //! A scripted arena player: it skates behind the puck nearest to it, on the side away from the
 //! goal it attacks, then drives through the puck at the goal, dashing when it is lined up.
 
-use fixstep_runtime::Bot;
 use fixstep_runtime::math::{Fx, Vec2, fx, fx_ratio};
+use fixstep_runtime::{Bot, Player};
 
 use crate::layout::Layout;
 use crate::rules::{ArenaCommand, ArenaSim, ArenaState, PUCK_RADIUS, PUSHER_RADIUS, team_of};
@@ -20,7 +20,7 @@ const DASH_ALIGNMENT: Fx = fx_ratio(9, 10);
 /// A bot for one player.
 #[derive(Clone, Debug)]
 pub struct ArenaBot {
-    player: usize,
+    player: Player,
     /// The centre of the goal it attacks.
     goal: Vec2,
 }
@@ -28,7 +28,7 @@ pub struct ArenaBot {
 impl ArenaBot {
     /// A bot for player `player` of `layout`.
     #[must_use]
-    pub fn new(player: usize, layout: &Layout) -> Self {
+    pub fn new(player: Player, layout: &Layout) -> Self {
         let east = if team_of(player) == 0 { layout.half_length } else { -layout.half_length };
         Self { player, goal: Vec2::new(east, Fx::ZERO) }
     }
@@ -46,7 +46,7 @@ fn stick(direction: Vec2, dash: bool) -> ArenaCommand {
 
 impl Bot<ArenaSim> for ArenaBot {
     fn command(&mut self, state: &ArenaState) -> ArenaCommand {
-        let Some(Some(me)) = state.pushers.get(self.player) else {
+        let Some(Some(me)) = state.pushers.get(self.player.index()) else {
             return ArenaCommand::default();
         };
         let nearest = state.pucks.iter().min_by_key(|p| (p.pos - me.pos).length_squared());

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::script::TextCommand;
-use fixstep_runtime::{Canonical, Command, ContentDigest, Error, Simulation, StateHasher, Tick};
+use fixstep_runtime::{
+    Canonical, Command, ContentDigest, Error, Player, Simulation, StateHasher, Tick,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::layout::Layout;
@@ -183,8 +185,8 @@ impl Clone for ArenaState {
 
 /// The team of player `player`.
 #[must_use]
-pub const fn team_of(player: usize) -> usize {
-    player % 2
+pub const fn team_of(player: Player) -> usize {
+    player.index() % 2
 }
 
 /// The arena's simulation.
@@ -207,7 +209,7 @@ impl ArenaSim {
             score: [0; 2],
             rng: SimRng::new(seed, RNG_STREAM),
         };
-        for player in 0..players.min(MAX_PLAYERS) {
+        for player in Player::all(players.min(MAX_PLAYERS)) {
             state.pushers.push(Some(spawn(&layout, player, Tick::ZERO)));
         }
         let snapshot = Arc::new(state.clone());
@@ -222,9 +224,9 @@ impl ArenaSim {
 }
 
 /// Player `player`'s pusher at its start, seated before tick `seated_at`.
-fn spawn(layout: &Layout, player: usize, seated_at: Tick) -> Pusher {
+fn spawn(layout: &Layout, player: Player, seated_at: Tick) -> Pusher {
     let spawns = &layout.spawns[team_of(player)];
-    let pos = spawns[(player / 2) % spawns.len()];
+    let pos = spawns[(player.index() / 2) % spawns.len()];
     let facing = if team_of(player) == 0 { Angle::ZERO } else { Angle::HALF };
     Pusher { pos, facing, seated_at, ..Pusher::default() }
 }
@@ -364,24 +366,24 @@ impl Simulation for ArenaSim {
         self.state.pushers.len()
     }
 
-    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+    fn seat_player(&mut self, seat: Player) -> Result<(), Error> {
         let seats = self.state.pushers.len();
         let pusher = Some(spawn(&self.layout, seat, self.state.next));
-        match self.state.pushers.get_mut(seat) {
+        match self.state.pushers.get_mut(seat.index()) {
             Some(free @ None) => *free = pusher,
-            None if seat == seats && seats >= MAX_PLAYERS => {
+            None if seat.index() == seats && seats >= MAX_PLAYERS => {
                 return Err(Error::PlayerLimit { max: MAX_PLAYERS });
             }
-            None if seat == seats => self.state.pushers.push(pusher),
+            None if seat.index() == seats => self.state.pushers.push(pusher),
             _ => return Err(Error::SeatTaken { seat, seats }),
         }
         self.publish();
         Ok(())
     }
 
-    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+    fn free_seat(&mut self, seat: Player) -> Result<(), Error> {
         let seats = self.state.pushers.len();
-        match self.state.pushers.get_mut(seat) {
+        match self.state.pushers.get_mut(seat.index()) {
             Some(taken @ Some(_)) => *taken = None,
             _ => return Err(Error::SeatFree { seat, seats }),
         }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use fixstep_arena::{ArenaBot, ArenaCommand, ArenaSim, ArenaState, Layout, load_layout};
 use fixstep_runtime::Bot as _;
+use fixstep_runtime::Player;
 use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
@@ -26,7 +27,7 @@ fn play(
     ticks: u32,
 ) -> (Vec<Vec<ArenaCommand>>, Seen) {
     let mut sim = ArenaSim::new(Arc::clone(layout), seed, players);
-    let mut bots: Vec<ArenaBot> = (0..players).map(|p| ArenaBot::new(p, layout)).collect();
+    let mut bots: Vec<ArenaBot> = Player::all(players).map(|p| ArenaBot::new(p, layout)).collect();
     let mut all = Vec::with_capacity(ticks as usize);
     let mut seen = Seen::default();
     for _ in 0..ticks {

@@ -9,6 +9,7 @@ use fixstep_arena::{
     ArenaCommand, ArenaSim, Layout, MAX_PLAYERS, MAX_PUCKS, MAX_SPAWNS_PER_TEAM, PUCK_MAX_SPEED,
     PUCK_RADIUS, PUSHER_RADIUS, load_layout,
 };
+use fixstep_runtime::Player;
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
 use fixstep_runtime::script::TextCommand;
 use fixstep_runtime::{Simulation, Tick};
@@ -162,7 +163,7 @@ fn a_puck_beside_the_goal_bounces_off_the_boards() {
 #[test]
 fn players_join_up_to_sixteen() {
     let mut sim = ArenaSim::new(rink(), 1, 0);
-    for expected in 0..MAX_PLAYERS {
+    for expected in Player::all(MAX_PLAYERS) {
         assert_eq!(sim.add_player().expect("room"), expected);
     }
     assert!(sim.add_player().is_err(), "a seventeenth is refused");
@@ -184,8 +185,8 @@ fn a_seat_freed_and_taken_again_changes_the_pusher_and_keeps_the_team() {
     for _ in 0..20 {
         step(&mut sim, &[EAST, WEST]);
     }
-    sim.free_seat(1).expect("seated");
-    assert!(sim.free_seat(1).is_err(), "already free");
+    sim.free_seat(Player(1)).expect("seated");
+    assert!(sim.free_seat(Player(1)).is_err(), "already free");
     assert_eq!(sim.players(), 2, "the seat stays");
     assert!(sim.state().pushers[1].is_none(), "its pusher is off the rink");
     let alone = sim.state().pushers[0].expect("seated");
@@ -206,8 +207,8 @@ fn a_seat_freed_and_taken_again_changes_the_pusher_and_keeps_the_team() {
     assert_eq!(sim.state().pushers[0], lone.state().pushers[0], "nobody in seat 1 to bump");
     assert_ne!(alone, sim.state().pushers[0].expect("seated"), "it moved on its own");
     let seated_at = sim.next_tick();
-    sim.seat_player(1).expect("a free seat");
-    assert!(sim.seat_player(1).is_err(), "taken");
+    sim.seat_player(Player(1)).expect("a free seat");
+    assert!(sim.seat_player(Player(1)).is_err(), "taken");
     let newcomer = sim.state().pushers[1].expect("seated again");
     assert!(newcomer.pos.x > Fx::ZERO, "team 1's half, as seat 1 always was");
     assert_eq!(newcomer.seated_at, seated_at);

@@ -3,6 +3,7 @@
 //! from the level, and turns what it sees in the snapshot into the same [`PlayerCommand`]s a
 //! player would send. Bots are not simulation state: their commands are what a replay records.
 
+use fixstep_runtime::Player;
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
 
 use crate::command::PlayerCommand;
@@ -53,7 +54,7 @@ const BOT_CLEARANCE: Fx = fx_ratio(6, 10);
 /// A scripted player.
 #[derive(Clone, Debug)]
 pub struct TownBot {
-    player: usize,
+    player: Player,
     plan: Vec<Goal>,
     step: usize,
     waited: u32,
@@ -73,7 +74,7 @@ impl TownBot {
     /// The bot playing player `player` in `level`. Bots of different players take the
     /// level's doors, teleports and talkers in different orders.
     #[must_use]
-    pub fn new(player: usize, level: &Level) -> Self {
+    pub fn new(player: Player, level: &Level) -> Self {
         let mut streets = vec![Vec::new(); level.waypoints.len()];
         for &(a, b) in &level.lanes {
             for (from, to) in [(a, b), (b, a)] {
@@ -270,15 +271,15 @@ fn door_approaches(level: &Level) -> Vec<Vec2> {
 /// The plan of player `player`'s bot: open a door, take a teleport and walk off its exit,
 /// talk to a talker through its lines, watch a cutscene, run back to the spawn; each bot
 /// starts with a different errand, at a different door, teleport and talker.
-fn plan(player: usize, level: &Level) -> Vec<Goal> {
-    let pick = |len: usize| if len == 0 { None } else { Some(player % len) };
+fn plan(player: Player, level: &Level) -> Vec<Goal> {
+    let pick = |len: usize| if len == 0 { None } else { Some(player.index() % len) };
     let mut errands: Vec<Vec<Goal>> = Vec::new();
     let doors = door_approaches(level);
     if let Some(i) = pick(doors.len()) {
         errands.push(vec![Goal::Walk(doors[i]), Goal::Interact, Goal::Wait(15)]);
     }
     if let Some(i) = pick(level.teleports.len()) {
-        let side = player / level.teleports.len() % 2;
+        let side = player.index() / level.teleports.len() % 2;
         let (enter, arrive) = (level.teleports[i].ends[side], level.teleports[i].ends[1 - side]);
         let away = Vec2::from_angle(arrive.exit_facing) * fx(3);
         errands.push(vec![
@@ -307,10 +308,10 @@ fn plan(player: usize, level: &Level) -> Vec<Goal> {
         let length = level.cutscenes.get(trigger.cutscene as usize).map_or(0, |c| c.duration_ticks);
         errands.push(vec![Goal::Walk(trigger.zone.centre), Goal::Wait(length + 5)]);
     }
-    let spawn = level.spawns[player % level.spawns.len()];
+    let spawn = level.spawns[player.index() % level.spawns.len()];
     errands.push(vec![Goal::Run(spawn.at), Goal::Wait(10)]);
     // Each bot starts on a different errand, so a few bots soon do everything at once.
-    let start = player % errands.len();
+    let start = player.index() % errands.len();
     errands.rotate_left(start);
     errands.concat()
 }

@@ -21,7 +21,7 @@ const KNOCKBACK_REST: Fx = Fx::from_bits(1 << 20);
 #[must_use]
 pub fn new_character(role: Role, pos: Vec2, facing: Angle, leg: Leg) -> Character {
     let (kind, index) = match role {
-        Role::Player(p) => (RoleKind::Player, u32::from(p)),
+        Role::Player(p) => (RoleKind::Player, u32::from(p.0)),
         Role::Pedestrian(i) => (RoleKind::Pedestrian, i),
         Role::Talker(i) => (RoleKind::Talker, i),
     };
@@ -216,7 +216,7 @@ pub fn animate(character: &mut Character, level: &Level, talking: bool) {
 pub fn respawn_point(character: &Character, level: &Level) -> (Vec2, Angle) {
     match character.role() {
         Role::Player(player) => {
-            let spawn = level.spawns[usize::from(player) % level.spawns.len()];
+            let spawn = level.spawns[player.index() % level.spawns.len()];
             (spawn.at, spawn.facing)
         }
         Role::Pedestrian(def) => level

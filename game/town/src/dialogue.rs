@@ -1,7 +1,7 @@
 //! Interaction (doors and talkers) and dialogues.
 
 use fixstep_runtime::math::{Fx, Vec2, fx};
-use fixstep_runtime::{EntityId, EntityStore, Tick};
+use fixstep_runtime::{EntityId, EntityStore, Player, Tick};
 
 use crate::collision::RectIndex;
 use crate::geom::Rect;
@@ -97,7 +97,7 @@ fn nearest_reach(pos: Vec2, reachable: Reachable<'_>) -> Option<Reach> {
 /// the last); otherwise it talks to the nearest free talker or opens or closes the nearest
 /// door.
 pub fn interact(
-    player: u16,
+    player: Player,
     character: EntityId,
     reachable: Reachable<'_>,
     objects: &mut [ObjectState],
@@ -161,7 +161,7 @@ pub fn run_dialogues(
                 return false;
             }
         }
-        let me = players.get(usize::from(d.player)).and_then(|&id| characters.get(id));
+        let me = players.get(d.player.index()).and_then(|&id| characters.get(id));
         let talker = characters.get(d.talker);
         match (me, talker) {
             (Some(me), Some(talker)) => {
@@ -180,7 +180,7 @@ pub fn face_partners(
 ) {
     for d in dialogues {
         let Some(me) =
-            players.get(usize::from(d.player)).and_then(|&id| characters.get(id)).map(|c| c.pos)
+            players.get(d.player.index()).and_then(|&id| characters.get(id)).map(|c| c.pos)
         else {
             continue;
         };

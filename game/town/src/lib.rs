@@ -13,14 +13,14 @@
 //! ```
 //! use std::sync::Arc;
 //! use fixstep_town::{PlayerCommand, TownSim, level};
-//! use fixstep_runtime::{Simulation, Tick};
+//! use fixstep_runtime::{Player, Simulation, Tick};
 //!
 //! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let town = level::load_level(assets, &assets.join("levels/town.ron")).expect("valid level");
 //! let mut sim = TownSim::new(Arc::new(town), 42, 1);
 //! let walk = PlayerCommand { forward: 100, ..PlayerCommand::default() };
 //! let snapshot = sim.step(Tick(0), &[walk]).expect("tick 0 comes first");
-//! println!("player at {:?}", snapshot.player_character(0).map(|c| c.pos));
+//! println!("player at {:?}", snapshot.player_character(Player::FIRST).map(|c| c.pos));
 //! ```
 
 #![deny(clippy::float_arithmetic, clippy::float_cmp)]

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use fixstep_runtime::input::share_of_tick;
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
 use fixstep_runtime::tick::TICK_MICROS;
-use fixstep_runtime::{Command, EntityId, HeldInput, Simulation};
+use fixstep_runtime::{Command, EntityId, HeldInput, Player, Simulation};
 
 use crate::characters::{apply_knockback, drive_player};
 use crate::collision::{RectIndex, keep_out, level_solids, standing_area};
@@ -237,11 +237,10 @@ impl OwnMovement {
 
     /// A copy of player `player`'s character as `sim` has it now, if the player has one.
     #[must_use]
-    pub fn body(sim: &TownSim, player: usize) -> Option<OwnBody> {
+    pub fn body(sim: &TownSim, player: Player) -> Option<OwnBody> {
         let state = sim.state();
-        let &id = state.players.get(player)?;
+        let &id = state.players.get(player.index())?;
         let character = *state.characters.get(id)?;
-        let player = u16::try_from(player).ok()?;
         Some(OwnBody {
             character,
             id,

@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use fixstep_runtime::math::{Angle, Vec2};
 use fixstep_runtime::rng::SimRng;
-use fixstep_runtime::{ContentDigest, EntityId, EntityStore, Error, Simulation, StateHasher, Tick};
+use fixstep_runtime::{
+    ContentDigest, EntityId, EntityStore, Error, Player, Simulation, StateHasher, Tick,
+};
 
 use crate::characters::{
     animate, apply_knockback, drive_pedestrian, drive_player, new_character, respawn_point,
@@ -165,7 +167,7 @@ impl TownSim {
             pair_work: PairWork::default(),
             taxi_work: TaxiWork::default(),
         };
-        for seat in 0..players {
+        for seat in Player::all(players) {
             sim.join(seat);
         }
         sim.find_talkers();
@@ -189,27 +191,22 @@ impl TownSim {
     /// Puts seat `seat`'s new character at its spawn point (seat `p` takes spawn
     /// `p % spawns`): in a free seat, or in a new one after the last. The caller checks that
     /// the seat is one of those, and [`MAX_PLAYERS`].
-    fn join(&mut self, seat: usize) {
-        let spawn = self.level.spawns[seat % self.level.spawns.len()];
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "a seat below MAX_PLAYERS, which a u16 holds"
-        )]
-        let role = Role::Player(seat as u16);
-        let character = new_character(role, spawn.at, spawn.facing, Leg::default());
+    fn join(&mut self, seat: Player) {
+        let spawn = self.level.spawns[seat.index() % self.level.spawns.len()];
+        let character = new_character(Role::Player(seat), spawn.at, spawn.facing, Leg::default());
         let id = self.state.characters.insert(character);
-        match self.state.players.get_mut(seat) {
+        match self.state.players.get_mut(seat.index()) {
             Some(free) => *free = id,
             None => self.state.players.push(id),
         }
         self.rejected.resize(self.state.players.len(), 0);
-        self.rejected[seat] = 0;
+        self.rejected[seat.index()] = 0;
     }
 
     /// The character of seat `seat`'s player, if the seat is taken.
     #[must_use]
-    pub fn seated(&self, seat: usize) -> Option<EntityId> {
-        let &id = self.state.players.get(seat)?;
+    pub fn seated(&self, seat: Player) -> Option<EntityId> {
+        let &id = self.state.players.get(seat.index())?;
         self.state.characters.contains(id).then_some(id)
     }
 
@@ -327,12 +324,12 @@ impl Simulation for TownSim {
         self.state.players.len()
     }
 
-    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+    fn seat_player(&mut self, seat: Player) -> Result<(), Error> {
         let seats = self.state.players.len();
-        if seat > seats || self.seated(seat).is_some() {
+        if seat.index() > seats || self.seated(seat).is_some() {
             return Err(Error::SeatTaken { seat, seats });
         }
-        if seat == seats && seats >= MAX_PLAYERS {
+        if seat.index() == seats && seats >= MAX_PLAYERS {
             return Err(Error::PlayerLimit { max: MAX_PLAYERS });
         }
         self.join(seat);
@@ -343,22 +340,17 @@ impl Simulation for TownSim {
     /// The character leaves the world; its dialogue and cutscene end, and the zones forget it
     /// (a teleport's cooldown, the cutscenes it played), so that a town whose players come and
     /// go for weeks remembers nothing of those who left.
-    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+    fn free_seat(&mut self, seat: Player) -> Result<(), Error> {
         let seats = self.state.players.len();
         let Some(id) = self.seated(seat) else { return Err(Error::SeatFree { seat, seats }) };
         let s = &mut self.state;
         s.characters.remove(id);
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "seats are numbered below MAX_PLAYERS, which a u16 holds"
-        )]
-        let player = seat as u16;
-        s.dialogues.retain(|d| d.player != player);
-        s.cutscenes.retain(|c| c.player != player);
+        s.dialogues.retain(|d| d.player != seat);
+        s.cutscenes.retain(|c| c.player != seat);
         s.zones.cooldowns.retain(|&(who, _)| who != id);
         s.zones.inside_triggers.retain(|&(who, _)| who != id);
         s.zones.played.retain(|&(who, _)| who != id);
-        self.rejected[seat] = 0;
+        self.rejected[seat.index()] = 0;
         self.publish();
         Ok(())
     }
@@ -392,24 +384,21 @@ impl Simulation for TownSim {
         scratch.watching.clear();
         scratch.watching.resize(s.players.len(), false);
         for cutscene in &s.cutscenes {
-            if let Some(watching) = scratch.watching.get_mut(usize::from(cutscene.player)) {
+            if let Some(watching) = scratch.watching.get_mut(cutscene.player.index()) {
                 *watching = true;
             }
         }
         let watching = &scratch.watching;
-        let is_watching = |p: usize| watching.get(p).copied().unwrap_or(false);
+        let is_watching = |p: Player| watching.get(p.index()).copied().unwrap_or(false);
 
         // Interactions first, from where everyone stood at the start of the tick.
-        for (p, command) in valid.iter().enumerate() {
+        for (p, command) in Player::all(valid.len()).zip(valid.iter()) {
             // A free seat's command moves nobody: it has no character.
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "a seat below MAX_PLAYERS, which a u16 holds"
-            )]
-            if command.interact && !is_watching(p) && s.characters.contains(s.players[p]) {
+            let character = s.players[p.index()];
+            if command.interact && !is_watching(p) && s.characters.contains(character) {
                 interact(
-                    p as u16,
-                    s.players[p],
+                    p,
+                    character,
                     Reachable {
                         characters: &s.characters,
                         talkers: &scratch.talkers,
@@ -433,8 +422,8 @@ impl Simulation for TownSim {
             scratch.before.push(character.pos);
             match character.role() {
                 Role::Player(p) => {
-                    let frozen = is_watching(usize::from(p));
-                    let command = valid.get(usize::from(p)).copied().unwrap_or_default();
+                    let frozen = is_watching(p);
+                    let command = valid.get(p.index()).copied().unwrap_or_default();
                     drive_player(character, &command, frozen);
                 }
                 Role::Pedestrian(_) => drive_pedestrian(character, level, &mut s.rng),
@@ -511,7 +500,7 @@ impl Simulation for TownSim {
         talking.clear();
         for d in &s.dialogues {
             talking.push(d.talker);
-            talking.extend(s.players.get(usize::from(d.player)));
+            talking.extend(s.players.get(d.player.index()));
         }
         talking.sort_unstable();
         let mut next_talking = 0;

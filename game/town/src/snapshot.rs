@@ -3,7 +3,7 @@
 //! characters' names) are in the level, which the presentation reads directly.
 
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
-use fixstep_runtime::{EntityId, Tick};
+use fixstep_runtime::{EntityId, Player, Tick};
 
 use crate::AnimState;
 use crate::level::ClipIndex;
@@ -39,8 +39,8 @@ impl GameSnapshot {
 
     /// The view of player `player`'s character.
     #[must_use]
-    pub fn player_character(&self, player: usize) -> Option<&CharacterView> {
-        self.players.get(player).and_then(|&id| self.character(id))
+    pub fn player_character(&self, player: Player) -> Option<&CharacterView> {
+        self.players.get(player.index()).and_then(|&id| self.character(id))
     }
 }
 
@@ -53,7 +53,7 @@ pub struct CharacterView {
     /// of this.
     pub role: Role,
     /// The player it belongs to, if any.
-    pub player: Option<u16>,
+    pub player: Option<Player>,
     /// Position, metres.
     pub pos: Vec2,
     /// Facing.

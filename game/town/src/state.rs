@@ -8,7 +8,7 @@
 use bytemuck::NoUninit;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
 use fixstep_runtime::rng::SimRng;
-use fixstep_runtime::{Canonical, EntityId, EntityStore, Tick};
+use fixstep_runtime::{Canonical, EntityId, EntityStore, Player, Tick};
 use serde::{Deserialize, Serialize};
 
 use crate::AnimState;
@@ -62,8 +62,8 @@ pub enum MoveMode {
 /// level holds what does not change (a name, a route), found by this index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
-    /// A player, by index.
-    Player(u16),
+    /// A player, by number.
+    Player(Player),
     /// A pedestrian of the level, by index in `Level::pedestrians`.
     Pedestrian(u32),
     /// A talker of the level, by index in `Level::talkers`.
@@ -157,9 +157,9 @@ impl Character {
         match self.kind {
             #[expect(
                 clippy::cast_possible_truncation,
-                reason = "player indices are stored from a u16: the cast gives the index back"
+                reason = "player numbers are stored from a u16: the cast gives the number back"
             )]
-            RoleKind::Player => Role::Player(self.index as u16),
+            RoleKind::Player => Role::Player(Player(self.index as u16)),
             RoleKind::Pedestrian => Role::Pedestrian(self.index),
             RoleKind::Talker => Role::Talker(self.index),
         }
@@ -167,7 +167,7 @@ impl Character {
 
     /// The player it belongs to, if any.
     #[must_use]
-    pub fn player(&self) -> Option<u16> {
+    pub fn player(&self) -> Option<Player> {
         match self.role() {
             Role::Player(p) => Some(p),
             _ => None,
@@ -347,7 +347,7 @@ pub struct ZoneState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]
 pub struct DialogueState {
     /// The player talking.
-    pub player: u16,
+    pub player: Player,
     /// The talker character.
     pub talker: EntityId,
     /// Index of the script in `Level::dialogues`.
@@ -362,7 +362,7 @@ pub struct DialogueState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Canonical)]
 pub struct CutsceneState {
     /// The player watching.
-    pub player: u16,
+    pub player: Player,
     /// Index of the script in `Level::cutscenes`.
     pub cutscene: u32,
     /// The tick it started.

@@ -107,10 +107,10 @@ pub fn trigger_cutscenes(
             inside.push(key);
             let entered = zones.inside_triggers.binary_search(&key).is_err();
             let played = zones.played[..played_before].binary_search(&key).is_ok();
-            let watches = watching.get(usize::from(player)).copied().unwrap_or(false);
+            let watches = watching.get(player.index()).copied().unwrap_or(false);
             if entered && !watches && !(trigger.once && played) {
                 cutscenes.push(CutsceneState { player, cutscene: trigger.cutscene, started: tick });
-                if let Some(watches) = watching.get_mut(usize::from(player)) {
+                if let Some(watches) = watching.get_mut(player.index()) {
                     *watches = true;
                 }
                 if trigger.once {

@@ -5,6 +5,7 @@ mod common;
 use std::sync::Arc;
 
 use fixstep_runtime::Bot as _;
+use fixstep_runtime::Player;
 use fixstep_runtime::Simulation;
 use fixstep_town::bots::{Goal, TownBot};
 use fixstep_town::state::ObjectPhase;
@@ -14,7 +15,7 @@ use fixstep_town::{AnimState, TownSim};
 fn a_bot_opens_a_door_takes_a_teleport_and_talks() {
     let level = Arc::new(common::level());
     let mut town = TownSim::new(Arc::clone(&level), 3, 1);
-    let mut bot = TownBot::new(0, &level);
+    let mut bot = TownBot::new(Player(0), &level);
     assert!(bot.plan().contains(&Goal::Interact));
     let (mut opened, mut teleported, mut talked) = (false, false, false);
     for _ in 0..3_000 {
@@ -23,8 +24,9 @@ fn a_bot_opens_a_door_takes_a_teleport_and_talks() {
         town.step(tick, &[command]).expect("in order");
         let s = town.snapshot();
         opened |= town.state().objects[common::DOOR].phase != ObjectPhase::Closed;
-        teleported |= s.player_character(0).unwrap().jumps > 0;
-        talked |= !s.dialogues.is_empty() && s.player_character(0).unwrap().anim == AnimState::Talk;
+        teleported |= s.player_character(Player(0)).unwrap().jumps > 0;
+        talked |= !s.dialogues.is_empty()
+            && s.player_character(Player(0)).unwrap().anim == AnimState::Talk;
     }
     assert!(opened, "opened the door");
     assert!(teleported, "took the teleport");

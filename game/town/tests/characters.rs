@@ -3,6 +3,7 @@
 mod common;
 
 use common::{idle, run, sim, step, v};
+use fixstep_runtime::Player;
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Fx, fx, fx_ratio};
 use fixstep_town::level::ClipDef;
@@ -25,7 +26,7 @@ fn a_looping_clip_wraps_and_a_one_shot_clip_holds_its_last_frame() {
 #[test]
 fn frames_advance_by_the_clip_rate_and_restart_when_the_state_changes() {
     let mut town = sim(1);
-    let me = |t: &TownSim| t.snapshot().player_character(0).unwrap().clone();
+    let me = |t: &TownSim| t.snapshot().player_character(Player(0)).unwrap().clone();
     run(&mut town, 3, &idle(1));
     assert_eq!((me(&town).anim, me(&town).frame), (AnimState::Idle, fx(3)));
     let walk = PlayerCommand { forward: 100, ..PlayerCommand::default() };
@@ -41,7 +42,7 @@ fn a_character_cannot_walk_into_a_building() {
     // Face north-east toward the hall at (20..30, 20..30) and walk for a long time.
     step(&mut town, &[PlayerCommand { turn: 8_192, ..PlayerCommand::default() }]);
     run(&mut town, 400, &[PlayerCommand { forward: 100, run: true, ..PlayerCommand::default() }]);
-    let pos = town.snapshot().player_character(0).unwrap().pos;
+    let pos = town.snapshot().player_character(Player(0)).unwrap().pos;
     let inside = pos.x > fx(20) && pos.x < fx(30) && pos.y > fx(20) && pos.y < fx(30);
     assert!(!inside, "{pos:?}");
     assert!(pos.x >= fx(19) && pos.y >= fx(19), "pressed against the corner: {pos:?}");
@@ -68,8 +69,8 @@ fn two_characters_walking_into_each_other_are_kept_apart() {
     let mut closest = Fx::MAX;
     for tick in 0..80 {
         step(&mut town, &walk);
-        let a = town.snapshot().player_character(0).unwrap().pos;
-        let b = town.snapshot().player_character(1).unwrap().pos;
+        let a = town.snapshot().player_character(Player(0)).unwrap().pos;
+        let b = town.snapshot().player_character(Player(1)).unwrap().pos;
         let distance = (b - a).length();
         assert!(
             distance >= collision_distance - OVERLAP_TOLERANCE,
@@ -121,7 +122,7 @@ fn health_lost_comes_back_over_time_and_none_left_means_down_then_respawn() {
     state.characters.get_mut(me).unwrap().since_hit = 0;
     town.restore(&state);
     run(&mut town, 60, &idle(1));
-    let health = town.snapshot().player_character(0).unwrap().health;
+    let health = town.snapshot().player_character(Player(0)).unwrap().health;
     assert!(health > 50 && health < 100, "{health}");
 
     let mut state = town.state().clone();
@@ -130,9 +131,9 @@ fn health_lost_comes_back_over_time_and_none_left_means_down_then_respawn() {
     c.pos = v(7, 7);
     town.restore(&state);
     step(&mut town, &idle(1));
-    assert!(!town.snapshot().player_character(0).unwrap().enabled);
+    assert!(!town.snapshot().player_character(Player(0)).unwrap().enabled);
     run(&mut town, 20, &idle(1));
-    let c = town.snapshot().player_character(0).unwrap().clone();
+    let c = town.snapshot().player_character(Player(0)).unwrap().clone();
     assert!(c.enabled);
     assert_eq!((c.health, c.jumps, c.pos, c.facing), (100, 1, v(0, 0), Angle::ZERO));
 }

@@ -3,6 +3,7 @@
 mod common;
 
 use common::{idle, player_pos, run, sim, step};
+use fixstep_runtime::Player;
 use fixstep_runtime::math::{Angle, Fx};
 use fixstep_runtime::{Command, HeldInputs, Simulation};
 use fixstep_town::PlayerCommand;
@@ -17,7 +18,7 @@ fn walking_forward_moves_walk_speed_per_tick_along_the_facing() {
     let mut town = sim(1);
     let walk = PlayerCommand { forward: 100, ..PlayerCommand::default() };
     run(&mut town, 10, &[walk]);
-    let pos = player_pos(&town, 0);
+    let pos = player_pos(&town, Player(0));
     assert!(close(pos.x, WALK_SPEED * 10), "{pos:?}");
     assert!(close(pos.y, Fx::ZERO), "{pos:?}");
 }
@@ -26,31 +27,31 @@ fn walking_forward_moves_walk_speed_per_tick_along_the_facing() {
 fn running_is_faster_and_strafe_goes_right() {
     let mut town = sim(1);
     run(&mut town, 5, &[PlayerCommand { forward: 100, run: true, ..PlayerCommand::default() }]);
-    assert!(close(player_pos(&town, 0).x, RUN_SPEED * 5));
+    assert!(close(player_pos(&town, Player(0)).x, RUN_SPEED * 5));
     let mut town = sim(1);
     // Facing east, right is south (-y).
     run(&mut town, 5, &[PlayerCommand { strafe: 100, ..PlayerCommand::default() }]);
-    assert!(close(player_pos(&town, 0).y, -WALK_SPEED * 5));
+    assert!(close(player_pos(&town, Player(0)).y, -WALK_SPEED * 5));
 }
 
 #[test]
 fn turning_changes_the_facing_by_the_commanded_amount() {
     let mut town = sim(1);
     step(&mut town, &[PlayerCommand { turn: 16_384, ..PlayerCommand::default() }]);
-    assert_eq!(town.snapshot().player_character(0).unwrap().facing, Angle::QUARTER);
+    assert_eq!(town.snapshot().player_character(Player(0)).unwrap().facing, Angle::QUARTER);
 }
 
 #[test]
 fn a_command_moves_only_its_senders_character() {
     let mut town = sim(2);
-    let before = player_pos(&town, 1);
+    let before = player_pos(&town, Player(1));
     run(
         &mut town,
         10,
         &[PlayerCommand { forward: 100, ..PlayerCommand::default() }, PlayerCommand::default()],
     );
-    assert_eq!(player_pos(&town, 1), before);
-    assert_ne!(player_pos(&town, 0), common::v(0, 0));
+    assert_eq!(player_pos(&town, Player(1)), before);
+    assert_ne!(player_pos(&town, Player(0)), common::v(0, 0));
 }
 
 #[test]
@@ -104,7 +105,7 @@ fn a_missing_input_keeps_the_held_movement() {
     for t in 0..12 {
         // Only every third tick's input arrives.
         if t % 3 == 0 {
-            inputs.set(0, walk).expect("player 0");
+            inputs.set(Player(0), walk).expect("player 0");
         }
         inputs.take(&mut commands);
         step(&mut late, &commands);
@@ -125,7 +126,7 @@ fn a_missing_input_does_not_repeat_an_interact() {
     town.restore(&state);
     let mut inputs = HeldInputs::new(1);
     let mut commands = Vec::new();
-    inputs.set(0, press).expect("player 0");
+    inputs.set(Player(0), press).expect("player 0");
     for _ in 0..3 {
         inputs.take(&mut commands);
         step(&mut town, &commands);

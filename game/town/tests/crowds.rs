@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::{idle, step};
+use fixstep_runtime::Player;
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
 use fixstep_runtime::{Bot as _, Simulation};
 use fixstep_town::bots::TownBot;
@@ -32,7 +33,7 @@ fn one_spawn_at(at: Vec2) -> Arc<Level> {
 
 /// The players' positions.
 fn positions(sim: &TownSim) -> Vec<Vec2> {
-    (0..sim.state().players.len())
+    Player::all(sim.state().players.len())
         .map(|p| sim.snapshot().player_character(p).expect("a player's character").pos)
         .collect()
 }
@@ -148,7 +149,7 @@ fn the_town_never_reaches_the_bounds() {
     let town = Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"));
     let players = 16;
     let mut sim = TownSim::new(Arc::clone(&town), 1, players);
-    let mut bots: Vec<TownBot> = (0..players).map(|p| TownBot::new(p, &town)).collect();
+    let mut bots: Vec<TownBot> = Player::all(players).map(|p| TownBot::new(p, &town)).collect();
     for tick in 0..1_500 {
         let commands: Vec<PlayerCommand> =
             bots.iter_mut().map(|b| b.command(sim.snapshot())).collect();
@@ -168,7 +169,7 @@ fn a_crowd_pressing_interact_at_once_starts_one_dialogue() {
     step(&mut sim, &vec![common::INTERACT; CROWD]);
     let dialogues = &sim.state().dialogues;
     assert_eq!(dialogues.len(), 1, "{dialogues:?}");
-    assert_eq!(dialogues[0].player, 0);
+    assert_eq!(dialogues[0].player, Player(0));
     step(&mut sim, &idle(CROWD));
     let snapshot = sim.snapshot();
     let talking: Vec<_> = snapshot
@@ -179,7 +180,7 @@ fn a_crowd_pressing_interact_at_once_starts_one_dialogue() {
         .collect();
     assert_eq!(talking.len(), 2, "{talking:?}");
     assert!(talking.iter().any(|&(role, _)| matches!(role, Role::Talker(0))), "{talking:?}");
-    assert!(talking.iter().any(|&(_, player)| player == Some(0)), "{talking:?}");
+    assert!(talking.iter().any(|&(_, player)| player == Some(Player(0))), "{talking:?}");
 }
 
 /// Protects cutscenes in a crowd: three hundred players on one trigger each start its cutscene
@@ -191,13 +192,13 @@ fn a_crowd_on_a_trigger_each_watch_its_cutscene_and_are_held_still() {
     let mut sim = TownSim::new(one_spawn_at(Vec2::new(fx(0), fx(40))), 7, CROWD);
     step(&mut sim, &idle(CROWD));
     let state = sim.state();
-    let watching: Vec<u16> = state.cutscenes.iter().map(|c| c.player).collect();
+    let watching: Vec<Player> = state.cutscenes.iter().map(|c| c.player).collect();
     assert!(watching.len() > CROWD / 2, "{} of {CROWD} watch", watching.len());
     assert!(watching.windows(2).all(|w| w[0] < w[1]), "each once, in player order");
     let played: Vec<_> = state.zones.played.iter().map(|&(id, _)| id).collect();
-    let watchers: Vec<_> = watching.iter().map(|&p| state.players[usize::from(p)]).collect();
+    let watchers: Vec<_> = watching.iter().map(|&p| state.players[p.index()]).collect();
     assert_eq!(played, watchers, "the memory lists each watcher's character once, in order");
-    let facing = |sim: &TownSim, p: u16| sim.snapshot().player_character(p.into()).unwrap().facing;
+    let facing = |sim: &TownSim, p: Player| sim.snapshot().player_character(p).unwrap().facing;
     let before: Vec<Angle> = watching.iter().map(|&p| facing(&sim, p)).collect();
     let turn = PlayerCommand { turn: 4_096, ..PlayerCommand::default() };
     step(&mut sim, &vec![turn; CROWD]);

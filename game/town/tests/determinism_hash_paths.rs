@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fixstep_runtime::Bot as _;
+use fixstep_runtime::Player;
 use fixstep_runtime::{Simulation, StateHasher};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::{load_clips, load_level, stress_level};
@@ -25,7 +26,7 @@ fn town_hashes_agree_on_both_paths_every_tick() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let level = Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("town loads"));
     let mut sim = TownSim::new(Arc::clone(&level), 5, 4);
-    let mut bots: Vec<TownBot> = (0..4).map(|p| TownBot::new(p, &level)).collect();
+    let mut bots: Vec<TownBot> = (0..4).map(|p| TownBot::new(Player(p), &level)).collect();
     for _ in 0..600 {
         let commands: Vec<PlayerCommand> =
             bots.iter_mut().map(|b| b.command(sim.snapshot())).collect();

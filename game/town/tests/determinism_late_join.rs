@@ -7,6 +7,7 @@ use std::process::Command as Process;
 use std::sync::Arc;
 
 use fixstep_runtime::Bot as _;
+use fixstep_runtime::Player;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::{Error, SeatChanges, Simulation, Tick};
 use fixstep_town::bots::TownBot;
@@ -66,18 +67,18 @@ fn a_player_joins_a_running_game() {
     let level = town();
     let mut sim = TownSim::new(Arc::clone(&level), SEED, 2);
     let header = ReplayHeader::of(&sim, "levels/town.ron".into(), SEED).expect("two players");
-    let mut bots: Vec<TownBot> = (0..2).map(|p| TownBot::new(p, &level)).collect();
+    let mut bots: Vec<TownBot> = (0..2).map(|p| TownBot::new(Player(p), &level)).collect();
     let mut ticks = Vec::new();
     for t in 0..300 {
         let tick = Tick(t);
         let mut seats = SeatChanges::NONE;
         if t == 150 {
             let before = sim.state_hash();
-            assert_eq!(sim.add_player().expect("room for a third"), 2);
+            assert_eq!(sim.add_player().expect("room for a third"), Player(2));
             assert_ne!(sim.state_hash(), before, "the join is part of the state");
-            bots.push(TownBot::new(2, &level));
+            bots.push(TownBot::new(Player(2), &level));
             seats = SeatChanges::arrivals(2, 1);
-            let newcomer = sim.snapshot().player_character(2).expect("drawn at once");
+            let newcomer = sim.snapshot().player_character(Player(2)).expect("drawn at once");
             assert_eq!(newcomer.pos, level.spawns[2 % level.spawns.len()].at);
         }
         let commands: Vec<PlayerCommand> =

@@ -4,6 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fixstep_runtime::Bot as _;
+use fixstep_runtime::Player;
 use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
@@ -26,7 +27,7 @@ fn play(
     ticks: u32,
 ) -> (Vec<Vec<PlayerCommand>>, TownSim) {
     let mut sim = TownSim::new(Arc::clone(level), seed, players);
-    let mut bots: Vec<TownBot> = (0..players).map(|p| TownBot::new(p, level)).collect();
+    let mut bots: Vec<TownBot> = Player::all(players).map(|p| TownBot::new(p, level)).collect();
     let mut all = Vec::with_capacity(ticks as usize);
     for _ in 0..ticks {
         let commands: Vec<PlayerCommand> =

@@ -3,6 +3,7 @@
 mod common;
 
 use common::{INTERACT, idle, run, sim, step, v};
+use fixstep_runtime::Player;
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::Angle;
 use fixstep_town::{AnimState, TownSim};
@@ -22,7 +23,7 @@ fn interacting_near_the_talker_starts_a_dialogue_at_its_first_line() {
     let mut town = near_the_mayor();
     step(&mut town, &[INTERACT]);
     let d = town.snapshot().dialogues[0].clone();
-    assert_eq!((d.player, d.dialogue, d.line, d.line_started.0), (0, 0, 0, 0));
+    assert_eq!((d.player, d.dialogue, d.line, d.line_started.0), (Player(0), 0, 0, 0));
     step(&mut town, &idle(1));
     let level = std::sync::Arc::clone(town.level());
     let views = &town.snapshot().characters;
@@ -64,7 +65,11 @@ fn walking_away_ends_the_dialogue() {
     step(&mut town, &[INTERACT]);
     let started = &town.snapshot().dialogues;
     assert_eq!(started.len(), 1, "the dialogue started: {started:?}");
-    assert_eq!((started[0].player, started[0].line), (0, 0), "the player's, at its first line");
+    assert_eq!(
+        (started[0].player, started[0].line),
+        (Player(0), 0),
+        "the player's, at its first line"
+    );
     let away = fixstep_town::PlayerCommand { forward: -100, run: true, ..Default::default() };
     run(&mut town, 20, &[away]);
     assert!(town.snapshot().dialogues.is_empty(), "{:?}", town.snapshot().dialogues);

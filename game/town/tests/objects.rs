@@ -3,6 +3,7 @@
 mod common;
 
 use common::{DOOR, INTERACT, LIFT, SIGN, STAY_OPEN_TICKS, SWING_TICKS, idle, run, sim, step, v};
+use fixstep_runtime::Player;
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Fx, fx};
 use fixstep_town::state::ObjectPhase;
@@ -15,7 +16,7 @@ fn at_the_door() -> TownSim {
     // Walk from (0,0) to (25,19): turn north-east-ish, then walk there.
     let mut guard = 0;
     loop {
-        let me = town.snapshot().player_character(0).unwrap().clone();
+        let me = town.snapshot().player_character(Player(0)).unwrap().clone();
         let offset = v(25, 19) - me.pos;
         if offset.length() < Fx::from_num(1) / 2 || guard > 400 {
             break;

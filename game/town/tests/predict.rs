@@ -5,6 +5,7 @@ mod common;
 
 use common::{player_pos, sim, step};
 use fixstep_runtime::HeldInput as _;
+use fixstep_runtime::Player;
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_town::PlayerCommand;
@@ -107,7 +108,7 @@ fn predicted_and_authoritative_agree(script: &[(u64, PlayerCommand)], ticks: u32
     let mut input = InputAccumulator::new();
     let mut now = 0u64;
     for _ in 0..ticks {
-        let body = OwnMovement::body(&town, 0).expect("player 0");
+        let body = OwnMovement::body(&town, Player(0)).expect("player 0");
         // Frames of 16.667 ms through the tick, each holding what the script says then.
         let end = now + TICK_MICROS;
         while input.micros() < TICK_MICROS {
@@ -121,7 +122,7 @@ fn predicted_and_authoritative_agree(script: &[(u64, PlayerCommand)], ticks: u32
         let mut stepped = body;
         rules.step(&mut stepped, &command);
         step(&mut town, &[command]);
-        let truth = player_pos(&town, 0);
+        let truth = player_pos(&town, Player(0));
         assert_eq!(stepped.character.pos, truth, "a whole tick on the copy is the rules' tick");
         let off = (predicted.pos - truth).length();
         assert!(off <= fx_ratio(3, 1000), "the partial of a whole tick is {off} m off the tick");
@@ -151,15 +152,15 @@ fn the_prediction_stops_at_a_wall_as_the_rules_do() {
     step(&mut town, &[turn]);
     let rules = OwnMovement::new(town.level());
     let run = held(100, 0, 0, true);
-    let mut copy = OwnMovement::body(&town, 0).expect("player 0");
+    let mut copy = OwnMovement::body(&town, Player(0)).expect("player 0");
     for _ in 0..120 {
         rules.step(&mut copy, &run);
         step(&mut town, &[run]);
-        assert_eq!(copy.character.pos, player_pos(&town, 0));
+        assert_eq!(copy.character.pos, player_pos(&town, Player(0)));
     }
     // Free, it would have run on along the diagonal into the building; the corner turned it
     // aside along a wall.
-    let end = player_pos(&town, 0);
+    let end = player_pos(&town, Player(0));
     assert!((end.x - end.y).abs() > Fx::ONE, "deflected by the building: at {end:?}");
     let mut partial = InputAccumulator::new();
     partial.fill(&run);

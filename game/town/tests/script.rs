@@ -1,5 +1,6 @@
 //! Command scripts: the text form of the town's commands.
 
+use fixstep_runtime::Player;
 use fixstep_runtime::Tick;
 use fixstep_runtime::script::{CommandScript as Script, InputScript as Input};
 use fixstep_town::PlayerCommand;
@@ -17,13 +18,16 @@ fn a_line_holds_until_the_next_and_interact_is_one_tick() {
     )
     .expect("valid");
     assert_eq!(script.players(), 2);
-    assert_eq!(script.command(0, Tick(3)), PlayerCommand { forward: 100, ..Default::default() });
+    assert_eq!(
+        script.command(Player(0), Tick(3)),
+        PlayerCommand { forward: 100, ..Default::default() }
+    );
     let running = PlayerCommand { forward: 100, turn: 2048, run: true, ..Default::default() };
-    assert_eq!(script.command(0, Tick(5)), PlayerCommand { interact: true, ..running });
-    assert_eq!(script.command(0, Tick(6)), running);
-    assert_eq!(script.command(1, Tick(8)), PlayerCommand::default());
-    assert_eq!(script.command(1, Tick(9)).strafe, -50);
-    assert!(script.drives(1) && !script.drives(2));
+    assert_eq!(script.command(Player(0), Tick(5)), PlayerCommand { interact: true, ..running });
+    assert_eq!(script.command(Player(0), Tick(6)), running);
+    assert_eq!(script.command(Player(1), Tick(8)), PlayerCommand::default());
+    assert_eq!(script.command(Player(1), Tick(9)).strafe, -50);
+    assert!(script.drives(Player(1)) && !script.drives(Player(2)));
 }
 
 #[test]

@@ -5,15 +5,16 @@
 mod common;
 
 use common::{INTERACT, idle, run, sim, step, v};
+use fixstep_runtime::Player;
 use fixstep_runtime::math::Angle;
 use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
 use fixstep_runtime::{Error, SeatChanges, Simulation, Tick};
 use fixstep_town::{PlayerCommand, TownSim};
 
 /// Puts player `player` at `(x, y)`, facing west.
-fn place(town: &mut TownSim, player: usize, x: i32, y: i32) {
+fn place(town: &mut TownSim, player: Player, x: i32, y: i32) {
     let mut state = town.state().clone();
-    let me = state.players[player];
+    let me = state.players[player.index()];
     let character = state.characters.get_mut(me).expect("seated");
     character.pos = v(x, y);
     character.facing = Angle::HALF;
@@ -28,21 +29,21 @@ fn a_player_who_leaves_takes_its_character_dialogue_cutscene_and_zone_memory_alo
     let mut town = sim(3);
     // Player 1 talks to the mayor; player 2 walks through the cutscene trigger and then the
     // teleport, so that the zones remember it.
-    place(&mut town, 1, -8, 0);
-    place(&mut town, 2, 0, 40);
+    place(&mut town, Player(1), -8, 0);
+    place(&mut town, Player(2), 0, 40);
     step(&mut town, &[PlayerCommand::default(), INTERACT, PlayerCommand::default()]);
-    place(&mut town, 2, 0, -20);
+    place(&mut town, Player(2), 0, -20);
     step(&mut town, &idle(3));
     let before = town.state().clone();
     assert_eq!(before.dialogues.len(), 1, "player 1 talks");
-    assert_eq!(before.cutscenes.iter().filter(|c| c.player == 2).count(), 1, "2 watches");
+    assert_eq!(before.cutscenes.iter().filter(|c| c.player == Player(2)).count(), 1, "2 watches");
     let gone = before.players[2];
     assert!(before.zones.cooldowns.iter().any(|&(id, _)| id == gone), "a teleport cooldown");
     assert!(before.zones.played.iter().any(|&(id, _)| id == gone), "a cutscene played");
 
     let hash = town.state_hash();
-    town.free_seat(1).expect("player 1 is seated");
-    town.free_seat(2).expect("player 2 is seated");
+    town.free_seat(Player(1)).expect("player 1 is seated");
+    town.free_seat(Player(2)).expect("player 2 is seated");
     assert_ne!(town.state_hash(), hash, "leaving is state");
     let after = town.state();
     assert_eq!(town.players(), 3, "the seats stay");
@@ -50,8 +51,8 @@ fn a_player_who_leaves_takes_its_character_dialogue_cutscene_and_zone_memory_alo
     assert!(after.dialogues.is_empty() && after.cutscenes.is_empty(), "{after:?}");
     assert!(after.zones.cooldowns.iter().all(|&(id, _)| id != gone), "no cooldown of it");
     assert!(after.zones.played.iter().all(|&(id, _)| id != gone), "no cutscene of it");
-    assert!(town.snapshot().player_character(1).is_none(), "not drawn");
-    assert_eq!(town.seated(1), None);
+    assert!(town.snapshot().player_character(Player(1)).is_none(), "not drawn");
+    assert_eq!(town.seated(Player(1)), None);
     // A free seat's command moves nothing and starts nothing.
     let busy = PlayerCommand { forward: 100, interact: true, ..PlayerCommand::default() };
     let characters = town.snapshot().characters.len();
@@ -67,20 +68,29 @@ fn a_player_who_leaves_takes_its_character_dialogue_cutscene_and_zone_memory_alo
 fn a_newcomer_takes_a_free_seat_as_a_new_character_at_its_spawn() {
     let mut town = sim(2);
     run(&mut town, 10, &[PlayerCommand { forward: 100, ..PlayerCommand::default() }; 2]);
-    let old = town.seated(1).expect("seated");
-    town.free_seat(1).expect("seated");
-    assert!(matches!(town.free_seat(1), Err(Error::SeatFree { seat: 1, seats: 2 })));
-    assert!(matches!(town.free_seat(5), Err(Error::SeatFree { seat: 5, .. })));
+    let old = town.seated(Player(1)).expect("seated");
+    town.free_seat(Player(1)).expect("seated");
+    assert!(matches!(
+        town.free_seat(Player(1)),
+        Err(Error::SeatFree { seat: Player(1), seats: 2 })
+    ));
+    assert!(matches!(town.free_seat(Player(5)), Err(Error::SeatFree { seat: Player(5), .. })));
     run(&mut town, 5, &idle(2));
-    town.seat_player(1).expect("a free seat");
-    let new = town.seated(1).expect("seated again");
+    town.seat_player(Player(1)).expect("a free seat");
+    let new = town.seated(Player(1)).expect("seated again");
     assert_ne!(new, old, "a new character");
     let spawn = town.level().spawns[1 % town.level().spawns.len()];
-    assert_eq!(town.snapshot().player_character(1).expect("drawn").pos, spawn.at);
-    assert!(matches!(town.seat_player(1), Err(Error::SeatTaken { seat: 1, seats: 2 })));
-    assert!(matches!(town.seat_player(0), Err(Error::SeatTaken { seat: 0, .. })));
-    assert!(matches!(town.seat_player(3), Err(Error::SeatTaken { seat: 3, seats: 2 })));
-    town.seat_player(2).expect("the next one after the last");
+    assert_eq!(town.snapshot().player_character(Player(1)).expect("drawn").pos, spawn.at);
+    assert!(matches!(
+        town.seat_player(Player(1)),
+        Err(Error::SeatTaken { seat: Player(1), seats: 2 })
+    ));
+    assert!(matches!(town.seat_player(Player(0)), Err(Error::SeatTaken { seat: Player(0), .. })));
+    assert!(matches!(
+        town.seat_player(Player(3)),
+        Err(Error::SeatTaken { seat: Player(3), seats: 2 })
+    ));
+    town.seat_player(Player(2)).expect("the next one after the last");
     assert_eq!(town.players(), 3);
 }
 
@@ -97,7 +107,7 @@ fn players_coming_and_going_leave_nothing_behind_and_replay_bit_for_bit() {
     for t in 0..3_000u32 {
         let tick = Tick(t);
         // Every third tick one of the seats changes hands: freed, then taken a tick later.
-        let seat = (t / 3 % 3) as u16;
+        let seat = Player((t / 3 % 3) as u16);
         let seats = match t % 3 {
             0 => SeatChanges { freed: vec![seat], joined: vec![] },
             1 => SeatChanges { freed: vec![], joined: vec![seat] },

@@ -3,6 +3,7 @@
 mod common;
 
 use common::{run, sim};
+use fixstep_runtime::Player;
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Fx, fx};
 use fixstep_town::TownSim;
@@ -93,7 +94,7 @@ fn a_taxi_brakes_for_a_person_in_front_and_strikes_one_that_steps_out() {
     run(&mut town, 60, &[PlayerCommand::default()]);
     let t = taxi(&town);
     assert_eq!(t.speed, Fx::ZERO, "stopped for the person");
-    let me_view = town.snapshot().player_character(0).unwrap().clone();
+    let me_view = town.snapshot().player_character(Player(0)).unwrap().clone();
     assert_eq!(me_view.health, MAX_HEALTH, "not struck");
     assert!((me_view.pos - t.pos).length() > fx(2));
 
@@ -106,10 +107,10 @@ fn a_taxi_brakes_for_a_person_in_front_and_strikes_one_that_steps_out() {
     state.characters.get_mut(state.players[0]).unwrap().pos = t.pos + forward * fx(2);
     town.restore(&state);
     run(&mut town, 1, &[PlayerCommand::default()]);
-    let me_view = town.snapshot().player_character(0).unwrap().clone();
+    let me_view = town.snapshot().player_character(Player(0)).unwrap().clone();
     assert!(me_view.health < MAX_HEALTH, "struck: {}", me_view.health);
     assert_eq!(me_view.anim, fixstep_town::AnimState::Hit);
     let before = me_view.pos;
     run(&mut town, 1, &[PlayerCommand::default()]);
-    assert_ne!(town.snapshot().player_character(0).unwrap().pos, before, "knocked back");
+    assert_ne!(town.snapshot().player_character(Player(0)).unwrap().pos, before, "knocked back");
 }

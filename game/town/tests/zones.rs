@@ -3,6 +3,7 @@
 mod common;
 
 use common::{idle, run, sim, step, v};
+use fixstep_runtime::Player;
 use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Vec2};
 use fixstep_town::{PlayerCommand, TownSim};
@@ -19,7 +20,7 @@ fn place(town: &mut TownSim, pos: Vec2, facing: Angle) {
 }
 
 fn me(town: &TownSim) -> fixstep_town::CharacterView {
-    town.snapshot().player_character(0).unwrap().clone()
+    town.snapshot().player_character(Player(0)).unwrap().clone()
 }
 
 #[test]
@@ -64,7 +65,7 @@ fn a_trigger_starts_a_cutscene_that_freezes_the_players_movement_until_it_ends()
         ticks += 1;
     }
     let cutscene = town.snapshot().cutscenes[0].clone();
-    assert_eq!(cutscene.player, 0);
+    assert_eq!(cutscene.player, Player(0));
     let frozen_at = me(&town).pos;
     run(&mut town, 30, &[walk]);
     assert_eq!(me(&town).pos, frozen_at, "movement ignored during the cutscene");

@@ -12,11 +12,11 @@
 //! use fixstep_arena::ArenaCommand;
 //! use fixstep_arena_view::Arena;
 //! use fixstep_present::LocalGame;
-//! use fixstep_runtime::Rules;
+//! use fixstep_runtime::{Player, Rules};
 //!
 //! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let rink = Arena::load_content(assets, &Arena::default_content(assets)).expect("the rink loads");
-//! let mut game = LocalGame::<Arena>::new(&Arc::new(rink), 1, 2, 0);
+//! let mut game = LocalGame::<Arena>::new(&Arc::new(rink), 1, 2, Player::FIRST);
 //! let east = ArenaCommand { x: 100, y: 0, dash: false };
 //! for _ in 0..10 {
 //!     game.step(&[east, ArenaCommand::default()]).expect("a tick runs");
@@ -44,6 +44,7 @@ use fixstep_present::shapes::{
     shape_truth,
 };
 use fixstep_present::{ControlNames, Controls};
+use fixstep_runtime::Player;
 use fixstep_runtime::input::SampledInput;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx_ratio};
 use fixstep_runtime::net::GameData;
@@ -179,7 +180,7 @@ impl Rules for Arena {
         ArenaSim::new(Arc::clone(layout), seed, players)
     }
 
-    fn bot(layout: &Arc<Layout>, player: usize) -> ArenaBot {
+    fn bot(layout: &Arc<Layout>, player: Player) -> ArenaBot {
         ArenaBot::new(player, layout)
     }
 }
@@ -206,12 +207,12 @@ impl Game for Arena {
         [command.y.into(), command.x.into(), 0, 0]
     }
 
-    fn own(sim: &ArenaSim, player: usize) -> Option<Pusher> {
-        sim.state().pushers.get(player).copied().flatten()
+    fn own(sim: &ArenaSim, player: Player) -> Option<Pusher> {
+        sim.state().pushers.get(player.index()).copied().flatten()
     }
 
-    fn presentation(layout: &Arc<Layout>, player: usize) -> ShapePresentation<Self> {
-        ShapePresentation::new(layout, u16::try_from(player).ok())
+    fn presentation(layout: &Arc<Layout>, player: Player) -> ShapePresentation<Self> {
+        ShapePresentation::new(layout, Some(player))
     }
 
     fn truth(
@@ -278,10 +279,10 @@ impl ShapeGame for Arena {
     }
 
     fn shapes(state: &ArenaState, each: &mut dyn FnMut(ShapePose)) {
-        for (player, p) in state.pushers.iter().enumerate() {
+        for (player, p) in Player::all(state.pushers.len()).zip(&state.pushers) {
             let Some(p) = p else { continue };
             each(ShapePose {
-                id: player as u64,
+                id: u64::from(player.0),
                 kind: team_of(player) as u16,
                 pos: p.pos,
                 yaw: p.facing,
@@ -290,7 +291,7 @@ impl ShapeGame for Arena {
                 // freed is a new pusher, seated at a later tick: never blended from the one
                 // who left.
                 jumps: p.seated_at.0,
-                player: u16::try_from(player).ok(),
+                player: Some(player),
             });
         }
         for (i, puck) in state.pucks.iter().enumerate() {
@@ -350,9 +351,9 @@ impl NetRules for Arena {
     }
 
     /// Moves the player's pusher a metre east.
-    fn perturb(sim: &mut ArenaSim, player: u16) {
+    fn perturb(sim: &mut ArenaSim, player: Player) {
         let mut state = sim.state().clone();
-        if let Some(Some(pusher)) = state.pushers.get_mut(usize::from(player)) {
+        if let Some(Some(pusher)) = state.pushers.get_mut(player.index()) {
             pusher.pos.x += Fx::ONE;
             sim.restore(&state);
         }

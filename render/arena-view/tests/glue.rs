@@ -8,6 +8,7 @@ use fixstep_arena::{ArenaCommand, ArenaSim, Layout};
 use fixstep_arena_view::Arena;
 use fixstep_netplay::NetRules;
 use fixstep_present::shapes::ShapeGame;
+use fixstep_runtime::Player;
 use fixstep_runtime::Rules as _;
 use fixstep_runtime::Simulation;
 
@@ -30,17 +31,17 @@ fn a_freed_seat_is_not_drawn_and_its_newcomer_is_drawn_afresh() {
     for _ in 0..20 {
         step(&mut sim, &[east, east]);
     }
-    sim.free_seat(1).expect("seated");
+    sim.free_seat(Player(1)).expect("seated");
     let mut drawn = Vec::new();
     Arena::shapes(sim.snapshot(), &mut |pose| drawn.push(pose.player));
-    assert!(drawn.contains(&Some(0)), "the other pusher is drawn: {drawn:?}");
-    assert!(!drawn.contains(&Some(1)), "its pusher is not drawn: {drawn:?}");
+    assert!(drawn.contains(&Some(Player(0))), "the other pusher is drawn: {drawn:?}");
+    assert!(!drawn.contains(&Some(Player(1))), "its pusher is not drawn: {drawn:?}");
     step(&mut sim, &[east, east]);
     let seated_at = sim.next_tick();
-    sim.seat_player(1).expect("a free seat");
+    sim.seat_player(Player(1)).expect("a free seat");
     let mut jumps = Vec::new();
     Arena::shapes(sim.snapshot(), &mut |pose| jumps.push((pose.player, pose.jumps)));
-    assert!(jumps.contains(&(Some(1), seated_at.0)), "drawn afresh: {jumps:?}");
+    assert!(jumps.contains(&(Some(Player(1)), seated_at.0)), "drawn afresh: {jumps:?}");
 }
 
 /// A desync report names the pusher or puck a field lies in.

@@ -9,6 +9,7 @@ use fixstep_arena::ArenaCommand;
 use fixstep_arena_view::Arena;
 use fixstep_netplay::shapes::ShapeSource;
 use fixstep_present::{Game, Presentation};
+use fixstep_runtime::Player;
 use fixstep_runtime::Rules as _;
 use fixstep_runtime::{Bot as _, Simulation as _};
 
@@ -18,8 +19,8 @@ fn ticks_and_frames_allocate_nothing_in_steady_state() {
     let rink =
         Arc::new(Arena::load_content(&assets, &Arena::default_content(&assets)).expect("loads"));
     let mut sim = Arena::new_sim(&rink, 2, 6);
-    let mut bots: Vec<_> = (0..6).map(|p| Arena::bot(&rink, p)).collect();
-    let mut presentation = Arena::presentation(&rink, 0);
+    let mut bots: Vec<_> = (0..6).map(|p| Arena::bot(&rink, Player(p))).collect();
+    let mut presentation = Arena::presentation(&rink, Player(0));
     let mut source = ShapeSource::default();
     let mut commands: Vec<ArenaCommand> = Vec::with_capacity(6);
     let (mut measured, mut allocations) = (0, 0);

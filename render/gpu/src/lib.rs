@@ -57,6 +57,7 @@ pub mod testing;
 pub mod text;
 
 use fixstep_present::CameraDraw;
+use fixstep_runtime::Player;
 use glam::{Mat4, Vec3, Vec4Swizzles as _};
 
 /// The wgpu this crate draws with, so a game's renderer names the same types.
@@ -118,7 +119,7 @@ pub trait FrameRenderer {
     }
 
     /// Highlights player `player`'s character as the local player's own (or nobody's).
-    fn set_local_player(&mut self, player: Option<u16>) {
+    fn set_local_player(&mut self, player: Option<Player>) {
         let _ = player;
     }
 

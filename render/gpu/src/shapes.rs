@@ -3,6 +3,7 @@
 //! and tinted its colour, lit by the sun with shadows; the players' names over their pieces;
 //! the game's status line at the top of the screen; and the HUD.
 
+use fixstep_runtime::Player;
 use std::path::Path;
 
 use fixstep_present::convert::metres_of_mm;
@@ -175,7 +176,7 @@ pub struct ShapeRenderer {
     names: Vec<(Slot, String)>,
     /// This frame's names as placed, kept for their room.
     tags: Vec<NameTag>,
-    local_player: Option<u16>,
+    local_player: Option<Player>,
     /// The vertical field of view, radians.
     fov_y: f32,
     effects_seconds: f32,
@@ -319,12 +320,12 @@ impl ShapeRenderer {
             let Some(kind) = self.kinds.get(usize::from(shape.kind)) else { continue };
             let anchor = shape.sample.pos + Vec3::Y * (height(&kind.look) + NAME_LIFT_M);
             let Some((x, y, _)) = camera.project(anchor) else { continue };
-            while self.names.len() <= usize::from(player) {
+            while self.names.len() <= player.index() {
                 let slot = self.overlay.slot(&mut self.text);
                 self.names.push((slot, format!("player {}", self.names.len())));
             }
-            let (slot, untold) = &self.names[usize::from(player)];
-            let name = frame.player_names.get(usize::from(player)).unwrap_or(untold);
+            let (slot, untold) = &self.names[player.index()];
+            let name = frame.player_names.get(player.index()).unwrap_or(untold);
             let (tw, th) = self.overlay.text(&mut self.text, *slot, name, NAME_PX * ui, None);
             let local = Some(player) == self.local_player;
             let colour = if local { LOCAL_NAME_COLOUR } else { NAME_COLOUR };
@@ -418,7 +419,7 @@ impl FrameRenderer for ShapeRenderer {
         self.effects_seconds = seconds.rem_euclid(EFFECTS_PERIOD_S);
     }
 
-    fn set_local_player(&mut self, player: Option<u16>) {
+    fn set_local_player(&mut self, player: Option<Player>) {
         self.local_player = player;
     }
 

@@ -13,6 +13,7 @@ use fixstep_gpu::testing::{check_reference, gpu_or_skip};
 use fixstep_gpu::{FrameRenderer, Hud, OffscreenTarget};
 use fixstep_present::shapes::{ShapeGame, scenery_of};
 use fixstep_present::{LocalGame, Presentation};
+use fixstep_runtime::Player;
 use fixstep_runtime::Rules as _;
 use fixstep_runtime::{Bot as _, Simulation as _};
 
@@ -28,8 +29,8 @@ fn the_arena_is_drawn_as_its_reference() {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let rink =
         Arc::new(Arena::load_content(&assets, &Arena::default_content(&assets)).expect("it loads"));
-    let mut game = LocalGame::<Arena>::new(&rink, 1, 4, 0);
-    let mut bots: Vec<_> = (0..4).map(|p| Arena::bot(&rink, p)).collect();
+    let mut game = LocalGame::<Arena>::new(&rink, 1, 4, Player(0));
+    let mut bots: Vec<_> = (0..4).map(|p| Arena::bot(&rink, Player(p))).collect();
     for _ in 0..TICKS {
         let commands: Vec<_> = bots.iter_mut().map(|b| b.command(game.sim.snapshot())).collect();
         game.step(&commands).expect("a tick runs");
@@ -48,7 +49,7 @@ fn the_arena_is_drawn_as_its_reference() {
         Arena::kinds(),
     )
     .expect("the renderer starts");
-    renderer.set_local_player(Some(0));
+    renderer.set_local_player(Some(Player(0)));
     let target = OffscreenTarget::new(&ctx.device, SIZE.0, SIZE.1, OFFSCREEN_FORMAT);
     renderer.render(&target.view, &frame, &Hud::default());
     let picture = target.read_image(&ctx.device, &ctx.queue).expect("the picture reads back");

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use fixstep_present::StateOf;
+use fixstep_runtime::Player;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::{HashRecord, Tick};
 use ron::Value;
@@ -206,7 +207,7 @@ pub enum Side {
 pub fn write_report<G: NetRules>(
     root: &Path,
     tick: Tick,
-    player: Option<u16>,
+    player: Option<Player>,
     host: (&[u8], &HashRecord),
     peer: (&[u8], &HashRecord),
     part_names: &[&str],

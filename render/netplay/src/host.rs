@@ -8,6 +8,7 @@ use std::sync::Arc;
 use fixstep_net::lan::LanAnswer;
 use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
 use fixstep_present::CommandOf;
+use fixstep_runtime::Player;
 use fixstep_runtime::net::{
     DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId, TickRecord,
 };
@@ -69,7 +70,7 @@ pub struct HostStats {
 
 /// A desync waiting for the peer's state before its report is written.
 struct PendingReport {
-    player: Option<u16>,
+    player: Option<Player>,
     state: Vec<u8>,
     ours: HashRecord,
 }
@@ -117,7 +118,7 @@ impl<G: NetRules> HostGame<G> {
         };
         let mut session = HostSession::new(config, sim.next_tick());
         if options.own_player {
-            session.name_local(0, &options.name);
+            session.name_local(Player(0), &options.name);
         }
         let hash = sim.state_hash();
         Self {
@@ -315,7 +316,7 @@ impl<G: NetRules> HostGame<G> {
     ) -> Result<TickRecord<CommandOf<G>>, NetPlayError> {
         let tick = self.session.next_tick();
         if let Some(command) = own {
-            self.session.local_input(0, tick, command);
+            self.session.local_input(Player(0), tick, command);
         }
         let record = self.session.fix_tick();
         apply(&mut self.sim, &record)?;
@@ -487,12 +488,12 @@ impl<G: NetRules> NetHost<G> {
     pub fn connected_player_names(&self) -> Vec<&str> {
         let session = &self.game.session;
         let names: Vec<&str> = session.names().collect();
-        session.peers().filter_map(|(_, player)| names.get(usize::from(player?)).copied()).collect()
+        session.peers().filter_map(|(_, player)| names.get((player?).index()).copied()).collect()
     }
 
     /// The round trip to each connected peer, microseconds: as a player measures it, or as
     /// the transport does for a spectator.
-    pub fn links(&self) -> Vec<(PeerId, Option<u16>, Option<u64>)> {
+    pub fn links(&self) -> Vec<(PeerId, Option<Player>, Option<u64>)> {
         let session = &self.game.session;
         let rtt = |id| session.round_trip_micros(id).or_else(|| self.transport.rtt_micros(id));
         session.peers().map(|(id, player)| (id, player, rtt(id))).collect()

@@ -23,6 +23,7 @@ use std::thread::JoinHandle;
 
 use fixstep_net::WallClock;
 use fixstep_present::{CommandOf, Game, SnapshotOf};
+use fixstep_runtime::Player;
 use fixstep_runtime::Simulation;
 use fixstep_runtime::tick::MAX_BACKLOG_TICKS;
 
@@ -78,7 +79,7 @@ impl<G: NetGame> ServedHost<G> {
         }
         let sim = self.host.sim();
         let snapshot = Arc::clone(sim.snapshot());
-        self.completed.push_back(CompletedTick { snapshot, own: G::own(sim, 0) });
+        self.completed.push_back(CompletedTick { snapshot, own: G::own(sim, Player(0)) });
         Ok(())
     }
 

@@ -78,7 +78,7 @@
 //!     }
 //! }
 //! // The guest joined late, as player 1, with the host's state.
-//! assert_eq!(welcomed, Some(Some(1)));
+//! assert_eq!(welcomed, Some(Some(fixstep_runtime::Player(1))));
 //! assert_eq!(fixstep_runtime::Simulation::players(host.sim()), 2);
 //! ```
 
@@ -100,6 +100,7 @@ use std::sync::Arc;
 
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::{CameraDraw, CommandOf, FrameOf, Game, StateOf};
+use fixstep_runtime::Player;
 use fixstep_runtime::net::{GameData, TickRecord};
 use fixstep_runtime::{HashRecord, Rules, Simulation, StateHash, Tick};
 
@@ -150,7 +151,7 @@ pub trait NetRules: Rules + GameData<Command = CommandOf<Self>> {
     /// Makes `sim` differ from the host's on purpose in player `player`'s own character, as a
     /// bug in its copy of the rules would, in a way that lasts (a metre's move, not a point of
     /// health that heals by the next tick): only tests of desyncs and resyncs want this.
-    fn perturb(sim: &mut Self::Sim, player: u16);
+    fn perturb(sim: &mut Self::Sim, player: Player);
 }
 
 /// A game played over the network and drawn: its [`NetRules`] and its [`Game`], and how a

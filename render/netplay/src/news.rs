@@ -6,6 +6,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use fixstep_runtime::Player;
 use fixstep_runtime::Tick;
 use fixstep_runtime::net::{Goodbye, Role};
 
@@ -17,7 +18,7 @@ pub enum Leaver {
         /// Its name.
         name: String,
         /// Its seat.
-        player: u16,
+        player: Player,
     },
     /// A spectator.
     Spectator {
@@ -34,7 +35,7 @@ pub enum HostNews {
         /// Its name.
         name: String,
         /// Its seat.
-        player: u16,
+        player: Player,
         /// Whether it came back to a seat kept for it.
         rejoined: bool,
     },
@@ -55,7 +56,7 @@ pub enum HostNews {
         /// The name that held it.
         name: String,
         /// The seat.
-        player: u16,
+        player: Player,
     },
     /// A peer was refused before it played.
     Refused {
@@ -130,7 +131,7 @@ mod tests {
     #[test]
     fn news_says_itself_as_the_log_always_did_and_knows_a_change_of_seats() {
         let left = HostNews::Left {
-            who: Leaver::Player { name: "bob".into(), player: 2 },
+            who: Leaver::Player { name: "bob".into(), player: Player(2) },
             goodbye: Some(Goodbye::TimedOut),
         };
         assert_eq!(
@@ -138,7 +139,7 @@ mod tests {
             "bob (player 2) left: the host heard nothing from this peer for too long (timed out)"
         );
         assert!(left.seats_changed());
-        let joined = HostNews::Joined { name: "ada".into(), player: 1, rejoined: true };
+        let joined = HostNews::Joined { name: "ada".into(), player: Player(1), rejoined: true };
         assert_eq!(joined.to_string(), "ada came back as player 1");
         let refused = HostNews::Refused {
             role: Role::Spectator,

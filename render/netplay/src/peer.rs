@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use fixstep_net::{Admission, LinkStats, PeerLink};
 use fixstep_present::CommandOf;
+use fixstep_runtime::Player;
 use fixstep_runtime::Rules;
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
@@ -328,7 +329,7 @@ impl<G: NetRules> NetPeer<G> {
 
     /// The peer's player number, once welcomed.
     #[must_use]
-    pub fn player(&self) -> Option<u16> {
+    pub fn player(&self) -> Option<Player> {
         self.link.session().player()
     }
 

@@ -61,7 +61,6 @@ impl<G: NetGame> PlayerFrames<G> {
         let first = self.presentation.is_none();
         self.resyncs = peer.resyncs();
         let (Some(player), Some(sim)) = (peer.player(), peer.sim()) else { return false };
-        let player = usize::from(player);
         let mut presentation = G::presentation(&self.content, player);
         if self.predict {
             presentation.predict_own();
@@ -128,7 +127,7 @@ impl<G: NetGame> PlayerFrames<G> {
         limit: Option<Fx>,
         mut on_tick: impl FnMut(&G::Sim, &StateHash),
     ) -> Result<u32, NetPlayError> {
-        let player = peer.player().map(usize::from);
+        let player = peer.player();
         let presentation = &mut self.presentation;
         peer.run_due(limit, |sim, hash| {
             if let (Some(p), Some(player)) = (presentation.as_mut(), player) {

@@ -12,6 +12,7 @@ use fixstep_present::shapes::{
     ShapeDraw, ShapeFrame, ShapeGame, ShapePose, ShapeSample, camera_of,
 };
 use fixstep_present::{CameraDraw, SnapshotOf};
+use fixstep_runtime::Player;
 use fixstep_runtime::math::Vec2;
 use glam::Vec3;
 
@@ -39,18 +40,18 @@ const PLAYER_SHIFT: u32 = 16;
 
 /// The role code of a shape: its kind, and its player if it has one.
 #[must_use]
-pub fn role_code(kind: u16, player: Option<u16>) -> u64 {
-    u64::from(kind) | (player.map_or(0, |p| u64::from(p) + 1) << PLAYER_SHIFT)
+pub fn role_code(kind: u16, player: Option<Player>) -> u64 {
+    u64::from(kind) | (player.map_or(0, |p| u64::from(p.0) + 1) << PLAYER_SHIFT)
 }
 
 /// The kind and player a role code stands for (a host's code is checked, never trusted: one
 /// whose player part is beyond a `u16` is none).
 #[must_use]
-pub fn of_role_code(code: u64) -> Option<(u16, Option<u16>)> {
+pub fn of_role_code(code: u64) -> Option<(u16, Option<Player>)> {
     let kind = (code & u64::from(u16::MAX)) as u16;
     let player = match code >> PLAYER_SHIFT {
         0 => None,
-        p => Some(u16::try_from(p - 1).ok()?),
+        p => Some(Player(u16::try_from(p - 1).ok()?)),
     };
     Some((kind, player))
 }

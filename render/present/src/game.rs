@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::{Rules, Tick};
+use fixstep_runtime::{Player, Rules, Tick};
 
 use crate::camera::CameraRig;
 use crate::format::{DrawnFrame, TruthEntity};
@@ -76,10 +76,10 @@ pub trait Game: Rules {
     fn held_numbers(command: &CommandOf<Self>) -> [i32; 4];
 
     /// A copy of player `player`'s own character as `sim` has it now, if it has one.
-    fn own(sim: &Self::Sim, player: usize) -> Option<Self::Own>;
+    fn own(sim: &Self::Sim, player: Player) -> Option<Self::Own>;
 
     /// A presentation of `content` seen by player `player`.
-    fn presentation(content: &Arc<Self::Content>, player: usize) -> Self::Presentation;
+    fn presentation(content: &Arc<Self::Content>, player: Player) -> Self::Presentation;
 
     /// Where everything authoritatively is at `current` (the snapshot after `previous`, if
     /// there was one): a truth log's line, for `fixstep judder`.

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::{Bot, Simulation, StateHasher, Tick};
+use fixstep_runtime::{Bot, Player, Simulation, StateHasher, Tick};
 
 use crate::game::{CommandOf, Game, PartialOf, Presentation};
 
@@ -16,7 +16,7 @@ pub struct LocalGame<G: Game> {
     pub presentation: G::Presentation,
     hasher: StateHasher,
     hash: u64,
-    local_player: usize,
+    local_player: Player,
     /// The bots of the players after the one at the keys, in player order.
     bots: Vec<G::Bot>,
     /// A tick's commands, kept to be filled again.
@@ -36,7 +36,7 @@ impl<G: Game> std::fmt::Debug for LocalGame<G> {
 impl<G: Game> LocalGame<G> {
     /// A game of `content` with `players` players, seen by player `local_player`.
     #[must_use]
-    pub fn new(content: &Arc<G::Content>, seed: u64, players: usize, local_player: usize) -> Self {
+    pub fn new(content: &Arc<G::Content>, seed: u64, players: usize, local_player: Player) -> Self {
         Self::seen_by(content, seed, players, local_player, false)
     }
 
@@ -46,7 +46,7 @@ impl<G: Game> LocalGame<G> {
         content: &Arc<G::Content>,
         seed: u64,
         players: usize,
-        local_player: usize,
+        local_player: Player,
         predicted: bool,
     ) -> Self {
         let sim = G::new_sim(content, seed, players);
@@ -65,8 +65,8 @@ impl<G: Game> LocalGame<G> {
     /// they hold ([`Presentation::predict_own`]).
     #[must_use]
     pub fn held_by_player(content: &Arc<G::Content>, seed: u64, bots: usize) -> Self {
-        let mut game = Self::seen_by(content, seed, 1 + bots, 0, true);
-        game.bots = (1..=bots).map(|player| G::bot(content, player)).collect();
+        let mut game = Self::seen_by(content, seed, 1 + bots, Player::FIRST, true);
+        game.bots = Player::all(1 + bots).skip(1).map(|player| G::bot(content, player)).collect();
         game
     }
 

@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use fixstep_runtime::Player;
 use fixstep_runtime::Tick;
 use fixstep_runtime::math::{Angle, Vec2, Vec3 as FxVec3};
 use glam::Vec3;
@@ -42,7 +43,7 @@ pub struct ShapePose {
     /// Counts the times the rules put it somewhere new: never drawn in between.
     pub jumps: u32,
     /// The player it belongs to, if any: named over its head.
-    pub player: Option<u16>,
+    pub player: Option<Player>,
 }
 
 /// A shape, in millimetres.
@@ -179,7 +180,7 @@ pub struct ShapeDraw {
     /// The speed it is drawn moving at, metres a second.
     pub speed: f32,
     /// The player it belongs to.
-    pub player: Option<u16>,
+    pub player: Option<Player>,
     /// Whether it is the local player's own shape, drawn from its prediction (or marked to
     /// compare with one).
     pub local: bool,
@@ -210,7 +211,7 @@ pub struct ShapeFrame {
     /// Players' names by number, where known.
     pub player_names: Vec<String>,
     /// The local player, highlighted, if there is one.
-    pub local_player: Option<u16>,
+    pub local_player: Option<Player>,
     /// The predicted tick the own shape is drawn at, ahead of `render_tick`, when it is
     /// predicted.
     pub own_tick: Option<f64>,
@@ -230,7 +231,7 @@ impl ShapeFrame {
 struct Tracked {
     id: u64,
     kind: u16,
-    player: Option<u16>,
+    player: Option<Player>,
     track: Track<ShapeSample>,
 }
 
@@ -283,7 +284,7 @@ pub fn scenery_of<G: ShapeGame>(content: &G::Content) -> Vec<SceneryDraw> {
 impl<G: ShapeGame> ShapePresentation<G> {
     /// A presentation of `content` seen by `local_player`, if any.
     #[must_use]
-    pub fn new(content: &Arc<G::Content>, local_player: Option<u16>) -> Self {
+    pub fn new(content: &Arc<G::Content>, local_player: Option<Player>) -> Self {
         let fixed_camera = camera_of::<G>(content);
         Self {
             content: Arc::clone(content),

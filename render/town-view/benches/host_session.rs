@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use fixstep_netplay::{HostGame, HostMetrics, HostOptions, identity_of};
+use fixstep_runtime::Player;
 use fixstep_runtime::Rules as _;
 use fixstep_runtime::net::{
     DEFAULT_SEAT_GRACE_MICROS, Delivery, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
@@ -95,8 +96,8 @@ impl Room {
             host,
             metrics: HostMetrics::new(),
             peers: sessions,
-            bots: (1..=peers).map(|p| TownBot::new(p, &level)).collect(),
-            host_bot: TownBot::new(0, &level),
+            bots: Player::all(1 + peers).skip(1).map(|p| TownBot::new(p, &level)).collect(),
+            host_bot: TownBot::new(Player(0), &level),
             to_host: Vec::new(),
             to_peers: vec![Vec::new(); peers],
             now_micros: 0,

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use fixstep_runtime::Player;
 use fixstep_runtime::Rules as _;
 use fixstep_runtime::Simulation;
 use fixstep_town::PlayerCommand;
@@ -23,7 +24,7 @@ fn bench(c: &mut Criterion) {
     let clips = load_clips(&assets, "animations/humanoid.ron").expect("clips load");
     let level = Arc::new(stress_level(clips));
     let mut sim = fixstep_town_view::Town::new_sim(&level, 1, 1);
-    let mut present = LocalPresentation::new(level, 0);
+    let mut present = LocalPresentation::new(level, Player(0));
     present.observe(sim.snapshot());
     let walk = [PlayerCommand { forward: 100, ..PlayerCommand::default() }];
     for _ in 0..WARM_UP_TICKS {

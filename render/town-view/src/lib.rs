@@ -21,11 +21,12 @@
 //!
 //! ```
 //! use std::sync::Arc;
+//! use fixstep_runtime::Player;
 //! use fixstep_town_view::{TownPresentation, assets};
 //!
 //! let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let level = assets::load_level_file(root, &assets::default_level(root)).expect("the town loads");
-//! let presentation = TownPresentation::new(Arc::new(level), 0);
+//! let presentation = TownPresentation::new(Arc::new(level), Player::FIRST);
 //! assert!(presentation.latest().is_none(), "nothing observed yet");
 //! ```
 

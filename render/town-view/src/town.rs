@@ -7,12 +7,12 @@
 //! ```
 //! use std::sync::Arc;
 //! use fixstep_present::LocalGame;
-//! use fixstep_runtime::Rules;
+//! use fixstep_runtime::{Player, Rules};
 //! use fixstep_town_view::Town;
 //!
 //! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let level = Town::load_content(assets, &Town::default_content(assets)).expect("the town loads");
-//! let mut game = LocalGame::<Town>::new(&Arc::new(level), 1, 1, 0);
+//! let mut game = LocalGame::<Town>::new(&Arc::new(level), 1, 1, Player::FIRST);
 //! game.step(&[Default::default()]).expect("a tick runs");
 //! assert_eq!(game.tick().0, 1);
 //! ```
@@ -27,6 +27,7 @@ use fixstep_netplay::{NetGame, NetRules};
 use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
 use fixstep_present::{ControlNames, Controls};
+use fixstep_runtime::Player;
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::{ContentDigest, Rules, Simulation};
 use fixstep_town::bots::TownBot;
@@ -79,7 +80,7 @@ impl Rules for Town {
         TownSim::new(Arc::clone(level), seed, players)
     }
 
-    fn bot(level: &Arc<Level>, player: usize) -> TownBot {
+    fn bot(level: &Arc<Level>, player: Player) -> TownBot {
         TownBot::new(player, level)
     }
 }
@@ -115,11 +116,11 @@ impl Game for Town {
         [command.forward.into(), command.strafe.into(), command.turn.into(), i32::from(command.run)]
     }
 
-    fn own(sim: &TownSim, player: usize) -> Option<OwnBody> {
+    fn own(sim: &TownSim, player: Player) -> Option<OwnBody> {
         OwnMovement::body(sim, player)
     }
 
-    fn presentation(level: &Arc<Level>, player: usize) -> TownPresentation {
+    fn presentation(level: &Arc<Level>, player: Player) -> TownPresentation {
         TownPresentation::new(Arc::clone(level), player)
     }
 
@@ -178,9 +179,9 @@ impl NetRules for Town {
     }
 
     /// Takes a point of health from the player's character.
-    fn perturb(sim: &mut TownSim, player: u16) {
+    fn perturb(sim: &mut TownSim, player: Player) {
         let mut state = sim.state().clone();
-        let id = state.players.get(usize::from(player)).copied();
+        let id = state.players.get(player.index()).copied();
         if let Some(character) = id.and_then(|id| state.characters.get_mut(id)) {
             // A metre east: a divergence that lasts, as a bug in the rules' copy would make
             // (a point of health would heal by the next tick and hide it).

@@ -5,6 +5,7 @@
 use fixstep_netplay::ground::{
     EntityRole, GroundFeed, GroundPoint, GroundSource, GroundUpdate, Pose, mm_per_second, mm2,
 };
+use fixstep_runtime::Player;
 use fixstep_runtime::Tick;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
 use fixstep_town::state::Role;
@@ -134,7 +135,7 @@ const ROLE_KIND_SHIFT: u32 = 32;
 #[must_use]
 pub fn role_code(role: Role) -> u64 {
     let (kind, index) = match role {
-        Role::Player(p) => (0, u32::from(p)),
+        Role::Player(p) => (0, u32::from(p.0)),
         Role::Pedestrian(i) => (1, i),
         Role::Talker(i) => (2, i),
     };
@@ -147,7 +148,7 @@ pub fn role_code(role: Role) -> u64 {
 pub fn role_of_code(code: u64) -> Option<Role> {
     let index = (code & u64::from(u32::MAX)) as u32;
     match code >> ROLE_KIND_SHIFT {
-        0 => u16::try_from(index).ok().map(Role::Player),
+        0 => u16::try_from(index).ok().map(|p| Role::Player(Player(p))),
         1 => Some(Role::Pedestrian(index)),
         2 => Some(Role::Talker(index)),
         _ => None,

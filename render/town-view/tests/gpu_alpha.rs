@@ -7,6 +7,7 @@ use common::{draw, gpu_or_skip, renderer, town};
 use fixstep_gpu::CameraView;
 use fixstep_gpu::lights::lighting_at;
 use fixstep_present::LocalGame;
+use fixstep_runtime::Player;
 use fixstep_town::PlayerCommand;
 use fixstep_town_view::DrawFrame;
 use fixstep_town_view::Town;
@@ -70,7 +71,7 @@ fn alpha_moves_the_moving_character_and_nothing_else() {
     let assets = town();
     // The player turns to face the south side of the plaza, where Ada walks, then stands
     // still (so the camera stands still too) while the pedestrians walk and the taxis drive.
-    let mut game = LocalGame::<Town>::new(&assets.level, 1, 1, 0);
+    let mut game = LocalGame::<Town>::new(&assets.level, 1, 1, Player(0));
     let turn = PlayerCommand { turn: -12_288, ..PlayerCommand::default() };
     for tick in 0..40 {
         let command = if tick < 2 { turn } else { PlayerCommand::default() };

@@ -6,6 +6,7 @@
 mod common;
 
 use common::{Moment, TEST_SIZE, bot_moments, check_reference, draw, gpu_or_skip, renderer, town};
+use fixstep_runtime::Player;
 
 #[test]
 fn the_town_looks_as_it_should_by_day_and_by_night() {
@@ -48,7 +49,7 @@ fn the_hud_shows_the_numbers_and_the_frame_time_graph() {
     };
     let assets = town();
     let mut game =
-        fixstep_present::LocalGame::<fixstep_town_view::Town>::new(&assets.level, 1, 1, 0);
+        fixstep_present::LocalGame::<fixstep_town_view::Town>::new(&assets.level, 1, 1, Player(0));
     for _ in 0..20 {
         game.step(&[fixstep_town::PlayerCommand::default()]).expect("a tick");
     }

@@ -1,6 +1,7 @@
 //! The presentation allocates nothing per frame once it is running.
 
 use fixstep_runtime::Bot as _;
+use fixstep_runtime::Player;
 use fixstep_town_view::Town;
 use std::sync::Arc;
 
@@ -15,8 +16,8 @@ fn drawing_frames_allocates_nothing_in_steady_state() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let level = Arc::new(load_level(&root, &root.join("levels/town.ron")).expect("the town loads"));
     let mut sim = Town::new_sim(&level, 5, 4);
-    let mut bots: Vec<TownBot> = (0..4).map(|p| TownBot::new(p, &level)).collect();
-    let mut present = LocalPresentation::new(Arc::clone(&level), 0);
+    let mut bots: Vec<TownBot> = (0..4).map(|p| TownBot::new(Player(p), &level)).collect();
+    let mut present = LocalPresentation::new(Arc::clone(&level), Player(0));
     present.observe(sim.snapshot());
     let mut frames_measured = 0;
     let mut allocations = 0;
@@ -102,7 +103,7 @@ fn a_whole_frame_of_the_stress_level_allocates_nothing_in_steady_state() {
     let clips = load_clips(&root, "animations/humanoid.ron").expect("clips load");
     let level = Arc::new(stress_level(clips));
     let mut sim = Town::new_sim(&level, 5, 1);
-    let mut present = LocalPresentation::new(Arc::clone(&level), 0);
+    let mut present = LocalPresentation::new(Arc::clone(&level), Player(0));
     let mut layout = LabelLayout::new(&level, |_| 200.0);
     let mut lights = Vec::new();
     present.observe(sim.snapshot());
@@ -118,7 +119,7 @@ fn a_whole_frame_of_the_stress_level_allocates_nothing_in_steady_state() {
                 let frame = present.draw(alpha, 1.0 / 30.0);
                 point_lights(&level, &frame.taxis, 1.0, frame.camera.target, &mut lights);
                 let camera = CameraView::new(&frame.camera, 1280, 720);
-                layout.place(frame, &camera, Some(0), &|_| 60.0);
+                layout.place(frame, &camera, Some(Player(0)), &|_| 60.0);
                 std::hint::black_box((lights.len(), layout.placed.len()));
             });
             // The first ticks let every buffer grow.

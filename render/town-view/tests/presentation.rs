@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use fixstep_present::interp::{angle_delta, lerp_angle, lerp_frame, lerp_rolling};
 use fixstep_present::track::{MAX_SAMPLE_GAP_TICKS, Track};
+use fixstep_runtime::Player;
 use fixstep_runtime::Rules as _;
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
 use fixstep_runtime::{Simulation, Tick};
@@ -49,7 +50,7 @@ fn at(track: &Track<CharacterSample>, alpha: f32) -> CharacterSample {
 fn walking(ticks: u32) -> (Sim, LocalPresentation) {
     let level = town();
     let mut sim = Town::new_sim(&level, 1, 1);
-    let mut present = LocalPresentation::new(level, 0);
+    let mut present = LocalPresentation::new(level, Player(0));
     present.observe(sim.snapshot());
     let walk = PlayerCommand { forward: 100, ..PlayerCommand::default() };
     for _ in 0..ticks {
@@ -88,7 +89,7 @@ fn alpha_is_the_real_time_since_the_latest_tick_clamped_to_the_tick_interval() {
 fn rendering_the_previous_to_current_transition_adds_at_most_one_tick_of_latency() {
     let (sim, mut present) = walking(10);
     let snapshot = Arc::clone(sim.snapshot());
-    let latest = snapshot.player_character(0).unwrap().pos;
+    let latest = snapshot.player_character(Player(0)).unwrap().pos;
     let at_one = player(present.draw(1.0, 0.0), &snapshot);
     assert!((at_one.pos.x - latest.x.to_num::<f32>()).abs() < 1e-4, "alpha 1 is the latest tick");
     let frame = present.draw(0.0, 0.0);
@@ -99,7 +100,7 @@ fn rendering_the_previous_to_current_transition_adds_at_most_one_tick_of_latency
 fn it_never_predicts_a_state_that_has_not_arrived() {
     let (sim, mut present) = walking(10);
     let snapshot = Arc::clone(sim.snapshot());
-    let latest_x = snapshot.player_character(0).unwrap().pos.x.to_num::<f32>();
+    let latest_x = snapshot.player_character(Player(0)).unwrap().pos.x.to_num::<f32>();
     for alpha in [0.0, 0.3, 0.9, 1.0, 1.7] {
         let x = player(present.draw(alpha, 0.0), &snapshot).pos.x;
         assert!(x <= latest_x + 1e-5, "alpha {alpha} drew {x}, past the latest {latest_x}");
@@ -186,7 +187,7 @@ fn a_new_entity_is_not_drawn_before_the_tick_of_its_first_state() {
     after.characters.push(newcomer);
     let after = Arc::new(after);
 
-    let mut present = LocalPresentation::new(town(), 0);
+    let mut present = LocalPresentation::new(town(), Player(0));
     present.observe(&before);
     present.observe(&after);
     let drawn = |present: &mut LocalPresentation, alpha: f32| {
@@ -267,7 +268,7 @@ fn placed(x: i32, y: i32, command: PlayerCommand) -> (Sim, LocalPresentation) {
     let me = state.players[0];
     state.characters.get_mut(me).unwrap().pos = Vec2::new(fx(x), fx(y));
     sim.restore(&state);
-    let mut present = LocalPresentation::new(level, 0);
+    let mut present = LocalPresentation::new(level, Player(0));
     present.observe(sim.snapshot());
     for c in [command, PlayerCommand::default()] {
         let tick = sim.next_tick();
@@ -435,7 +436,7 @@ fn a_tick_at_or_before_the_latest_resets_every_track_instead_of_blending_backwar
     for alpha in [0.0, 0.5, 1.0] {
         let frame = present.draw(alpha, 0.01);
         let me = player(frame, &back);
-        let truth = back.player_character(0).expect("the player").pos;
+        let truth = back.player_character(Player(0)).expect("the player").pos;
         let at = Vec3::new(truth.x.to_num(), 0.0, -truth.y.to_num::<f32>());
         assert!((me.pos - at).length() < 1e-4, "drawn where the restored state has it");
         for (drawn, view) in frame.taxis.iter().zip(&back.taxis) {
@@ -454,7 +455,7 @@ fn taxis_and_objects_are_not_drawn_before_the_tick_of_their_first_state() {
     after.taxis.push(after.taxis[0]);
     after.objects.push(after.objects[0]);
     let after = Arc::new(after);
-    let mut present = LocalPresentation::new(town(), 0);
+    let mut present = LocalPresentation::new(town(), Player(0));
     present.observe(&before);
     present.observe(&after);
     let (taxis, objects) = (before.taxis.len(), before.objects.len());
@@ -484,7 +485,7 @@ fn the_camera_follows_the_players_place_while_the_player_is_not_drawn() {
     sim.step(tick, &[walk]).expect("in order");
     present.observe(sim.snapshot());
     let snapshot = Arc::clone(sim.snapshot());
-    let view = snapshot.player_character(0).expect("the player");
+    let view = snapshot.player_character(Player(0)).expect("the player");
     assert!(!view.enabled, "the player is down");
     let frame = present.draw(1.0, 0.0);
     assert!(frame.characters.iter().all(|c| c.id != view.id), "and not drawn");

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use fixstep_netplay::ground::GroundPoint;
 use fixstep_present::remote::RemoteObjects;
+use fixstep_runtime::Player;
 use fixstep_runtime::Rules as _;
 use fixstep_runtime::{Bot as _, Simulation, Tick};
 use fixstep_town::bots::TownBot;
@@ -46,7 +47,12 @@ const CENTRE: GroundPoint = GroundPoint { at_mm: [0, 0] };
 /// makes reads as no role at all rather than as some wrong one.
 #[test]
 fn role_codes_read_back_and_foreign_codes_read_as_none() {
-    for role in [Role::Player(0), Role::Player(u16::MAX), Role::Pedestrian(41), Role::Talker(3)] {
+    for role in [
+        Role::Player(Player(0)),
+        Role::Player(Player(u16::MAX)),
+        Role::Pedestrian(41),
+        Role::Talker(3),
+    ] {
         assert_eq!(role_of_code(role_code(role)), Some(role));
     }
     assert_eq!(role_of_code(3 << 32), None, "an unknown kind");
@@ -66,7 +72,7 @@ fn objects_are_sent_all_at_first_then_only_when_they_change_and_arrive_bit_for_b
     }
     // A bot walks about the town, opening doors and riding the lift; each snapshot carries
     // exactly the objects that differ from the last one sent.
-    let mut bot = TownBot::new(0, &level);
+    let mut bot = TownBot::new(Player(0), &level);
     let mut sent_changes = 0;
     let mut last = objects;
     for tick in 1..600 {
@@ -132,7 +138,7 @@ fn a_spectators_objects_are_the_hosts_drawn_at_the_same_ticks() {
     let level = level_of(&sim);
     let (mut feed, mut source) = (TownFeed::default(), TownSource::default());
     let mut remote = RemoteObjects::default();
-    let mut bot = TownBot::new(0, &level);
+    let mut bot = TownBot::new(Player(0), &level);
     let mut history: Vec<Vec<ObjectSample>> = Vec::new();
     let mut moved = 0;
     for tick in 0..600u32 {

@@ -12,6 +12,7 @@ use fixstep_gpu::overlay::GRAPH_SAMPLES;
 use fixstep_present::record::{DrawnLog, HeldMark};
 use fixstep_present::{CommandOf, Controls, Game};
 use fixstep_runtime::Command as _;
+use fixstep_runtime::Player;
 
 use crate::PlayError;
 use crate::input::Input;
@@ -43,7 +44,7 @@ pub(crate) struct Playing<G: Game> {
     /// Whether the front screen started it: an error goes back there, in words.
     pub from_front: bool,
     /// The own player the renderer was last told of.
-    pub told_player: Option<Option<u16>>,
+    pub told_player: Option<Option<Player>>,
     /// When the game last stepped (drawn or unseen).
     last: Instant,
     /// When a frame was last drawn, for the frame times shown.

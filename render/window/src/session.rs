@@ -17,6 +17,7 @@ use fixstep_present::camera::CameraRig;
 use fixstep_present::convert::{TICK_SECONDS_F32, radians_of_turn_units, seconds_of_micros};
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::{FrameOf, Game, LocalGame, Presentation};
+use fixstep_runtime::Player;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{HeldInput, Simulation, Tick};
@@ -75,7 +76,7 @@ pub trait PlaySession<G: Game> {
     fn hud(&self, hud: &mut Hud);
 
     /// The player whose character is the window's own, if it plays one.
-    fn local_player(&self) -> Option<u16>;
+    fn local_player(&self) -> Option<Player>;
 
     /// The game is closing (say goodbye).
     fn close(&mut self) {}
@@ -172,8 +173,8 @@ impl<G: Game> PlaySession<G> for LocalPlay<G> {
         hud.network = None;
     }
 
-    fn local_player(&self) -> Option<u16> {
-        Some(0)
+    fn local_player(&self) -> Option<Player> {
+        Some(Player(0))
     }
 
     fn describe(&self) -> String {
@@ -217,9 +218,9 @@ impl<G: NetGame> HostPlay<G> {
         let host = NetHost::<G>::bind(content, &options)?;
         let port = host.local_addr().map_or(options.bind.port(), |a| a.port());
         let ip = fixstep_net::lan::lan_address().unwrap_or(options.bind.ip());
-        let mut presentation = G::presentation(content, 0);
+        let mut presentation = G::presentation(content, Player(0));
         presentation.predict_own();
-        presentation.observe(host.sim().snapshot(), G::own(host.sim(), 0));
+        presentation.observe(host.sim().snapshot(), G::own(host.sim(), Player(0)));
         Ok(Self {
             host: HostThread::start(host, WallClock::new())?,
             presentation,
@@ -305,8 +306,8 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
         hud.network = Some(line);
     }
 
-    fn local_player(&self) -> Option<u16> {
-        Some(0)
+    fn local_player(&self) -> Option<Player> {
+        Some(Player(0))
     }
 
     fn close(&mut self) {
@@ -449,7 +450,7 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
         }
     }
 
-    fn local_player(&self) -> Option<u16> {
+    fn local_player(&self) -> Option<Player> {
         self.peer.player()
     }
 
@@ -561,7 +562,7 @@ impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
         ));
     }
 
-    fn local_player(&self) -> Option<u16> {
+    fn local_player(&self) -> Option<Player> {
         None
     }
 

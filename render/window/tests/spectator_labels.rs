@@ -5,6 +5,7 @@
 mod loopback;
 
 use fixstep_net::Admission;
+use fixstep_runtime::Player;
 use fixstep_town::state::Role;
 use fixstep_town_view::Town;
 use fixstep_window::session::{PlaySession, SpectatePlay};
@@ -33,14 +34,14 @@ fn a_spectator_knows_every_character_it_draws_by_name() {
     );
     let frame = spectator.drawn();
     assert!(
-        frame.characters.iter().any(|c| c.role == Role::Player(0)),
+        frame.characters.iter().any(|c| c.role == Role::Player(Player(0))),
         "the host's character is drawn as player 0"
     );
     assert_eq!(frame.player_names.iter().map(|n| &**n).collect::<Vec<_>>(), ["ada"]);
     for c in &frame.characters {
         match c.role {
             Role::Player(p) => {
-                assert_eq!(p, 0, "only the host plays");
+                assert_eq!(p, Player(0), "only the host plays");
                 // Standing by the fountain, away from the roads: told whole, drawn whole.
                 assert_eq!(c.sample.health, fixstep_town::tuning::MAX_HEALTH as f32);
             }

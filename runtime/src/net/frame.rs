@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::wire::{MAX_INPUTS_PER_MESSAGE, MAX_ROSTER, Refusal};
+use crate::Player;
 use crate::command::Command;
 use crate::seats::SeatChanges;
 use crate::tick::Tick;
@@ -37,7 +38,7 @@ pub enum TickPiece<C> {
         /// almost every tick, in one byte).
         seats: Option<SeatChanges>,
         /// The changed commands.
-        changes: Vec<(u16, C)>,
+        changes: Vec<(Player, C)>,
     },
     /// The tick whole, for a peer that lacks the tick before (a late joiner's first): the
     /// commands that differ from the default, of `players` players.
@@ -47,7 +48,7 @@ pub enum TickPiece<C> {
         /// Every seat the tick has, after the changes.
         players: u16,
         /// The commands that are not the default.
-        changes: Vec<(u16, C)>,
+        changes: Vec<(Player, C)>,
     },
     /// Too large for a frame (hundreds of players all changing at once): the tick comes
     /// reliably, as a whole record.
@@ -173,17 +174,13 @@ pub struct PeerFrame<C, V> {
 
 /// The changes from `before` to `after`, `after` being at least as long: players past the
 /// end of `before` are compared with the default command.
-#[expect(
-    clippy::cast_possible_truncation,
-    reason = "players number fewer than MAX_ROSTER (1,024): a u16 holds them"
-)]
-fn changes<C: Command>(before: &[C], after: &[C]) -> Vec<(u16, C)> {
+fn changes<C: Command>(before: &[C], after: &[C]) -> Vec<(Player, C)> {
     let default = C::default();
-    after
-        .iter()
-        .enumerate()
-        .filter(|&(i, c)| before.get(i).unwrap_or(&default) != c)
-        .map(|(i, c)| (i as u16, c.clone()))
+    // Players number fewer than MAX_ROSTER (1,024): every one has a number.
+    Player::all(after.len())
+        .zip(after)
+        .filter(|&(p, c)| before.get(p.index()).unwrap_or(&default) != c)
+        .map(|(p, c)| (p, c.clone()))
         .collect()
 }
 
@@ -230,7 +227,7 @@ impl<C: Command> TickPiece<C> {
                 let seats = seats.clone().unwrap_or_default();
                 let players = usize::from(*players);
                 let fits = players <= MAX_ROSTER
-                    && seats.joined.iter().chain(&seats.freed).all(|&s| usize::from(s) < players);
+                    && seats.joined.iter().chain(&seats.freed).all(|s| s.index() < players);
                 if !fits {
                     return Err(Refusal::Malformed);
                 }
@@ -240,7 +237,7 @@ impl<C: Command> TickPiece<C> {
         let mut last = None;
         for (player, command) in changes {
             let ascending = last.is_none_or(|l| l < *player);
-            let slot = commands.get_mut(usize::from(*player)).filter(|_| ascending);
+            let slot = commands.get_mut(player.index()).filter(|_| ascending);
             let Some(slot) = slot else { return Err(Refusal::Malformed) };
             slot.clone_from(command);
             last = Some(*player);
@@ -307,7 +304,7 @@ mod tests {
         let after = keys(&[1, 5, 3, 0, 7]);
         let seats = SeatChanges::arrivals(3, 2);
         let piece = TickPiece::of(Some(&before), &seats, &after);
-        let changes = vec![(1, Key(5)), (4, Key(7))];
+        let changes = vec![(Player(1), Key(5)), (Player(4), Key(7))];
         assert_eq!(piece, TickPiece::Delta { seats: Some(seats.clone()), changes });
         assert_eq!(piece.commands(Some(&before)), Ok(Some((seats.clone(), after.clone()))));
         let whole = TickPiece::of(None, &seats, &after);
@@ -319,7 +316,7 @@ mod tests {
     fn a_seat_freed_and_taken_again_keeps_the_number_of_commands() {
         let before = keys(&[1, 2, 3]);
         let after = keys(&[1, 9, 3]);
-        let seats = SeatChanges { freed: vec![1], joined: vec![1] };
+        let seats = SeatChanges { freed: vec![Player(1)], joined: vec![Player(1)] };
         let piece = TickPiece::of(Some(&before), &seats, &after);
         assert_eq!(piece.commands(Some(&before)), Ok(Some((seats, after))));
         let quiet = TickPiece::of(Some(&before), &SeatChanges::NONE, &before);
@@ -329,16 +326,19 @@ mod tests {
     #[test]
     fn changes_out_of_order_or_past_the_players_are_refused() {
         let before = keys(&[0, 0]);
-        let twice = TickPiece::Delta { seats: None, changes: vec![(1, Key(1)), (1, Key(2))] };
+        let twice = TickPiece::Delta {
+            seats: None,
+            changes: vec![(Player(1), Key(1)), (Player(1), Key(2))],
+        };
         assert_eq!(twice.commands(Some(&before)), Err(Refusal::Malformed));
-        let past = TickPiece::Delta { seats: None, changes: vec![(2, Key(1))] };
+        let past = TickPiece::Delta { seats: None, changes: vec![(Player(2), Key(1))] };
         assert_eq!(past.commands(Some(&before)), Err(Refusal::Malformed));
         let huge = TickPiece::<Key>::Whole { seats: None, players: u16::MAX, changes: vec![] };
         assert_eq!(huge.commands(None), Err(Refusal::Malformed));
-        let gap = SeatChanges { freed: vec![], joined: vec![5] };
+        let gap = SeatChanges { freed: vec![], joined: vec![Player(5)] };
         let skipped = TickPiece::<Key>::Delta { seats: Some(gap), changes: vec![] };
         assert_eq!(skipped.commands(Some(&before)), Err(Refusal::Malformed), "seats 2 to 4");
-        let nobody = SeatChanges { freed: vec![2], joined: vec![] };
+        let nobody = SeatChanges { freed: vec![Player(2)], joined: vec![] };
         let freed = TickPiece::<Key>::Delta { seats: Some(nobody), changes: vec![] };
         assert_eq!(freed.commands(Some(&before)), Err(Refusal::Malformed), "no seat 2");
     }

@@ -13,6 +13,7 @@ use super::wire::{
     ToHost, Welcome, decode, encode, valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
+use crate::Player;
 use crate::command::Command;
 use crate::hash::HashRecord;
 use crate::seats::SeatChanges;
@@ -109,7 +110,7 @@ pub enum HostEvent {
         /// The peer.
         peer: PeerId,
         /// Its player number.
-        player: u16,
+        player: Player,
         /// Its name.
         name: String,
         /// It had played before under this name.
@@ -131,7 +132,7 @@ pub enum HostEvent {
         /// Its name, as its hello gave it (empty if it never said hello).
         name: String,
         /// Its player number, for a player.
-        player: Option<u16>,
+        player: Option<Player>,
         /// What the host told it, if the host ended the connection (`None`: the peer left, or
         /// its transport lost it).
         goodbye: Option<Goodbye>,
@@ -141,7 +142,7 @@ pub enum HostEvent {
     /// anyone's.
     SeatFreed {
         /// The seat.
-        player: u16,
+        player: Player,
         /// The name it had.
         name: String,
     },
@@ -160,7 +161,7 @@ pub enum HostEvent {
     /// stood in.
     InputLate {
         /// The player.
-        player: u16,
+        player: Player,
         /// The tick.
         tick: Tick,
     },
@@ -320,7 +321,7 @@ struct Waiting {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Joined {
-    Player(u16),
+    Player(Player),
     Spectator,
 }
 
@@ -460,10 +461,10 @@ impl<D: GameData> HostSession<D> {
 
     /// Names the host's own player `player` (before anyone joins: peers learn names as they
     /// join). A name that is empty, too long or taken leaves it as it was.
-    pub fn name_local(&mut self, player: u16, name: &str) {
+    pub fn name_local(&mut self, player: Player, name: &str) {
         let fits = valid_name(name) && !self.slots.iter().any(|s| s.name == name);
         let local = |s: &&mut Slot<D::Command>| s.holder == Holder::Local;
-        if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(local).filter(|_| fits) {
+        if let Some(slot) = self.slots.get_mut(player.index()).filter(local).filter(|_| fits) {
             slot.name = name.to_owned();
         }
     }
@@ -506,7 +507,7 @@ impl<D: GameData> HostSession<D> {
 
     /// The peers connected, with their player numbers (`None` for spectators and peers not
     /// yet welcomed).
-    pub fn peers(&self) -> impl Iterator<Item = (PeerId, Option<u16>)> + '_ {
+    pub fn peers(&self) -> impl Iterator<Item = (PeerId, Option<Player>)> + '_ {
         self.peers.iter().map(|(&id, p)| {
             let player = match p.joined {
                 Some(Joined::Player(n)) => Some(n),
@@ -584,7 +585,7 @@ impl<D: GameData> HostSession<D> {
         let now = self.now_micros;
         let player = match gone.joined {
             Some(Joined::Player(n)) => {
-                if let Some(slot) = self.slots.get_mut(usize::from(n))
+                if let Some(slot) = self.slots.get_mut(n.index())
                     && slot.holder == Holder::Peer(peer)
                 {
                     slot.holder = Holder::Away { since_micros: now };
@@ -631,11 +632,8 @@ impl<D: GameData> HostSession<D> {
             if now.saturating_sub(since_micros) < grace {
                 continue;
             }
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "seats number at most max_players, which every host sets far below 2^16"
-            )]
-            let seat = number as u16;
+            // Seats number at most max_players, which every host sets far below 2^16.
+            let seat = Player::from_index(number).unwrap_or(Player(u16::MAX));
             let name = core::mem::take(&mut slot.name);
             *slot = Slot::new(String::new(), Holder::Free, None);
             if let Some(at) = self.pending.joined.iter().position(|&s| s == seat) {
@@ -837,7 +835,8 @@ impl<D: GameData> HostSession<D> {
         let (joined, player, rejoined) = match role {
             Role::Spectator => (Joined::Spectator, None, false),
             Role::Player => {
-                let (number, rejoined) = match self.slots.iter().position(|s| s.name == name) {
+                let existing = self.slots.iter().position(|s| s.name == name);
+                let (number, rejoined) = match existing.and_then(Player::from_index) {
                     Some(existing) => (existing, true),
                     None => {
                         // The lowest free seat, or a new one after the last.
@@ -848,16 +847,12 @@ impl<D: GameData> HostSession<D> {
                             Some(free) => *free = slot,
                             None => self.slots.push(slot),
                         }
-                        #[expect(
-                            clippy::cast_possible_truncation,
-                            reason = "seats number at most max_players, which every host sets far below 2^16"
-                        )]
-                        self.pending.joined.push(seat as u16);
+                        // At most max_players, which is far below u16::MAX.
+                        let seat = Player::from_index(seat).unwrap_or(Player(u16::MAX));
+                        self.pending.joined.push(seat);
                         (seat, false)
                     }
                 };
-                // At most max_players, which is far below u16::MAX.
-                let number = u16::try_from(number).unwrap_or(u16::MAX);
                 (Joined::Player(number), Some(number), rejoined)
             }
         };
@@ -870,7 +865,7 @@ impl<D: GameData> HostSession<D> {
         }
         let mut rejoin = None;
         if let Some(n) = player
-            && let Some(slot) = self.slots.get_mut(usize::from(n))
+            && let Some(slot) = self.slots.get_mut(n.index())
         {
             slot.holder = Holder::Peer(peer);
             slot.inputs_from = None;
@@ -958,7 +953,7 @@ impl<D: GameData> HostSession<D> {
         }
     }
 
-    fn inputs(&mut self, peer: PeerId, player: u16, first: Tick, runs: &InputRuns<D::Command>) {
+    fn inputs(&mut self, peer: PeerId, player: Player, first: Tick, runs: &InputRuns<D::Command>) {
         let Ok(commands) = runs.commands() else {
             return self.drop_message(peer, Dropped::TooManyCommands);
         };
@@ -969,7 +964,7 @@ impl<D: GameData> HostSession<D> {
         }
         let next = self.next_tick;
         let welcomed_at = self.peers.get(&peer).map_or(next, |p| p.welcomed_at);
-        let Some(slot) = self.slots.get_mut(usize::from(player)) else { return };
+        let Some(slot) = self.slots.get_mut(player.index()) else { return };
         let counted_from = slot.inputs_from;
         let mut current = false;
         for (offset, command) in commands.into_iter().enumerate() {
@@ -1005,12 +1000,12 @@ impl<D: GameData> HostSession<D> {
 
     /// The host's own player `player` (see [`HostConfig::local_players`]) gives its command for
     /// `tick`.
-    pub fn local_input(&mut self, player: u16, tick: Tick, command: D::Command) {
+    pub fn local_input(&mut self, player: Player, tick: Tick, command: D::Command) {
         if tick < self.next_tick {
             return;
         }
         let local = |s: &&mut Slot<D::Command>| s.holder == Holder::Local;
-        if let Some(slot) = self.slots.get_mut(usize::from(player)).filter(local) {
+        if let Some(slot) = self.slots.get_mut(player.index()).filter(local) {
             slot.inputs.insert(tick, (command, self.now_micros));
         }
     }
@@ -1075,7 +1070,7 @@ impl<D: GameData> HostSession<D> {
         for (_, number, _, late, _, _) in acks {
             if late {
                 // At most max_players.
-                let player = u16::try_from(number).unwrap_or(u16::MAX);
+                let player = Player::from_index(number).unwrap_or(Player(u16::MAX));
                 self.events.push(HostEvent::InputLate { player, tick });
             }
         }

@@ -33,7 +33,7 @@
 //!     DEFAULT_SEAT_GRACE_MICROS, Delivery, GameData, HostConfig, HostSession, Identity,
 //!     PeerConfig, PeerEvent, PeerId, PeerSession, PROTOCOL_VERSION, RejoinSecret, Role,
 //! };
-//! use fixstep_runtime::{Command, ContentDigest, Tick};
+//! use fixstep_runtime::{Command, ContentDigest, Player, Tick};
 //! use serde::{Deserialize, Serialize};
 //!
 //! /// A player's input: a step of some size.
@@ -87,7 +87,7 @@
 //! // The welcome, the roster of players' names, then the host's frame: the tick, and how the
 //! // host found its inputs.
 //! let events: Vec<_> = peer.drain_events().collect();
-//! assert!(matches!(&events[0], PeerEvent::Welcomed(w) if w.player == Some(0)));
+//! assert!(matches!(&events[0], PeerEvent::Welcomed(w) if w.player == Some(Player(0))));
 //! assert!(matches!(&events[1], PeerEvent::Roster(names) if names == &["ada"]));
 //! assert!(matches!(events[2], PeerEvent::Tick(ref t) if t.commands == vec![Step(5)]));
 //! ```

@@ -11,6 +11,7 @@ use super::wire::{
     MAX_ROSTER, PeerMessage, Refusal, RejoinSecret, Role, TickRecord, ToPeer, Welcome, decode,
     encode, valid_name,
 };
+use crate::Player;
 use crate::hash::HashRecord;
 use crate::tick::Tick;
 
@@ -117,7 +118,7 @@ enum Early<C> {
 /// [module documentation](super).
 pub struct PeerSession<D: GameData> {
     config: PeerConfig,
-    player: Option<u16>,
+    player: Option<Player>,
     /// The next tick to hand out.
     next_tick: Option<Tick>,
     /// The commands of the tick handed out last, which the next tick's delta changes (`None`
@@ -195,7 +196,7 @@ impl<D: GameData> PeerSession<D> {
 
     /// Its player number, once welcomed as a player.
     #[must_use]
-    pub const fn player(&self) -> Option<u16> {
+    pub const fn player(&self) -> Option<Player> {
         self.player
     }
 

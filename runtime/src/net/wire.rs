@@ -5,6 +5,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::frame::{HostFrame, PeerFrame};
+use crate::Player;
 use crate::command::Command;
 use crate::hash::{ContentDigest, HashRecord};
 use crate::seats::SeatChanges;
@@ -199,7 +200,7 @@ impl core::fmt::Debug for RejoinSecret {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Welcome {
     /// Its player number, for a player (`None` for a spectator).
-    pub player: Option<u16>,
+    pub player: Option<Player>,
     /// The tick the state is at: the next tick to run.
     pub tick: Tick,
     /// The full state there (postcard bytes), for a player; empty for a spectator.

@@ -13,7 +13,8 @@ use std::sync::Arc;
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::{
-    Canonical, Command, ContentDigest, EntityId, EntityStore, Error, Simulation, StateHasher, Tick,
+    Canonical, Command, ContentDigest, EntityId, EntityStore, Error, Player, Simulation,
+    StateHasher, Tick,
 };
 use serde::{Deserialize, Serialize};
 
@@ -128,15 +129,15 @@ impl Simulation for Drift {
 
     /// A seat is free for all the field knows when it has no mover: its player left, or has
     /// not spawned one yet.
-    fn seat_player(&mut self, seat: usize) -> Result<(), Error> {
+    fn seat_player(&mut self, seat: Player) -> Result<(), Error> {
         let seats = self.state.player_movers.len();
-        match self.state.player_movers.get(seat) {
+        match self.state.player_movers.get(seat.index()) {
             Some(None) => Ok(()),
             Some(Some(_)) => Err(Error::SeatTaken { seat, seats }),
-            None if seat == seats && seats >= MAX_DRIFT_PLAYERS => {
+            None if seat.index() == seats && seats >= MAX_DRIFT_PLAYERS => {
                 Err(Error::PlayerLimit { max: MAX_DRIFT_PLAYERS })
             }
-            None if seat == seats => {
+            None if seat.index() == seats => {
                 self.state.player_movers.push(None);
                 Ok(())
             }
@@ -144,9 +145,9 @@ impl Simulation for Drift {
         }
     }
 
-    fn free_seat(&mut self, seat: usize) -> Result<(), Error> {
+    fn free_seat(&mut self, seat: Player) -> Result<(), Error> {
         let seats = self.state.player_movers.len();
-        let Some(mover) = self.state.player_movers.get_mut(seat) else {
+        let Some(mover) = self.state.player_movers.get_mut(seat.index()) else {
             return Err(Error::SeatFree { seat, seats });
         };
         if let Some(id) = mover.take() {

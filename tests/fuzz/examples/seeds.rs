@@ -23,7 +23,7 @@ use fixstep_net::{NETCODE_PROTOCOL_ID, SessionKey, connection_config};
 use fixstep_present::{CommandOf, Game};
 use fixstep_runtime::net::{GameData, Role};
 use fixstep_runtime::replay::{ReplayHeader, ReplayWriter, TickRecord};
-use fixstep_runtime::{SeatChanges, Simulation, Tick};
+use fixstep_runtime::{Player, SeatChanges, Simulation, Tick};
 use fixstep_town::PlayerCommand;
 use fixstep_town_view::Town;
 use renet::{RenetClient, RenetServer};
@@ -325,8 +325,8 @@ fn replay<G: Game>(command: impl Fn(u32, usize) -> CommandOf<G>) -> Vec<u8> {
     for tick in 0..REPLAY_TICKS {
         let seats = match tick {
             10 => SeatChanges::arrivals(2, 1),
-            20 => SeatChanges { freed: vec![0], joined: vec![] },
-            30 => SeatChanges { freed: vec![], joined: vec![0] },
+            20 => SeatChanges { freed: vec![Player::FIRST], joined: vec![] },
+            30 => SeatChanges { freed: vec![], joined: vec![Player::FIRST] },
             _ => SeatChanges::NONE,
         };
         seats.apply(&mut sim).expect("a third player joins, the first leaves and comes back");

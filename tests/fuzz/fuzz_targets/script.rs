@@ -8,8 +8,8 @@
 
 use fixstep_arena::ArenaCommand;
 use fixstep_fuzz::Reader;
-use fixstep_runtime::Tick;
 use fixstep_runtime::script::{CommandScript, InputScript, TextCommand};
+use fixstep_runtime::{Player, Tick};
 use fixstep_town::PlayerCommand;
 use libfuzzer_sys::fuzz_target;
 
@@ -26,7 +26,7 @@ fn times(text: &str) -> Vec<u32> {
 
 fn commands<C: TextCommand>(text: &str) {
     let Ok(script) = CommandScript::<C>::parse(text) else { return };
-    for player in 0..=script.players() {
+    for player in Player::all(script.players() + 1) {
         let _ = script.drives(player);
         for &tick in &times(text) {
             let _ = script.command(player, Tick(tick));

@@ -7,7 +7,7 @@ use fixstep_runtime::net::{
     Delivery, GameData, HostConfig, HostEvent, HostSession, PeerConfig, PeerEvent, PeerId,
     PeerSession, RejoinSecret, Role,
 };
-use fixstep_runtime::{HashRecord, Tick};
+use fixstep_runtime::{HashRecord, Player, Tick};
 
 use crate::{HostOp, IDENTITY, PeerOp, Reader, tick_hash};
 
@@ -64,7 +64,7 @@ impl<D: GameData> HostDriver<D> {
             }
             HostOp::FixTick => {
                 let tick = host.next_tick();
-                host.local_input(0, tick, D::Command::default());
+                host.local_input(Player::FIRST, tick, D::Command::default());
                 let record = host.fix_tick();
                 host.local_hash(record.tick, record_of(record.tick));
             }

@@ -109,7 +109,7 @@ impl Level {
     #[must_use]
     pub fn character_name(&self, role: Role) -> Arc<str> {
         let named = match role {
-            Role::Player(p) => return format!("Player {}", u32::from(p) + 1).into(),
+            Role::Player(p) => return format!("Player {}", u32::from(p.0) + 1).into(),
             Role::Pedestrian(i) => self.pedestrians.get(i as usize).map(|p| &p.name),
             Role::Talker(i) => self.talkers.get(i as usize).map(|t| &t.name),
         };

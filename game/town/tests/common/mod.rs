@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use fixstep_runtime::Player;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx, fx_ratio};
 use fixstep_runtime::{Simulation, Tick};
 use fixstep_town::level::{
@@ -196,7 +197,7 @@ pub fn run(sim: &mut TownSim, n: u32, commands: &[PlayerCommand]) {
 }
 
 /// The player's character position.
-pub fn player_pos(sim: &TownSim, player: usize) -> Vec2 {
+pub fn player_pos(sim: &TownSim, player: Player) -> Vec2 {
     sim.snapshot().player_character(player).expect("player exists").pos
 }
 

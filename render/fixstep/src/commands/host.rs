@@ -14,6 +14,7 @@ use fixstep_netplay::{
     HostMetrics, HostOptions, HostSchedule, METRICS_PATH, MetricsServer, NetHost,
 };
 use fixstep_present::CommandOf;
+use fixstep_runtime::Player;
 use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
 use fixstep_runtime::{Bot, Simulation};
 
@@ -228,7 +229,7 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     if let Some(agones) = &agones {
         agones.ready();
     }
-    let mut bot = args.logs.bot.then(|| G::bot(&content, 0));
+    let mut bot = args.logs.bot.then(|| G::bot(&content, Player(0)));
     let mut logs = Logs::<G>::of(&args.logs, &content)?;
     logs.truth(host.sim().next_tick(), host.sim().snapshot())?;
     // SIGTERM (an orchestrator stopping the server), SIGINT or SIGHUP end the match as its

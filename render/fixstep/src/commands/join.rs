@@ -135,7 +135,7 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
             && let Some(sim) = peer.sim()
         {
             logs.truth(sim.next_tick(), sim.snapshot())?;
-            bot = args.logs.bot.then(|| G::bot(&content, usize::from(player)));
+            bot = args.logs.bot.then(|| G::bot(&content, player));
         }
         // Inputs, on the input clock the host's reports nudge.
         let held = held_at(script.as_ref(), now, elapsed);

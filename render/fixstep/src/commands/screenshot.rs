@@ -121,7 +121,7 @@ pub fn run<G: Playable>(args: &ScreenshotArgs, paths: &Paths) -> Result<String> 
     use fixstep_gpu::offscreen::{OFFSCREEN_FORMAT, save_png};
     use fixstep_gpu::{FrameRenderer, GpuContext, Hud, OffscreenTarget, effects_clock_at};
     use fixstep_present::{CommandOf, LocalGame, Presentation};
-    use fixstep_runtime::Tick;
+    use fixstep_runtime::{Player, Tick};
 
     use super::read_command_script;
 
@@ -131,10 +131,11 @@ pub fn run<G: Playable>(args: &ScreenshotArgs, paths: &Paths) -> Result<String> 
     let script = read_command_script::<G>(args.commands.as_deref())?;
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
-    let mut game = LocalGame::<G>::new(&content, args.seed, 1, 0);
+    let mut game = LocalGame::<G>::new(&content, args.seed, 1, Player::FIRST);
     for t in 0..args.tick {
-        let command =
-            script.as_ref().map_or_else(CommandOf::<G>::default, |s| s.command(0, Tick(t)));
+        let command = script
+            .as_ref()
+            .map_or_else(CommandOf::<G>::default, |s| s.command(Player::FIRST, Tick(t)));
         game.step(&[command])?;
     }
     let mut frame = game.presentation.draw(args.alpha, 0.0).clone();

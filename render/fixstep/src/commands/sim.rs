@@ -9,6 +9,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use fixstep_present::{CommandOf, Game, Presentation};
+use fixstep_runtime::Player;
 use fixstep_runtime::replay::{ReplayHeader, ReplayWriter, TickRecord};
 use fixstep_runtime::script::{CommandScript, InputScript};
 use fixstep_runtime::tick::FrameScheduler;
@@ -203,12 +204,12 @@ impl<G: Game> Drivers<G> {
         }
         let script = read_command_script::<G>(commands)?.unwrap_or_default();
         let bots = held..held + bots;
-        if let Some(player) = (0..bots.end).find(|&p| script.drives(p)) {
+        if let Some(player) = Player::all(bots.end).find(|&p| script.drives(p)) {
             return Err(bad_input(anyhow!(
                 "command script {}: player {player} is {} (bots are players {}..{}); number \
                  scripted players from {}",
                 commands.map_or_else(String::new, |p| p.display().to_string()),
-                if player < held { "the input script's" } else { "a bot" },
+                if player.index() < held { "the input script's" } else { "a bot" },
                 bots.start,
                 bots.end,
                 bots.end
@@ -222,11 +223,12 @@ impl<G: Game> Drivers<G> {
                 G::MAX_PLAYERS
             )));
         }
-        let each = (0..players)
+        // At most MAX_PLAYERS, every one with a number.
+        let each = Player::all(players)
             .map(|p| {
-                if p < held {
+                if p.index() < held {
                     Driver::Held
-                } else if bots.contains(&p) {
+                } else if bots.contains(&p.index()) {
                     Driver::Bot(Box::new(G::bot(content, p)))
                 } else {
                     Driver::Script
@@ -252,7 +254,7 @@ impl<G: Game> Drivers<G> {
     ) {
         out.clear();
         let snapshot = sim.snapshot();
-        for (player, driver) in self.each.iter_mut().enumerate() {
+        for (player, driver) in Player::all(self.each.len()).zip(&mut self.each) {
             out.push(match driver {
                 Driver::Bot(bot) => bot.command(snapshot),
                 Driver::Script => self.script.command(player, tick),
@@ -369,14 +371,14 @@ fn frame_loop<G: Game>(
 ) -> Result<(Tick, StateHash)> {
     let mut logs =
         Logs::<G>::open(None, args.truth_log.as_deref(), args.drawn_log.as_deref(), content)?;
-    let mut presentation = G::presentation(content, 0);
+    let mut presentation = G::presentation(content, Player(0));
     if input.is_some() && args.no_predict {
         presentation.mark_local();
     } else if input.is_some() {
         presentation.predict_own();
     }
     let first = Arc::clone(stepper.sim.snapshot());
-    presentation.observe(&first, G::own(&stepper.sim, 0));
+    presentation.observe(&first, G::own(&stepper.sim, Player(0)));
     logs.truth(stepper.sim.next_tick(), &first)?;
     let mut scheduler = FrameScheduler::new();
     let mut own_input = G::Input::default();
@@ -399,7 +401,7 @@ fn frame_loop<G: Game>(
             }
             stepper.step(held)?;
             let snapshot = Arc::clone(stepper.sim.snapshot());
-            let own = if held.is_some() { G::own(&stepper.sim, 0) } else { None };
+            let own = if held.is_some() { G::own(&stepper.sim, Player(0)) } else { None };
             presentation.observe(&snapshot, own);
             logs.truth(stepper.sim.next_tick(), &snapshot)?;
             Ok(())

@@ -2,6 +2,7 @@
 //! characters in one instanced draw, posed by [`Skinning`] (GPU keyframes at the fractional
 //! frame, or the CPU's `Rig::pose`).
 
+use fixstep_runtime::Player;
 use std::sync::Arc;
 
 use fixstep_town::level::Level;
@@ -52,7 +53,7 @@ pub fn character_colours(character: &CharacterDraw, level: &Level) -> (Vec3, Vec
     let tone = [0.05, 0.3, 0.6, 0.9][k.wrapping_mul(7) % 4];
     if let Some(player) = character.player() {
         let shirts = [(40, 110, 230), (230, 90, 30), (40, 190, 120), (220, 60, 160)];
-        let (r, g, b) = shirts[usize::from(player) % shirts.len()];
+        let (r, g, b) = shirts[player.index() % shirts.len()];
         return (srgb(r, g, b), srgb(40, 44, 60), tone);
     }
     let mayor = matches!(character.role, Role::Talker(i)
@@ -118,7 +119,7 @@ impl CharactersPipeline {
         queue: &wgpu::Queue,
         characters: &[CharacterDraw],
         level: &Level,
-        local_player: Option<u16>,
+        local_player: Option<Player>,
         path: SkinningPath,
     ) {
         self.data.clear();

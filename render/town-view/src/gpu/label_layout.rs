@@ -3,6 +3,7 @@
 //! its board. The labels pipeline lays the texts out and draws what is placed here; the frame's
 //! no-allocation test runs this as it is.
 
+use fixstep_runtime::Player;
 use fixstep_town::level::{Level, ObjectDefKind};
 use fixstep_town::state::Role;
 use glam::{Quat, Vec3};
@@ -167,7 +168,7 @@ impl LabelLayout {
         &mut self,
         frame: &DrawFrame,
         camera: &CameraView,
-        local_player: Option<u16>,
+        local_player: Option<Player>,
         width_of: &impl Fn(Role) -> f32,
     ) {
         self.rect_data.clear();
@@ -230,7 +231,7 @@ impl LabelLayout {
         &mut self,
         frame: &DrawFrame,
         camera: &CameraView,
-        local_player: Option<u16>,
+        local_player: Option<Player>,
         ui: f32,
         width_of: &impl Fn(Role) -> f32,
     ) {

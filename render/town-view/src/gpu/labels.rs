@@ -4,6 +4,7 @@
 //! size), the sign's text is fitted to the board's projected width. Text is set with glyphon;
 //! the bars are flat rectangles (`labels.wgsl`).
 
+use fixstep_runtime::Player;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -91,7 +92,7 @@ impl LabelsPipeline {
         text: &mut TextSystem,
         frame: &DrawFrame,
         camera: &CameraView,
-        local_player: Option<u16>,
+        local_player: Option<Player>,
     ) {
         queue.write_buffer(
             &self.screen,
@@ -114,7 +115,7 @@ impl LabelsPipeline {
                 Buffer::new(&mut text.fonts, Metrics::new(NAME_SIZE, NAME_SIZE * 1.25));
             buffer.set_size(None, None);
             let name = match c.role {
-                Role::Player(p) => frame.player_names.get(usize::from(p)).cloned(),
+                Role::Player(p) => frame.player_names.get(p.index()).cloned(),
                 _ => None,
             }
             .unwrap_or_else(|| self.level.character_name(c.role));

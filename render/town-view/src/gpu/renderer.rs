@@ -8,6 +8,7 @@
 //! labels and health bars, then the dialogue box, cutscene images, subtitles and fades, and
 //! the HUD).
 
+use fixstep_runtime::Player;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -72,7 +73,7 @@ pub struct TownRenderer {
     /// Where bone matrices come from (GPU keyframes by default).
     pub skinning: SkinningPath,
     /// The local player, whose character is highlighted and whose label is drawn first.
-    pub local_player: Option<u16>,
+    pub local_player: Option<Player>,
     /// The vertical field of view, radians.
     fov_y: f32,
     /// Seconds on the clock of things that only shimmer (water, the teleport pads' pulse, the
@@ -114,7 +115,7 @@ impl TownRenderer {
             text,
             lights: Vec::new(),
             skinning: SkinningPath::default(),
-            local_player: Some(0),
+            local_player: Some(Player(0)),
             fov_y: fixstep_gpu::FIELD_OF_VIEW,
             effects_seconds: 0.0,
         })
@@ -264,7 +265,7 @@ impl FrameRenderer for TownRenderer {
         Self::set_effects_clock(self, seconds);
     }
 
-    fn set_local_player(&mut self, player: Option<u16>) {
+    fn set_local_player(&mut self, player: Option<Player>) {
         self.local_player = player;
     }
 

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use fixstep_runtime::EntityId;
+use fixstep_runtime::Player;
 use fixstep_town::state::Role;
 use glam::{Quat, Vec3};
 
@@ -75,7 +76,7 @@ impl ObjectDraw {
 impl CharacterDraw {
     /// The player it belongs to, if it is a player's.
     #[must_use]
-    pub const fn player(&self) -> Option<u16> {
+    pub const fn player(&self) -> Option<Player> {
         match self.role {
             Role::Player(p) => Some(p),
             Role::Pedestrian(_) | Role::Talker(_) => None,

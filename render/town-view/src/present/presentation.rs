@@ -11,6 +11,7 @@ use fixstep_present::interp::{drawn_speed, lerp};
 use fixstep_present::own::OwnPrediction;
 use fixstep_present::track::{Sample, Track};
 use fixstep_present::{Presentation, SnapshotOf};
+use fixstep_runtime::Player;
 use fixstep_runtime::{EntityId, Tick};
 use fixstep_town::level::Level;
 use fixstep_town::predict::{OwnBody, PartialInput};
@@ -38,7 +39,7 @@ struct CharacterSlot {
 pub struct TownPresentation {
     level: Arc<Level>,
     clips: ClipLengths,
-    local_player: usize,
+    local_player: Player,
     latest: Option<Arc<GameSnapshot>>,
     /// The snapshot before the latest: what the drawn time shows of the discrete state
     /// (dialogue lines, cutscenes) until it reaches the latest tick.
@@ -68,7 +69,7 @@ pub struct TownPresentation {
 impl TownPresentation {
     /// A presentation of `level` seen by player `local_player`.
     #[must_use]
-    pub fn new(level: Arc<Level>, local_player: usize) -> Self {
+    pub fn new(level: Arc<Level>, local_player: Player) -> Self {
         let effects = Effects::new(&level);
         Self {
             clips: ClipLengths::of(&level),
@@ -190,7 +191,7 @@ impl TownPresentation {
         // A thing new on the newest tick is not drawn until the clock reaches that tick.
         let reached = |first: Tick| render_tick >= f64::from(first.0);
 
-        let own_id = latest.players.get(self.local_player).copied();
+        let own_id = latest.players.get(self.local_player.index()).copied();
         let own_draw = match self.own.as_mut() {
             Some(own) => own.draw(&self.own_partial, dt),
             None => None,
@@ -275,10 +276,10 @@ impl TownPresentation {
             _ => latest,
         };
         frame.dialogue =
-            shown.dialogues.iter().find(|d| usize::from(d.player) == self.local_player).and_then(
-                |d| self.effects.dialogue(d.dialogue, d.line, d.line_started.0, render_tick),
-            );
-        match shown.cutscenes.iter().find(|c| usize::from(c.player) == self.local_player) {
+            shown.dialogues.iter().find(|d| d.player == self.local_player).and_then(|d| {
+                self.effects.dialogue(d.dialogue, d.line, d.line_started.0, render_tick)
+            });
+        match shown.cutscenes.iter().find(|c| c.player == self.local_player) {
             Some(c) => {
                 let out = frame.cutscene.get_or_insert_with(CutsceneDraw::default);
                 if let Some((eye, target)) =

@@ -12,6 +12,7 @@
 //! use std::sync::Arc;
 //! use fixstep_audio::DeviceSettings;
 //! use fixstep_town_view::sound::{Sounds, TownSoundscape};
+//! use fixstep_runtime::Player;
 //! use fixstep_town_view::{TownPresentation, assets};
 //!
 //! let root = std::path::Path::new("assets");
@@ -22,7 +23,7 @@
 //! let mut sound = TownSoundscape::open(&level, &sounds, &DeviceSettings::from_env());
 //! sound.set_volumes(0.8, 1.0, 0.7); // master, effects, ambience: 0 to 1
 //!
-//! let mut presentation = TownPresentation::new(Arc::clone(&level), 0);
+//! let mut presentation = TownPresentation::new(Arc::clone(&level), Player::FIRST);
 //! let dt = 1.0 / 60.0;
 //! let frame = presentation.draw(0.5, dt);
 //! sound.update(frame, dt); // every frame, right after drawing it

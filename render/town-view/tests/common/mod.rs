@@ -12,6 +12,7 @@ use fixstep_gpu::offscreen::OFFSCREEN_FORMAT;
 use fixstep_gpu::{GpuContext, Hud, OffscreenTarget, effects_clock_at};
 use fixstep_present::LocalGame;
 use fixstep_present::skinning::Rig;
+use fixstep_runtime::Player;
 use fixstep_runtime::{Bot as _, Simulation as _};
 use fixstep_town::GameSnapshot;
 use fixstep_town::bots::TownBot;
@@ -123,8 +124,8 @@ pub enum Moment {
 /// half way between its last two ticks.
 pub fn bot_moments(assets: &GameAssets) -> Vec<(Moment, DrawFrame)> {
     let level = Arc::clone(&assets.level);
-    let mut game = LocalGame::<Town>::new(&level, 1, 1, 0);
-    let mut bot = TownBot::new(0, &level);
+    let mut game = LocalGame::<Town>::new(&level, 1, 1, Player(0));
+    let mut bot = TownBot::new(Player(0), &level);
     let mut out = Vec::new();
     let step = |game: &mut LocalGame<Town>, bot: &mut TownBot| {
         let command = bot.command(game.sim.snapshot());
@@ -135,7 +136,7 @@ pub fn bot_moments(assets: &GameAssets) -> Vec<(Moment, DrawFrame)> {
         step(&mut game, &mut bot);
     }
     out.push((Moment::Start, frame(&mut game)));
-    let me = |s: &GameSnapshot| s.player_character(0).cloned().expect("the player");
+    let me = |s: &GameSnapshot| s.player_character(Player(0)).cloned().expect("the player");
     let mut wanted = vec![
         Moment::DoorOpening,
         Moment::TeleportAhead,

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use fixstep_audio::{OfflineBackend, OfflineSettings, SAMPLE_RATE_HZ};
 use fixstep_present::{Controls, Game, LocalGame, Presentation};
+use fixstep_runtime::Player;
 use fixstep_runtime::input::HeldInput as _;
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{Bot as _, Simulation as _};
@@ -117,8 +118,8 @@ pub fn play_bot_from(
     start: impl Fn(&fixstep_town::GameSnapshot) -> bool,
     seconds: u64,
 ) -> Vec<Drawn> {
-    let mut game = LocalGame::<Town>::new(level, 1, 1, 0);
-    let mut bot = TownBot::new(0, level);
+    let mut game = LocalGame::<Town>::new(level, 1, 1, Player(0));
+    let mut bot = TownBot::new(Player(0), level);
     let step = |game: &mut LocalGame<Town>, bot: &mut TownBot| {
         let command = bot.command(game.sim.snapshot());
         game.step(&[command]).expect("a tick runs");

@@ -318,7 +318,7 @@ pub fn run_load<G: NetGame>(
             if let Some(welcome) = player.peer.take_welcome() {
                 shared.welcomed(&welcome)?;
                 if let (true, Some(number)) = (player.moves, welcome.player) {
-                    player.bot = Some(G::bot(content, usize::from(number)));
+                    player.bot = Some(G::bot(content, number));
                 }
             }
             if let Some(tick) = player.peer.stats().host_tick
