@@ -12,7 +12,7 @@
 //! signature   8 bytes  "FXREPLAY"
 //! format      u16 LE   4
 //! records     each:    length u32 LE | xxh3-64 of the payload u64 LE | payload (postcard)
-//!             record 0 is the ReplayHeader, records 1.. are TickRecords in tick order
+//!             record 0 is the ReplayHeader, records 1.. are RecordedTicks in tick order
 //! ```
 //!
 //! Version 1 had no content digest, joins or partial hashes, and version 2 did not name the
@@ -34,7 +34,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::error::Error;
 use crate::error::ReplayError;
 use crate::hash::{ContentDigest, HashRecord, StateHash, StateHasher};
-use crate::seats::SeatChanges;
+use crate::record::TickRecord;
 use crate::sim::Simulation;
 use crate::tick::Tick;
 
@@ -111,15 +111,12 @@ impl ReplayHeader {
     }
 }
 
-/// One tick of a replay.
+/// One tick of a replay: the tick as it was fixed, and the state hash it led to. Its bytes
+/// are those of the record's fields followed by the hash's, as postcard writes a nested struct.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TickRecord<C> {
-    /// The tick.
-    pub tick: Tick,
-    /// Who left and who joined right before this tick.
-    pub seats: SeatChanges,
-    /// One command per player, in player order.
-    pub commands: Vec<C>,
+pub struct RecordedTick<C> {
+    /// Who left and joined before the tick, and every seat's command.
+    pub fixed: TickRecord<C>,
     /// The state hash after this tick, if it was recorded.
     pub hash: Option<HashRecord>,
 }
@@ -158,11 +155,11 @@ impl ReplayHeader {
     }
 }
 
-impl<C> TickRecord<C> {
-    /// The record of a tick no player joined or left before, with its hash.
+impl<C> RecordedTick<C> {
+    /// The tick `fixed`, with the hash of the state it led to.
     #[must_use]
-    pub fn new(tick: Tick, commands: Vec<C>, hash: Option<&StateHash>) -> Self {
-        Self { tick, seats: SeatChanges::NONE, commands, hash: hash.map(HashRecord::of) }
+    pub fn new(fixed: TickRecord<C>, hash: Option<&StateHash>) -> Self {
+        Self { fixed, hash: hash.map(HashRecord::of) }
     }
 }
 
@@ -172,7 +169,7 @@ pub struct Replay<C> {
     /// What it was recorded with.
     pub header: ReplayHeader,
     /// Every tick from tick 0, in order.
-    pub ticks: Vec<TickRecord<C>>,
+    pub ticks: Vec<RecordedTick<C>>,
 }
 
 impl<C: Serialize + DeserializeOwned> Replay<C> {
@@ -217,11 +214,12 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
 
     /// The tick records after `header`, checked as they are read.
     fn read_ticks(mut reader: RecordReader<'_>, header: ReplayHeader) -> Result<Self, ReplayError> {
-        let mut ticks: Vec<TickRecord<C>> = Vec::new();
+        let mut ticks: Vec<RecordedTick<C>> = Vec::new();
         let mut players = usize::from(header.players);
-        while let Some(record) = reader.next_record::<TickRecord<C>>()? {
+        while let Some(recorded) = reader.next_record::<RecordedTick<C>>()? {
             let expected = Tick(u32::try_from(ticks.len()).unwrap_or(u32::MAX));
-            let recorded_parts = record.hash.as_ref().map_or(0, |h| h.parts.len());
+            let recorded_parts = recorded.hash.as_ref().map_or(0, |h| h.parts.len());
+            let record = &recorded.fixed;
             let problem = if record.tick != expected {
                 Some(format!("it is tick {}, where tick {expected} comes next", record.tick))
             } else if let Some(after) = record.seats.seats_after(players, MAX_REPLAY_SEATS) {
@@ -256,7 +254,7 @@ impl<C: Serialize + DeserializeOwned> Replay<C> {
                     reason,
                 });
             }
-            ticks.push(record);
+            ticks.push(recorded);
         }
         Ok(Self { header, ticks })
     }
@@ -288,7 +286,7 @@ impl<W: Write> ReplayWriter<W> {
     /// # Errors
     ///
     /// [`ReplayError::Encode`] if a command cannot be serialized, [`ReplayError::Io`] if writing fails.
-    pub fn record<C: Serialize>(&mut self, record: &TickRecord<C>) -> Result<(), ReplayError> {
+    pub fn record<C: Serialize>(&mut self, record: &RecordedTick<C>) -> Result<(), ReplayError> {
         self.write_record(record)
     }
 
@@ -501,14 +499,13 @@ pub fn verify<S: Simulation>(
         first_mismatch: None,
         final_hash: sim.state_hash(),
     };
-    for record in &replay.ticks {
-        record.seats.apply(sim)?;
-        sim.step(record.tick, &record.commands)?;
+    for RecordedTick { fixed: record, hash } in &replay.ticks {
+        record.run(sim)?;
         report.ticks += 1;
         sim.hash_state(&mut hasher);
         report.final_hash = hasher.finish_reuse();
         let computed = &report.final_hash;
-        if let Some(recorded) = &record.hash {
+        if let Some(recorded) = hash {
             report.hashes_checked += 1;
             if recorded.total != computed.total() {
                 let subsystems = differing_subsystems(&replay.header, recorded, computed);

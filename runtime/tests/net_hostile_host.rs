@@ -81,7 +81,7 @@ fn ticks_far_ahead_are_refused_not_kept() {
     let mut peer = peer();
     receive(&mut peer, &ToPeer::Welcome(welcome(10)));
     peer.drain_events().for_each(drop);
-    let record = |tick: u32| fixstep_runtime::net::TickRecord {
+    let record = |tick: u32| fixstep_runtime::TickRecord {
         tick: Tick(tick),
         seats: fixstep_runtime::SeatChanges::NONE,
         commands: vec![DriftCommand::default()],

@@ -58,7 +58,7 @@ fn new_host(
 }
 
 /// Runs a tick record on a simulation: the seats freed and taken, then the tick.
-fn run(sim: &mut Drift, record: &fixstep_runtime::net::TickRecord<DriftCommand>) {
+fn run(sim: &mut Drift, record: &fixstep_runtime::TickRecord<DriftCommand>) {
     record.seats.apply(sim).expect("room for a player, and a player to leave");
     sim.step(record.tick, &record.commands).expect("ticks in order, a command each");
 }

@@ -5,9 +5,9 @@ mod common;
 use common::{Drift, DriftCommand, scripted_commands};
 use fixstep_runtime::Player;
 use fixstep_runtime::replay::{
-    REPLAY_FORMAT_VERSION, REPLAY_SIGNATURE, Replay, ReplayHeader, TickRecord, verify,
+    REPLAY_FORMAT_VERSION, REPLAY_SIGNATURE, RecordedTick, Replay, ReplayHeader, verify,
 };
-use fixstep_runtime::{ContentDigest, ReplayError, SeatChanges, Simulation, Tick};
+use fixstep_runtime::{ContentDigest, ReplayError, SeatChanges, Simulation, Tick, TickRecord};
 
 const PLAYERS: usize = 2;
 const SEED: u64 = 99;
@@ -21,7 +21,7 @@ fn recorded() -> Replay<DriftCommand> {
             let tick = Tick(t);
             let commands = scripted_commands(tick, PLAYERS);
             sim.step(tick, &commands).expect("in order");
-            TickRecord::new(tick, commands, Some(&sim.state_hash()))
+            RecordedTick::new(TickRecord::new(tick, commands), Some(&sim.state_hash()))
         })
         .collect();
     Replay { header, ticks }
@@ -49,7 +49,7 @@ fn a_recorded_game_verifies() {
 fn verification_names_the_first_tick_that_differs() {
     let mut replay = recorded();
     // Player 0's mover exists from tick 0 on, so its turn matters from then.
-    replay.ticks[57].commands[0].turn += 1;
+    replay.ticks[57].fixed.commands[0].turn += 1;
     let mut sim = Drift::new(SEED, PLAYERS);
     let report = verify(&mut sim, &replay).expect("same rules");
     let mismatch = report.first_mismatch.expect("a changed command changes the hash");
@@ -70,7 +70,7 @@ fn a_replay_with_totals_only_still_names_the_tick() {
     for record in &mut replay.ticks {
         record.hash.as_mut().expect("recorded").parts.clear();
     }
-    replay.ticks[57].commands[0].turn += 1;
+    replay.ticks[57].fixed.commands[0].turn += 1;
     let mut sim = Drift::new(SEED, PLAYERS);
     let mismatch = verify(&mut sim, &replay).expect("same rules").first_mismatch.expect("differs");
     assert_eq!(mismatch.tick, Tick(57));
@@ -110,7 +110,7 @@ fn a_player_joining_mid_game_is_recorded_and_verified() {
         let commands = scripted_commands(tick, sim.players());
         sim.step(tick, &commands).expect("in order");
         let hash = sim.state_hash();
-        ticks.push(TickRecord { seats, ..TickRecord::new(tick, commands, Some(&hash)) });
+        ticks.push(RecordedTick::new(TickRecord { tick, seats, commands }, Some(&hash)));
     }
     let replay = Replay { header, ticks };
     let replay = Replay::from_bytes(&replay.to_bytes().expect("encodes")).expect("decodes");
@@ -121,7 +121,7 @@ fn a_player_joining_mid_game_is_recorded_and_verified() {
 
     // Without the join, tick 60's record has a command too many.
     let mut unjoined = replay.clone();
-    unjoined.ticks[60].seats = SeatChanges::NONE;
+    unjoined.ticks[60].fixed.seats = SeatChanges::NONE;
     let err = Replay::<DriftCommand>::from_bytes(&unjoined.to_bytes().expect("encodes"))
         .expect_err("three commands for two players");
     assert!(err.to_string().contains("tick 60 has 3 commands for 2 seats"), "{err}");
@@ -150,7 +150,7 @@ fn a_seat_freed_and_taken_again_is_recorded_and_verified() {
         }
         sim.step(tick, &commands).expect("in order");
         let hash = sim.state_hash();
-        ticks.push(TickRecord { seats, ..TickRecord::new(tick, commands, Some(&hash)) });
+        ticks.push(RecordedTick::new(TickRecord { tick, seats, commands }, Some(&hash)));
     }
     assert_eq!(sim.players(), PLAYERS, "the seat was taken again, not added");
     let replay = Replay { header, ticks };
@@ -159,12 +159,12 @@ fn a_seat_freed_and_taken_again_is_recorded_and_verified() {
     assert_eq!((report.ticks, report.first_mismatch), (150, None));
 
     let mut past = replay.clone();
-    past.ticks[70].seats.freed = vec![Player(2)];
+    past.ticks[70].fixed.seats.freed = vec![Player(2)];
     let err = Replay::<DriftCommand>::from_bytes(&past.to_bytes().expect("encodes"))
         .expect_err("no seat 2");
     assert!(err.to_string().contains("tick 70 frees or takes seats that 2 seats"), "{err}");
     let mut beyond = replay;
-    beyond.ticks[110].seats.joined = vec![Player(3)];
+    beyond.ticks[110].fixed.seats.joined = vec![Player(3)];
     let err = Replay::<DriftCommand>::from_bytes(&beyond.to_bytes().expect("encodes"))
         .expect_err("seat 2 skipped");
     assert!(err.to_string().contains("tick 110 frees or takes seats"), "{err}");
@@ -317,7 +317,7 @@ fn records_out_of_tick_order_or_with_the_wrong_player_count_are_malformed() {
     assert!(err.to_string().contains("it is tick 4, where tick 3 comes next"), "{err}");
 
     let mut replay = recorded();
-    replay.ticks[9].commands.pop();
+    replay.ticks[9].fixed.commands.pop();
     let bytes = replay.to_bytes().expect("encodes");
     let err = Replay::<DriftCommand>::from_bytes(&bytes).expect_err("short");
     assert!(err.to_string().contains("tick 9 has 1 commands for 2 seats"), "{err}");

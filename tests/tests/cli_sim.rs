@@ -247,7 +247,7 @@ fn a_replay_that_does_not_verify_names_the_tick_and_the_subsystem() {
     let dir = Scratch::new("cli-sim", "replay_mismatch");
     let mut replay = Replay::<PlayerCommand>::from_bytes(&recorded_replay(&dir)).expect("reads");
     // Player 0 turns hard and walks at tick 100, which the recording did not do.
-    replay.ticks[100].commands[0] =
+    replay.ticks[100].fixed.commands[0] =
         PlayerCommand { forward: 100, turn: 8_000, ..PlayerCommand::default() };
     let edited = dir.write("edited.fxr", replay.to_bytes().expect("encodes"));
     let out = run_fixstep(&["replay", arg(&edited), "--verify"]);

@@ -4,7 +4,8 @@
 //! kind's limit, built to take the most memory a byte of them can, stay under it too.
 
 use fixstep_runtime::HashRecord;
-use fixstep_runtime::replay::{REPLAY_FILE, Replay, TickRecord};
+use fixstep_runtime::TickRecord;
+use fixstep_runtime::replay::{REPLAY_FILE, RecordedTick, Replay};
 use fixstep_runtime::tick::Tick;
 use fixstep_tests::untrusted::{MAX_PEAK_RSS_KB, Measured, hostile_files, run_measured};
 use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep};
@@ -108,10 +109,8 @@ fn heaviest_replay() -> Vec<u8> {
     header.hash_parts = (0..20_000).map(|i| format!("{}", i % 10)).collect();
     let parts = header.hash_parts.len();
     let mut replay = Replay::<PlayerCommand> { header, ticks: Vec::new() };
-    let record = |tick: u32| TickRecord {
-        tick: Tick(tick),
-        seats: fixstep_runtime::SeatChanges::NONE,
-        commands: Vec::new(),
+    let record = |tick: u32| RecordedTick {
+        fixed: TickRecord::new(Tick(tick), Vec::new()),
         hash: Some(HashRecord { total: 0, parts: vec![0; parts] }),
     };
     // Each record is about `parts` bytes; fill the file to just under its limit.

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use fixstep_arena::{ArenaBot, ArenaCommand, ArenaSim, ArenaState, Layout, load_layout};
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::Player;
+use fixstep_runtime::TickRecord;
 use fixstep_runtime::golden::StreamRecorder;
-use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
+use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
 use fixstep_runtime::{Simulation, StateHasher, Tick};
 
@@ -125,7 +126,7 @@ fn golden_three_thousand_ticks_of_the_arena_with_six_bots() {
             sim.hash_state(&mut hasher);
             let hash = hasher.finish_reuse();
             stream.record(tick, &hash);
-            TickRecord::new(tick, c.clone(), Some(&hash))
+            RecordedTick::new(TickRecord::new(tick, c.clone()), Some(&hash))
         })
         .collect();
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/arena.hashes");

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::Player;
-use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
+use fixstep_runtime::TickRecord;
+use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
 use fixstep_runtime::{Error, SeatChanges, Simulation, Tick};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::{Level, load_level};
@@ -85,7 +86,7 @@ fn a_player_joins_a_running_game() {
             bots.iter_mut().map(|b| b.command(sim.snapshot())).collect();
         sim.step(tick, &commands).expect("one command per player");
         ticks
-            .push(TickRecord { seats, ..TickRecord::new(tick, commands, Some(&sim.state_hash())) });
+            .push(RecordedTick::new(TickRecord { tick, seats, commands }, Some(&sim.state_hash())));
     }
     assert_eq!(sim.players(), 3);
     let replay = Replay { header, ticks };

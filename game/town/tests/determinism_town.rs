@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use fixstep_runtime::Bot as _;
 use fixstep_runtime::Player;
+use fixstep_runtime::TickRecord;
 use fixstep_runtime::golden::StreamRecorder;
-use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
+use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
 use fixstep_runtime::{Simulation, StateHasher, Tick};
 use fixstep_town::bots::TownBot;
@@ -144,7 +145,7 @@ fn golden_six_thousand_ticks_of_town_with_four_bots() {
             stream.record(tick, &hash);
             talking += u32::from(hash.part("dialogue") != Some(empty));
             watching += u32::from(hash.part("cutscenes") != Some(empty));
-            TickRecord::new(tick, c.clone(), Some(&hash))
+            RecordedTick::new(TickRecord::new(tick, c.clone()), Some(&hash))
         })
         .collect();
     assert!(talking > 100, "a dialogue ran for {talking} ticks");

@@ -6,8 +6,9 @@ mod common;
 
 use common::{INTERACT, idle, run, sim, step, v};
 use fixstep_runtime::Player;
+use fixstep_runtime::TickRecord;
 use fixstep_runtime::math::Angle;
-use fixstep_runtime::replay::{Replay, ReplayHeader, TickRecord, verify};
+use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
 use fixstep_runtime::{Error, SeatChanges, Simulation, Tick};
 use fixstep_town::{PlayerCommand, TownSim};
 
@@ -117,7 +118,7 @@ fn players_coming_and_going_leave_nothing_behind_and_replay_bit_for_bit() {
         let commands = vec![walk; 3];
         town.step(tick, &commands).expect("in order");
         let hash = town.state_hash();
-        ticks.push(TickRecord { seats, ..TickRecord::new(tick, commands, Some(&hash)) });
+        ticks.push(RecordedTick::new(TickRecord { tick, seats, commands }, Some(&hash)));
     }
     let state = town.state();
     assert_eq!(state.characters.len(), characters, "as many characters as at the start");

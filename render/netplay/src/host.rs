@@ -9,15 +9,14 @@ use fixstep_net::lan::LanAnswer;
 use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
 use fixstep_present::CommandOf;
 use fixstep_runtime::Player;
-use fixstep_runtime::net::{
-    DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId, TickRecord,
-};
+use fixstep_runtime::TickRecord;
+use fixstep_runtime::net::{DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId};
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use crate::desync::{Side, write_report};
 use crate::news::{HostNews, Leaver};
 use crate::peer::identity_of;
-use crate::{NetPlayError, NetRules, RecentStates, apply, part_names};
+use crate::{NetPlayError, NetRules, RecentStates, part_names};
 
 /// What a host is set up with.
 #[derive(Clone, Debug)]
@@ -319,7 +318,7 @@ impl<G: NetRules> HostGame<G> {
             self.session.local_input(Player(0), tick, command);
         }
         let record = self.session.fix_tick();
-        apply(&mut self.sim, &record)?;
+        record.run(&mut self.sim)?;
         self.sim.hash_state(&mut self.hasher);
         self.hash = self.hasher.finish_reuse();
         let report = HashRecord::of(&self.hash);

@@ -101,8 +101,8 @@ use std::sync::Arc;
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::{CameraDraw, CommandOf, FrameOf, Game, StateOf};
 use fixstep_runtime::Player;
-use fixstep_runtime::net::{GameData, TickRecord};
-use fixstep_runtime::{HashRecord, Rules, Simulation, StateHash, Tick};
+use fixstep_runtime::net::GameData;
+use fixstep_runtime::{HashRecord, Rules, StateHash, Tick};
 
 pub use error::NetPlayError;
 pub use fixstep_net::{Access, Admission, SessionKey};
@@ -241,21 +241,6 @@ impl RecentStates {
     pub fn get(&self, tick: Tick) -> Option<(&[u8], &HashRecord)> {
         self.states.iter().find(|(t, _, _)| *t == tick).map(|(_, state, hash)| (&state[..], hash))
     }
-}
-
-/// Runs a tick the host fixed: the seats it frees and takes, then the tick.
-///
-/// # Errors
-///
-/// If the tick is not the simulation's next, has the wrong number of commands, or frees or
-/// takes a seat the game cannot.
-pub fn apply<S: Simulation>(
-    sim: &mut S,
-    record: &TickRecord<S::Command>,
-) -> Result<(), NetPlayError> {
-    record.seats.apply(sim)?;
-    sim.step(record.tick, &record.commands)?;
-    Ok(())
 }
 
 /// The names of a hash's parts, in order.

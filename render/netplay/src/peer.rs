@@ -10,11 +10,12 @@ use fixstep_net::{Admission, LinkStats, PeerLink};
 use fixstep_present::CommandOf;
 use fixstep_runtime::Player;
 use fixstep_runtime::Rules;
+use fixstep_runtime::TickRecord;
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::net::{
     DesyncNotice, Goodbye, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig,
-    PeerEvent, PeerEventOf, PeerSession, RejoinSecret, Role, TickRecord, Welcome,
+    PeerEvent, PeerEventOf, PeerSession, RejoinSecret, Role, Welcome,
 };
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
@@ -22,7 +23,7 @@ use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 use crate::desync::{Side, write_report};
 use crate::host_thread::SERVE_MICROS;
 use crate::shared_ticks::{SharedTicks, Verdict};
-use crate::{NetPlayError, NetRules, RECENT_STATES, RecentStates, apply, part_names};
+use crate::{NetPlayError, NetRules, RECENT_STATES, RecentStates, part_names};
 
 /// What the peer's HUD says.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -534,7 +535,7 @@ impl<G: NetRules> NetPeer<G> {
             }
             let Some(record) = self.playout.pop_front() else { break };
             Self::timed(&mut self.sent_at, &mut self.stats, &self.clock, record.tick);
-            apply(sim, &record)?;
+            record.run(sim)?;
             if self.perturb_at == Some(record.tick)
                 && let Some(player) = self.link.session().player()
             {

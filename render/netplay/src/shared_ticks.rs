@@ -12,10 +12,11 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use fixstep_present::CommandOf;
-use fixstep_runtime::net::{TickRecord, Welcome};
+use fixstep_runtime::TickRecord;
+use fixstep_runtime::net::Welcome;
 use fixstep_runtime::{Simulation, StateHasher, Tick};
 
-use crate::{NetPlayError, NetRules, apply, peer::restore_state};
+use crate::{NetPlayError, NetRules, peer::restore_state};
 
 /// Ticks the shared simulation keeps after running them, with their hashes, for the players
 /// whose copies arrive later: 600 (a minute), far more than any player of a live match lags
@@ -142,7 +143,7 @@ impl<G: NetRules> SharedTicks<G> {
         let Some(sim) = self.sim.as_mut() else { return Ok(0) };
         let mut ran = 0;
         while let Some(record) = self.waiting.remove(&sim.next_tick()) {
-            apply(sim, &record)?;
+            record.run(sim)?;
             sim.hash_state(&mut self.hasher);
             let hash = self.hasher.finish_reuse().total();
             if self.ran.len() >= KEPT_TICKS {

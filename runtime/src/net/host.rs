@@ -9,15 +9,15 @@ use super::frame::{
 };
 use super::wire::{
     Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
-    MAX_NAME_BYTES, MAX_UNRELIABLE_BYTES, PeerMessage, Refusal, RejoinSecret, Role, TickRecord,
-    ToHost, Welcome, decode, encode, valid_name,
+    MAX_NAME_BYTES, MAX_UNRELIABLE_BYTES, PeerMessage, Refusal, RejoinSecret, Role, ToHost,
+    Welcome, decode, encode, valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
-use crate::Player;
 use crate::command::Command;
 use crate::hash::HashRecord;
 use crate::seats::SeatChanges;
 use crate::tick::Tick;
+use crate::{Player, TickRecord};
 
 /// Hashes the host keeps of its own recent ticks, to compare the peers' reports with: 64
 /// ticks (6.4 s), longer than any report takes to come back on a link still worth playing on.

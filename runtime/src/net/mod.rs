@@ -110,7 +110,7 @@ pub use peer::{
 };
 pub use wire::{
     Delivery, DesyncNotice, GameData, Goodbye, Identity, PROTOCOL_VERSION, Refusal, RejoinSecret,
-    Role, TickRecord, ToHost, ToPeer, Welcome,
+    Role, ToHost, ToPeer, Welcome,
 };
 
 /// How far ahead of the host's next tick a peer's inputs may be, ticks: three seconds. A peer

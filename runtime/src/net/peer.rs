@@ -8,12 +8,12 @@ use super::frame::{
 };
 use super::wire::{
     Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
-    MAX_ROSTER, PeerMessage, Refusal, RejoinSecret, Role, TickRecord, ToPeer, Welcome, decode,
-    encode, valid_name,
+    MAX_ROSTER, PeerMessage, Refusal, RejoinSecret, Role, ToPeer, Welcome, decode, encode,
+    valid_name,
 };
-use crate::Player;
 use crate::hash::HashRecord;
 use crate::tick::Tick;
+use crate::{Player, TickRecord};
 
 /// How long after an input a peer on a lossy link sends it again if the host has not
 /// acknowledged it, microseconds: 50 ms, half a tick. A lost input then reaches the host with

@@ -5,11 +5,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::frame::{HostFrame, PeerFrame};
-use crate::Player;
 use crate::command::Command;
 use crate::hash::{ContentDigest, HashRecord};
-use crate::seats::SeatChanges;
 use crate::tick::Tick;
+use crate::{Player, TickRecord};
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
 pub const PROTOCOL_VERSION: u32 = 8;
@@ -107,18 +106,6 @@ impl std::fmt::Display for Role {
             Self::Spectator => "spectator",
         })
     }
-}
-
-/// One tick as the host fixed it: the players who leave and join before it runs, and one
-/// command per seat (after the changes; a free seat's is the default, and ignored).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TickRecord<C> {
-    /// The tick.
-    pub tick: Tick,
-    /// Seats freed and taken before the tick runs.
-    pub seats: SeatChanges,
-    /// Every seat's command, by player number.
-    pub commands: Vec<C>,
 }
 
 /// The game's data the protocol carries, in the game's own serde types: a player's command,

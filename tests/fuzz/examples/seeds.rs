@@ -21,8 +21,9 @@ use fixstep_net::access::Refusal;
 use fixstep_net::lan::{LanAnswer, query};
 use fixstep_net::{NETCODE_PROTOCOL_ID, SessionKey, connection_config};
 use fixstep_present::{CommandOf, Game};
+use fixstep_runtime::TickRecord;
 use fixstep_runtime::net::{GameData, Role};
-use fixstep_runtime::replay::{ReplayHeader, ReplayWriter, TickRecord};
+use fixstep_runtime::replay::{RecordedTick, ReplayHeader, ReplayWriter};
 use fixstep_runtime::{Player, SeatChanges, Simulation, Tick};
 use fixstep_town::PlayerCommand;
 use fixstep_town_view::Town;
@@ -333,9 +334,8 @@ fn replay<G: Game>(command: impl Fn(u32, usize) -> CommandOf<G>) -> Vec<u8> {
         let commands: Vec<_> = (0..sim.players()).map(|p| command(tick, p)).collect();
         sim.step(Tick(tick), &commands).expect("the tick runs");
         let hash = sim.state_hash();
-        let mut record = TickRecord::new(Tick(tick), commands, Some(&hash));
-        record.seats = seats;
-        writer.record(&record).expect("recorded");
+        let record = TickRecord { tick: Tick(tick), seats, commands };
+        writer.record(&RecordedTick::new(record, Some(&hash))).expect("recorded");
     }
     writer.into_inner()
 }

@@ -10,7 +10,8 @@ use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use fixstep_present::{CommandOf, Game, Presentation};
 use fixstep_runtime::Player;
-use fixstep_runtime::replay::{ReplayHeader, ReplayWriter, TickRecord};
+use fixstep_runtime::TickRecord;
+use fixstep_runtime::replay::{RecordedTick, ReplayHeader, ReplayWriter};
 use fixstep_runtime::script::{CommandScript, InputScript};
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{Bot, HeldInput, Simulation, StateHash, StateHasher, Tick};
@@ -319,7 +320,8 @@ impl<G: Game> Stepper<G> {
             writeln!(log, "{} {}", tick.0, self.hash).context("cannot write the hash log")?;
         }
         if let Some(recorder) = self.recorder.as_mut() {
-            let record = TickRecord::new(tick, self.commands.clone(), Some(&self.hash));
+            let record =
+                RecordedTick::new(TickRecord::new(tick, self.commands.clone()), Some(&self.hash));
             recorder.record(&record)?;
         }
         Ok(())
