@@ -29,14 +29,6 @@ pub enum Error {
         /// How many commands came.
         got: usize,
     },
-    /// A command came for a player who is not in the game.
-    #[error("player {player} is not in the game, which has {players} players")]
-    NoSuchPlayer {
-        /// The player named.
-        player: Player,
-        /// The players there are.
-        players: usize,
-    },
     /// A new player was given a seat that is taken, or beyond the next one after the last.
     #[error("seat {seat} cannot take a new player: it is not free, and the game has {seats} seats")]
     SeatTaken {

@@ -127,7 +127,7 @@ pub mod tick;
 pub mod world;
 
 pub use clock::NetworkClock;
-pub use command::{Command, HeldInputs};
+pub use command::Command;
 pub use error::{Desync, Error, ReplayError, SyncCheck, SyncTestError};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};

@@ -1,52 +1,67 @@
 //! Held input: a player whose command for a tick is missing keeps what it held, and a
-//! one-tick action is not repeated.
+//! one-tick action is not repeated. The host fixes every tick's commands, so it is the host's
+//! session these tests feed, through its own players' inputs.
 
 mod common;
 
-use common::{Drift, DriftCommand};
-use fixstep_runtime::Player;
-use fixstep_runtime::{Error, HeldInputs, Simulation, Tick};
+use common::{Drift, DriftCommand, DriftData};
+use fixstep_runtime::net::{
+    DEFAULT_SEAT_GRACE_MICROS, HostConfig, HostEvent, HostSession, Identity, PROTOCOL_VERSION,
+};
+use fixstep_runtime::{ContentDigest, Player, Simulation, Tick};
 
 const THRUST: DriftCommand = DriftCommand { thrust: 8, turn: 3, spawn: false };
 const SPAWN: DriftCommand = DriftCommand { thrust: 8, turn: 3, spawn: true };
 
+/// A host at tick 0 whose `players` seats are all its own.
+fn host(players: usize) -> HostSession<DriftData> {
+    let identity =
+        Identity { protocol: PROTOCOL_VERSION, sim_version: 8, level: ContentDigest(0xd1f7) };
+    let config = HostConfig {
+        identity,
+        max_players: players,
+        max_spectators: 0,
+        local_players: players,
+        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+    };
+    HostSession::new(config, Tick::ZERO)
+}
+
+/// The commands of the next tick the host fixes.
+fn fix(host: &mut HostSession<DriftData>) -> Vec<DriftCommand> {
+    host.fix_tick().commands
+}
+
 #[test]
 fn a_missing_command_is_the_held_input_of_the_last() {
-    let mut inputs = HeldInputs::new(2);
-    let mut tick = Vec::new();
-    inputs.set(Player(0), SPAWN).expect("player 0");
-    inputs.set(Player(1), THRUST).expect("player 1");
-    assert_eq!(inputs.take(&mut tick), 0);
-    assert_eq!(tick, [SPAWN, THRUST]);
+    let mut host = host(2);
+    host.local_input(Player(0), Tick(0), SPAWN);
+    host.local_input(Player(1), Tick(0), THRUST);
+    assert_eq!(fix(&mut host), [SPAWN, THRUST]);
     // Nothing arrives: both keep thrusting and turning, and the spawn is not repeated.
-    assert_eq!(inputs.take(&mut tick), 2);
-    assert_eq!(tick, [THRUST, THRUST]);
-    assert_eq!(inputs.take(&mut tick), 2);
-    assert_eq!(tick, [THRUST, THRUST]);
+    assert_eq!(fix(&mut host), [THRUST, THRUST]);
+    assert_eq!(fix(&mut host), [THRUST, THRUST]);
     // A command that arrives replaces the held one; the other player still holds.
-    inputs.set(Player(0), DriftCommand::default()).expect("player 0");
-    assert!(inputs.arrived(Player(0)) && !inputs.arrived(Player(1)));
-    assert_eq!(inputs.take(&mut tick), 1);
-    assert_eq!(tick, [DriftCommand::default(), THRUST]);
+    host.local_input(Player(0), Tick(3), DriftCommand::default());
+    assert_eq!(fix(&mut host), [DriftCommand::default(), THRUST]);
 }
 
 #[test]
 fn a_player_who_never_sent_anything_holds_the_default() {
-    let mut inputs = HeldInputs::<DriftCommand>::new(1);
-    let mut tick = Vec::new();
-    inputs.take(&mut tick);
-    assert_eq!(tick, [DriftCommand::default()]);
-    assert_eq!(inputs.add_player().expect("a second seat"), Player(1));
-    inputs.take(&mut tick);
-    assert_eq!(tick, [DriftCommand::default(); 2]);
+    let mut host = host(2);
+    assert_eq!(fix(&mut host), [DriftCommand::default(); 2]);
+    // The host's own players are no peers: their missing inputs are not news of lateness.
+    let late = host.drain_events().filter(|e| matches!(e, HostEvent::InputLate { .. })).count();
+    assert_eq!(late, 0);
 }
 
 #[test]
-fn a_command_for_a_player_not_in_the_game_is_refused() {
-    let mut inputs = HeldInputs::<DriftCommand>::new(2);
-    let err = inputs.set(Player(2), THRUST).expect_err("two players");
-    assert!(matches!(err, Error::NoSuchPlayer { player: Player(2), players: 2 }));
-    assert_eq!(err.to_string(), "player 2 is not in the game, which has 2 players");
+fn an_input_for_a_seat_that_is_not_the_hosts_or_a_tick_gone_is_ignored() {
+    let mut host = host(1);
+    host.local_input(Player(1), Tick(0), THRUST);
+    assert_eq!(fix(&mut host), [DriftCommand::default()], "seat 1 is not there");
+    host.local_input(Player(0), Tick(0), SPAWN);
+    assert_eq!(fix(&mut host), [DriftCommand::default()], "tick 0 is fixed already");
 }
 
 /// In the simulation: a player whose input stops arriving moves on as if it had sent the same
@@ -55,20 +70,15 @@ fn a_command_for_a_player_not_in_the_game_is_refused() {
 fn a_simulation_fed_held_inputs_runs_as_if_the_held_commands_were_sent() {
     let mut late = Drift::new(3, 1);
     let mut sent = Drift::new(3, 1);
-    let mut inputs = HeldInputs::new(1);
-    let mut commands = Vec::new();
+    let mut host = host(1);
+    host.local_input(Player(0), Tick(0), SPAWN);
     for t in 0..40 {
         let tick = Tick(t);
-        if t == 0 {
-            inputs.set(Player(0), SPAWN).expect("player 0");
-        }
-        inputs.take(&mut commands);
-        late.step(tick, &commands).expect("in order");
+        host.fix_tick().run(&mut late).expect("in order");
         sent.step(tick, &[if t == 0 { SPAWN } else { THRUST }]).expect("in order");
         assert_eq!(late.state_hash(), sent.state_hash(), "tick {t}");
     }
 }
-
 /// Held keys in frames: a press (here a spawn) reaches exactly one tick's command, whether
 /// its frame completes no tick (it waits for the tick under way), one, or several; what is
 /// held goes on in every tick.

@@ -5,12 +5,12 @@
 //! perturbed must be reported as a desync at once; and garbage must never stop the host.
 
 mod common;
+mod simulated_link;
 
 use common::{Drift, DriftCommand, DriftData, scripted_commands};
 use fixstep_runtime::Player;
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::net::frame::HashCheck;
-use fixstep_runtime::net::link::{LinkConditions, SimulatedLink};
 use fixstep_runtime::net::{
     DEFAULT_SEAT_GRACE_MICROS, Delivery, DesyncNotice, Goodbye, HostConfig, HostEvent, HostSession,
     INPUT_REPEAT_MICROS, Identity, InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS,
@@ -20,6 +20,7 @@ use fixstep_runtime::net::{
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
 use fixstep_runtime::{ContentDigest, HashRecord, SeatChanges, Simulation, Tick};
+use simulated_link::{LinkConditions, SimulatedLink};
 
 /// The test's clock step, microseconds: 2 ms, finer than any delay or frame it simulates.
 const STEP_MICROS: u64 = 2_000;
@@ -418,6 +419,9 @@ fn three_peers_on_a_bad_link_compute_every_tick_as_the_host_does() {
     }
     assert!(host.desyncs.is_empty(), "desyncs: {:?}", host.desyncs);
     for peer in &peers {
+        // The link lost what it carried both ways: the agreement above held through losses.
+        let lost = (peer.to_host.lost(), peer.from_host.lost());
+        assert!(lost.0 > 0 && lost.1 > 0, "peer {:?}: lost (up, down) {lost:?}", peer.id);
         // 80 ms each way and up to 20 ms of jitter each way, measured from the host's echoes
         // of the peer's frames (the time the host held each taken out), to the millisecond.
         let rtt = peer.session.round_trip_micros().expect("measured");

@@ -22,7 +22,7 @@
 //! str0m: a [`HostSession`] and a [`PeerSession`] take the bytes that arrived (with the
 //! delivery they came by) and the time, and give back the bytes to send and events. They
 //! never read a clock or touch a socket, so they run the same under a test's simulated link
-//! ([`link::SimulatedLink`]), a benchmark with a thousand peers, and the UDP transport of
+//! (`runtime/tests/simulated_link`), a benchmark with a thousand peers, and the UDP transport of
 //! `fixstep-net`. Every message is a serde type encoded with postcard ([`wire`]); a message
 //! that does not decode, is too large for its delivery, or comes out of place is dropped and
 //! counted, never a panic. The game's own data (its commands, what its spectators are sent
@@ -95,7 +95,6 @@
 pub mod frame;
 mod host;
 mod lead;
-pub mod link;
 mod peer;
 pub mod wire;
 

@@ -7,9 +7,8 @@
 //! overtakes the one sent before it (so a loss holds back what follows, then lets it through
 //! in a burst). Unreliable messages are lost, duplicated and reordered as the link pleases.
 
-use crate::rng::SimRng;
-
-use super::wire::Delivery;
+use fixstep_runtime::net::Delivery;
+use fixstep_runtime::rng::SimRng;
 
 /// The random-number stream of simulated links.
 const LINK_RNG_STREAM: u64 = 0x6c69_6e6b;
@@ -74,12 +73,6 @@ impl<T: Clone> SimulatedLink<T> {
     #[must_use]
     pub const fn lost(&self) -> u64 {
         self.lost
-    }
-
-    /// Messages in flight.
-    #[must_use]
-    pub fn in_flight(&self) -> usize {
-        self.in_flight.len()
     }
 
     fn transit(&mut self) -> u64 {
