@@ -183,14 +183,20 @@ pub(crate) fn restore_state<G: NetRules>(
     Ok(sim)
 }
 
+/// What runs a peer's ticks.
+enum Runner<S> {
+    /// Its own simulation, from its welcome on.
+    Own(Option<S>),
+    /// A simulation it shares with other players of this process ([`SharedTicks`]): the
+    /// welcome waits here until it is taken for it.
+    Shared(Option<Welcome>),
+}
+
 /// A player in a network game; see the documentation of its module.
 pub struct NetPeer<G: NetRules> {
     link: PeerLink<G>,
     content: Arc<G::Content>,
-    sim: Option<G::Sim>,
-    /// Its ticks are run by a simulation it shares with other players of this process
-    /// ([`SharedTicks`]), not by `sim`: the welcome's state waits here for it.
-    shared: Option<Option<Welcome>>,
+    runner: Runner<G::Sim>,
     clock: NetworkClock,
     inputs: Option<InputTicks>,
     /// Our clock when the transport came up, for the round trip of the welcome.
@@ -273,8 +279,7 @@ impl<G: NetRules> NetPeer<G> {
         Ok(Self {
             link: PeerLink::connect(options.host, &options.admission, session)?,
             content,
-            sim: None,
-            shared: None,
+            runner: Runner::Own(None),
             clock: NetworkClock::new(),
             inputs: None,
             hello_micros: None,
@@ -305,14 +310,17 @@ impl<G: NetRules> NetPeer<G> {
         options: &PeerOptions,
     ) -> Result<Self, NetPlayError> {
         let mut peer = Self::connect(content, options)?;
-        peer.shared = Some(None);
+        peer.runner = Runner::Shared(None);
         Ok(peer)
     }
 
     /// The welcome, once, for the shared simulation of a player made by
     /// [`connect_shared`](Self::connect_shared).
     pub fn take_welcome(&mut self) -> Option<Welcome> {
-        self.shared.as_mut().and_then(Option::take)
+        match &mut self.runner {
+            Runner::Shared(welcome) => welcome.take(),
+            Runner::Own(_) => None,
+        }
     }
 
     /// Makes this peer differ from the host on purpose: after running `tick` it moves its own
@@ -325,7 +333,10 @@ impl<G: NetRules> NetPeer<G> {
     /// The simulation, once welcomed.
     #[must_use]
     pub const fn sim(&self) -> Option<&G::Sim> {
-        self.sim.as_ref()
+        match &self.runner {
+            Runner::Own(sim) => sim.as_ref(),
+            Runner::Shared(_) => None,
+        }
     }
 
     /// The peer's player number, once welcomed.
@@ -413,12 +424,12 @@ impl<G: NetRules> NetPeer<G> {
         match event {
             PeerEvent::Welcomed(welcome) => {
                 let Welcome { tick, rejoin, .. } = welcome;
-                match self.shared.as_mut() {
-                    Some(waiting) => *waiting = Some(welcome),
-                    None => {
+                match &mut self.runner {
+                    Runner::Shared(waiting) => *waiting = Some(welcome),
+                    Runner::Own(sim) => {
                         let state =
                             restore_state::<G>(&self.content, &welcome.state, welcome.hash, tick)?;
-                        self.sim = Some(state);
+                        *sim = Some(state);
                     }
                 }
                 let round_trip = self.clock.local_micros() - self.hello_micros.unwrap_or(0);
@@ -430,14 +441,15 @@ impl<G: NetRules> NetPeer<G> {
             PeerEvent::Resync(Welcome { tick, state, hash, .. }) => {
                 // Ticks before it still waiting to run are of the old state: run_due skips them.
                 // A shared simulation is the others' too, and stays as it is.
-                if self.shared.is_none() {
-                    self.sim = Some(restore_state::<G>(&self.content, &state, hash, tick)?);
+                if let Runner::Own(sim) = &mut self.runner {
+                    *sim = Some(restore_state::<G>(&self.content, &state, hash, tick)?);
                 }
                 self.stats.resynced = Some(tick);
                 self.stats.resyncs += 1;
             }
             PeerEvent::Goodbye(goodbye) => {
-                let welcomed = self.sim.is_some();
+                // Welcomed, it was given its first tick's schedule.
+                let welcomed = self.inputs.is_some();
                 self.goodbye =
                     Some(said_goodbye(self.link.host(), welcomed, &goodbye, Role::Player)?);
             }
@@ -522,7 +534,7 @@ impl<G: NetRules> NetPeer<G> {
         render_tick: Option<Fx>,
         mut on_tick: impl FnMut(&G::Sim, &StateHash),
     ) -> Result<u32, NetPlayError> {
-        let Some(sim) = self.sim.as_mut() else { return Ok(0) };
+        let Runner::Own(Some(sim)) = &mut self.runner else { return Ok(0) };
         let mut ran = 0;
         while let Some(record) = self.playout.front() {
             if record.tick < sim.next_tick() {
