@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use fixstep_present::StateOf;
+use fixstep_runtime::rules::StateOf;
 use fixstep_runtime::Player;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::{HashRecord, Tick};

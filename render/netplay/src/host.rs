@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use fixstep_net::lan::LanAnswer;
 use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
-use fixstep_present::CommandOf;
+use fixstep_runtime::rules::CommandOf;
 use fixstep_runtime::Player;
 use fixstep_runtime::TickRecord;
 use fixstep_runtime::net::{DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId};

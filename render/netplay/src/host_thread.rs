@@ -6,7 +6,7 @@
 //! Were the host's socket served and its ticks run only between frames, every peer would feel
 //! each of those stalls: inputs acknowledged late, ticks arriving in bursts, the whole game
 //! paused while the host's window is hidden. So a [`HostThread`] serves the socket every
-//! [`SERVE_MICROS`], and runs the ticks itself when the window falls behind:
+//! [`SERVE_MICROS`](crate::schedule::SERVE_MICROS), and runs the ticks itself when the window falls behind:
 //!
 //! - while frames come, the window runs each tick on its frame, as a game played alone does,
 //!   so the host's own character answers its keys at once;
@@ -27,13 +27,8 @@ use fixstep_runtime::Player;
 use fixstep_runtime::Simulation;
 use fixstep_runtime::tick::MAX_BACKLOG_TICKS;
 
+use crate::schedule::SERVE_MICROS;
 use crate::{HostSchedule, NetGame, NetHost, NetPlayError};
-
-/// How often a serving thread serves its socket, microseconds: 2 ms, as a headless host does,
-/// so an input that arrives just before its tick is fixed is not missed for want of a look,
-/// and an acknowledgement leaves within 2 ms of what it acknowledges. A windowed peer's or
-/// spectator's thread ([`super::NetPeer::serve_from_thread`]) looks as often.
-pub const SERVE_MICROS: u64 = 2_000;
 
 /// The most completed ticks kept for a window that has not drawn them, ticks: the backlog a
 /// frame scheduler keeps. A window away for longer draws from the latest on (a gap, drawn as a

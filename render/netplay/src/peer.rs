@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fixstep_net::{Admission, LinkStats, PeerLink};
-use fixstep_present::CommandOf;
+use fixstep_runtime::rules::CommandOf;
 use fixstep_runtime::Player;
 use fixstep_runtime::Rules;
 use fixstep_runtime::TickRecord;
@@ -21,7 +21,7 @@ use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
 
 use crate::desync::{Side, write_report};
-use crate::host_thread::SERVE_MICROS;
+use crate::schedule::SERVE_MICROS;
 use crate::shared_ticks::{SharedTicks, Verdict};
 use crate::{NetPlayError, NetRules, RECENT_STATES, RecentStates, part_names};
 

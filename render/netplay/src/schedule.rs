@@ -4,6 +4,12 @@
 use fixstep_runtime::HeldInput;
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
 
+/// How often a serving thread serves its socket, microseconds: 2 ms, as a headless host does,
+/// so an input that arrives just before its tick is fixed is not missed for want of a look,
+/// and an acknowledgement leaves within 2 ms of what it acknowledges. A windowed host's,
+/// peer's or spectator's thread ([`crate::NetPeer::serve_from_thread`]) looks as often.
+pub const SERVE_MICROS: u64 = 2_000;
+
 /// How long past a tick's time a windowed host's window may leave it unrun before its serving
 /// thread runs it, microseconds: 50 ms. A window drawing at 20 frames a second or faster runs
 /// every tick itself; one slower than that, hidden or stalled, has the thread stand in, so no

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-use fixstep_present::CommandOf;
+use fixstep_runtime::rules::CommandOf;
 use fixstep_runtime::TickRecord;
 use fixstep_runtime::net::Welcome;
 use fixstep_runtime::{Simulation, StateHasher, Tick};

@@ -9,7 +9,7 @@ use fixstep_present::CameraDraw;
 use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Role};
 use glam::Vec3;
 
-use crate::host_thread::SERVE_MICROS;
+use crate::schedule::SERVE_MICROS;
 use crate::peer::{identity_of, said_goodbye};
 use crate::{NetGame, NetPlayError, Spectator};
 
