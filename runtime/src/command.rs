@@ -6,7 +6,8 @@
 //! its last command, [`Command::held`]. The host's session fills a tick's commands that way
 //! ([`crate::net::HostSession::fix_tick`]).
 
-use serde::{Serialize, de::DeserializeOwned};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 /// One player's input for one tick, in the game's own serde type. `Default` is the input of a
 /// player who never sent anything.

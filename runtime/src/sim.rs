@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use serde::{Serialize, de::DeserializeOwned};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::Player;
 use crate::command::Command;

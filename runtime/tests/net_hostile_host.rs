@@ -4,14 +4,13 @@
 mod common;
 
 use common::{DriftCommand, DriftData};
-use fixstep_runtime::Player;
 use fixstep_runtime::net::frame::{HostFrame, TickPiece, TickRun};
 use fixstep_runtime::net::wire::encode;
 use fixstep_runtime::net::{
     Delivery, MAX_WELCOME_TICK, PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerSession, Refusal,
     Role, TICK_MEMORY, ToPeer, Welcome,
 };
-use fixstep_runtime::{ContentDigest, Tick};
+use fixstep_runtime::{ContentDigest, Player, Tick};
 
 type HostMessage = ToPeer<DriftCommand, ()>;
 

@@ -8,7 +8,6 @@ mod common;
 mod simulated_link;
 
 use common::{Drift, DriftCommand, DriftData, scripted_commands};
-use fixstep_runtime::Player;
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::net::frame::HashCheck;
 use fixstep_runtime::net::{
@@ -19,7 +18,7 @@ use fixstep_runtime::net::{
 };
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
-use fixstep_runtime::{ContentDigest, HashRecord, SeatChanges, Simulation, Tick};
+use fixstep_runtime::{ContentDigest, HashRecord, Player, SeatChanges, Simulation, Tick};
 use simulated_link::{LinkConditions, SimulatedLink};
 
 /// The test's clock step, microseconds: 2 ms, finer than any delay or frame it simulates.

@@ -3,11 +3,12 @@
 mod common;
 
 use common::{Drift, DriftCommand, scripted_commands};
-use fixstep_runtime::Player;
 use fixstep_runtime::replay::{
     REPLAY_FORMAT_VERSION, REPLAY_SIGNATURE, RecordedTick, Replay, ReplayHeader, verify,
 };
-use fixstep_runtime::{ContentDigest, ReplayError, SeatChanges, Simulation, Tick, TickRecord};
+use fixstep_runtime::{
+    ContentDigest, Player, ReplayError, SeatChanges, Simulation, Tick, TickRecord,
+};
 
 const PLAYERS: usize = 2;
 const SEED: u64 = 99;

@@ -3,10 +3,9 @@
 //! under 300 MB of resident memory (measured from outside, by `wait4`). And inputs at their
 //! kind's limit, built to take the most memory a byte of them can, stay under it too.
 
-use fixstep_runtime::HashRecord;
-use fixstep_runtime::TickRecord;
 use fixstep_runtime::replay::{REPLAY_FILE, RecordedTick, Replay};
 use fixstep_runtime::tick::Tick;
+use fixstep_runtime::{HashRecord, TickRecord};
 use fixstep_tests::untrusted::{MAX_PEAK_RSS_KB, Measured, hostile_files, run_measured};
 use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep};
 use fixstep_town::PlayerCommand;

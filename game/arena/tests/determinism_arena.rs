@@ -5,13 +5,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fixstep_arena::{ArenaBot, ArenaCommand, ArenaSim, ArenaState, Layout, load_layout};
-use fixstep_runtime::Bot as _;
-use fixstep_runtime::Player;
-use fixstep_runtime::TickRecord;
 use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
-use fixstep_runtime::{Simulation, StateHasher, Tick};
+use fixstep_runtime::{Bot as _, Player, Simulation, StateHasher, Tick, TickRecord};
 
 fn rink() -> Arc<Layout> {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");

@@ -9,10 +9,9 @@ use fixstep_arena::{
     ArenaCommand, ArenaSim, Layout, MAX_PLAYERS, MAX_PUCKS, MAX_SPAWNS_PER_TEAM, PUCK_MAX_SPEED,
     PUCK_RADIUS, PUSHER_RADIUS, load_layout,
 };
-use fixstep_runtime::Player;
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
 use fixstep_runtime::script::TextCommand;
-use fixstep_runtime::{Simulation, Tick};
+use fixstep_runtime::{Player, Simulation, Tick};
 
 fn assets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")

@@ -4,9 +4,7 @@ mod common;
 
 use std::sync::Arc;
 
-use fixstep_runtime::Bot as _;
-use fixstep_runtime::Player;
-use fixstep_runtime::Simulation;
+use fixstep_runtime::{Bot as _, Player, Simulation};
 use fixstep_town::bots::{Goal, TownBot};
 use fixstep_town::state::ObjectPhase;
 use fixstep_town::{AnimState, TownSim};

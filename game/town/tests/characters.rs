@@ -3,9 +3,8 @@
 mod common;
 
 use common::{idle, run, sim, step, v};
-use fixstep_runtime::Player;
-use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Fx, fx, fx_ratio};
+use fixstep_runtime::{Player, Simulation};
 use fixstep_town::level::ClipDef;
 use fixstep_town::tuning::CHARACTER_RADIUS;
 use fixstep_town::{AnimState, PlayerCommand, TownSim, advance_frame};

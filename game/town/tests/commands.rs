@@ -3,9 +3,8 @@
 mod common;
 
 use common::{idle, player_pos, run, sim, step};
-use fixstep_runtime::Player;
 use fixstep_runtime::math::{Angle, Fx};
-use fixstep_runtime::{Command, Simulation};
+use fixstep_runtime::{Command, Player, Simulation};
 use fixstep_town::PlayerCommand;
 use fixstep_town::tuning::{RUN_SPEED, WALK_SPEED};
 

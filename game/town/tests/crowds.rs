@@ -9,9 +9,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::{idle, step};
-use fixstep_runtime::Player;
 use fixstep_runtime::math::{Angle, Fx, Vec2, fx};
-use fixstep_runtime::{Bot as _, Simulation};
+use fixstep_runtime::{Bot as _, Player, Simulation};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::{Level, SpawnDef, load_level};
 use fixstep_town::state::Role;

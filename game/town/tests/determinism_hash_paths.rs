@@ -4,9 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fixstep_runtime::Bot as _;
-use fixstep_runtime::Player;
-use fixstep_runtime::{Simulation, StateHasher};
+use fixstep_runtime::{Bot as _, Player, Simulation, StateHasher};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::{load_clips, load_level, stress_level};
 use fixstep_town::{PlayerCommand, TownSim};

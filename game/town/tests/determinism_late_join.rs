@@ -6,11 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::sync::Arc;
 
-use fixstep_runtime::Bot as _;
-use fixstep_runtime::Player;
-use fixstep_runtime::TickRecord;
 use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
-use fixstep_runtime::{Error, SeatChanges, Simulation, Tick};
+use fixstep_runtime::{Bot as _, Error, Player, SeatChanges, Simulation, Tick, TickRecord};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::{Level, load_level};
 use fixstep_town::state::GameState;

@@ -3,13 +3,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fixstep_runtime::Bot as _;
-use fixstep_runtime::Player;
-use fixstep_runtime::TickRecord;
 use fixstep_runtime::golden::StreamRecorder;
 use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
-use fixstep_runtime::{Simulation, StateHasher, Tick};
+use fixstep_runtime::{Bot as _, Player, Simulation, StateHasher, Tick, TickRecord};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::{Level, load_level};
 use fixstep_town::state::ObjectPhase;

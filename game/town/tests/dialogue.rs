@@ -3,9 +3,8 @@
 mod common;
 
 use common::{INTERACT, idle, run, sim, step, v};
-use fixstep_runtime::Player;
-use fixstep_runtime::Simulation;
 use fixstep_runtime::math::Angle;
+use fixstep_runtime::{Player, Simulation};
 use fixstep_town::{AnimState, TownSim};
 
 fn near_the_mayor() -> TownSim {

@@ -3,11 +3,9 @@
 mod common;
 
 use common::{DOOR, INTERACT, LIFT, SIGN, STAY_OPEN_TICKS, SWING_TICKS, idle, run, sim, step, v};
-use fixstep_runtime::Player;
-use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Fx, fx};
-use fixstep_town::state::ObjectPhase;
-use fixstep_town::state::TaskEasing;
+use fixstep_runtime::{Player, Simulation};
+use fixstep_town::state::{ObjectPhase, TaskEasing};
 use fixstep_town::{PlayerCommand, TownSim, eased};
 
 /// A town whose player stands at the hall door, south of it, facing north.

@@ -4,10 +4,9 @@
 mod common;
 
 use common::{player_pos, sim, step};
-use fixstep_runtime::HeldInput as _;
-use fixstep_runtime::Player;
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
 use fixstep_runtime::tick::TICK_MICROS;
+use fixstep_runtime::{HeldInput as _, Player};
 use fixstep_town::PlayerCommand;
 use fixstep_town::predict::{InputAccumulator, OwnMovement, PartialInput};
 use std::sync::Arc;

@@ -1,8 +1,7 @@
 //! Command scripts: the text form of the town's commands.
 
-use fixstep_runtime::Player;
-use fixstep_runtime::Tick;
 use fixstep_runtime::script::{CommandScript as Script, InputScript as Input};
+use fixstep_runtime::{Player, Tick};
 use fixstep_town::PlayerCommand;
 
 type CommandScript = Script<PlayerCommand>;

@@ -5,11 +5,9 @@
 mod common;
 
 use common::{INTERACT, idle, run, sim, step, v};
-use fixstep_runtime::Player;
-use fixstep_runtime::TickRecord;
 use fixstep_runtime::math::Angle;
 use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
-use fixstep_runtime::{Error, SeatChanges, Simulation, Tick};
+use fixstep_runtime::{Error, Player, SeatChanges, Simulation, Tick, TickRecord};
 use fixstep_town::{PlayerCommand, TownSim};
 
 /// Puts player `player` at `(x, y)`, facing west.

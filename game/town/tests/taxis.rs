@@ -3,9 +3,8 @@
 mod common;
 
 use common::{run, sim};
-use fixstep_runtime::Player;
-use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Fx, fx};
+use fixstep_runtime::{Player, Simulation};
 use fixstep_town::TownSim;
 use fixstep_town::tuning::{MAX_HEALTH, TAXI_MAX_STEER};
 

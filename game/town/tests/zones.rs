@@ -3,9 +3,8 @@
 mod common;
 
 use common::{idle, run, sim, step, v};
-use fixstep_runtime::Player;
-use fixstep_runtime::Simulation;
 use fixstep_runtime::math::{Angle, Vec2};
+use fixstep_runtime::{Player, Simulation};
 use fixstep_town::{PlayerCommand, TownSim};
 
 /// Places player 0 at `pos` facing `facing` (test set-up through the state, as a level

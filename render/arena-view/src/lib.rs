@@ -36,19 +36,17 @@ use fixstep_netplay::shapes::{
     ShapeFeed, ShapeSource, ShapeSpectator, ShapeUpdate, spectator_source,
 };
 use fixstep_netplay::{NetGame, NetRules};
-use fixstep_present::Game;
 use fixstep_present::format::TruthEntity;
 use fixstep_present::remote::Motion;
 use fixstep_present::shapes::{
     Look, Scenery, Shape, ShapeCamera, ShapeGame, ShapeKind, ShapePose, ShapePresentation,
     shape_truth,
 };
-use fixstep_present::{ControlNames, Controls};
-use fixstep_runtime::Player;
+use fixstep_present::{ControlNames, Controls, Game};
 use fixstep_runtime::input::SampledInput;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx_ratio};
 use fixstep_runtime::net::GameData;
-use fixstep_runtime::{ContentDigest, Rules, Simulation, Tick};
+use fixstep_runtime::{ContentDigest, Player, Rules, Simulation, Tick};
 
 use fixstep_arena::rules::team_of;
 use fixstep_arena::{

@@ -8,9 +8,7 @@ use fixstep_arena::{ArenaCommand, ArenaSim, Layout};
 use fixstep_arena_view::Arena;
 use fixstep_netplay::NetRules;
 use fixstep_present::shapes::ShapeGame;
-use fixstep_runtime::Player;
-use fixstep_runtime::Rules as _;
-use fixstep_runtime::Simulation;
+use fixstep_runtime::{Player, Rules as _, Simulation};
 
 fn rink() -> Arc<Layout> {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");

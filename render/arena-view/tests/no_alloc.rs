@@ -9,9 +9,7 @@ use fixstep_arena::ArenaCommand;
 use fixstep_arena_view::Arena;
 use fixstep_netplay::shapes::ShapeSource;
 use fixstep_present::{Game, Presentation};
-use fixstep_runtime::Player;
-use fixstep_runtime::Rules as _;
-use fixstep_runtime::{Bot as _, Simulation as _};
+use fixstep_runtime::{Bot as _, Player, Rules as _, Simulation as _};
 
 #[test]
 fn ticks_and_frames_allocate_nothing_in_steady_state() {

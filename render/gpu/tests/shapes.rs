@@ -13,9 +13,7 @@ use fixstep_gpu::testing::{check_reference, gpu_or_skip};
 use fixstep_gpu::{FrameRenderer, Hud, OffscreenTarget};
 use fixstep_present::shapes::{ShapeGame, scenery_of};
 use fixstep_present::{LocalGame, Presentation};
-use fixstep_runtime::Player;
-use fixstep_runtime::Rules as _;
-use fixstep_runtime::{Bot as _, Simulation as _};
+use fixstep_runtime::{Bot as _, Player, Rules as _, Simulation as _};
 
 /// The pictures' size: small, so a software rasteriser draws them quickly.
 const SIZE: (u32, u32) = (320, 180);

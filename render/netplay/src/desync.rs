@@ -6,10 +6,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use fixstep_runtime::rules::StateOf;
-use fixstep_runtime::Player;
 use fixstep_runtime::math::Fx;
-use fixstep_runtime::{HashRecord, Tick};
+use fixstep_runtime::rules::StateOf;
+use fixstep_runtime::{HashRecord, Player, Tick};
 use ron::Value;
 use ron::value::Number;
 use serde::Serialize;

@@ -7,11 +7,9 @@ use std::sync::Arc;
 
 use fixstep_net::lan::LanAnswer;
 use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
-use fixstep_runtime::rules::CommandOf;
-use fixstep_runtime::Player;
-use fixstep_runtime::TickRecord;
 use fixstep_runtime::net::{DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId};
-use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
+use fixstep_runtime::rules::CommandOf;
+use fixstep_runtime::{HashRecord, Player, Simulation, StateHash, StateHasher, Tick, TickRecord};
 
 use crate::desync::{Side, write_report};
 use crate::news::{HostNews, Leaver};

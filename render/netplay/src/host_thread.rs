@@ -23,9 +23,8 @@ use std::thread::JoinHandle;
 
 use fixstep_net::WallClock;
 use fixstep_present::{CommandOf, Game, SnapshotOf};
-use fixstep_runtime::Player;
-use fixstep_runtime::Simulation;
 use fixstep_runtime::tick::MAX_BACKLOG_TICKS;
+use fixstep_runtime::{Player, Simulation};
 
 use crate::schedule::SERVE_MICROS;
 use crate::{HostSchedule, NetGame, NetHost, NetPlayError};

@@ -100,9 +100,8 @@ use std::sync::Arc;
 
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::{CameraDraw, CommandOf, FrameOf, Game, StateOf};
-use fixstep_runtime::Player;
 use fixstep_runtime::net::GameData;
-use fixstep_runtime::{HashRecord, Rules, StateHash, Tick};
+use fixstep_runtime::{HashRecord, Player, Rules, StateHash, Tick};
 
 pub use error::NetPlayError;
 pub use fixstep_net::{Access, Admission, SessionKey};

@@ -6,9 +6,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use fixstep_runtime::Player;
-use fixstep_runtime::Tick;
 use fixstep_runtime::net::{Goodbye, Role};
+use fixstep_runtime::{Player, Tick};
 
 /// Who left a host's game.
 #[derive(Clone, Debug, PartialEq, Eq)]

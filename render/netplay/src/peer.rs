@@ -7,18 +7,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fixstep_net::{Admission, LinkStats, PeerLink};
-use fixstep_runtime::rules::CommandOf;
-use fixstep_runtime::Player;
-use fixstep_runtime::Rules;
-use fixstep_runtime::TickRecord;
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::net::{
     DesyncNotice, Goodbye, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig,
     PeerEvent, PeerEventOf, PeerSession, RejoinSecret, Role, Welcome,
 };
+use fixstep_runtime::rules::CommandOf;
 use fixstep_runtime::tick::TICK_MICROS;
-use fixstep_runtime::{HashRecord, Simulation, StateHash, StateHasher, Tick};
+use fixstep_runtime::{
+    HashRecord, Player, Rules, Simulation, StateHash, StateHasher, Tick, TickRecord,
+};
 
 use crate::desync::{Side, write_report};
 use crate::schedule::SERVE_MICROS;

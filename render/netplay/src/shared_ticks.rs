@@ -11,12 +11,12 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-use fixstep_runtime::rules::CommandOf;
-use fixstep_runtime::TickRecord;
 use fixstep_runtime::net::Welcome;
-use fixstep_runtime::{Simulation, StateHasher, Tick};
+use fixstep_runtime::rules::CommandOf;
+use fixstep_runtime::{Simulation, StateHasher, Tick, TickRecord};
 
-use crate::{NetPlayError, NetRules, peer::restore_state};
+use crate::peer::restore_state;
+use crate::{NetPlayError, NetRules};
 
 /// Ticks the shared simulation keeps after running them, with their hashes, for the players
 /// whose copies arrive later: 600 (a minute), far more than any player of a live match lags

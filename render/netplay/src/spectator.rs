@@ -9,8 +9,8 @@ use fixstep_present::CameraDraw;
 use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Role};
 use glam::Vec3;
 
-use crate::schedule::SERVE_MICROS;
 use crate::peer::{identity_of, said_goodbye};
+use crate::schedule::SERVE_MICROS;
 use crate::{NetGame, NetPlayError, Spectator};
 
 /// How often a spectator tells the host what it looks at, microseconds: every tick, as the

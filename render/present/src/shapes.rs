@@ -13,9 +13,8 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::Player;
-use fixstep_runtime::Tick;
 use fixstep_runtime::math::{Angle, Vec2, Vec3 as FxVec3};
+use fixstep_runtime::{Player, Tick};
 use glam::Vec3;
 
 use crate::camera::{CameraDraw, CameraRig};

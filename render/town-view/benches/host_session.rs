@@ -21,12 +21,10 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use fixstep_netplay::{HostGame, HostMetrics, HostOptions, identity_of};
-use fixstep_runtime::Player;
-use fixstep_runtime::Rules as _;
 use fixstep_runtime::net::{
     DEFAULT_SEAT_GRACE_MICROS, Delivery, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
 };
-use fixstep_runtime::{Bot as _, Simulation, Tick};
+use fixstep_runtime::{Bot as _, Player, Rules as _, Simulation, Tick};
 use fixstep_town::bots::TownBot;
 use fixstep_town_view::Town;
 

@@ -9,9 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fixstep_runtime::Player;
-use fixstep_runtime::Rules as _;
-use fixstep_runtime::Simulation;
+use fixstep_runtime::{Player, Rules as _, Simulation};
 use fixstep_town::PlayerCommand;
 use fixstep_town::level::{load_clips, stress_level};
 use fixstep_town_view::TownPresentation as LocalPresentation;

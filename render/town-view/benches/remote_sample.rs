@@ -25,9 +25,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use fixstep_present::remote::{
     Measurement, Motion, RemoteBuffer, RemoteDraw, RemoteSample, RemoteView,
 };
-use fixstep_runtime::Player;
-use fixstep_runtime::Rules as _;
-use fixstep_runtime::{Simulation, Tick};
+use fixstep_runtime::{Player, Rules as _, Simulation, Tick};
 use fixstep_town::PlayerCommand;
 use fixstep_town::level::{load_clips, stress_level};
 use fixstep_town_view::TownPresentation as LocalPresentation;

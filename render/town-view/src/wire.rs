@@ -5,9 +5,8 @@
 use fixstep_netplay::ground::{
     EntityRole, GroundFeed, GroundPoint, GroundSource, GroundUpdate, Pose, mm_per_second, mm2,
 };
-use fixstep_runtime::Player;
-use fixstep_runtime::Tick;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
+use fixstep_runtime::{Player, Tick};
 use fixstep_town::state::Role;
 use fixstep_town::{GameSnapshot, ObjectView};
 use serde::{Deserialize, Serialize};

@@ -9,8 +9,7 @@ use fixstep_gpu::lights::lighting_at;
 use fixstep_present::LocalGame;
 use fixstep_runtime::Player;
 use fixstep_town::PlayerCommand;
-use fixstep_town_view::DrawFrame;
-use fixstep_town_view::Town;
+use fixstep_town_view::{DrawFrame, Town};
 use glam::Vec3;
 
 /// The picture's size: big enough that a character 15 m away covers many pixels.

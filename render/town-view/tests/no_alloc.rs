@@ -1,12 +1,10 @@
 //! The presentation allocates nothing per frame once it is running.
 
-use fixstep_runtime::Bot as _;
-use fixstep_runtime::Player;
+use fixstep_runtime::{Bot as _, Player};
 use fixstep_town_view::Town;
 use std::sync::Arc;
 
-use fixstep_runtime::Rules as _;
-use fixstep_runtime::Simulation;
+use fixstep_runtime::{Rules as _, Simulation};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::load_level;
 use fixstep_town_view::TownPresentation as LocalPresentation;

@@ -7,10 +7,8 @@ use std::sync::Arc;
 
 use fixstep_present::interp::{angle_delta, lerp_angle, lerp_frame, lerp_rolling};
 use fixstep_present::track::{MAX_SAMPLE_GAP_TICKS, Track};
-use fixstep_runtime::Player;
-use fixstep_runtime::Rules as _;
 use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
-use fixstep_runtime::{Simulation, Tick};
+use fixstep_runtime::{Player, Rules as _, Simulation, Tick};
 use fixstep_town::level::{Level, load_level};
 use fixstep_town::{AnimState, GameSnapshot, PlayerCommand};
 use fixstep_town_view::present::samples::{CharacterSample, ClipLengths};

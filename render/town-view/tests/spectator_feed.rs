@@ -6,16 +6,13 @@ use std::sync::Arc;
 
 use fixstep_netplay::ground::GroundPoint;
 use fixstep_present::remote::RemoteObjects;
-use fixstep_runtime::Player;
-use fixstep_runtime::Rules as _;
-use fixstep_runtime::{Bot as _, Simulation, Tick};
+use fixstep_runtime::{Bot as _, Player, Rules as _, Simulation, Tick};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::Level;
 use fixstep_town::state::Role;
-use fixstep_town_view::Town;
 use fixstep_town_view::present::samples::ObjectSample;
 use fixstep_town_view::wire::{ObjectPose, object_view_of, role_code, role_of_code};
-use fixstep_town_view::{TownFeed, TownSource};
+use fixstep_town_view::{Town, TownFeed, TownSource};
 
 fn town() -> Sim {
     let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");

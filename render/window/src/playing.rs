@@ -11,8 +11,7 @@ use fixstep_gpu::Hud;
 use fixstep_gpu::overlay::GRAPH_SAMPLES;
 use fixstep_present::record::{DrawnLog, HeldMark};
 use fixstep_present::{CommandOf, Controls, Game};
-use fixstep_runtime::Command as _;
-use fixstep_runtime::Player;
+use fixstep_runtime::{Command as _, Player};
 
 use crate::PlayError;
 use crate::input::Input;

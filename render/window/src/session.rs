@@ -12,15 +12,13 @@ use fixstep_netplay::{
     HostOptions, HostThread, NetGame, NetHost, NetPeer, NetSpectator, PeerOptions, PlayerFrames,
     Spectator,
 };
-use fixstep_present::Controls;
 use fixstep_present::camera::CameraRig;
 use fixstep_present::convert::{TICK_SECONDS_F32, radians_of_turn_units, seconds_of_micros};
 use fixstep_present::format::DrawnFrame;
-use fixstep_present::{FrameOf, Game, LocalGame, Presentation};
-use fixstep_runtime::Player;
+use fixstep_present::{Controls, FrameOf, Game, LocalGame, Presentation};
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::tick::FrameScheduler;
-use fixstep_runtime::{HeldInput, Simulation, Tick};
+use fixstep_runtime::{HeldInput, Player, Simulation, Tick};
 use glam::Vec3;
 
 use crate::PlayError;

@@ -1,7 +1,6 @@
 //! The host's side of the lockstep protocol, as a state machine without sockets or clocks.
 
-use std::collections::BTreeMap;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::frame::{
     HashCheck, HostFrame, InputRuns, InputStatus, MAX_HASHES_PER_FRAME, MAX_TICKS_PER_FRAME,

@@ -4,9 +4,8 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::Player;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx, fx_ratio};
-use fixstep_runtime::{Simulation, Tick};
+use fixstep_runtime::{Player, Simulation, Tick};
 use fixstep_town::level::{
     BuildingDef, CameraKeyDef, Circle, ClipDef, Clips, CutsceneDef, CutsceneTriggerDef,
     DialogueDef, DoorDef, Easing, LampDef, Level, LiftDef, LineDef, ObjectDef, ObjectDefKind,

@@ -14,9 +14,8 @@ use fixstep_netplay::{
     HostMetrics, HostOptions, HostSchedule, METRICS_PATH, MetricsServer, NetHost,
 };
 use fixstep_present::CommandOf;
-use fixstep_runtime::Player;
 use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
-use fixstep_runtime::{Bot, Simulation};
+use fixstep_runtime::{Bot, Player, Simulation};
 
 use super::secret::PasswordArgs;
 use super::{Logs, NetLogArgs, Paths, held_at, read_input_script, sleep_until};

@@ -9,12 +9,12 @@ use std::sync::Arc;
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use fixstep_present::{CommandOf, Game, Presentation};
-use fixstep_runtime::Player;
-use fixstep_runtime::TickRecord;
 use fixstep_runtime::replay::{RecordedTick, ReplayHeader, ReplayWriter};
 use fixstep_runtime::script::{CommandScript, InputScript};
 use fixstep_runtime::tick::FrameScheduler;
-use fixstep_runtime::{Bot, HeldInput, Simulation, StateHash, StateHasher, Tick};
+use fixstep_runtime::{
+    Bot, HeldInput, Player, Simulation, StateHash, StateHasher, Tick, TickRecord,
+};
 
 use super::{Logs, Paths, bad_input, held_mark, read_command_script, read_input_script};
 

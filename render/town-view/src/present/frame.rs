@@ -3,8 +3,7 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::EntityId;
-use fixstep_runtime::Player;
+use fixstep_runtime::{EntityId, Player};
 use fixstep_town::state::Role;
 use glam::{Quat, Vec3};
 

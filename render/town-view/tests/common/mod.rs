@@ -12,15 +12,13 @@ use fixstep_gpu::offscreen::OFFSCREEN_FORMAT;
 use fixstep_gpu::{GpuContext, Hud, OffscreenTarget, effects_clock_at};
 use fixstep_present::LocalGame;
 use fixstep_present::skinning::Rig;
-use fixstep_runtime::Player;
-use fixstep_runtime::{Bot as _, Simulation as _};
+use fixstep_runtime::{Bot as _, Player, Simulation as _};
 use fixstep_town::GameSnapshot;
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::Level;
-use fixstep_town_view::DrawFrame;
-use fixstep_town_view::Town;
 use fixstep_town_view::assets::{default_level, load_level_file, load_rig};
 use fixstep_town_view::gpu::{RendererSetup, TownRenderer as Renderer};
+use fixstep_town_view::{DrawFrame, Town};
 
 /// The town's level and rig, and where the assets are.
 #[derive(Clone, Debug)]

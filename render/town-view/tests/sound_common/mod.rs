@@ -11,17 +11,15 @@ use std::sync::Arc;
 
 use fixstep_audio::{OfflineBackend, OfflineSettings, SAMPLE_RATE_HZ};
 use fixstep_present::{Controls, Game, LocalGame, Presentation};
-use fixstep_runtime::Player;
 use fixstep_runtime::input::HeldInput as _;
 use fixstep_runtime::tick::FrameScheduler;
-use fixstep_runtime::{Bot as _, Simulation as _};
+use fixstep_runtime::{Bot as _, Player, Simulation as _};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::Level;
 use fixstep_town::predict::InputAccumulator;
-use fixstep_town_view::DrawFrame;
-use fixstep_town_view::Town;
 use fixstep_town_view::assets::{default_level, load_level_file};
 use fixstep_town_view::sound::{Sounds, TownSoundscape};
+use fixstep_town_view::{DrawFrame, Town};
 
 /// Frames a second the tests draw at: a common display.
 pub const FPS: u64 = 60;

@@ -28,8 +28,7 @@ use self::steps::FootContacts;
 use self::typewriter::Typewriter;
 use crate::sound::config::Sounds;
 use crate::sound::synth::Bank;
-use fixstep_audio::SoundError;
-use fixstep_audio::{DeviceBackend, DeviceSettings, report_off_once};
+use fixstep_audio::{DeviceBackend, DeviceSettings, SoundError, report_off_once};
 
 /// How far beyond a sound's far distance (where it falls silent) its emitter is kept, metres:
 /// an emitter is made as its source comes within this of hearing and let go beyond it, so the
