@@ -2,7 +2,7 @@
 //! one-tick action is not repeated. The host fixes every tick's commands, so it is the host's
 //! session these tests feed, through its own players' inputs.
 
-mod common;
+use crate::common;
 
 use common::{Drift, DriftCommand, DriftData};
 use fixstep_runtime::net::{

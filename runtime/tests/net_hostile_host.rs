@@ -1,7 +1,7 @@
 //! What a host that means harm (or is broken) sends a peer, as fuzzing the peer session found
 //! it (`tests/fuzz`, target `peer_session`): the peer drops it, counted, and never panics.
 
-mod common;
+use crate::common;
 
 use common::{DriftCommand, DriftData};
 use fixstep_runtime::net::frame::{HostFrame, TickPiece, TickRun};

@@ -4,8 +4,8 @@
 //! loss; late joiners must catch up from the state they are sent; a peer whose state is
 //! perturbed must be reported as a desync at once; and garbage must never stop the host.
 
-mod common;
-mod simulated_link;
+use crate::common;
+use crate::simulated_link;
 
 use common::{Drift, DriftCommand, DriftData, scripted_commands};
 use fixstep_runtime::clock::NetworkClock;

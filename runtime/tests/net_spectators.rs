@@ -3,7 +3,7 @@
 //! order as events, a player may not report a view, and spectators beyond the host's limit are
 //! refused.
 
-mod common;
+use crate::common;
 
 use common::DriftCommand;
 use fixstep_runtime::net::{

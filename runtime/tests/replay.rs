@@ -1,6 +1,6 @@
 //! Replays: writing, reading, damage reports and verification.
 
-mod common;
+use crate::common;
 
 use common::{Drift, DriftCommand, scripted_commands};
 use fixstep_runtime::replay::{

@@ -1,6 +1,6 @@
 //! Scripted bots: they open doors, talk and take teleports like players.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! Characters: animation frames, collisions, pedestrians, health.
 
-mod common;
+use crate::common;
 
 use common::{idle, run, sim, step, v};
 use fixstep_runtime::math::{Angle, Fx, fx, fx_ratio};

@@ -1,6 +1,6 @@
 //! Player commands: movement, what happens to a malformed one, and to a missing one.
 
-mod common;
+use crate::common;
 
 use common::{idle, player_pos, run, sim, step};
 use fixstep_runtime::math::{Angle, Fx};

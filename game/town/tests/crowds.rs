@@ -3,7 +3,7 @@
 //! striking) cost no more than their named bounds per character and per taxi. A town that
 //! does not crowd so never reaches the bounds, so the bounds change nothing of its game.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;

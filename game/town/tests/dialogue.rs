@@ -1,6 +1,6 @@
 //! Talking to the dialogue NPC.
 
-mod common;
+use crate::common;
 
 use common::{INTERACT, idle, run, sim, step, v};
 use fixstep_runtime::math::Angle;

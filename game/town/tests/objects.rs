@@ -1,6 +1,6 @@
 //! Interactive objects: doors, the lift and the sign, driven by authoritative tasks.
 
-mod common;
+use crate::common;
 
 use common::{DOOR, INTERACT, LIFT, SIGN, STAY_OPEN_TICKS, SWING_TICKS, idle, run, sim, step, v};
 use fixstep_runtime::math::{Angle, Fx, fx};

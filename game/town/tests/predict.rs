@@ -1,7 +1,7 @@
 //! The own character's input and prediction: a tick's command is what was held over the tick,
 //! and the prediction moves a copy of the character exactly as the rules then do.
 
-mod common;
+use crate::common;
 
 use common::{player_pos, sim, step};
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};

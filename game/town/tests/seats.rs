@@ -2,7 +2,7 @@
 //! the world with everything it took part in, the seat keeps its number, and a town whose
 //! players come and go for a long time holds no more than it did with its first players.
 
-mod common;
+use crate::common;
 
 use common::{INTERACT, idle, run, sim, step, v};
 use fixstep_runtime::math::Angle;

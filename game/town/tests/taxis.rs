@@ -1,6 +1,6 @@
 //! NPC taxis: driving the route, the stand, braking for people, strikes.
 
-mod common;
+use crate::common;
 
 use common::{run, sim};
 use fixstep_runtime::math::{Fx, fx};

@@ -1,6 +1,6 @@
 //! Teleport zones and cutscene triggers.
 
-mod common;
+use crate::common;
 
 use common::{idle, run, sim, step, v};
 use fixstep_runtime::math::{Angle, Vec2};

@@ -3,7 +3,7 @@
 //! and connection requests lands in the counts the mix says, and they add up to the datagrams
 //! the socket read.
 
-mod common;
+use crate::common;
 
 use std::net::UdpSocket;
 use std::time::Duration;

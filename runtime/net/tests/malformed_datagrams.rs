@@ -7,12 +7,9 @@
 //! found both panics, the over-long sequence and a packet too short for its tag, by
 //! bringing down a running host.
 
-#[expect(dead_code, reason = "this test never reads the peer's netcode client")]
-mod common;
-
 use std::time::Duration;
 
-use common::Connected;
+use crate::common::Connected;
 use fixstep_net::netcode::well_formed;
 use fixstep_runtime::rng::SimRng;
 

@@ -1,0 +1,5 @@
+//! The arena's behaviour tests, one module per topic; its determinism test stays a binary of its
+//! own, which CI runs again in release.
+
+mod layout;
+mod rules;

@@ -1,0 +1,17 @@
+//! The town's behaviour tests, one module per topic; the determinism tests stay binaries of their
+//! own, which CI runs again in release (the late-join one runs itself as a child process).
+
+mod common;
+
+mod bots;
+mod characters;
+mod commands;
+mod crowds;
+mod dialogue;
+mod level_loading;
+mod objects;
+mod predict;
+mod script;
+mod seats;
+mod taxis;
+mod zones;

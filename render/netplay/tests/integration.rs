@@ -1,0 +1,6 @@
+//! Network play's behaviour tests, one module per topic.
+
+mod desync_diff;
+mod ground_feed;
+mod rejoin_secret;
+mod schedule;

@@ -1,0 +1,8 @@
+//! The transport's behaviour tests, one module per topic.
+
+mod common;
+
+mod datagram_reasons;
+mod malformed_datagrams;
+mod netem;
+mod renet_payloads;
