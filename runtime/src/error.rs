@@ -149,13 +149,23 @@ pub enum ReplayError {
         /// What is wrong with it.
         reason: String,
     },
-    /// Encoding a replay or a state failed.
-    #[error("cannot encode {what}: {reason}")]
+    /// Encoding a replay record failed.
+    #[error("cannot encode {what}: {source}")]
     Encode {
         /// What was being encoded.
         what: &'static str,
-        /// The encoder's message.
-        reason: String,
+        /// The encoder's error.
+        source: postcard::Error,
+    },
+    /// What is to be recorded is more than a replay holds.
+    #[error("cannot record {size} {what}: a replay holds at most {limit}")]
+    TooLarge {
+        /// What there are too many of: "players", "bytes in a record".
+        what: &'static str,
+        /// How many there are.
+        size: u64,
+        /// The most a replay holds of it.
+        limit: u64,
     },
     /// Reading or writing bytes failed.
     #[error("i/o error: {0}")]
@@ -173,21 +183,21 @@ pub enum SyncTestError {
     /// The determinism self-test found two runs that should agree and do not.
     #[error("{0}")]
     Desync(Box<Desync>),
-    /// Encoding a replay or a state failed.
-    #[error("cannot encode {what}: {reason}")]
+    /// Encoding a state failed.
+    #[error("cannot encode {what}: {source}")]
     Encode {
         /// What was being encoded.
         what: &'static str,
-        /// The encoder's message.
-        reason: String,
+        /// The encoder's error.
+        source: postcard::Error,
     },
     /// Decoding a state failed.
-    #[error("cannot decode {what}: {reason}")]
+    #[error("cannot decode {what}: {source}")]
     Decode {
         /// What was being decoded.
         what: &'static str,
-        /// The decoder's message.
-        reason: String,
+        /// The decoder's error.
+        source: postcard::Error,
     },
     /// A tick of the test does not run.
     #[error("a tick does not run: {0}")]

@@ -103,9 +103,10 @@ impl ReplayHeader {
             level,
             level_digest: sim.content_digest(),
             seed,
-            players: u16::try_from(sim.players()).map_err(|_| ReplayError::Encode {
-                what: "a replay header",
-                reason: format!("{} players is more than a replay holds", sim.players()),
+            players: u16::try_from(sim.players()).map_err(|_| ReplayError::TooLarge {
+                what: "players",
+                size: sim.players() as u64,
+                limit: u64::from(u16::MAX),
             })?,
             hash_parts: sim.state_hash().parts().iter().map(|p| p.name.to_owned()).collect(),
         })
@@ -294,13 +295,14 @@ impl<W: Write> ReplayWriter<W> {
     fn write_record<T: Serialize>(&mut self, value: &T) -> Result<(), ReplayError> {
         self.payload.clear();
         let payload = postcard::to_extend(value, core::mem::take(&mut self.payload))
-            .map_err(|e| ReplayError::Encode { what: "a replay record", reason: e.to_string() })?;
+            .map_err(|source| ReplayError::Encode { what: "a replay record", source })?;
         let length = u32::try_from(payload.len())
             .ok()
             .filter(|&n| n <= MAX_RECORD_BYTES)
-            .ok_or_else(|| ReplayError::Encode {
-                what: "a replay record",
-                reason: format!("{} bytes is over the limit of {MAX_RECORD_BYTES}", payload.len()),
+            .ok_or_else(|| ReplayError::TooLarge {
+                what: "bytes in a record",
+                size: payload.len() as u64,
+                limit: u64::from(MAX_RECORD_BYTES),
             })?;
         self.out.write_all(&length.to_le_bytes())?;
         self.out.write_all(&xxh3_64(&payload).to_le_bytes())?;

@@ -109,12 +109,8 @@ fn compare(
 fn roundtrip<T: serde::Serialize + serde::de::DeserializeOwned>(
     state: &T,
 ) -> Result<T, SyncTestError> {
-    let bytes = postcard::to_stdvec(state).map_err(|e| SyncTestError::Encode {
-        what: "the simulation state",
-        reason: e.to_string(),
-    })?;
-    postcard::from_bytes(&bytes).map_err(|e| SyncTestError::Decode {
-        what: "the serialized simulation state",
-        reason: e.to_string(),
-    })
+    let bytes = postcard::to_stdvec(state)
+        .map_err(|source| SyncTestError::Encode { what: "the simulation state", source })?;
+    postcard::from_bytes(&bytes)
+        .map_err(|source| SyncTestError::Decode { what: "the serialized simulation state", source })
 }

@@ -11,16 +11,25 @@ pub enum GpuError {
     )]
     NoAdapter,
     /// The adapter refused to give a device.
-    #[error("the GPU adapter `{adapter}` would not open a device: {message}")]
+    #[error("the GPU adapter `{adapter}` would not open a device: {source}")]
     Device {
         /// The adapter's name.
         adapter: String,
         /// wgpu's reason.
-        message: String,
+        source: wgpu::RequestDeviceError,
     },
     /// The window's surface could not be made.
     #[error("cannot draw into the window: {0}")]
-    Surface(String),
+    Surface(#[source] wgpu::CreateSurfaceError),
+    /// The adapter has no format it can present to the window in.
+    #[error("{adapter} cannot present to this window")]
+    NoSurfaceFormat {
+        /// The adapter, as the context describes it.
+        adapter: String,
+    },
+    /// The surface refused a frame it was asked for (a validation error of its own).
+    #[error("cannot draw into the window: the surface refused a frame")]
+    FrameRefused,
     /// The font in the assets cannot be read, is not a file, or is over its limit.
     #[error(transparent)]
     Font(fixstep_runtime::file::ReadError),
@@ -95,7 +104,7 @@ impl GpuContext {
                 trace: wgpu::Trace::Off,
             })
             .await
-            .map_err(|e| GpuError::Device { adapter: info.name.clone(), message: e.to_string() })?;
+            .map_err(|source| GpuError::Device { adapter: info.name.clone(), source })?;
         Ok(Self { instance, adapter, device, queue })
     }
 

@@ -214,10 +214,10 @@ pub fn write_report<G: NetRules>(
 ) -> Result<PathBuf, NetPlayError> {
     let decode = |bytes: &[u8], whose: &'static str| -> Result<StateOf<G>, NetPlayError> {
         postcard::from_bytes(bytes)
-            .map_err(|e| NetPlayError::ReportState { whose, message: e.to_string() })
+            .map_err(|e| NetPlayError::ReportState { whose, source: Box::new(e) })
     };
     let ron = |state: &StateOf<G>, whose: &'static str| {
-        state_ron(state).map_err(|e| NetPlayError::ReportState { whose, message: e.to_string() })
+        state_ron(state).map_err(|e| NetPlayError::ReportState { whose, source: Box::new(e) })
     };
     let host_state = decode(host.0, "host")?;
     let host_ron = ron(&host_state, "host")?;
@@ -227,7 +227,7 @@ pub fn write_report<G: NetRules>(
     std::fs::create_dir_all(&dir)
         .map_err(|source| NetPlayError::Report { path: dir.clone(), source })?;
     let first = differences(&host_ron, &peer_ron, 1)
-        .map_err(|e| NetPlayError::ReportState { whose: "host", message: e.to_string() })?;
+        .map_err(|e| NetPlayError::ReportState { whose: "host", source: Box::new(e) })?;
     let mut summary = String::new();
     let by = match written_by {
         Side::Host => "the host",

@@ -22,7 +22,7 @@ pub enum NetPlayError {
     },
     /// The state the host sent does not decode.
     #[error("the host's state does not decode: {0}")]
-    StateDecode(String),
+    StateDecode(#[source] postcard::Error),
     /// The state the host sent decodes to another hash than the host said.
     #[error(
         "the host's state arrived damaged: hash {ours:016x} at tick {our_tick} where the host \
@@ -44,7 +44,7 @@ pub enum NetPlayError {
     Tick(#[from] fixstep_runtime::Error),
     /// A state does not encode (a bug).
     #[error("the state does not encode: {0}")]
-    Encode(String),
+    Encode(#[source] postcard::Error),
     /// A desync report cannot be written.
     #[error("cannot write the desync report {path}: {source}")]
     Report {
@@ -54,12 +54,12 @@ pub enum NetPlayError {
         source: std::io::Error,
     },
     /// A state in a desync report does not decode or does not serialize as RON.
-    #[error("the {whose}'s state of the desync report: {message}")]
+    #[error("the {whose}'s state of the desync report: {source}")]
     ReportState {
         /// "host" or "peer".
         whose: &'static str,
-        /// What is wrong.
-        message: String,
+        /// What is wrong: the state does not decode, or does not serialize as RON.
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The metrics' HTTP server cannot listen.
     #[error("cannot serve the metrics on {addr}: {source}")]

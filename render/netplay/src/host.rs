@@ -298,7 +298,7 @@ impl<G: NetRules> HostGame<G> {
 
     /// The game's state now (postcard), for a welcome or a resync.
     fn encoded_state(&self) -> Result<Vec<u8>, NetPlayError> {
-        postcard::to_allocvec(self.sim.state()).map_err(|e| NetPlayError::Encode(e.to_string()))
+        postcard::to_allocvec(self.sim.state()).map_err(NetPlayError::Encode)
     }
 
     /// Fixes and runs the next tick, with `own` as the host's own player's command (if it has

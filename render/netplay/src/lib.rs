@@ -229,8 +229,7 @@ impl RecentStates {
             Vec::new()
         };
         buffer.clear();
-        let buffer =
-            postcard::to_extend(state, buffer).map_err(|e| NetPlayError::Encode(e.to_string()))?;
+        let buffer = postcard::to_extend(state, buffer).map_err(NetPlayError::Encode)?;
         self.states.push_back((tick, buffer, hash));
         Ok(())
     }

@@ -166,8 +166,7 @@ pub(crate) fn restore_state<G: NetRules>(
     hash: u64,
     tick: Tick,
 ) -> Result<G::Sim, NetPlayError> {
-    let state =
-        postcard::from_bytes(state).map_err(|e| NetPlayError::StateDecode(e.to_string()))?;
+    let state = postcard::from_bytes(state).map_err(NetPlayError::StateDecode)?;
     let mut sim = G::new_sim(content, 0, 0);
     sim.restore(&state);
     let ours = sim.state_hash().total();

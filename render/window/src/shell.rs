@@ -145,11 +145,7 @@ impl<R: FrameRenderer> Shell<R> {
         let caps = surface.get_capabilities(&ctx.adapter);
         let Some(&format) = caps.formats.iter().find(|f| f.is_srgb()).or(caps.formats.first())
         else {
-            return Err(GpuError::Surface(format!(
-                "{} cannot present to this window",
-                ctx.describe()
-            ))
-            .into());
+            return Err(GpuError::NoSurfaceFormat { adapter: ctx.describe() }.into());
         };
         // Shading is in linear light: draw through an sRGB view even if the surface is not.
         let view_format = format.add_srgb_suffix();
@@ -207,9 +203,7 @@ impl<R: FrameRenderer> Shell<R> {
             descriptor.backends = wgpu::Backends::PRIMARY;
         }
         let instance = wgpu::Instance::new(descriptor);
-        let surface = instance
-            .create_surface(Arc::clone(window))
-            .map_err(|e| GpuError::Surface(e.to_string()))?;
+        let surface = instance.create_surface(Arc::clone(window)).map_err(GpuError::Surface)?;
         let ctx = pollster::block_on(GpuContext::with_instance(instance, Some(&surface)))?;
         Ok((surface, ctx))
     }
@@ -302,12 +296,12 @@ impl<R: FrameRenderer> Shell<R> {
                     .ctx
                     .instance
                     .create_surface(Arc::clone(&self.window))
-                    .map_err(|e| GpuError::Surface(e.to_string()))?;
+                    .map_err(GpuError::Surface)?;
                 self.surface.configure(&self.ctx.device, &self.config);
                 return Ok(false);
             }
             wgpu::CurrentSurfaceTexture::Validation => {
-                return Err(GpuError::Surface("the surface refused a frame".to_owned()).into());
+                return Err(GpuError::FrameRefused.into());
             }
         };
         let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {

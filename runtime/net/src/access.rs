@@ -75,12 +75,12 @@ impl SessionKey {
     /// If the password is empty.
     pub fn from_password(password: &str) -> Result<Self, NetError> {
         if password.is_empty() {
-            return Err(NetError::Password("a password cannot be empty".to_owned()));
+            return Err(NetError::EmptyPassword);
         }
         let mut key = [0; NETCODE_KEY_BYTES];
         argon2::Argon2::default()
             .hash_password_into(password.as_bytes(), PASSWORD_SALT, &mut key)
-            .map_err(|e| NetError::Password(e.to_string()))?;
+            .map_err(NetError::Password)?;
         Ok(Self(key))
     }
 
@@ -108,7 +108,7 @@ impl SessionKey {
             None,
             &self.0,
         )
-        .map_err(|e| NetError::Connect { host, reason: e.to_string() })
+        .map_err(|source| NetError::Token { host, source })
     }
 
     pub(crate) const fn bytes(&self) -> &[u8; NETCODE_KEY_BYTES] {

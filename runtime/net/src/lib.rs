@@ -152,12 +152,31 @@ pub enum NetError {
         /// Whether this peer presented a password (or token).
         sealed: bool,
     },
+    /// An empty password was given: it would let anyone in, as no password does.
+    #[error("the password is empty: give one, or none for an open game")]
+    EmptyPassword,
     /// A password cannot be made a key.
-    #[error("the password: {0}")]
-    Password(String),
-    /// The host's transport failed.
-    #[error("the host's transport: {0}")]
-    Transport(String),
+    #[error("the password cannot be made a key: {0}")]
+    Password(#[source] argon2::Error),
+    /// No connect token can be sealed for the host.
+    #[error("cannot seal a connect token for {host}: {source}")]
+    Token {
+        /// The host's address.
+        host: SocketAddr,
+        /// netcode's error.
+        source: renetcode::TokenGenerationError,
+    },
+    /// netcode's client cannot start with the token given.
+    #[error("cannot start a connection to {host}: {source}")]
+    Client {
+        /// The host's address.
+        host: SocketAddr,
+        /// netcode's error.
+        source: renetcode::NetcodeError,
+    },
+    /// The host's socket failed.
+    #[error("the host's socket: {0}")]
+    Transport(#[source] std::io::Error),
     /// A socket failed.
     #[error("{what}: {source}")]
     Io {
@@ -166,12 +185,6 @@ pub enum NetError {
         /// Why.
         source: std::io::Error,
     },
-}
-
-impl NetError {
-    fn transport(e: impl std::fmt::Display) -> Self {
-        Self::Transport(e.to_string())
-    }
 }
 
 fn ended_how(goodbye: Option<&Goodbye>) -> String {

@@ -218,7 +218,7 @@ impl HostTransport {
         session: &mut HostSession<D>,
     ) -> Result<(), NetError> {
         self.server.update(elapsed);
-        self.transport.update(elapsed, &mut self.server).map_err(NetError::transport)?;
+        self.transport.update(elapsed, &mut self.server).map_err(NetError::Transport)?;
         while let Some(event) = self.server.get_event() {
             match event {
                 ServerEvent::ClientConnected { client_id } => {
@@ -328,7 +328,7 @@ impl PeerTransport {
         let connect_token = admission.token(host, now)?;
         let authentication = ClientAuthentication::Secure { connect_token };
         let transport = ClientLink::new(now, authentication, socket)
-            .map_err(|e| NetError::Connect { host, reason: e.to_string() })?;
+            .map_err(|source| NetError::Client { host, source })?;
         let config = ConnectionConfig {
             available_bytes_per_tick: PEER_BYTES_PER_UPDATE,
             ..connection_config()
