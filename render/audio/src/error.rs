@@ -31,5 +31,5 @@ pub enum SoundError {
     TurnedOff(String),
     /// The mixer has no room for another track or listener.
     #[error("the mixer is full ({0})")]
-    MixerFull(#[source] kira::ResourceLimitReached),
+    MixerFull(#[source] Box<dyn std::error::Error + Send + Sync>),
 }

@@ -43,6 +43,7 @@
 
 pub mod common;
 pub mod context;
+mod hud;
 pub mod lights;
 pub mod meshes;
 pub mod offscreen;
@@ -64,6 +65,7 @@ use glam::{Mat4, Vec3, Vec4Swizzles as _};
 pub use wgpu;
 
 pub use context::{GpuContext, GpuError};
+pub use hud::{Agreement, DesyncCount, HostingLine, Hud, NetworkLine, PlayingLine};
 pub use offscreen::OffscreenTarget;
 pub use skinning::SkinningPath;
 
@@ -128,35 +130,6 @@ pub trait FrameRenderer {
     fn set_field_of_view(&mut self, fov_y: f32) {
         let _ = fov_y;
     }
-}
-
-/// What the HUD shows.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Hud {
-    /// Whether to draw the HUD at all (screenshots for image tests leave it off, since frame
-    /// rates vary).
-    pub visible: bool,
-    /// The latest completed tick.
-    pub tick: u32,
-    /// Frames per second, averaged.
-    pub fps: f32,
-    /// The latest frame's time, milliseconds.
-    pub frame_ms: f32,
-    /// The state hash of the latest tick; `None` where no simulation is run (a spectator, a
-    /// peer before its welcome).
-    pub hash: Option<u64>,
-    /// Whether the frame-time graph (F3) shows.
-    pub show_graph: bool,
-    /// Recent frame times, milliseconds, oldest first, for the graph.
-    pub frame_times: Vec<f32>,
-    /// A line of help or status under the numbers, if any.
-    pub note: Option<String>,
-    /// In network play, a line of the link and the lockstep: host tick, round trip, input
-    /// queue, late inputs, the last hash compared.
-    pub network: Option<String>,
-    /// In network play, how the network clock's estimate of the host moved since it started,
-    /// milliseconds, oldest first, drawn over the frame-time graph.
-    pub clock_offsets: Vec<f32>,
 }
 
 /// The camera of a frame, as matrices and in screen terms.

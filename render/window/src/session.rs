@@ -3,10 +3,10 @@
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use fixstep_gpu::Hud;
+use fixstep_gpu::{Agreement, DesyncCount, HostingLine, Hud, NetworkLine, PlayingLine};
 use fixstep_net::{Admission, WallClock};
 use fixstep_netplay::{
     HostOptions, HostThread, NetGame, NetHost, NetPeer, NetSpectator, PeerOptions, PlayerFrames,
@@ -18,17 +18,13 @@ use fixstep_present::format::DrawnFrame;
 use fixstep_present::{Controls, FrameOf, Game, LocalGame, Presentation};
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::tick::FrameScheduler;
-use fixstep_runtime::{HeldInput, Player, Simulation, Tick};
+use fixstep_runtime::{HeldInput, Player, Simulation};
 use glam::Vec3;
 
 use crate::PlayError;
 
 /// The clock offsets the F3 graph shows, newest last: as many as frame times.
 const OFFSET_SAMPLES: usize = fixstep_gpu::overlay::GRAPH_SAMPLES;
-
-/// What the HUD adds when the host has ended the game: the window stays on its last picture
-/// until the player leaves it.
-const ENDED_HINT: &str = "Esc for the menu";
 
 /// Milliseconds in a second: the HUD graphs the clock's offset in milliseconds.
 const MS_PER_S: f32 = 1_000.0;
@@ -199,12 +195,6 @@ pub struct HostPlay<G: NetGame> {
     reports: PathBuf,
 }
 
-/// The HUD's words for `desyncs` desyncs, `resyncs` of them mended, whose reports are under
-/// `reports`: where the player finds them, as the host was told to write them.
-fn desync_note(desyncs: u64, resyncs: u64, reports: &Path) -> String {
-    format!("   DESYNC x{desyncs}, resynced x{resyncs} (see {})", reports.display())
-}
-
 impl<G: NetGame> HostPlay<G> {
     /// Hosts `content` as `options` say, playing a character of its own.
     ///
@@ -286,22 +276,20 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
         hud.hash = Some(host.hash().total());
         let stats = host.stats();
         let worst_rtt = host.links().iter().filter_map(|(_, _, rtt)| *rtt).max();
-        let mut line = format!(
-            "hosting at {}: host tick {}   peers {}   rtt {}   late inputs {}",
-            self.address,
-            host.sim().next_tick().0,
-            stats.peers,
-            worst_rtt.map_or_else(|| "-".to_owned(), |r| format!("{} ms", r / 1000)),
-            stats.late_inputs,
-        );
-        let stood_in = served.schedule.stood_in();
-        if stood_in > 0 {
-            line.push_str(&format!("   ticks run without the window {stood_in}"));
-        }
-        if stats.desyncs > 0 {
-            line.push_str(&desync_note(stats.desyncs, stats.resyncs, &self.reports));
-        }
-        hud.network = Some(line);
+        let desyncs = (stats.desyncs > 0).then(|| DesyncCount {
+            desyncs: stats.desyncs,
+            resyncs: stats.resyncs,
+            reports: self.reports.clone(),
+        });
+        hud.network = Some(NetworkLine::Hosting(HostingLine {
+            address: self.address,
+            host_tick: host.sim().next_tick().0,
+            peers: stats.peers,
+            worst_rtt_ms: worst_rtt.map(|r| r / 1000),
+            late_inputs: stats.late_inputs,
+            stood_in: served.schedule.stood_in(),
+            desyncs,
+        }));
     }
 
     fn local_player(&self) -> Option<Player> {
@@ -415,32 +403,27 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
         hud.hash = self.peer.hash().map(fixstep_runtime::StateHash::total);
         let stats = self.peer.stats();
         let link = self.peer.link();
-        let mut line = format!(
-            "host tick {}   rtt {} ms   input queue {}, margin {}   late inputs {}   last hash {}",
-            stats.host_tick.map_or_else(|| "-".to_owned(), |t: Tick| t.0.to_string()),
-            link.rtt_micros / 1000,
-            stats.queued,
-            stats.margin_micros.map_or_else(
-                || "-".to_owned(),
-                |(margin, target)| format!("{} ms (aim {})", margin / 1000, target / 1000)
-            ),
-            stats.late_inputs,
-            stats
-                .hashed
-                .map_or_else(|| "-".to_owned(), |(t, h)| format!("{} {:08x}", t.0, h >> 32)),
-        );
-        match (stats.desync, stats.resynced) {
-            (_, Some(tick)) => line.push_str(&format!("   resynced at tick {}", tick.0)),
-            (Some(tick), None) => line.push_str(&format!("   DESYNC at tick {}", tick.0)),
-            (None, None) if stats.hashed.is_some() => line.push_str(" (agrees)"),
-            (None, None) => {}
-        }
-        if self.peer.player().is_none() {
-            line = "connecting...".to_owned();
-        }
-        if let Some(ended) = self.peer.ended() {
-            line = format!("{ended}: {ENDED_HINT}");
-        }
+        let agreement = match (stats.desync, stats.resynced) {
+            (_, Some(tick)) => Agreement::Resynced(tick.0),
+            (Some(tick), None) => Agreement::Desync(tick.0),
+            (None, None) if stats.hashed.is_some() => Agreement::Agrees,
+            (None, None) => Agreement::Unknown,
+        };
+        let line = if let Some(ended) = self.peer.ended() {
+            NetworkLine::Ended(ended.to_owned())
+        } else if self.peer.player().is_none() {
+            NetworkLine::Connecting
+        } else {
+            NetworkLine::Playing(PlayingLine {
+                host_tick: stats.host_tick.map(|t| t.0),
+                rtt_ms: link.rtt_micros / 1000,
+                queued: stats.queued,
+                margin_ms: stats.margin_micros.map(|(margin, aim)| (margin / 1000, aim / 1000)),
+                late_inputs: stats.late_inputs,
+                hashed: stats.hashed.map(|(t, h)| (t.0, h)),
+                agreement,
+            })
+        };
         hud.network = Some(line);
         hud.clock_offsets.clear();
         if hud.show_graph {
@@ -548,15 +531,12 @@ impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
         hud.tick = if render_tick.is_finite() { render_tick.max(0.0) as u32 } else { 0 };
         let link = self.spectator.link();
         hud.network = Some(self.spectator.ended().map_or_else(
-            || {
-                format!(
-                    "watching: {} entities   {} snapshots   rtt {} ms",
-                    self.spectator.spectator().entities(),
-                    self.spectator.updates(),
-                    link.rtt_micros / 1000
-                )
+            || NetworkLine::Watching {
+                entities: self.spectator.spectator().entities(),
+                snapshots: self.spectator.updates(),
+                rtt_ms: link.rtt_micros / 1000,
             },
-            |ended| format!("{ended}: {ENDED_HINT}"),
+            |ended| NetworkLine::Ended(ended.to_owned()),
         ));
     }
 
@@ -584,16 +564,7 @@ impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{desync_note, playing_with};
-
-    #[test]
-    fn the_hud_names_the_folder_the_desync_reports_went_to() {
-        let reports = std::path::Path::new("/home/ada/.local/share/fixstep/desync-reports");
-        assert_eq!(
-            desync_note(2, 1, reports),
-            "   DESYNC x2, resynced x1 (see /home/ada/.local/share/fixstep/desync-reports)"
-        );
-    }
+    use super::playing_with;
 
     #[test]
     fn the_pause_menu_says_alone_only_when_no_bot_plays() {

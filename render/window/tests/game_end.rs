@@ -6,7 +6,7 @@
 
 mod loopback;
 
-use fixstep_gpu::Hud;
+use fixstep_gpu::{Hud, NetworkLine};
 use fixstep_net::Admission;
 use fixstep_town_view::Town;
 use fixstep_window::session::{JoinPlay, PlaySession, SpectatePlay};
@@ -31,12 +31,12 @@ fn players_and_spectators_are_told_the_host_ended_the_match_and_keep_its_last_pi
     });
     assert!(playing[1].tick > 5 && playing[2].tick > 5, "both are in the game first");
     host.close();
-    let said = |hud: &Hud| hud.network.as_deref().is_some_and(|n| n.contains("ended the match"));
+    let said = |hud: &Hud| matches!(&hud.network, Some(NetworkLine::Ended(words)) if words.contains("ended the match"));
     let ended = frames(&mut [&mut peer, &mut spectator], |huds| huds.iter().all(said));
     assert!(said(&ended[0]), "the player is told: {:?}", ended[0].network);
     assert!(said(&ended[1]), "the spectator is told: {:?}", ended[1].network);
     for (who, hud) in ["the player", "the spectator"].into_iter().zip(&ended) {
-        let network = hud.network.as_deref().unwrap_or_default();
+        let network = hud.network.as_ref().map(ToString::to_string).unwrap_or_default();
         assert!(network.contains(WAY_OUT), "{who} is told how to leave: {network:?}");
     }
     let last = (peer.drawn().render_tick, peer.drawn().characters.len());

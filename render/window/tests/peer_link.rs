@@ -5,7 +5,7 @@ mod loopback;
 
 use std::time::{Duration, Instant};
 
-use fixstep_gpu::Hud;
+use fixstep_gpu::{Agreement, Hud, NetworkLine, PlayingLine};
 use fixstep_present::Controls;
 use fixstep_town_view::Town;
 use fixstep_window::session::{JoinPlay, PlaySession};
@@ -39,9 +39,10 @@ const MICROS_PER_MS: f64 = 1_000.0;
 
 /// The round trip the peer's HUD says, milliseconds.
 fn rtt_ms(hud: &Hud) -> Option<u64> {
-    let network = hud.network.as_deref()?;
-    let after = network.split("rtt ").nth(1)?;
-    after.split(' ').next()?.parse().ok()
+    match &hud.network {
+        Some(NetworkLine::Playing(line)) => Some(line.rtt_ms),
+        _ => None,
+    }
 }
 
 /// A peer drawing four frames a second against a host drawing at 60 Hz: once it is playing,
@@ -74,7 +75,7 @@ fn a_peer_drawing_four_frames_a_second_measures_the_links_round_trip_not_its_fra
             peer.hud(&mut hud);
         }
     }
-    let network = hud.network.clone().unwrap_or_default();
+    let network = hud.network.as_ref().map(ToString::to_string).unwrap_or_default();
     assert!(hud.tick > 20, "the peer is playing: {network}");
     let rtt = rtt_ms(&hud).unwrap_or_else(|| panic!("the HUD says a round trip: {network}"));
     wakes.sort_unstable();
@@ -86,7 +87,11 @@ fn a_peer_drawing_four_frames_a_second_measures_the_links_round_trip_not_its_fra
         "a round trip of {rtt} ms, over {bound_ms:.0} ms (nine wakes in ten of this loop were \
          at most {late_ms:.1} ms late): {network}"
     );
-    assert!(network.contains("(agrees)"), "the peer agrees with the host: {network}");
+    let agrees = matches!(
+        &hud.network,
+        Some(NetworkLine::Playing(PlayingLine { agreement: Agreement::Agrees, .. }))
+    );
+    assert!(agrees, "the peer agrees with the host: {network}");
     host.close();
     peer.close();
 }

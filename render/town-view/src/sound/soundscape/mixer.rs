@@ -129,6 +129,11 @@ pub struct Mixer<B: Backend> {
     fountain: Option<(Emitter, StaticSoundHandle)>,
 }
 
+/// A kira error that means the mixer has no room (a track, a listener or a sound too many).
+fn full(e: impl std::error::Error + Send + Sync + 'static) -> SoundError {
+    SoundError::MixerFull(Box::new(e))
+}
+
 impl<B: Backend<Error = SoundError>> Mixer<B> {
     /// Starts backend `B` with `settings`, and the tracks on it.
     pub fn new(settings: B::Settings) -> Result<Self, SoundError> {
@@ -141,14 +146,11 @@ impl<B: Backend<Error = SoundError>> Mixer<B> {
             internal_buffer_size: INTERNAL_BUFFER_FRAMES,
             backend_settings: settings,
         })?;
-        let listener =
-            manager.add_listener(Vec3::ZERO, Quat::IDENTITY).map_err(SoundError::MixerFull)?;
-        let effects = manager
-            .add_sub_track(TrackBuilder::new().volume(Decibels::SILENCE))
-            .map_err(SoundError::MixerFull)?;
-        let ambience = manager
-            .add_sub_track(TrackBuilder::new().volume(Decibels::SILENCE))
-            .map_err(SoundError::MixerFull)?;
+        let listener = manager.add_listener(Vec3::ZERO, Quat::IDENTITY).map_err(full)?;
+        let effects =
+            manager.add_sub_track(TrackBuilder::new().volume(Decibels::SILENCE)).map_err(full)?;
+        let ambience =
+            manager.add_sub_track(TrackBuilder::new().volume(Decibels::SILENCE)).map_err(full)?;
         Ok(Self {
             manager,
             listener,
@@ -168,24 +170,15 @@ impl<B: Backend<Error = SoundError>> Mixer<B> {
         sounds: &Sounds,
         fountain: Option<Vec3>,
     ) -> Result<(), SoundError> {
-        self.birds = Some(
-            self.ambience
-                .play(bank.birds.volume(Decibels::SILENCE))
-                .map_err(SoundError::MixerFull)?,
-        );
-        self.crickets = Some(
-            self.ambience
-                .play(bank.crickets.volume(Decibels::SILENCE))
-                .map_err(SoundError::MixerFull)?,
-        );
+        self.birds = Some(self.ambience.play(bank.birds.volume(Decibels::SILENCE)).map_err(full)?);
+        self.crickets =
+            Some(self.ambience.play(bank.crickets.volume(Decibels::SILENCE)).map_err(full)?);
         if let Some(at) = fountain {
             let builder = SpatialTrackBuilder::new().distances(sounds.fountain.distances_m);
-            let track = self
-                .ambience
-                .add_spatial_sub_track(&self.listener, at, builder)
-                .map_err(SoundError::MixerFull)?;
+            let track =
+                self.ambience.add_spatial_sub_track(&self.listener, at, builder).map_err(full)?;
             let mut emitter = Emitter { track };
-            let water = emitter.track.play(bank.fountain.clone()).map_err(SoundError::MixerFull)?;
+            let water = emitter.track.play(bank.fountain.clone()).map_err(full)?;
             emitter.place(at);
             self.fountain = Some((emitter, water));
         }
@@ -242,10 +235,8 @@ impl<B: Backend<Error = SoundError>> Mixer<B> {
     ) -> Result<Emitter, SoundError> {
         let builder =
             SpatialTrackBuilder::new().distances(distances).persist_until_sounds_finish(persists);
-        let track = self
-            .effects
-            .add_spatial_sub_track(&self.listener, at, builder)
-            .map_err(SoundError::MixerFull)?;
+        let track =
+            self.effects.add_spatial_sub_track(&self.listener, at, builder).map_err(full)?;
         Ok(Emitter { track })
     }
 
@@ -272,7 +263,7 @@ impl<B: Backend<Error = SoundError>> Mixer<B> {
         let loop_s = bank.engine.duration().as_secs_f64();
         let phase = (index as f64 * ENGINE_PHASE_S) % loop_s.max(f64::MIN_POSITIVE);
         let sound = bank.engine.start_position(PlaybackPosition::Seconds(phase));
-        let engine = emitter.track.play(sound).map_err(SoundError::MixerFull)?;
+        let engine = emitter.track.play(sound).map_err(full)?;
         emitter.place(at);
         Ok(TaxiVoice { emitter, engine, seen: 0 })
     }

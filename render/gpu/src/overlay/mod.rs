@@ -7,17 +7,29 @@
 //! [`Overlay::begin`] and [`Overlay::finish`].
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::PathBuf;
 
 use glam::Vec3;
 use glyphon::{Buffer, Color, Metrics, Shaping, TextArea, TextBounds, TextRenderer, Wrap};
 
+mod layout;
+
 use crate::Hud;
 use crate::lights::lighting_at;
 use crate::meshes::{GrowBuffer, srgb};
 use crate::rects::{rect_pipeline, screen_uniform, ui_scale};
 use crate::text::{TextSystem, text_height, text_width};
+
+use layout::{
+    CLOCK_DOT_ALPHA, CLOCK_DOT_PX, CLOCK_DOT_RGB, GRAPH_BACKDROP_ALPHA, GRAPH_BAR_ALPHA,
+    GRAPH_BAR_PX, GRAPH_BOTTOM_MARGIN_PX, GRAPH_CAPTION_ROOM_PX, GRAPH_CAPTION_TOP_PX,
+    GRAPH_GREEN_MS, GRAPH_GREEN_RGB, GRAPH_GUIDE_ALPHA, GRAPH_GUIDES, GRAPH_HEIGHT_PX,
+    GRAPH_RED_RGB, GRAPH_TEXT_PX, GRAPH_TEXT_RGB, GRAPH_YELLOW_MS, GRAPH_YELLOW_RGB,
+    HUD_BACKDROP_ALPHA, HUD_PAD_PX, HUD_TEXT_PX, HUD_TEXT_RGB, MINUTES_PER_DAY,
+};
+pub use layout::{GRAPH_MAX_MS, GRAPH_SAMPLES};
 
 /// A rectangle instance: place, colour, and the image's uv corners.
 const RECT_INSTANCE: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
@@ -28,30 +40,6 @@ const RECT_INSTANCE: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayou
 
 /// Floats of one rectangle instance.
 const RECT_FLOATS: usize = 12;
-
-/// Frame times the graph shows, newest at the right.
-pub const GRAPH_SAMPLES: usize = 240;
-
-/// Frame time at the top of the graph, milliseconds (20 fps).
-pub const GRAPH_MAX_MS: f32 = 50.0;
-
-/// The HUD's text size at a 720-pixel-high screen, pixels: small enough to leave the
-/// picture alone, large enough to read at a glance.
-const HUD_TEXT_PX: f32 = 14.0;
-
-/// The padding round the HUD's text and the graph, pixels at a 720-pixel-high screen.
-const HUD_PAD_PX: f32 = 8.0;
-
-/// The graph's caption size, pixels at a 720-pixel-high screen.
-const GRAPH_TEXT_PX: f32 = 12.0;
-
-/// A frame time the graph draws green up to, milliseconds: a 60 Hz frame (16.7 ms) with a
-/// little slack for the clock's jitter.
-const GRAPH_GREEN_MS: f32 = 17.5;
-
-/// A frame time the graph draws yellow up to (red beyond), milliseconds: a 30 Hz frame
-/// (33.3 ms) with the same slack.
-const GRAPH_YELLOW_MS: f32 = 34.0;
 
 /// One piece of text the overlay keeps laid out between frames.
 struct TextSlot {
@@ -135,6 +123,10 @@ pub struct Overlay {
     hud_slot: Slot,
     graph_slot: Slot,
     size: (f32, f32),
+    /// The HUD's lines, written again each frame into the same buffer.
+    hud_text: String,
+    /// The graph's caption, likewise.
+    graph_text: String,
 }
 
 impl std::fmt::Debug for Overlay {
@@ -184,7 +176,7 @@ impl Overlay {
             device,
             text.atlas_format(),
             "overlay",
-            include_str!("overlay.wgsl"),
+            include_str!("../overlay.wgsl"),
             &[Some(&screen_layout), Some(&image_layout)],
             RECT_INSTANCE,
         );
@@ -210,6 +202,8 @@ impl Overlay {
             hud_slot: Slot(0),
             graph_slot: Slot(1),
             size: (1.0, 1.0),
+            hud_text: String::new(),
+            graph_text: String::new(),
         }
     }
 
@@ -347,98 +341,82 @@ impl Overlay {
         }
         let (w, h) = self.size;
         let ui = ui_scale(h);
-        let hash = hud.hash.map_or_else(|| "-       ".to_owned(), |h| format!("{:08x}", h >> 32));
-        let mut content =
-            format!("tick {}   {:.0} fps   {:.1} ms\nhash {hash}", hud.tick, hud.fps, hud.frame_ms);
-        if let Some(day) = time_of_day {
+        let day = time_of_day.map(|day| {
             let day = day.rem_euclid(1.0);
-            let minutes = (day * 24.0 * 60.0) as u32;
-            let phase = lighting_at(day).phase;
-            content.push_str(&format!("   {:02}:{:02} {phase}", minutes / 60, minutes % 60));
-        }
-        if let Some(network) = &hud.network {
-            content.push('\n');
-            content.push_str(network);
-        }
-        if let Some(note) = &hud.note {
-            content.push('\n');
-            content.push_str(note);
-        }
+            ((day * MINUTES_PER_DAY) as u32, lighting_at(day).phase)
+        });
+        let mut content = core::mem::take(&mut self.hud_text);
+        // Writing to a String does not fail.
+        let _ = hud.write_lines(&mut content, day);
         let (tw, th) = self.text(text, self.hud_slot, &content, HUD_TEXT_PX * ui, None);
+        self.hud_text = content;
         let pad = HUD_PAD_PX * ui;
-        self.show(self.hud_slot, pad * 2.0, pad * 2.0, Color::rgb(235, 240, 245));
-        self.rect(Layer::Under, None, (pad, pad, tw + pad * 2.0, th + pad * 2.0), Vec3::ZERO, 0.55);
+        self.show(self.hud_slot, pad * 2.0, pad * 2.0, rgb(HUD_TEXT_RGB));
+        let backdrop = (pad, pad, tw + pad * 2.0, th + pad * 2.0);
+        self.rect(Layer::Under, None, backdrop, Vec3::ZERO, HUD_BACKDROP_ALPHA);
         if hud.show_graph {
-            let (gw, gh) = (GRAPH_SAMPLES as f32 * 1.25 * ui, 110.0 * ui);
-            let (gx, gy) = (w - gw - pad, pad);
-            self.rect(
-                Layer::Under,
-                None,
-                (gx - pad, gy, gw + pad * 2.0, gh + 26.0 * ui),
-                Vec3::ZERO,
-                0.6,
-            );
-            let bar = gw / GRAPH_SAMPLES as f32;
-            let base = gy + 22.0 * ui + gh;
-            let start = hud.frame_times.len().saturating_sub(GRAPH_SAMPLES);
-            let shown = &hud.frame_times[start..];
-            let offset = GRAPH_SAMPLES - shown.len();
-            for (i, &ms) in shown.iter().enumerate() {
-                let height = (ms / GRAPH_MAX_MS).clamp(0.0, 1.0) * gh;
-                let colour = if ms <= GRAPH_GREEN_MS {
-                    srgb(90, 210, 110)
-                } else if ms <= GRAPH_YELLOW_MS {
-                    srgb(235, 200, 60)
-                } else {
-                    srgb(230, 70, 60)
-                };
-                let x = gx + (offset + i) as f32 * bar;
-                self.rect(
-                    Layer::Under,
-                    None,
-                    (x, base - height, bar.max(1.0), height),
-                    colour,
-                    0.9,
-                );
-            }
-            for (ms, colour) in
-                [(1000.0 / 60.0, srgb(90, 210, 110)), (1000.0 / 30.0, srgb(235, 200, 60))]
-            {
-                let y = base - ms / GRAPH_MAX_MS * gh;
-                self.rect(Layer::Under, None, (gx, y, gw, ui.max(1.0)), colour, 0.7);
-            }
-            // The network clock's offset, a dot a sample, about the graph's middle (± half its
-            // height for ± GRAPH_MAX_MS / 2).
-            let start = hud.clock_offsets.len().saturating_sub(GRAPH_SAMPLES);
-            let offsets = &hud.clock_offsets[start..];
-            let skip = GRAPH_SAMPLES - offsets.len();
-            let middle = base - gh / 2.0;
-            for (i, &ms) in offsets.iter().enumerate() {
-                let y = middle - (ms / GRAPH_MAX_MS).clamp(-0.5, 0.5) * gh;
-                let x = gx + (skip + i) as f32 * bar;
-                let dot = (2.0 * ui).max(2.0);
-                self.rect(
-                    Layer::Under,
-                    None,
-                    (x, y - dot / 2.0, dot, dot),
-                    srgb(90, 200, 255),
-                    0.95,
-                );
-            }
-            let worst = shown.iter().copied().fold(0.0, f32::max);
-            let mean =
-                if shown.is_empty() { 0.0 } else { shown.iter().sum::<f32>() / shown.len() as f32 };
-            let label = if hud.clock_offsets.is_empty() {
-                format!("frame time  mean {mean:.1} ms  max {worst:.1} ms  (F3)")
-            } else {
-                let last = hud.clock_offsets.last().copied().unwrap_or(0.0);
-                format!(
-                    "frame time  mean {mean:.1} ms  max {worst:.1} ms   clock offset {last:+.1} ms (blue)  (F3)"
-                )
-            };
-            self.text(text, self.graph_slot, &label, GRAPH_TEXT_PX * ui, None);
-            self.show(self.graph_slot, gx, gy + 4.0 * ui, Color::rgb(220, 225, 230));
+            self.graph(text, hud, (w, ui, pad));
         }
+    }
+
+    /// The frame-time graph at the top right, with the network clock's offset over it and a
+    /// caption of the mean and worst frame time.
+    fn graph(&mut self, text: &mut TextSystem, hud: &Hud, (w, ui, pad): (f32, f32, f32)) {
+        let (gw, gh) = (GRAPH_SAMPLES as f32 * GRAPH_BAR_PX * ui, GRAPH_HEIGHT_PX * ui);
+        let (gx, gy) = (w - gw - pad, pad);
+        let room = (GRAPH_CAPTION_ROOM_PX + GRAPH_BOTTOM_MARGIN_PX) * ui;
+        let backdrop = (gx - pad, gy, gw + pad * 2.0, gh + room);
+        self.rect(Layer::Under, None, backdrop, Vec3::ZERO, GRAPH_BACKDROP_ALPHA);
+        let bar = gw / GRAPH_SAMPLES as f32;
+        let base = gy + GRAPH_CAPTION_ROOM_PX * ui + gh;
+        let start = hud.frame_times.len().saturating_sub(GRAPH_SAMPLES);
+        let shown = &hud.frame_times[start..];
+        let offset = GRAPH_SAMPLES - shown.len();
+        for (i, &ms) in shown.iter().enumerate() {
+            let height = (ms / GRAPH_MAX_MS).clamp(0.0, 1.0) * gh;
+            let colour = if ms <= GRAPH_GREEN_MS {
+                GRAPH_GREEN_RGB
+            } else if ms <= GRAPH_YELLOW_MS {
+                GRAPH_YELLOW_RGB
+            } else {
+                GRAPH_RED_RGB
+            };
+            let x = gx + (offset + i) as f32 * bar;
+            let place = (x, base - height, bar.max(1.0), height);
+            self.rect(Layer::Under, None, place, linear(colour), GRAPH_BAR_ALPHA);
+        }
+        for (ms, colour) in GRAPH_GUIDES {
+            let y = base - ms / GRAPH_MAX_MS * gh;
+            let place = (gx, y, gw, ui.max(1.0));
+            self.rect(Layer::Under, None, place, linear(colour), GRAPH_GUIDE_ALPHA);
+        }
+        // The network clock's offset, a dot a sample, about the graph's middle (± half its
+        // height for ± GRAPH_MAX_MS / 2).
+        let start = hud.clock_offsets.len().saturating_sub(GRAPH_SAMPLES);
+        let offsets = &hud.clock_offsets[start..];
+        let skip = GRAPH_SAMPLES - offsets.len();
+        let middle = base - gh / 2.0;
+        let dot = (CLOCK_DOT_PX * ui).max(CLOCK_DOT_PX);
+        for (i, &ms) in offsets.iter().enumerate() {
+            let y = middle - (ms / GRAPH_MAX_MS).clamp(-0.5, 0.5) * gh;
+            let x = gx + (skip + i) as f32 * bar;
+            let place = (x, y - dot / 2.0, dot, dot);
+            self.rect(Layer::Under, None, place, linear(CLOCK_DOT_RGB), CLOCK_DOT_ALPHA);
+        }
+        let worst = shown.iter().copied().fold(0.0, f32::max);
+        let mean =
+            if shown.is_empty() { 0.0 } else { shown.iter().sum::<f32>() / shown.len() as f32 };
+        let mut label = core::mem::take(&mut self.graph_text);
+        label.clear();
+        // Writing to a String does not fail.
+        let _ = write!(label, "frame time  mean {mean:.1} ms  max {worst:.1} ms");
+        if let Some(last) = hud.clock_offsets.last() {
+            let _ = write!(label, "   clock offset {last:+.1} ms (blue)");
+        }
+        label.push_str("  (F3)");
+        self.text(text, self.graph_slot, &label, GRAPH_TEXT_PX * ui, None);
+        self.graph_text = label;
+        self.show(self.graph_slot, gx, gy + GRAPH_CAPTION_TOP_PX * ui, rgb(GRAPH_TEXT_RGB));
     }
 
     fn draw_batches(&self, pass: &mut wgpu::RenderPass<'_>, batches: &[Batch]) {
@@ -547,4 +525,14 @@ fn load_image(assets: &std::path::Path, name: &str) -> Result<image::DynamicImag
         .map_err(|e| format!("{}: {e}", path.display()))?;
     reader.limits(limits);
     reader.decode().map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A glyphon colour of sRGB bytes.
+const fn rgb((r, g, b): (u8, u8, u8)) -> Color {
+    Color::rgb(r, g, b)
+}
+
+/// A rectangle's colour (linear light) of sRGB bytes.
+fn linear((r, g, b): (u8, u8, u8)) -> Vec3 {
+    srgb(r, g, b)
 }

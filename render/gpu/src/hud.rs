@@ -1,0 +1,308 @@
+//! What the HUD shows, as data: the window and its game fill a [`Hud`], and the overlay
+//! ([`crate::overlay::Overlay::hud`]) formats it into the lines drawn, once a frame, into a
+//! buffer it keeps. Tests read the fields, not the words.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// What the HUD shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Hud {
+    /// Whether to draw the HUD at all (screenshots for image tests leave it off, since frame
+    /// rates vary).
+    pub visible: bool,
+    /// The latest completed tick.
+    pub tick: u32,
+    /// Frames per second, averaged.
+    pub fps: f32,
+    /// The latest frame's time, milliseconds.
+    pub frame_ms: f32,
+    /// The state hash of the latest tick; `None` where no simulation is run (a spectator, a
+    /// peer before its welcome).
+    pub hash: Option<u64>,
+    /// Whether the frame-time graph (F3) shows.
+    pub show_graph: bool,
+    /// Recent frame times, milliseconds, oldest first, for the graph.
+    pub frame_times: Vec<f32>,
+    /// A line of help or status under the numbers, if any.
+    pub note: Option<String>,
+    /// In network play, how the link and the lockstep stand.
+    pub network: Option<NetworkLine>,
+    /// In network play, how the network clock's estimate of the host moved since it started,
+    /// milliseconds, oldest first, drawn over the frame-time graph.
+    pub clock_offsets: Vec<f32>,
+}
+
+/// The network line of the HUD.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkLine {
+    /// A windowed host, playing in its own game.
+    Hosting(HostingLine),
+    /// A player not yet welcomed.
+    Connecting,
+    /// A player in the game.
+    Playing(PlayingLine),
+    /// A spectator.
+    Watching {
+        /// Entities it draws.
+        entities: usize,
+        /// Updates the host sent it.
+        snapshots: u64,
+        /// The round trip to the host, milliseconds.
+        rtt_ms: u64,
+    },
+    /// The game ended for this window, in words (the host's goodbye, a lost link).
+    Ended(String),
+}
+
+/// A windowed host's line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostingLine {
+    /// Where peers reach it.
+    pub address: SocketAddr,
+    /// The tick it runs next.
+    pub host_tick: u32,
+    /// Peers connected.
+    pub peers: usize,
+    /// The slowest peer's round trip, milliseconds, once measured.
+    pub worst_rtt_ms: Option<u64>,
+    /// Inputs that came too late for their tick.
+    pub late_inputs: u64,
+    /// Ticks its serving thread ran because the window fell behind.
+    pub stood_in: u64,
+    /// Desyncs found, if any, and where their reports are.
+    pub desyncs: Option<DesyncCount>,
+}
+
+/// Desyncs a host found, and where it wrote their reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DesyncCount {
+    /// Peers told of a desync.
+    pub desyncs: u64,
+    /// Peers resynced.
+    pub resyncs: u64,
+    /// The folder of the reports (`--reports`, or the front screen's choice).
+    pub reports: PathBuf,
+}
+
+/// A player's line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayingLine {
+    /// The host's latest tick, once one arrived.
+    pub host_tick: Option<u32>,
+    /// The round trip to the host, milliseconds.
+    pub rtt_ms: u64,
+    /// Inputs sent and not yet run.
+    pub queued: u32,
+    /// How long before its tick an input reaches the host, and the margin aimed at,
+    /// milliseconds, once the host said.
+    pub margin_ms: Option<(u32, u32)>,
+    /// Inputs that came too late for their tick.
+    pub late_inputs: u64,
+    /// The last tick whose hash went to the host, and the hash.
+    pub hashed: Option<(u32, u64)>,
+    /// Whether the host found the hashes equal.
+    pub agreement: Agreement,
+}
+
+/// How a player's hashes stand with the host's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// No hash compared yet.
+    Unknown,
+    /// The hashes agree.
+    Agrees,
+    /// The host found a desync at this tick.
+    Desync(u32),
+    /// The host sent its state after a desync, and play went on from this tick.
+    Resynced(u32),
+}
+
+/// What follows the words of a game that ended, in the network line.
+const ENDED_HINT: &str = "Esc for the menu";
+
+/// A hash shortened for the HUD: its top 32 bits in hex, enough to tell two apart by eye.
+struct ShortHash(u64);
+
+impl fmt::Display for ShortHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:08x}", self.0 >> 32)
+    }
+}
+
+/// A value the HUD may not have yet: its words, or `-`.
+struct OrDash<T>(Option<T>);
+
+impl<T: fmt::Display> fmt::Display for OrDash<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some(value) => value.fmt(f),
+            None => f.write_str("-"),
+        }
+    }
+}
+
+impl fmt::Display for NetworkLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Hosting(line) => line.fmt(f),
+            Self::Connecting => f.write_str("connecting..."),
+            Self::Playing(line) => line.fmt(f),
+            Self::Watching { entities, snapshots, rtt_ms } => {
+                write!(f, "watching: {entities} entities   {snapshots} snapshots   rtt {rtt_ms} ms")
+            }
+            Self::Ended(words) => write!(f, "{words}: {ENDED_HINT}"),
+        }
+    }
+}
+
+impl fmt::Display for HostingLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "hosting at {}: host tick {}   peers {}   rtt ",
+            self.address, self.host_tick, self.peers
+        )?;
+        match self.worst_rtt_ms {
+            Some(ms) => write!(f, "{ms} ms")?,
+            None => f.write_str("-")?,
+        }
+        write!(f, "   late inputs {}", self.late_inputs)?;
+        if self.stood_in > 0 {
+            write!(f, "   ticks run without the window {}", self.stood_in)?;
+        }
+        if let Some(d) = &self.desyncs {
+            write!(
+                f,
+                "   DESYNC x{}, resynced x{} (see {})",
+                d.desyncs,
+                d.resyncs,
+                d.reports.display()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for PlayingLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "host tick {}   rtt {} ms   input queue {}, margin ",
+            OrDash(self.host_tick),
+            self.rtt_ms,
+            self.queued
+        )?;
+        match self.margin_ms {
+            Some((margin, aim)) => write!(f, "{margin} ms (aim {aim})")?,
+            None => f.write_str("-")?,
+        }
+        write!(f, "   late inputs {}   last hash ", self.late_inputs)?;
+        match self.hashed {
+            Some((tick, hash)) => write!(f, "{tick} {}", ShortHash(hash))?,
+            None => f.write_str("-")?,
+        }
+        match self.agreement {
+            Agreement::Resynced(tick) => write!(f, "   resynced at tick {tick}"),
+            Agreement::Desync(tick) => write!(f, "   DESYNC at tick {tick}"),
+            Agreement::Agrees => f.write_str(" (agrees)"),
+            Agreement::Unknown => Ok(()),
+        }
+    }
+}
+
+impl Hud {
+    /// Writes the HUD's lines into `out` (cleared first): the tick, frame rate and time, the
+    /// state hash, the time of day of a game that has one (`HH:MM` and its phase, given), the
+    /// network line and the note.
+    ///
+    /// # Errors
+    ///
+    /// Never: writing to a `String` does not fail.
+    pub fn write_lines(&self, out: &mut String, time_of_day: Option<(u32, &str)>) -> fmt::Result {
+        use fmt::Write as _;
+        out.clear();
+        write!(out, "tick {}   {:.0} fps   {:.1} ms\nhash ", self.tick, self.fps, self.frame_ms)?;
+        match self.hash {
+            Some(hash) => write!(out, "{}", ShortHash(hash))?,
+            None => out.push_str("-       "),
+        }
+        if let Some((minutes, phase)) = time_of_day {
+            write!(out, "   {:02}:{:02} {phase}", minutes / 60, minutes % 60)?;
+        }
+        if let Some(network) = &self.network {
+            write!(out, "\n{network}")?;
+        }
+        if let Some(note) = &self.note {
+            write!(out, "\n{note}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hosts_line_names_the_folder_the_desync_reports_went_to() {
+        let reports = PathBuf::from("/home/ada/.local/share/fixstep/desync-reports");
+        let line = HostingLine {
+            address: SocketAddr::from(([192, 168, 1, 20], 7777)),
+            host_tick: 120,
+            peers: 2,
+            worst_rtt_ms: None,
+            late_inputs: 3,
+            stood_in: 0,
+            desyncs: Some(DesyncCount { desyncs: 2, resyncs: 1, reports }),
+        };
+        assert_eq!(
+            NetworkLine::Hosting(line).to_string(),
+            "hosting at 192.168.1.20:7777: host tick 120   peers 2   rtt -   late inputs 3   \
+             DESYNC x2, resynced x1 (see /home/ada/.local/share/fixstep/desync-reports)"
+        );
+    }
+
+    #[test]
+    fn a_players_line_says_what_it_knows_and_dashes_what_it_does_not() {
+        let line = PlayingLine {
+            host_tick: Some(40),
+            rtt_ms: 82,
+            queued: 2,
+            margin_ms: None,
+            late_inputs: 0,
+            hashed: Some((38, 0xdead_beef_0123_4567)),
+            agreement: Agreement::Agrees,
+        };
+        assert_eq!(
+            NetworkLine::Playing(line).to_string(),
+            "host tick 40   rtt 82 ms   input queue 2, margin -   late inputs 0   last hash 38 \
+             deadbeef (agrees)"
+        );
+        let ended = NetworkLine::Ended("the host at 10.0.0.2:7777 ended the match".to_owned());
+        assert_eq!(
+            ended.to_string(),
+            "the host at 10.0.0.2:7777 ended the match: Esc for the menu"
+        );
+    }
+
+    #[test]
+    fn the_lines_are_written_into_the_buffer_given() {
+        let hud = Hud {
+            tick: 7,
+            fps: 59.6,
+            frame_ms: 16.74,
+            hash: None,
+            network: Some(NetworkLine::Connecting),
+            note: Some("WASD move".to_owned()),
+            ..Hud::default()
+        };
+        let mut out = String::from("last frame's");
+        hud.write_lines(&mut out, Some((13 * 60 + 5, "day"))).expect("a String takes it");
+        assert_eq!(
+            out,
+            "tick 7   60 fps   16.7 ms\nhash -          13:05 day\nconnecting...\nWASD move"
+        );
+    }
+}
