@@ -28,13 +28,21 @@ pub enum RigLoadError {
     /// The level file cannot be read again for its clip file.
     #[error(transparent)]
     Read(#[from] fixstep_runtime::file::ReadError),
-    /// The level file does not name its clip file.
-    #[error("{path}: {message}")]
-    Clips {
+    /// The level file does not name its clip file in a field that reads.
+    #[error("{path}: {source}")]
+    ClipsField {
         /// The level file.
         path: PathBuf,
-        /// What is wrong.
-        message: String,
+        /// What the RON reader found (boxed: it is large, and the error is rare).
+        source: Box<ron::error::SpannedError>,
+    },
+    /// The clip file the level names is no path within the assets.
+    #[error("{path}: clips: {source}")]
+    ClipsPath {
+        /// The level file.
+        path: PathBuf,
+        /// What is wrong with the path.
+        source: fixstep_runtime::file::ContentPathError,
     },
     /// The rig file is not a rig.
     #[error(transparent)]
@@ -59,11 +67,10 @@ struct ClipsField {
 pub fn load_rig(assets: &Path, level_file: &Path, level: &Level) -> Result<Rig, RigLoadError> {
     let text = fixstep_runtime::file::read_text(level_file, fixstep_town::level::LEVEL_FILE)?;
     let field: ClipsField = ron::Options::default().from_str(&text).map_err(|e| {
-        RigLoadError::Clips { path: level_file.to_path_buf(), message: e.to_string() }
+        RigLoadError::ClipsField { path: level_file.to_path_buf(), source: Box::new(e) }
     })?;
-    let clips = fixstep_runtime::file::content_path(assets, &field.clips).map_err(|e| {
-        RigLoadError::Clips { path: level_file.to_path_buf(), message: format!("clips: {e}") }
-    })?;
+    let clips = fixstep_runtime::file::content_path(assets, &field.clips)
+        .map_err(|source| RigLoadError::ClipsPath { path: level_file.to_path_buf(), source })?;
     let rig = Rig::load(&clips)?;
     let same = rig.clips.len() == level.clips.defs.len()
         && rig
