@@ -20,7 +20,7 @@
 //! than saying whose it was); both were recorded under rules this build no longer runs, so
 //! they are refused with [`ReplayError::OlderReplayFormat`]. Version 3 counted the players who
 //! joined before a tick, who always took new seats; version 4 records the seats freed and
-//! taken ([`SeatChanges`]), and is refused by older builds by its number.
+//! taken ([`SeatChanges`](crate::SeatChanges)), and is refused by older builds by its number.
 //!
 //! The checksum per record lets a reader tell a damaged file from a truncated one and say
 //! where; postcard keeps records small (a command of a player at rest is a few bytes).

@@ -3,7 +3,7 @@
 //! each crate's folder is named after it, and every crate that runs inside a simulation bans
 //! floats with a `clippy.toml` of its own (read from `cargo metadata`). And what they link: a
 //! headless host (`fixstep` without its `window` feature), the presentation layer, network
-//! play and the tools have no GPU or window library anywhere in their dependency trees, so a
+//! play (whose drivers link no presentation either) and the tools have no GPU or window library anywhere in their dependency trees, so a
 //! server image carries none and a tool builds on a machine without them (read from `cargo
 //! tree`, as a packager would see it).
 
@@ -48,6 +48,7 @@ fn headless_crates_link_no_gpu_or_window_library() {
         ("fixstep", &["--no-default-features"][..]),
         ("fixstep-present", &[][..]),
         ("fixstep-netplay", &[][..]),
+        ("fixstep-netplay-view", &[][..]),
         ("fixstep-tools", &[][..]),
         ("fixstep-town", &[][..]),
         ("fixstep-arena", &[][..]),
@@ -58,6 +59,20 @@ fn headless_crates_link_no_gpu_or_window_library() {
         let found = graphics_in(&tree);
         assert!(found.is_empty(), "{package} {flags:?} links {found:?}");
     }
+}
+
+/// Network play's drivers (the host, a player's peer, desync reports, the load generator's
+/// shared ticks) run a game's rules and nothing of how it is drawn: `fixstep-netplay` links no
+/// presentation (and so no float-using drawing code), which only `fixstep-netplay-view` adds.
+#[test]
+fn network_play_links_no_presentation() {
+    let drivers = tree("fixstep-netplay", &[]);
+    assert!(
+        !drivers.lines().any(|l| l.starts_with("fixstep-present ")),
+        "fixstep-netplay links the presentation:\n{drivers}"
+    );
+    let view = tree("fixstep-netplay-view", &[]);
+    assert!(view.lines().any(|l| l.starts_with("fixstep-present ")), "the check sees it:\n{view}");
 }
 
 /// The check sees them where they are: the desktop build links the GPU and the window.

@@ -30,12 +30,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use fixstep_netplay::NetRules;
 use fixstep_netplay::desync::index_after;
-use fixstep_netplay::ground::GroundPoint;
-use fixstep_netplay::shapes::{
+use fixstep_netplay_view::NetGame;
+use fixstep_netplay_view::ground::GroundPoint;
+use fixstep_netplay_view::shapes::{
     ShapeFeed, ShapeSource, ShapeSpectator, ShapeUpdate, spectator_source,
 };
-use fixstep_netplay::{NetGame, NetRules};
 use fixstep_present::format::TruthEntity;
 use fixstep_present::remote::Motion;
 use fixstep_present::shapes::{
@@ -137,7 +138,7 @@ static KINDS: [ShapeKind; 3] = [
 
 /// A length in metres as whole millimetres (a rink's sizes are whole millimetres).
 fn mm_of(metres: Fx) -> u32 {
-    fixstep_netplay::ground::mm(metres).unsigned_abs()
+    fixstep_netplay_view::ground::mm(metres).unsigned_abs()
 }
 
 /// A length in whole millimetres as metres.

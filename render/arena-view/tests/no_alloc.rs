@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use fixstep_arena::ArenaCommand;
 use fixstep_arena_view::Arena;
-use fixstep_netplay::shapes::ShapeSource;
+use fixstep_netplay_view::shapes::ShapeSource;
 use fixstep_present::{Game, Presentation};
 use fixstep_runtime::{Bot as _, Player, Rules as _, Simulation as _};
 

@@ -7,7 +7,7 @@ pub mod drawn;
 
 use std::path::{Path, PathBuf};
 
-use fixstep_netplay::NetGame;
+use fixstep_netplay_view::NetGame;
 
 /// Which game a command runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

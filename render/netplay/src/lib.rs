@@ -1,26 +1,24 @@
 //! # fixstep-netplay
 //!
-//! Network play for any game of Fixstep's: the drivers that run a game over the lockstep
-//! sessions of [`fixstep_runtime::net`] and the UDP transport of `fixstep-net`. No window, no
-//! GPU: a headless host links only this, its game and the core.
+//! Network play for any game of Fixstep's, float-free: the drivers that run a game's rules over
+//! the lockstep sessions of [`fixstep_runtime::net`] and the UDP transport of `fixstep-net`.
+//! Nothing of how a game is drawn: a headless host links only this, its game's rules and the
+//! core; `fixstep-netplay-view` adds what a window draws (a spectator's view, a player's
+//! frames, a windowed host's serving thread).
 //!
 //! - a [`NetHost`] runs the game on its 100 ms schedule, fixes every tick's commands, runs
 //!   them, compares the peers' hashes with its own, lets late joiners in with its state, and
 //!   feeds spectators what its game chooses to send them; [`HostGame`] is the same without a
-//!   socket (for a benchmark with many peers), and [`HostThread`] serves a windowed host's
-//!   socket from a thread of its own ([`host_thread`]), all on one [`HostSchedule`];
+//!   socket (for a benchmark with many peers), all on one [`HostSchedule`];
 //! - a [`NetPeer`] is a player: it sends its inputs a round trip ahead on a clock the host's
 //!   reports nudge, runs every tick the host fixed when the drawn time reaches it, and
-//!   reports its hashes; [`PlayerFrames`] is a player's frame loop, headless or in a window;
-//! - a [`NetSpectator`] runs no simulation: it hands what it is sent to its game's
-//!   [`Spectator`], which draws it (through the remote view of `fixstep-present`);
+//!   reports its hashes; [`SharedTicks`] runs the ticks of many players of one process once
+//!   (a load generator's);
 //! - when a peer's hash of a tick differs from the host's, both write a desync report
 //!   ([`desync`]), naming the first field that differs.
 //!
-//! A game implements [`NetGame`] on the type that describes it: what its spectators are sent
-//! and how they draw it, how its state's fields are named in a report. Games on a ground
-//! plane can send spectators the poses of what moves with [`ground`]; games drawn as shapes
-//! get the whole of it from [`shapes`].
+//! A game implements [`NetRules`] on the type that describes it: what its spectators are sent,
+//! how its state's fields are named in a report.
 //!
 //! A host and a peer of the arena (the second game in this repository), with the bytes
 //! handed between them in memory where a UDP transport would carry them:
@@ -84,38 +82,28 @@
 
 pub mod desync;
 mod error;
-pub mod ground;
 mod host;
-pub mod host_thread;
 mod metrics;
 mod news;
 mod peer;
-mod player_frames;
 mod schedule;
-pub mod shapes;
 mod shared_ticks;
-mod spectator;
 
-use std::sync::Arc;
-
-use fixstep_present::format::DrawnFrame;
-use fixstep_present::{CameraDraw, CommandOf, FrameOf, Game, StateOf};
 use fixstep_runtime::net::GameData;
+use fixstep_runtime::rules::{CommandOf, StateOf};
 use fixstep_runtime::{HashRecord, Player, Rules, StateHash, Tick};
 
 pub use error::NetPlayError;
 pub use fixstep_net::{Access, Admission, SessionKey};
 pub use host::{GOODBYE_GRACE_MICROS, HostGame, HostOptions, HostStats, NetHost};
-pub use host_thread::{CompletedTick, HostThread};
 pub use metrics::{HostMetrics, METRICS_CONTENT_TYPE, METRICS_PATH, MetricsServer};
 pub use news::{HostNews, Leaver};
 pub use peer::{
-    InputLatency, NetPeer, PeerOptions, PeerStats, identity_of, parse_rejoin_secret, rejoin_file,
+    InputLatency, NetPeer, PeerOptions, PeerStats, dropped_by, identity_of, parse_rejoin_secret,
+    rejoin_file, said_goodbye,
 };
-pub use player_frames::PlayerFrames;
-pub use schedule::{HostSchedule, STAND_IN_MICROS};
+pub use schedule::{HostSchedule, SERVE_MICROS, STAND_IN_MICROS};
 pub use shared_ticks::{SharedTicks, Verdict};
-pub use spectator::NetSpectator;
 
 /// A game's rules played over the network: what the host sends its spectators, and how a
 /// desync report names the entity a field lies in. Float-free: the host, a peer's session and
@@ -151,51 +139,6 @@ pub trait NetRules: Rules + GameData<Command = CommandOf<Self>> {
     /// bug in its copy of the rules would, in a way that lasts (a metre's move, not a point of
     /// health that heals by the next tick): only tests of desyncs and resyncs want this.
     fn perturb(sim: &mut Self::Sim, player: Player);
-}
-
-/// A game played over the network and drawn: its [`NetRules`] and its [`Game`], and how a
-/// spectator draws what it is sent.
-pub trait NetGame: NetRules + Game {
-    /// How a spectator draws what it is sent: into the same frames as a player's, so that one
-    /// renderer draws both.
-    type Spectator: Spectator<Self, Frame = FrameOf<Self>>;
-}
-
-/// A spectator's presentation of what its game sends it: the remote view's drawing of the
-/// host's measurements, at the network clock's render tick.
-pub trait Spectator<G: NetGame>: Send + 'static {
-    /// What a frame draws: the same frames as a player's, so one renderer draws both.
-    type Frame: 'static;
-
-    /// A spectator of a game of `content`, that has seen nothing yet.
-    fn new(content: &Arc<G::Content>) -> Self;
-
-    /// `elapsed_micros` of real time passed: call it before handing over what arrived in it.
-    fn advance(&mut self, elapsed_micros: u64);
-
-    /// What the host sent of a tick arrived now.
-    fn update(&mut self, update: G::SpectatorUpdate);
-
-    /// What to tell the host the spectator looks at, when its camera looks at `target`.
-    fn view(&self, target: glam::Vec3) -> G::SpectatorView;
-
-    /// Draws a frame through `camera`, `dt_seconds` after the last.
-    fn draw(&mut self, camera: &CameraDraw, dt_seconds: f32) -> &Self::Frame;
-
-    /// The frame drawn last.
-    fn frame(&self) -> &Self::Frame;
-
-    /// The tick the last frame drew (negative infinity before anything arrived).
-    fn render_tick(&self) -> f64;
-
-    /// How many entities it draws.
-    fn entities(&self) -> usize;
-
-    /// Names the players by player number, as the host last said.
-    fn set_player_names(&mut self, names: &[String]);
-
-    /// Writes what the frame drawn last shows into a drawn-log line.
-    fn record(&self, line: &mut DrawnFrame);
 }
 
 /// States kept of the latest ticks, for desync reports: 64 (6.4 s), as long as the host keeps

@@ -230,13 +230,18 @@ impl<G: NetRules> std::fmt::Debug for NetPeer<G> {
 /// Whether `goodbye` drops its peer from a game that goes on (for its silence, its traffic,
 /// its desyncs, or the same player come back on another connection): for that peer the game
 /// ended badly, where a host ending the match ends it well.
-pub(crate) fn dropped_by(goodbye: Option<&Goodbye>) -> bool {
+#[must_use]
+pub fn dropped_by(goodbye: Option<&Goodbye>) -> bool {
     goodbye.is_some_and(|g| *g != Goodbye::MatchEnded)
 }
 
 /// What the host at `host` saying `goodbye` means for a peer in `role`:
 /// before the welcome a refusal, an error; after it the end of the game, in words.
-pub(crate) fn said_goodbye(
+///
+/// # Errors
+///
+/// [`NetPlayError::Refused`] before the welcome.
+pub fn said_goodbye(
     host: SocketAddr,
     welcomed: bool,
     goodbye: &Goodbye,

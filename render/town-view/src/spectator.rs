@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use fixstep_netplay::Spectator;
-use fixstep_netplay::ground::{GroundPoint, GroundView};
+use fixstep_netplay_view::Spectator;
+use fixstep_netplay_view::ground::{GroundPoint, GroundView};
 use fixstep_present::CameraDraw;
 use fixstep_present::convert::{TICKS_PER_SECOND_F32, day_fraction, f};
 use fixstep_present::format::DrawnFrame;

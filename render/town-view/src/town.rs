@@ -21,9 +21,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::{TownFeed, TownPresentation, TownSource, TownSpectator, TownUpdate};
+use fixstep_netplay::NetRules;
 use fixstep_netplay::desync::index_after;
-use fixstep_netplay::ground::GroundPoint;
-use fixstep_netplay::{NetGame, NetRules};
+use fixstep_netplay_view::NetGame;
+use fixstep_netplay_view::ground::GroundPoint;
 use fixstep_present::format::TruthEntity;
 use fixstep_present::{ControlNames, Controls, Game};
 use fixstep_runtime::net::GameData;

@@ -1,8 +1,8 @@
 //! What the town's spectators are sent: the ground poses of its characters and taxis (the
-//! ground feed of `fixstep_netplay::ground`), and its placed objects' transforms whenever they
+//! ground feed of `fixstep_netplay_view::ground`), and its placed objects' transforms whenever they
 //! change. Integers only, as the host measured them.
 
-use fixstep_netplay::ground::{
+use fixstep_netplay_view::ground::{
     EntityRole, GroundFeed, GroundPoint, GroundSource, GroundUpdate, Pose, mm_per_second, mm2,
 };
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};

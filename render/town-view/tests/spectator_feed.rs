@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use fixstep_netplay::ground::GroundPoint;
+use fixstep_netplay_view::ground::GroundPoint;
 use fixstep_present::remote::RemoteObjects;
 use fixstep_runtime::{Bot as _, Player, Rules as _, Simulation, Tick};
 use fixstep_town::bots::TownBot;

@@ -68,7 +68,8 @@ use std::sync::Arc;
 
 use fixstep_gpu::{FrameRenderer, GpuContext, GpuError};
 use fixstep_net::Admission;
-use fixstep_netplay::{HostOptions, NetGame, NetPlayError, PeerOptions};
+use fixstep_netplay::{HostOptions, NetPlayError, PeerOptions};
+use fixstep_netplay_view::NetGame;
 use fixstep_present::FrameOf;
 
 use settings::{Settings, Volumes};

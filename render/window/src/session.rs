@@ -8,10 +8,8 @@ use std::sync::Arc;
 
 use fixstep_gpu::{Agreement, DesyncCount, HostingLine, Hud, NetworkLine, PlayingLine};
 use fixstep_net::{Admission, WallClock};
-use fixstep_netplay::{
-    HostOptions, HostThread, NetGame, NetHost, NetPeer, NetSpectator, PeerOptions, PlayerFrames,
-    Spectator,
-};
+use fixstep_netplay::{HostOptions, NetHost, NetPeer, PeerOptions};
+use fixstep_netplay_view::{HostThread, NetGame, NetSpectator, PlayerFrames, Spectator};
 use fixstep_present::camera::CameraRig;
 use fixstep_present::convert::{TICK_SECONDS_F32, radians_of_turn_units, seconds_of_micros};
 use fixstep_present::format::DrawnFrame;

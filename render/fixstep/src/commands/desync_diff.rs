@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use fixstep_netplay::NetGame;
 use fixstep_netplay::desync::{MAX_LISTED_DIFFERENCES, differences, read_state_dump};
+use fixstep_netplay_view::NetGame;
 
 use super::bad_input;
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use clap::Args;
 use fixstep_net::WallClock;
-use fixstep_netplay::{NetSpectator, Spectator};
+use fixstep_netplay_view::{NetSpectator, Spectator};
 use fixstep_present::CameraRig;
 use glam::Vec3;
 

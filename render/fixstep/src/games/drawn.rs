@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use fixstep_audio::DeviceSettings;
-use fixstep_netplay::NetGame;
+use fixstep_netplay_view::NetGame;
 use fixstep_present::FrameOf;
 use fixstep_town_view::DrawFrame;
 use fixstep_town_view::Town;

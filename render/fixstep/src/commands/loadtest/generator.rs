@@ -19,7 +19,9 @@ use fixstep_present::CommandOf;
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{Bot, Simulation, Tick};
 
-use fixstep_netplay::{NetGame, NetPeer, NetPlayError, NetSpectator, PeerOptions, SharedTicks};
+use fixstep_netplay::{NetPeer, NetPlayError, PeerOptions, SharedTicks};
+
+use fixstep_netplay_view::{NetGame, NetSpectator};
 
 /// How often the generator serves every socket and clock, microseconds: 2 ms, as often as a
 /// headless peer looks at its own, so the generator's loop adds no more delay than a player's.

@@ -11,7 +11,9 @@ use fixstep_runtime::math::Fx;
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{HeldInput, Simulation, StateHash};
 
-use crate::{NetGame, NetPeer, NetPlayError};
+use fixstep_netplay::{NetPeer, NetPlayError};
+
+use crate::NetGame;
 
 /// A player's side of every frame of a network game; see the documentation of its module.
 pub struct PlayerFrames<G: Game> {

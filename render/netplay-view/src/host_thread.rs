@@ -6,11 +6,11 @@
 //! Were the host's socket served and its ticks run only between frames, every peer would feel
 //! each of those stalls: inputs acknowledged late, ticks arriving in bursts, the whole game
 //! paused while the host's window is hidden. So a [`HostThread`] serves the socket every
-//! [`SERVE_MICROS`](crate::schedule::SERVE_MICROS), and runs the ticks itself when the window falls behind:
+//! [`SERVE_MICROS`], and runs the ticks itself when the window falls behind:
 //!
 //! - while frames come, the window runs each tick on its frame, as a game played alone does,
 //!   so the host's own character answers its keys at once;
-//! - when the window has run no tick for [`STAND_IN_MICROS`](crate::STAND_IN_MICROS) past one's time, the thread runs
+//! - when the window has run no tick for [`STAND_IN_MICROS`] past one's time, the thread runs
 //!   it, with the host player's held input standing in (as the host does for a peer whose input
 //!   is late), and the window does not run it again (the [`HostSchedule`] says who runs
 //!   each tick).
@@ -26,8 +26,11 @@ use fixstep_present::{CommandOf, Game, SnapshotOf};
 use fixstep_runtime::tick::MAX_BACKLOG_TICKS;
 use fixstep_runtime::{Player, Simulation};
 
-use crate::schedule::SERVE_MICROS;
-use crate::{HostSchedule, NetGame, NetHost, NetPlayError};
+#[cfg(doc)]
+use fixstep_netplay::STAND_IN_MICROS;
+use fixstep_netplay::{HostSchedule, NetHost, NetPlayError, SERVE_MICROS};
+
+use crate::NetGame;
 
 /// The most completed ticks kept for a window that has not drawn them, ticks: the backlog a
 /// frame scheduler keeps. A window away for longer draws from the latest on (a gap, drawn as a

@@ -9,9 +9,11 @@ use fixstep_present::CameraDraw;
 use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Role};
 use glam::Vec3;
 
-use crate::peer::{identity_of, said_goodbye};
-use crate::schedule::SERVE_MICROS;
-use crate::{NetGame, NetPlayError, Spectator};
+use fixstep_netplay::NetPlayError;
+use fixstep_netplay::SERVE_MICROS;
+use fixstep_netplay::{identity_of, said_goodbye};
+
+use crate::{NetGame, Spectator};
 
 /// How often a spectator tells the host what it looks at, microseconds: every tick, as the
 /// host chooses each tick what is near.
@@ -169,7 +171,7 @@ impl<G: NetGame> NetSpectator<G> {
     /// ending the match.
     #[must_use]
     pub fn dropped(&self) -> bool {
-        crate::peer::dropped_by(self.link.session().goodbye())
+        fixstep_netplay::dropped_by(self.link.session().goodbye())
     }
 
     /// Says goodbye.

@@ -2,7 +2,7 @@
 //! hysteresis at the edges), poses only when they are due, roles with first poses, changes of
 //! health at once, departures once.
 
-use fixstep_netplay::ground::{
+use fixstep_netplay_view::ground::{
     EntityRole, GroundFeed, GroundPoint, MIDDLE_TIER_M, NEAR_TIER_M, Pose,
     TIER_HYSTERESIS_PERMILLE, tier_at,
 };
