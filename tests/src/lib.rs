@@ -1,8 +1,8 @@
 //! Helpers for Fixstep's cross-crate tests, which live in `tests/tests/`, one file per topic:
 //! the `fixstep` binary and scratch directories (here), the processes of a network game on
-//! loopback ([`processes`]), hostile files and runs measured from outside ([`untrusted`]), and
-//! the scan for float literals the clippy ban cannot see
-//! ([`float_literals`]).
+//! loopback ([`processes`]), a game played alone from an input script and measured
+//! ([`scripted`]), hostile files and runs measured from outside ([`untrusted`]), and the scan
+//! for float literals the clippy ban cannot see ([`float_literals`]).
 //!
 //! ```
 //! use fixstep_tests::float_literals::float_literals;
@@ -14,6 +14,7 @@
 pub mod edges;
 pub mod float_literals;
 pub mod processes;
+pub mod scripted;
 pub mod untrusted;
 
 use std::io::Read;

@@ -5,14 +5,9 @@
 //! The level is `tests/levels/open_ground.ron`: open ground, the mayor 10 m north of the spawn
 //! and a teleport 10 m east of it, nothing else that moves.
 
-use std::fs;
-
-use fixstep_tests::{
-    Scratch, arg, assert_each_change_shows_by_the_next_frame, frame_ms, judge, run_fixstep,
-};
-use fixstep_tools::judder::{
-    DrawnFrame, JudderReport, Truth, measure_local, read_drawn_log, read_truth,
-};
+use fixstep_tests::scripted::run_script;
+use fixstep_tests::{assert_each_change_shows_by_the_next_frame, frame_ms};
+use fixstep_tools::judder::{DrawnFrame, JudderReport, Truth, measure_local, read_truth};
 
 /// Starts, stops, turns, runs and strafes at times that fall at every phase of a tick, in the
 /// open south of the spawn. `TURN` is per tick held.
@@ -70,35 +65,13 @@ struct Run {
 }
 
 fn play(test: &str, script: &str, ticks: u32, fps: &str, extra: &[&str]) -> Run {
-    let dir = Scratch::new("own-character", test);
-    let input = dir.path("input.txt");
-    fs::write(&input, script).expect("the script can be written");
-    let (drawn, truth) = (dir.path("drawn.jsonl"), dir.path("truth.jsonl"));
-    let ticks = ticks.to_string();
-    let mut args = vec![
-        "sim",
-        "--level",
-        "tests/levels/open_ground.ron",
-        "--ticks",
-        &ticks,
-        "--input-script",
-        arg(&input),
-        "--fps",
-        fps,
-        "--drawn-log",
-        arg(&drawn),
-        "--truth-log",
-        arg(&truth),
-    ];
-    args.extend(extra);
-    let out = run_fixstep(&args);
-    assert!(out.status.success(), "fixstep sim failed: {}", String::from_utf8_lossy(&out.stderr));
-    let report = judge(&drawn, &truth);
+    let game = ["--level", "tests/levels/open_ground.ron"];
+    let run = run_script("own-character", test, &game, script, ticks, fps, extra);
     Run {
-        frames: read_drawn_log(&drawn).expect("drawn log"),
-        truth: Truth::new(&read_truth(&truth).expect("truth")),
-        report,
-        hash: String::from_utf8_lossy(&out.stdout).trim().to_owned(),
+        truth: Truth::new(&read_truth(&run.truth_log).expect("truth")),
+        frames: run.frames,
+        report: run.report,
+        hash: run.hash,
     }
 }
 

@@ -6,10 +6,9 @@
 //! The player is alone on the rink, on the west side, where the moves below keep it clear of
 //! the boards and the pucks.
 
-use std::fs;
-
-use fixstep_tests::{Scratch, arg, assert_each_change_shows_by_the_next_frame, judge, run_fixstep};
-use fixstep_tools::judder::{DrawnFrame, JudderReport, measure_local, read_drawn_log};
+use fixstep_tests::assert_each_change_shows_by_the_next_frame;
+use fixstep_tests::scripted::{ScriptedRun, run_script};
+use fixstep_tools::judder::measure_local;
 
 /// Starts, stops, turns and a dash, at times that fall at every phase of a tick: the stick
 /// in percent east and north. The last stop, of a slow stick just after a tick began, changes
@@ -33,41 +32,9 @@ const MOVES: &str = "\
 /// Changes of the held stick in [`MOVES`] after its first line.
 const MOVES_CHANGES: usize = 10;
 
-/// A run of the script: the frames drawn, the judder report and the state hash printed.
-struct Run {
-    frames: Vec<DrawnFrame>,
-    report: JudderReport,
-    hash: String,
-}
-
-fn play(test: &str, fps: &str, extra: &[&str]) -> Run {
-    let dir = Scratch::new("own-pusher", test);
-    let input = dir.path("input.txt");
-    fs::write(&input, MOVES).expect("the script can be written");
-    let (drawn, truth) = (dir.path("drawn.jsonl"), dir.path("truth.jsonl"));
-    let mut args = vec![
-        "sim",
-        "--game",
-        "arena",
-        "--ticks",
-        "70",
-        "--input-script",
-        arg(&input),
-        "--fps",
-        fps,
-        "--drawn-log",
-        arg(&drawn),
-        "--truth-log",
-        arg(&truth),
-    ];
-    args.extend(extra);
-    let out = run_fixstep(&args);
-    assert!(out.status.success(), "fixstep sim failed: {}", String::from_utf8_lossy(&out.stderr));
-    Run {
-        frames: read_drawn_log(&drawn).expect("drawn log"),
-        report: judge(&drawn, &truth),
-        hash: String::from_utf8_lossy(&out.stdout).trim().to_owned(),
-    }
+/// A run of [`MOVES`] on the rink for 70 ticks, drawn at `fps` frames a second.
+fn play(test: &str, fps: &str, extra: &[&str]) -> ScriptedRun {
+    run_script("own-pusher", test, &["--game", "arena"], MOVES, 70, fps, extra)
 }
 
 fn answers_on_the_first_frame(fps: &str) {
@@ -95,7 +62,7 @@ fn the_pushers_prediction_never_reaches_the_authoritative_state() {
     let predicted = play("state-predicted", "60", &[]);
     let between = play("state-between", "60", &["--no-predict"]);
     assert_eq!(predicted.hash, between.hash);
-    let latency = |run: &Run| measure_local(&run.frames).latency().expect("changes").p50;
+    let latency = |run: &ScriptedRun| measure_local(&run.frames).latency().expect("changes").p50;
     assert!(
         latency(&between) > 2.0 * latency(&predicted),
         "drawn between ticks, the own pusher answers later: {} ms against {} ms",

@@ -87,8 +87,19 @@ pub trait OwnRules {
     /// the time passing between them (a key pressed, the mouse moved), what `last` would have
     /// become by `now`'s time had nothing changed; `None` if nothing changed. A game whose
     /// input re-aims the whole tick ([`WHOLE_TICK_INPUT`](Self::WHOLE_TICK_INPUT)) is also
-    /// asked the other way round: what `now`'s input would have been at `last`'s time.
+    /// asked the other way round, through [`carried_back`](Self::carried_back).
     fn continued(last: &Self::Partial, now: &Self::Partial) -> Option<Self::Partial>;
+
+    /// What `now`'s input would have been at `last`'s time (`last` an earlier partial input of
+    /// the same tick), if `now` differs from `last` by more than the time passing between them;
+    /// `None` if nothing changed. A game whose input re-aims the whole tick
+    /// ([`WHOLE_TICK_INPUT`](Self::WHOLE_TICK_INPUT)) is asked it when the input changes: the
+    /// prediction carries the new input back to the last frame's time and re-aims the tick
+    /// from there, so the frame that saw the key already moves as the key asks. It is
+    /// [`continued`](Self::continued) asked the other way round.
+    fn carried_back(now: &Self::Partial, last: &Self::Partial) -> Option<Self::Partial> {
+        Self::continued(now, last)
+    }
 
     /// The clip of animation state `anim`: its frames, whether it loops, and the frames it
     /// advances per tick.
@@ -358,7 +369,7 @@ impl<R: OwnRules> OwnPrediction<R> {
             if R::WHOLE_TICK_INPUT {
                 // The new input carried back to the last frame's time: from there on, the
                 // frame that saw the key already moves as it asks.
-                let back = R::continued(partial, &last).unwrap_or(continued);
+                let back = R::carried_back(partial, &last).unwrap_or(continued);
                 let before = self.predict(basis, &last);
                 let after = self.predict(basis, &back);
                 self.reaim(&before, &after, f(R::share(&last)));
@@ -409,5 +420,101 @@ impl<R: OwnRules> OwnPrediction<R> {
             enabled: pose.enabled,
             jumps: pose.jumps,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fixstep_runtime::math::Angle;
+    use serde::{Deserialize, Serialize};
+
+    use super::*;
+
+    /// A command of metres east a tick, what is held when the tick is due.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Pace(i32);
+
+    impl Command for Pace {
+        fn held(&self) -> Self {
+            *self
+        }
+    }
+
+    /// What is held of the tick under way: the pace, and the share of the tick gone.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Held {
+        pace: Pace,
+        share: Fx,
+    }
+
+    /// A body that slides east at the pace held, re-aimed whole by a change of it (as the
+    /// arena's pusher is).
+    struct Sliding;
+
+    impl OwnRules for Sliding {
+        type Command = Pace;
+        type Body = Vec2;
+        type Partial = Held;
+        type Anim = ();
+
+        fn step(&self, body: &mut Vec2, command: &Pace) {
+            body.x += Fx::from_num(command.0);
+        }
+
+        fn pose(&self, body: &Vec2, partial: &Held) -> OwnPose<()> {
+            let east = body.x + Fx::from_num(partial.pace.0) * partial.share;
+            let pos = Vec2::new(east, body.y);
+            OwnPose { pos, facing: Angle::ZERO, anim: (), enabled: true, jumps: 0 }
+        }
+
+        fn knocked(&self, _before: &Vec2, _after: &Vec2) -> bool {
+            false
+        }
+
+        fn share(partial: &Held) -> Fx {
+            partial.share
+        }
+
+        fn fresh(partial: &Held) -> Held {
+            Held { pace: partial.pace, share: Fx::ZERO }
+        }
+
+        fn continued(last: &Held, now: &Held) -> Option<Held> {
+            (last.pace != now.pace).then_some(Held { pace: last.pace, share: now.share })
+        }
+
+        fn clip(&self, (): ()) -> (u32, bool, Fx) {
+            (1, true, Fx::ZERO)
+        }
+
+        const WHOLE_TICK_INPUT: bool = true;
+    }
+
+    /// `pace` held, `quarters` quarters of the tick gone.
+    fn held(pace: i32, quarters: i64) -> Held {
+        Held { pace: Pace(pace), share: Fx::ONE * quarters / 4 }
+    }
+
+    /// A key pressed half way through a tick shows on the frame that sees it as a change of
+    /// pace: the drawing heads from where the last frame drew it, a quarter into the tick, to
+    /// where the new pace ends the tick (a metre east), arriving as the tick does; never a hop
+    /// to where the new pace would have been had it been held from the tick's start.
+    #[test]
+    fn a_new_input_re_aims_the_tick_from_where_the_last_frame_drew_it() {
+        assert_eq!(Sliding::carried_back(&held(1, 2), &held(0, 1)), Some(held(1, 1)));
+        assert_eq!(Sliding::carried_back(&held(1, 2), &held(1, 1)), None, "nothing changed");
+        let mut own = OwnPrediction::new(Sliding);
+        own.observe(Tick(0), Vec2::ZERO, &held(0, 0));
+        let frame = 1.0 / 60.0;
+        let mut east = |partial| own.draw(&partial, frame).expect("observed").pos.x;
+        assert!(east(held(0, 1)).abs() < 1e-4, "still");
+        for (quarters, expected) in [(2, 1.0 / 3.0), (3, 2.0 / 3.0), (4, 1.0)] {
+            let drawn = east(held(1, quarters));
+            assert!(
+                (drawn - expected).abs() < 1e-4,
+                "{quarters} quarters into the tick the body is drawn {drawn} m east, not \
+                 {expected} m"
+            );
+        }
     }
 }

@@ -83,12 +83,17 @@ where
     }
 }
 
-/// What a spectator's keys do: they move its camera, which has no character to run or to
-/// interact with.
+/// What a spectator's help line says its keys do: they move and turn its camera, which has
+/// no character to run or to interact with. Only the help line reads it ([`hud_note`]), and
+/// [`KeyBindings::help_line`](settings::KeyBindings::help_line) reads `moving`, whether there
+/// is `turning` at all, `run` and `action`; the settings screen and the pause menu list the
+/// game's own names (`G::CONTROL_NAMES`), for a spectator too. So the names of the four
+/// directions and the two turns are left empty: nothing would show them.
 const SPECTATOR_CONTROLS: fixstep_present::ControlNames = fixstep_present::ControlNames {
     moving: "move the camera",
-    directions: ["Forward", "Back", "Left", "Right"],
-    turning: Some(["Turn left", "Turn right"]),
+    directions: [""; 4],
+    // There, so the help line says which keys turn the camera; its names go unread.
+    turning: Some([""; 2]),
     run: None,
     action: None,
 };
@@ -747,5 +752,18 @@ impl Page {
     /// Whether it is a settings page.
     const fn is_settings(self) -> bool {
         matches!(self, Self::Settings | Self::PauseSettings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A spectator's help line says what the keys bound now do to its camera; the names it
+    /// leaves empty never show.
+    #[test]
+    fn a_spectators_help_line_moves_and_turns_the_camera() {
+        let keys = settings::KeyBindings::default();
+        assert_eq!(keys.help_line(&SPECTATOR_CONTROLS), "WASD move the camera, Q/E turn");
     }
 }

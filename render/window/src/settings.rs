@@ -224,14 +224,32 @@ impl Action {
     }
 }
 
-/// A key taken by another action: binding it would make one key do two things.
+/// A key taken by another action: binding it would make one key do two things. Shown, it
+/// names the action whatever the game (a settings file's problem, read before any game is
+/// chosen); [`in_words`](Self::in_words) names it as a game does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{} already does {}", key_name(*key), taken_by.label())]
+#[error("{}", self.said(self.taken_by.label()))]
 pub struct KeyTaken {
     /// The key.
     pub key: KeyCode,
     /// The action it does.
     pub taken_by: Action,
+}
+
+impl KeyTaken {
+    /// What the settings screen of a game that calls its controls `names` says of it: the
+    /// key, and the action that has it under the game's name (`W already does North`), or
+    /// under its name whatever the game if the game has no use for the action.
+    #[must_use]
+    pub fn in_words(self, names: &ControlNames) -> String {
+        self.said(self.taken_by.named(names).unwrap_or(self.taken_by.label()))
+    }
+
+    /// The words, with the action called `action`: one sentence for the settings file and
+    /// the settings screen alike.
+    fn said(self, action: &str) -> String {
+        format!("{} already does {action}", key_name(self.key))
+    }
 }
 
 /// The keys of each action (one or two each: a main key and another). A file that names
@@ -513,6 +531,17 @@ pub fn load_or_create(path: &Path) -> Loaded {
     Loaded { settings, warning: Some(format!("{shown}: {problem}; {outcome}")) }
 }
 
+/// A game's own names for its controls, for the tests of the settings and their screen: a
+/// skater's, who only steers (forward is north) and dashes.
+#[cfg(test)]
+pub(crate) const SKATER: ControlNames = ControlNames {
+    moving: "skate",
+    directions: ["North", "South", "West", "East"],
+    turning: None,
+    run: None,
+    action: Some("Dash"),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -639,5 +668,16 @@ mod tests {
         assert_eq!(keys.action_of(KeyCode::KeyF), None, "the old key is free");
         keys.bind(Action::Forward, 1, KeyCode::KeyI).expect("I is free");
         assert_eq!(keys.keys_of(Action::Forward), [KeyCode::KeyW, KeyCode::KeyI]);
+    }
+
+    #[test]
+    fn a_taken_key_is_said_with_the_action_as_the_game_calls_it() {
+        let mut keys = KeyBindings::default();
+        let taken = keys.bind(Action::Interact, 0, KeyCode::KeyW).expect_err("W moves forward");
+        assert_eq!(taken.in_words(&SKATER), "W already does North");
+        assert_eq!(taken.to_string(), "W already does Forward", "with no game, the own name");
+        // An action the game has no use for keeps its own name.
+        let taken = keys.bind(Action::Interact, 0, KeyCode::KeyQ).expect_err("Q turns left");
+        assert_eq!(taken.in_words(&SKATER), "Q already does Turn left");
     }
 }

@@ -58,10 +58,8 @@ impl SettingsScreen {
             }
             // Still waiting: the player presses another key, or Esc.
             Err(taken) => {
-                let action = taken.taken_by.named(names).unwrap_or(taken.taken_by.label());
-                let key = key_name(taken.key);
-                self.problem =
-                    Some(format!("{key} already does {action}: pick another key, or Esc"));
+                let taken = taken.in_words(names);
+                self.problem = Some(format!("{taken}: pick another key, or Esc"));
             }
         }
         true
@@ -189,6 +187,7 @@ fn key_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::SKATER;
 
     /// A game whose player walks, runs, turns and interacts.
     const WALKER: ControlNames = ControlNames {
@@ -197,15 +196,6 @@ mod tests {
         turning: Some(["Turn left", "Turn right"]),
         run: Some("Run"),
         action: Some("Interact"),
-    };
-
-    /// A game whose player only steers and dashes.
-    const SKATER: ControlNames = ControlNames {
-        moving: "skate",
-        directions: ["North", "South", "West", "East"],
-        turning: None,
-        run: None,
-        action: Some("Dash"),
     };
 
     #[test]
