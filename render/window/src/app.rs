@@ -61,7 +61,7 @@ where
     R: FrameRenderer<Frame = FrameOf<G>>,
     F: FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
 {
-    let event_loop = EventLoop::new().map_err(|e| PlayError::NoDisplay(e.to_string()))?;
+    let event_loop = EventLoop::new().map_err(|e| PlayError::NoDisplay(Box::new(e)))?;
     event_loop.set_control_flow(ControlFlow::Poll);
     sound.set_volumes(&options.settings.volume);
     let mut app: App<G, R, F> = App {
@@ -76,7 +76,7 @@ where
         page: Page::None,
         error: None,
     };
-    event_loop.run_app(&mut app).map_err(|e| PlayError::Window(e.to_string()))?;
+    event_loop.run_app(&mut app).map_err(|e| PlayError::Window(Box::new(e)))?;
     match app.error {
         Some(error) => Err(error),
         None => Ok(()),
@@ -225,7 +225,7 @@ where
                 Box::new(SpectatePlay::<G>::new(content, *host, name, admission)?)
             }
         };
-        let shell = self.shell.as_ref().ok_or_else(|| PlayError::Window("no window".to_owned()))?;
+        let shell = self.shell.as_ref().ok_or_else(|| PlayError::Window("no window".into()))?;
         let note =
             hud_note::<G>(&shell.ctx, &self.options.settings.keys, false, game.is_spectator());
         let drawn_log = self.options.drawn_log.as_deref();
@@ -589,13 +589,14 @@ fn screenshot<R: FrameRenderer>(
     let (w, h) = shell.renderer.size();
     let target = OffscreenTarget::new(&shell.ctx.device, w, h, shell.view_format);
     shell.renderer.render(&target.view, frame, hud);
-    let failed = |message: String| PlayError::Write {
+    let failed = |source: Box<dyn std::error::Error + Send + Sync>| PlayError::Write {
         what: "screenshot",
         path: path.to_path_buf(),
-        message,
+        source,
     };
-    let image = target.read_image(&shell.ctx.device, &shell.ctx.queue).map_err(failed)?;
-    fixstep_gpu::offscreen::save_png(&image, path).map_err(|e| failed(e.to_string()))
+    let image =
+        target.read_image(&shell.ctx.device, &shell.ctx.queue).map_err(|e| failed(e.into()))?;
+    fixstep_gpu::offscreen::save_png(&image, path).map_err(|e| failed(Box::new(e)))
 }
 
 impl<G, R, F> ApplicationHandler for App<G, R, F>

@@ -125,7 +125,7 @@ pub enum PlayError {
          display (`xvfb-run fixstep`), or try `fixstep sim` or `fixstep screenshot`, which need \
          no window"
     )]
-    NoDisplay(String),
+    NoDisplay(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// No GPU, or it failed.
     #[error(transparent)]
     Gpu(#[from] GpuError),
@@ -139,18 +139,18 @@ pub enum PlayError {
     #[error("a tick does not run: {0}")]
     Tick(#[from] fixstep_runtime::Error),
     /// A file the window writes cannot be written.
-    #[error("cannot write the {what} {path}: {message}")]
+    #[error("cannot write the {what} {path}: {source}")]
     Write {
         /// What it is.
         what: &'static str,
         /// Where.
         path: PathBuf,
         /// Why.
-        message: String,
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The window system failed.
     #[error("the window system failed: {0}")]
-    Window(String),
+    Window(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// What the window plays.
@@ -242,7 +242,7 @@ where
         && std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty())
         && std::env::var_os("WAYLAND_DISPLAY").is_none_or(|d| d.is_empty())
     {
-        return Err(PlayError::NoDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set".to_owned()));
+        return Err(PlayError::NoDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set".into()));
     }
     app::play::<G, R, _>(options, content, mode, sound, make_renderer)
 }

@@ -82,7 +82,7 @@ impl<G: Game> Playing<G> {
                     PlayError::Write {
                         what: "drawn log",
                         path: path.to_path_buf(),
-                        message: e.to_string(),
+                        source: Box::new(e),
                     }
                 })?)),
                 path: path.to_path_buf(),
@@ -179,7 +179,7 @@ impl<G: Game> Playing<G> {
                 PlayError::Write {
                     what: "drawn log",
                     path: record.path.clone(),
-                    message: e.to_string(),
+                    source: Box::new(e),
                 }
             })?;
         }
@@ -193,7 +193,7 @@ impl<G: Game> Playing<G> {
             Some(record) => record.log.finish().map(drop).map_err(|e| PlayError::Write {
                 what: "drawn log",
                 path: record.path,
-                message: e.to_string(),
+                source: Box::new(e),
             }),
             None => Ok(()),
         }

@@ -51,6 +51,17 @@ pub enum WindowMode {
     Fullscreen,
 }
 
+impl std::fmt::Display for WindowMode {
+    /// The mode as the settings screen lists it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Windowed => "Windowed",
+            Self::Borderless => "Borderless",
+            Self::Fullscreen => "Fullscreen",
+        })
+    }
+}
+
 /// The window.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -416,7 +427,7 @@ impl Settings {
         let w = &self.window;
         if !WINDOW_SIDE_PIXELS.contains(&w.width) || !WINDOW_SIDE_PIXELS.contains(&w.height) {
             return Some(format!(
-                "window {}x{} is outside {}..={} pixels a side",
+                "window {}x{} is outside {} to {} pixels a side",
                 w.width,
                 w.height,
                 WINDOW_SIDE_PIXELS.start(),
@@ -425,14 +436,18 @@ impl Settings {
         }
         if !FOV_DEGREES.contains(&self.view.fov_degrees) {
             return Some(format!(
-                "fov_degrees {} is outside {FOV_DEGREES:?}",
-                self.view.fov_degrees
+                "fov_degrees {} is outside {} to {} degrees",
+                self.view.fov_degrees,
+                FOV_DEGREES.start(),
+                FOV_DEGREES.end()
             ));
         }
         if !MOUSE_SENSITIVITY.contains(&self.view.mouse_sensitivity) {
             return Some(format!(
-                "mouse_sensitivity {} is outside {MOUSE_SENSITIVITY:?}",
-                self.view.mouse_sensitivity
+                "mouse_sensitivity {} is outside {} to {}",
+                self.view.mouse_sensitivity,
+                MOUSE_SENSITIVITY.start(),
+                MOUSE_SENSITIVITY.end()
             ));
         }
         let v = &self.volume;

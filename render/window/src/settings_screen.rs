@@ -106,14 +106,11 @@ pub fn settings_screen(
 fn window_rows(ui: &mut egui::Ui, settings: &mut Settings) {
     let window = &mut settings.window;
     ui.label("Window");
-    egui::ComboBox::from_id_salt("mode").selected_text(format!("{:?}", window.mode)).show_ui(
-        ui,
-        |ui| {
-            for mode in [WindowMode::Windowed, WindowMode::Borderless, WindowMode::Fullscreen] {
-                ui.selectable_value(&mut window.mode, mode, format!("{mode:?}"));
-            }
-        },
-    );
+    egui::ComboBox::from_id_salt("mode").selected_text(window.mode.to_string()).show_ui(ui, |ui| {
+        for mode in [WindowMode::Windowed, WindowMode::Borderless, WindowMode::Fullscreen] {
+            ui.selectable_value(&mut window.mode, mode, mode.to_string());
+        }
+    });
     ui.end_row();
     ui.label("Size (windowed)");
     egui::ComboBox::from_id_salt("size")

@@ -127,9 +127,7 @@ impl<R: FrameRenderer> Shell<R> {
             .with_inner_size(PhysicalSize::new(size.0, size.1))
             .with_fullscreen(fullscreen(event_loop, settings.window.mode));
         let window = Arc::new(
-            event_loop
-                .create_window(attributes)
-                .map_err(|e| PlayError::NoDisplay(format!("cannot open a window: {e}")))?,
+            event_loop.create_window(attributes).map_err(|e| PlayError::NoDisplay(Box::new(e)))?,
         );
         // The primary backends first (Vulkan, Metal, DirectX 12), OpenGL only if none of them
         // has an adapter: wgpu's OpenGL backend probes for a Wayland display as it starts,

@@ -176,8 +176,7 @@ pub fn window<G: Playable>(
     let sound = G::sound(content, &paths.assets);
     let result =
         run_with_sound::<G, G::Renderer>(&options, content, &mode, sound, |ctx, format, size| {
-            G::renderer(ctx, format, size, content, &setup)
-                .map_err(|e| PlayError::Window(format!("{e:#}")))
+            G::renderer(ctx, format, size, content, &setup).map_err(|e| PlayError::Window(e.into()))
         });
     match result {
         Ok(()) => Ok(()),
