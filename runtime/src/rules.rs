@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::file::{ContentFiles, ContentReader};
 use crate::input::{Bot, HeldInput};
 use crate::script::TextCommand;
 use crate::{ContentDigest, Player, Simulation};
@@ -53,7 +54,26 @@ pub trait Rules: Sized + 'static {
     /// # Errors
     ///
     /// Every problem of the file, naming it.
-    fn load_content(assets: &Path, file: &Path) -> Result<Self::Content, Self::ContentError>;
+    fn load_content(assets: &Path, file: &Path) -> Result<Self::Content, Self::ContentError> {
+        Self::read_content(&ContentReader::folder(assets), file)
+    }
+
+    /// Loads content through `reader`: from a folder, the file `file` and the files it names
+    /// under the folder; from files a replay carries, the one they call their own (`file` is
+    /// then unused). Every file is read through `reader`, which keeps what
+    /// [`content_files`](Self::content_files) returns, and checked as a file from disk is.
+    ///
+    /// # Errors
+    ///
+    /// Every problem of the files, naming each.
+    fn read_content(
+        reader: &ContentReader,
+        file: &Path,
+    ) -> Result<Self::Content, Self::ContentError>;
+
+    /// The files the content was read from (empty for content made in code): what a replay
+    /// carries so that it plays where the assets differ or are missing.
+    fn content_files(content: &Self::Content) -> &ContentFiles;
 
     /// The content's title, for a window and a log line.
     fn content_title(content: &Self::Content) -> &str;

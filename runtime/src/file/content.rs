@@ -62,6 +62,28 @@ pub fn shown_path(path: &str) -> String {
 ///
 /// [`ContentPathError`] says which rule the path breaks.
 pub fn content_path(root: &Path, name: &str) -> Result<PathBuf, ContentPathError> {
+    check_content_name(name)?;
+    let shown = || shown_path(name);
+    let joined = root.join(name);
+    let Ok(real_root) = std::fs::canonicalize(root) else {
+        // No content folder: nothing under it exists, and the reader says so.
+        return Ok(joined);
+    };
+    // The deepest part of the path that exists, with its links resolved.
+    let real = joined.ancestors().find_map(|p| std::fs::canonicalize(p).ok());
+    match real {
+        Some(real) if real.starts_with(&real_root) => Ok(joined),
+        _ => Err(ContentPathError::Escapes { shown: shown() }),
+    }
+}
+
+/// Whether `name` is a path a file may name, by its text alone: not empty, not too long, not
+/// absolute, and no `..`. Links are for [`content_path`] to follow, on disk.
+///
+/// # Errors
+///
+/// [`ContentPathError`] says which rule the name breaks.
+pub fn check_content_name(name: &str) -> Result<(), ContentPathError> {
     if name.is_empty() {
         return Err(ContentPathError::Empty);
     }
@@ -79,17 +101,7 @@ pub fn content_path(root: &Path, name: &str) -> Result<PathBuf, ContentPathError
             Component::CurDir | Component::Normal(_) => {}
         }
     }
-    let joined = root.join(relative);
-    let Ok(real_root) = std::fs::canonicalize(root) else {
-        // No content folder: nothing under it exists, and the reader says so.
-        return Ok(joined);
-    };
-    // The deepest part of the path that exists, with its links resolved.
-    let real = joined.ancestors().find_map(|p| std::fs::canonicalize(p).ok());
-    match real {
-        Some(real) if real.starts_with(&real_root) => Ok(joined),
-        _ => Err(ContentPathError::Escapes { shown: shown() }),
-    }
+    Ok(())
 }
 
 #[cfg(test)]

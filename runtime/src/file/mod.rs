@@ -21,13 +21,17 @@
 //! assert_eq!(error.to_string(), "/dev/zero: a character device, not a file");
 //! ```
 
+mod bundle;
 mod content;
 mod error;
 mod lines;
 mod open;
 mod size;
 
-pub use content::{ContentPathError, MAX_CONTENT_PATH_BYTES, content_path, shown_path};
+pub use bundle::{ContentFiles, ContentReadError, ContentReader, MAX_CONTENT_FILES_BYTES, UnpackError};
+pub use content::{
+    ContentPathError, MAX_CONTENT_PATH_BYTES, check_content_name, content_path, shown_path,
+};
 pub use error::{NodeKind, ReadError};
 pub use lines::{LineError, LineReader};
 pub use open::{Bounded, open, read_bytes, read_text};
