@@ -131,7 +131,12 @@ pub enum ContentReadError {
 }
 
 /// Reads content's files from a folder, or from files a replay carries, and keeps a copy of
-/// each it read; see the [module documentation](self).
+/// each it read, by the name it was asked for: the content's [`ContentFiles`].
+///
+/// Reading from a folder, it applies the folder's rules (regular files within their kind's
+/// limit, named paths inside the folder). Reading carried files, it applies the same checks
+/// to their names and sizes: a crafted replay's content is as untrusted as a downloaded
+/// level, and is refused the same way.
 #[derive(Debug)]
 pub struct ContentReader {
     source: Source,
@@ -267,6 +272,14 @@ impl ContentReader {
     #[must_use]
     pub fn into_files(self) -> ContentFiles {
         self.read.into_inner()
+    }
+
+    /// A copy of the files read so far, with the content's own file named: what content read
+    /// through a borrowed reader (as [`Rules::read_content`](crate::Rules::read_content) is
+    /// given) keeps, where [`into_files`](Self::into_files) needs the reader itself.
+    #[must_use]
+    pub fn files_read(&self) -> ContentFiles {
+        self.read.borrow().clone()
     }
 }
 
