@@ -4,6 +4,7 @@
 mod common;
 
 mod bots;
+mod carried_content;
 mod characters;
 mod commands;
 mod crowds;

@@ -8,6 +8,7 @@ mod stress;
 
 use std::sync::Arc;
 
+use fixstep_runtime::file::ContentFiles;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
 use fixstep_runtime::{Canonical, ContentDigest};
 
@@ -15,8 +16,9 @@ use crate::state::Role;
 
 pub use crate::geom::{Circle, Rect};
 pub use load::{
-    CLIP_FILE, CUTSCENE_FILE, DIALOGUE_FILE, LEVEL_FILE, LevelError, LevelProblem,
-    MAX_LISTED_PROBLEMS, load_clips, load_level, load_level_str, validate_level_file,
+    CLIP_FILE, CUTSCENE_FILE, CUTSCENE_IMAGE_FILE, DIALOGUE_FILE, LEVEL_FILE, LevelError,
+    LevelProblem, MAX_LISTED_PROBLEMS, load_clips, load_level, load_level_str, read_level,
+    validate_level_file,
 };
 pub use model::Easing;
 pub use stress::{
@@ -58,6 +60,13 @@ pub struct Level {
     /// its [`digest`](Self::digest): the same content from another place is the same level.
     #[canonical(skip)]
     pub source: String,
+    /// The files it was read from: the level file, and every file it names (clips, dialogue
+    /// and cutscene scripts, the cutscenes' images), by their names under the assets; empty
+    /// for a level made in code. A replay carries them, so the level loads and draws where
+    /// the assets differ or are missing. Not part of its [`digest`](Self::digest): the
+    /// digest is of the values read, not of the text.
+    #[canonical(skip)]
+    pub files: Arc<ContentFiles>,
     /// The ground; nothing stands outside it.
     pub ground: Rect,
     /// Ticks in a full day of the time-of-day cycle (> 0).

@@ -15,6 +15,8 @@
 //! and south walls, lifts in the blocks' corners between the sidewalks and the buildings,
 //! signs beside the buildings; the teleport zones lie in the margin around the grid.
 
+use std::sync::Arc;
+
 use super::load::level_from_file;
 use super::model::{
     Building, CircleCm, Door, Easing, Lamp, LevelFile, Lift, Object, ObjectKind, Pedestrian,
@@ -99,7 +101,14 @@ const CLIP_FILE: &str = "animations/humanoid.ron";
 /// from [`super::load_clips`]).
 #[must_use]
 pub fn stress_level(clips: Clips) -> Level {
-    level_from_file(&stress_level_file(), SOURCE.to_owned(), clips, Vec::new(), Vec::new())
+    level_from_file(
+        &stress_level_file(),
+        SOURCE.to_owned(),
+        clips,
+        Vec::new(),
+        Vec::new(),
+        Arc::default(),
+    )
 }
 
 /// The stress level for its crowd on one spot: no pedestrians, and one spawn, on the first
@@ -109,7 +118,14 @@ pub fn stress_level(clips: Clips) -> Level {
 /// spread-out one.
 #[must_use]
 pub fn crowd_level(clips: Clips) -> Level {
-    level_from_file(&crowd_level_file(), CROWD_SOURCE.to_owned(), clips, Vec::new(), Vec::new())
+    level_from_file(
+        &crowd_level_file(),
+        CROWD_SOURCE.to_owned(),
+        clips,
+        Vec::new(),
+        Vec::new(),
+        Arc::default(),
+    )
 }
 
 /// The name [`Level::source`] gives the crowd level: it has no file.

@@ -53,6 +53,7 @@ pub fn level() -> Level {
     Level {
         name: "fixture".to_owned(),
         source: "tests".to_owned(),
+        files: Arc::default(),
         ground: Rect { min: v(-100, -100), max: v(100, 100) },
         ticks_per_day: 6_000,
         start_time_of_day: 1 << 31,

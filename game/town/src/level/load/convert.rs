@@ -2,7 +2,9 @@
 //! degrees as binary angles and string ids as indices.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
+use fixstep_runtime::file::ContentFiles;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3};
 use fixstep_runtime::tick::TICKS_PER_SECOND;
 
@@ -118,14 +120,15 @@ pub(super) fn cutscene_def(source: &str, file: CutsceneFile) -> CutsceneDef {
 
 /// Converts a checked level file into a [`Level`], with its clips and the dialogue and
 /// cutscene scripts it names (found by their [`DialogueDef::source`] and
-/// [`CutsceneDef::source`]). Only meaningful for a file that passed the checks: a reference
-/// that does not resolve becomes index 0 rather than a panic.
+/// [`CutsceneDef::source`]), and the files it was read from. Only meaningful for a file that
+/// passed the checks: a reference that does not resolve becomes index 0 rather than a panic.
 pub(in crate::level) fn level_from_file(
     file: &LevelFile,
     source: String,
     clips: Clips,
     dialogues: Vec<DialogueDef>,
     cutscenes: Vec<CutsceneDef>,
+    files: Arc<ContentFiles>,
 ) -> Level {
     let waypoint_index: BTreeMap<&str, WaypointIndex> = file
         .streets
@@ -193,6 +196,7 @@ pub(in crate::level) fn level_from_file(
     Level {
         name: file.name.clone(),
         source,
+        files,
         ground: rect(file.ground),
         ticks_per_day: file.day_minutes.saturating_mul(TICKS_PER_MINUTE),
         start_time_of_day,

@@ -3,7 +3,10 @@
 //! [`load_level`] reads a level file (`assets/levels/*.ron`, in the format of [`model`]) and
 //! every file it refers to (the animation clips, dialogue and cutscene scripts, the images of
 //! the cutscenes), checks all of it, and converts it into a [`Level`]: centimetres become
-//! fixed-point metres, degrees binary angles, string ids indices.
+//! fixed-point metres, degrees binary angles, string ids indices. Every file is read through a
+//! [`ContentReader`] ([`read_level`]): from the assets on disk, or from the files a replay
+//! carries, checked the same way either way; the level keeps the files it was read from
+//! ([`Level::files`]).
 //!
 //! It never stops at the first problem. A [`LevelError`] lists every problem found, each as
 //! `FILE:LINE:COLUMN: MESSAGE`, the way a compiler reports errors. RON reports positions for
@@ -25,14 +28,17 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::Arc;
+
+use fixstep_runtime::file::ContentReader;
 
 use super::model::{CutsceneFile, DialogueFile, LevelFile};
 use super::{Clips, Level};
 use check::{Checker, check_cutscene, check_dialogue, check_images, check_level_file};
 use convert::{cutscene_def, dialogue_def};
 use locate::{Doc, Seg};
-pub use read::{CLIP_FILE, CUTSCENE_FILE, DIALOGUE_FILE, LEVEL_FILE};
-use read::{Referrer, load_clip_file, parse_ron, read_ron, source_name, unreadable};
+pub use read::{CLIP_FILE, CUTSCENE_FILE, CUTSCENE_IMAGE_FILE, DIALOGUE_FILE, LEVEL_FILE};
+use read::{Referrer, load_clip_file, parse_ron, read_ron, source_name, unread_main};
 
 /// A path to a value: `path!["pedestrians", i, "route", j]`.
 macro_rules! path {
@@ -58,36 +64,78 @@ pub use problems::{LevelError, LevelProblem, MAX_LISTED_PROBLEMS};
 /// (clips, dialogue, cutscenes, images) are relative to `assets_root`, and may not leave it
 /// (no absolute path, no `..`, no link out of it): a path that does is a problem at the value
 /// that names it, and nothing is opened there. Every file is read within its kind's limit
-/// ([`LEVEL_FILE`], [`CLIP_FILE`], [`DIALOGUE_FILE`], [`CUTSCENE_FILE`]). The level's
-/// [`Level::source`] is `level_file` relative to `assets_root` when it lies under it.
+/// ([`LEVEL_FILE`], [`CLIP_FILE`], [`DIALOGUE_FILE`], [`CUTSCENE_FILE`],
+/// [`CUTSCENE_IMAGE_FILE`]). The level's [`Level::source`] is `level_file` relative to
+/// `assets_root` when it lies under it. It is [`read_level`] from the folder `assets_root`.
 ///
 /// # Errors
 ///
 /// A [`LevelError`] listing every problem found: unreadable files, RON syntax and type errors,
 /// and every broken rule of the level format.
 pub fn load_level(assets_root: &Path, level_file: &Path) -> Result<Level, LevelError> {
-    match fixstep_runtime::file::read_text(level_file, LEVEL_FILE) {
-        Ok(text) => load_level_str(&text, level_file, assets_root),
-        Err(error) => Err(LevelError { problems: vec![unreadable(&error)] }),
-    }
+    read_level(&ContentReader::folder(assets_root), level_file)
+}
+
+/// Loads, checks and converts a level and every file it refers to, each read through
+/// `reader`, which keeps them: they become the level's [`Level::files`].
+///
+/// From a folder, as [`load_level`] with the folder as the assets root. From files a replay
+/// carries, the level is the file they call their own (`level_file` is unused), the files it
+/// names are looked up among them by the same names and checked by the same rules, and
+/// problems name each file under what carries them; [`Level::source`] is the name of the
+/// level's own file there.
+///
+/// # Errors
+///
+/// As [`load_level`]; a file the level names that is not among the carried files is a
+/// problem at the value that names it, as a missing file on disk is.
+pub fn read_level(reader: &ContentReader, level_file: &Path) -> Result<Level, LevelError> {
+    let name = reader.root().map_or_else(String::new, |root| source_name(root, level_file));
+    let (label, text) = reader
+        .read_main(level_file, &name, LEVEL_FILE)
+        .map_err(|error| LevelError { problems: vec![unread_main(reader, &error)] })?;
+    let source = reader.main().map_or(name, str::to_owned);
+    let mut level = level_from_text(reader, &text, &label, source)?;
+    level.files = Arc::new(reader.files_read());
+    Ok(level)
 }
 
 /// Checks and converts the text of a level file. `label` names the file in problems (and,
 /// relative to `assets_root` when it lies under it, becomes [`Level::source`]); the files
-/// the level refers to are read from under `assets_root`.
+/// the level refers to are read from under `assets_root`. The level's [`Level::files`] hold
+/// `source` as its own file, by its source name, and the files it names.
 ///
 /// # Errors
 ///
 /// As [`load_level`].
 pub fn load_level_str(source: &str, label: &Path, assets_root: &Path) -> Result<Level, LevelError> {
+    let reader = ContentReader::folder(assets_root);
+    let name = source_name(assets_root, label);
+    let mut level = level_from_text(&reader, source, label, name.clone())?;
+    let mut files = reader.into_files();
+    files.insert(name.clone(), source.as_bytes().to_vec());
+    files.main = name;
+    level.files = Arc::new(files);
+    Ok(level)
+}
+
+/// Checks and converts `text`, the level file shown as `label`, reading the files it refers
+/// to through `reader`; the level goes by `source`, and its [`Level::files`] are left empty
+/// for the caller to fill.
+fn level_from_text(
+    reader: &ContentReader,
+    text: &str,
+    label: &Path,
+    source: String,
+) -> Result<Level, LevelError> {
     let file: LevelFile =
-        parse_ron(source, label).map_err(|problem| LevelError { problems: vec![problem] })?;
-    let level_doc = Doc::with_text(label, source);
+        parse_ron(text, label).map_err(|problem| LevelError { problems: vec![problem] })?;
+    let level_doc = Doc::with_text(label, text);
     let mut problems = Vec::new();
     check_level_file(&file, &mut Checker { doc: &level_doc, problems: &mut problems });
 
     let clips = load_clip_file(
-        assets_root,
+        reader,
         &file.clips,
         Some(Referrer { doc: &level_doc, path: &path!["clips"] }),
         &mut problems,
@@ -101,7 +149,7 @@ pub fn load_level_str(source: &str, label: &Path, assets_root: &Path) -> Result<
         }
         let referrer = Referrer { doc: &level_doc, path: &path!["talkers", i, "dialogue"] };
         let read = read_ron::<DialogueFile>(
-            assets_root,
+            reader,
             &talker.dialogue,
             DIALOGUE_FILE,
             Some(referrer),
@@ -122,7 +170,7 @@ pub fn load_level_str(source: &str, label: &Path, assets_root: &Path) -> Result<
         let referrer =
             Referrer { doc: &level_doc, path: &path!["cutscene_triggers", i, "cutscene"] };
         let read = read_ron::<CutsceneFile>(
-            assets_root,
+            reader,
             &trigger.cutscene,
             CUTSCENE_FILE,
             Some(referrer),
@@ -131,7 +179,7 @@ pub fn load_level_str(source: &str, label: &Path, assets_root: &Path) -> Result<
         if let Some((cutscene, doc)) = read {
             let mut checker = Checker { doc: &doc, problems: &mut problems };
             check_cutscene(&cutscene, &mut checker);
-            check_images(&cutscene, assets_root, &mut checker);
+            check_images(&cutscene, reader, &mut checker);
             cutscenes.push(cutscene_def(&trigger.cutscene, cutscene));
         }
     }
@@ -146,7 +194,7 @@ pub fn load_level_str(source: &str, label: &Path, assets_root: &Path) -> Result<
             problems: vec![level_doc.problem(&path!["clips"], "the clip file did not load")],
         });
     };
-    Ok(level_from_file(&file, source_name(assets_root, label), clips, dialogues, cutscenes))
+    Ok(level_from_file(&file, source, clips, dialogues, cutscenes, Arc::default()))
 }
 
 /// Loads and checks an animation clip file (`clip_file` relative to `assets_root`, such as
@@ -158,14 +206,15 @@ pub fn load_level_str(source: &str, label: &Path, assets_root: &Path) -> Result<
 ///
 /// [`AnimState`]: crate::AnimState
 pub fn load_clips(assets_root: &Path, clip_file: &str) -> Result<Clips, LevelError> {
+    let reader = ContentReader::folder(assets_root);
     let mut problems = Vec::new();
-    let clips = load_clip_file(assets_root, clip_file, None, &mut problems);
+    let clips = load_clip_file(&reader, clip_file, None, &mut problems);
     match (LevelError::from_problems(problems), clips) {
         (None, Some(clips)) => Ok(clips),
         (Some(error), _) => Err(error),
         (None, None) => Err(LevelError {
             problems: vec![LevelProblem {
-                file: assets_root.join(clip_file),
+                file: reader.shown(clip_file),
                 line: 0,
                 column: 0,
                 message: "the clip file did not load".to_owned(),

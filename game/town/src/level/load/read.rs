@@ -1,10 +1,11 @@
-//! Reading files: the files a level names, read from disk and parsed as RON, with a problem
-//! for each that cannot be read or parsed; and the clip file, read, checked and converted.
+//! Reading files: the files a level names, read through a [`ContentReader`] (from the assets
+//! on disk, or from files a replay carries) and parsed as RON, with a problem for each that
+//! cannot be read or parsed; and the clip file, read, checked and converted.
 
 use std::fs;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
-use fixstep_runtime::file::{FileKind, ReadError, content_path, read_text};
+use fixstep_runtime::file::{ContentReadError, ContentReader, FileKind, ReadError};
 use serde::de::DeserializeOwned;
 
 use super::check::{Checker, check_clip_file};
@@ -29,6 +30,14 @@ pub const DIALOGUE_FILE: FileKind = FileKind::new("dialogue file", 1_000_000);
 
 /// A cutscene script: the fountain's is 1 kB; a thousand times that is a film.
 pub const CUTSCENE_FILE: FileKind = FileKind::new("cutscene file", 1_000_000);
+
+/// An image a cutscene shows, a PNG: the fountain's postcard is under 1 kB, and a picture
+/// in a corner of the screen is a few hundred kB at most. Its bytes are kept with the level
+/// (a replay carries them, and the renderer draws them from there), so the limit keeps a
+/// few of them well inside the [`MAX_CONTENT_FILES_BYTES`] a replay's content may unpack to.
+///
+/// [`MAX_CONTENT_FILES_BYTES`]: fixstep_runtime::file::MAX_CONTENT_FILES_BYTES
+pub const CUTSCENE_IMAGE_FILE: FileKind = FileKind::new("image file", 2_000_000);
 
 /// A problem at the value `referrer` points at, or at the file itself.
 fn problem_at(
@@ -62,28 +71,20 @@ pub(super) fn parse_ron<T: DeserializeOwned>(text: &str, file: &Path) -> Result<
     })
 }
 
-/// Reads and parses the RON file `name` under `assets_root`, a file of `kind`, or records
-/// why it could not: a path that leaves the assets or a file that cannot be read as a problem
+/// Reads and parses the RON file `name` through `reader`, a file of `kind`, or records why it
+/// could not: a path that leaves the content folder or a file that cannot be read as a problem
 /// at the value that named it (if any), a syntax error in the file itself.
 pub(super) fn read_ron<T: DeserializeOwned>(
-    assets_root: &Path,
+    reader: &ContentReader,
     name: &str,
     kind: FileKind,
     referrer: Option<Referrer<'_>>,
     problems: &mut Vec<LevelProblem>,
 ) -> Option<(T, Doc)> {
-    let file = match content_path(assets_root, name) {
-        Ok(file) => file,
+    let (file, text) = match reader.read_text(name, kind) {
+        Ok(read) => read,
         Err(error) => {
-            let message = format!("{} path {error}", kind.name);
-            problems.push(problem_at(referrer, &assets_root.join(name), message.clone(), message));
-            return None;
-        }
-    };
-    let text = match read_text(&file, kind) {
-        Ok(text) => text,
-        Err(error) => {
-            problems.push(problem_at(referrer, &file, error.with_causes(), error.reason()));
+            problems.push(unread(reader, name, kind, referrer, &error));
             return None;
         }
     };
@@ -96,20 +97,61 @@ pub(super) fn read_ron<T: DeserializeOwned>(
     }
 }
 
+/// The problem of the file `name`, of `kind`, that `reader` did not read: at the value that
+/// named it (if any), or at the file itself.
+fn unread(
+    reader: &ContentReader,
+    name: &str,
+    kind: FileKind,
+    referrer: Option<Referrer<'_>>,
+    error: &ContentReadError,
+) -> LevelProblem {
+    match error {
+        ContentReadError::Path(error) => {
+            let message = format!("{} path {error}", kind.name);
+            problem_at(referrer, &reader.shown(name), message.clone(), message)
+        }
+        ContentReadError::Read(error) => {
+            problem_at(referrer, error.path(), error.with_causes(), error.reason())
+        }
+    }
+}
+
+/// The problem of the level's own file that `reader` did not read: at the file itself.
+pub(super) fn unread_main(reader: &ContentReader, error: &ContentReadError) -> LevelProblem {
+    match error {
+        ContentReadError::Read(error) => unreadable(error),
+        ContentReadError::Path(error) => LevelProblem {
+            file: carrier(reader),
+            line: 0,
+            column: 0,
+            message: format!("{} path {error}", LEVEL_FILE.name),
+        },
+    }
+}
+
+/// What carries the files `reader` reads, as problems show it: the folder, or what carries
+/// the files (a replay). The name of the level's own file is left out, as a name refused is
+/// not shown but quoted in the message.
+fn carrier(reader: &ContentReader) -> PathBuf {
+    // An empty name joins as a trailing separator, which the components leave out.
+    reader.shown("").components().collect()
+}
+
 /// The problem of a file the user named that cannot be read: at the file itself.
-pub(super) fn unreadable(error: &ReadError) -> LevelProblem {
+fn unreadable(error: &ReadError) -> LevelProblem {
     LevelProblem { file: error.path().to_path_buf(), line: 0, column: 0, message: error.reason() }
 }
 
-/// Reads, checks and converts a clip file; `None` (with problems recorded) if anything is
-/// wrong with it.
+/// Reads (through `reader`), checks and converts a clip file; `None` (with problems recorded)
+/// if anything is wrong with it.
 pub(super) fn load_clip_file(
-    assets_root: &Path,
+    reader: &ContentReader,
     clip_file: &str,
     referrer: Option<Referrer<'_>>,
     problems: &mut Vec<LevelProblem>,
 ) -> Option<Clips> {
-    let (file, doc) = read_ron::<ClipFile>(assets_root, clip_file, CLIP_FILE, referrer, problems)?;
+    let (file, doc) = read_ron::<ClipFile>(reader, clip_file, CLIP_FILE, referrer, problems)?;
     let before = problems.len();
     check_clip_file(&file, &mut Checker { doc: &doc, problems });
     (problems.len() == before).then(|| clips_from_file(&file))

@@ -1,13 +1,13 @@
 //! The checks of the files a level refers to: the animation clip file, dialogue scripts, and
 //! cutscene scripts with the images they show.
 
-use std::fs;
-use std::path::Path;
+use fixstep_runtime::file::{ContentReadError, ContentReader};
 
 use super::Checker;
 use crate::AnimState;
 use crate::level::ClipIndex;
 use crate::level::load::locate::Seg;
+use crate::level::load::read::CUTSCENE_IMAGE_FILE;
 use crate::level::model::{ClipFile, CutsceneFile, DialogueFile};
 
 /// Highest clip rate, frames per second. Real clips play at 24 to 60 fps; the bound rejects
@@ -173,30 +173,22 @@ fn check_span(c: &mut Checker<'_>, item: &[Seg], who: &str, from: u32, to: u32, 
     }
 }
 
-/// Checks that the images a cutscene shows exist.
+/// Checks that the images a cutscene shows can be read, reading each through `reader`, which
+/// keeps their bytes with the level's files (what a replay carries and the renderer draws).
 pub(in crate::level::load) fn check_images(
     file: &CutsceneFile,
-    assets_root: &Path,
+    reader: &ContentReader,
     c: &mut Checker<'_>,
 ) {
     for (i, image) in file.images.iter().enumerate() {
-        let image_file = match fixstep_runtime::file::content_path(assets_root, &image.image) {
-            Ok(path) => path,
-            Err(error) => {
+        match reader.read_bytes(&image.image, CUTSCENE_IMAGE_FILE) {
+            Ok(_) => {}
+            Err(ContentReadError::Path(error)) => {
                 c.report(&path!["images", i, "image"], format!("image file path {error}"));
-                continue;
             }
-        };
-        match fs::metadata(&image_file) {
-            Ok(meta) if meta.is_file() => {}
-            Ok(_) => c.report(
-                &path!["images", i, "image"],
-                format!("image file {} is not a file", image_file.display()),
-            ),
-            Err(error) => c.report(
-                &path!["images", i, "image"],
-                format!("cannot read image file {}: {error}", image_file.display()),
-            ),
+            Err(ContentReadError::Read(error)) => {
+                c.report(&path!["images", i, "image"], error.with_causes());
+            }
         }
     }
 }
