@@ -1,10 +1,11 @@
 //! The arena's content: its size, its goals, where the pucks and players start, loaded from a
 //! RON file under the assets and checked, every problem named with the file and its line.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use fixstep_runtime::Canonical;
-use fixstep_runtime::file::{FileKind, read_text};
+use fixstep_runtime::file::{ContentFiles, ContentReadError, ContentReader, FileKind};
 
 use crate::rules::{MAX_PLAYERS, MM_PER_M};
 use fixstep_runtime::math::{Fx, Vec2, fx_ratio};
@@ -28,8 +29,8 @@ pub const MAX_PUCKS: usize = 32;
 /// last player would never be used.
 pub const MAX_SPAWNS_PER_TEAM: usize = MAX_PLAYERS / 2;
 
-/// A validated arena, in fixed-point metres. Its canonical bytes (without its path) are its
-/// content digest.
+/// A validated arena, in fixed-point metres. Its canonical bytes (without its path and its
+/// files) are its content digest.
 #[derive(Clone, Debug, PartialEq, Eq, Canonical)]
 pub struct Layout {
     /// Its name.
@@ -38,6 +39,11 @@ pub struct Layout {
     /// is the same rink.
     #[canonical(skip)]
     pub source: String,
+    /// The file it was read from, by its name under the assets: what a replay carries, so
+    /// the rink loads where the assets differ or are missing. Not content either: the digest
+    /// is of the values read, not of the text.
+    #[canonical(skip)]
+    pub files: Arc<ContentFiles>,
     /// Half its length (east to west), metres.
     pub half_length: Fx,
     /// Half its width (north to south), metres.
@@ -98,31 +104,74 @@ fn point((x, y): (i32, i32)) -> Vec2 {
     Vec2::new(metres(x), metres(y))
 }
 
-/// Loads the arena in `file`, named in errors by its path under `assets` where it is there.
+/// Loads the arena in `file`, named in errors by its path under `assets` where it is there:
+/// [`read_layout`] from the folder `assets`.
 ///
 /// # Errors
 ///
 /// A file that cannot be read, is not an arena in RON, or whose numbers make no rink.
 pub fn load_layout(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
-    let text = read_text(file, RINK_FILE).map_err(|e| LayoutError {
-        file: file.display().to_string(),
-        line: 0,
-        column: 0,
-        message: e.reason(),
+    read_layout(&ContentReader::folder(assets), file)
+}
+
+/// Loads an arena through `reader`, which keeps the file: from a folder, the file `file`
+/// (as [`load_layout`]); from files a replay carries, the one they call their own (`file` is
+/// then unused), named in errors under what carries it, and whose name becomes the layout's
+/// [`Layout::source`].
+///
+/// # Errors
+///
+/// A file that cannot be read (or a carried one whose name is no name under the assets), is
+/// not an arena in RON, or whose numbers make no rink.
+pub fn read_layout(reader: &ContentReader, file: &Path) -> Result<Layout, LayoutError> {
+    let name = reader.root().map_or_else(String::new, |root| source_of(root, file));
+    let (shown, text) = reader.read_main(file, &name, RINK_FILE).map_err(|e| match e {
+        ContentReadError::Read(e) => LayoutError {
+            file: e.path().display().to_string(),
+            line: 0,
+            column: 0,
+            message: e.reason(),
+        },
+        ContentReadError::Path(e) => LayoutError {
+            // What carries the files: an empty name joins as a trailing separator, which the
+            // components leave out. The name refused is quoted in the message instead.
+            file: reader.shown("").components().collect::<PathBuf>().display().to_string(),
+            line: 0,
+            column: 0,
+            message: format!("{} path {e}", RINK_FILE.name),
+        },
     })?;
-    layout_from_str(&text, assets, file)
+    let source = reader.main().map_or(name, str::to_owned);
+    let layout = parse_layout(&text, &shown.display().to_string(), source)?;
+    Ok(Layout { files: Arc::new(reader.files_read()), ..layout })
+}
+
+/// Where `file` is under `assets`, with `/` separators, or `file` as given where it is not.
+fn source_of(assets: &Path, file: &Path) -> String {
+    file.strip_prefix(assets)
+        .map_or_else(|_| file.display().to_string(), |p| p.display().to_string().replace('\\', "/"))
 }
 
 /// Checks and converts the text of an arena file, as [`load_layout`] does once it has read
-/// `file`, which names it in errors (by its path under `assets` where it is there).
+/// `file`, which names it in errors (by its path under `assets` where it is there). The
+/// layout's [`Layout::files`] hold `text` as its own file, by that name.
 ///
 /// # Errors
 ///
 /// Text that is not an arena in RON, or whose numbers make no rink.
 pub fn layout_from_str(text: &str, assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
-    let label = file.display().to_string();
+    let source = source_of(assets, file);
+    let layout = parse_layout(text, &file.display().to_string(), source.clone())?;
+    let mut files = ContentFiles::new(source.clone());
+    files.insert(source, text.as_bytes().to_vec());
+    Ok(Layout { files: Arc::new(files), ..layout })
+}
+
+/// Checks and converts `text`, the arena file shown as `label` in errors, into a layout that
+/// goes by `source`, with no files (for the caller to give).
+fn parse_layout(text: &str, label: &str, source: String) -> Result<Layout, LayoutError> {
     let fail = |line: usize, column: usize, message: String| LayoutError {
-        file: label.clone(),
+        file: label.to_owned(),
         line,
         column,
         message,
@@ -184,12 +233,10 @@ pub fn layout_from_str(text: &str, assets: &Path, file: &Path) -> Result<Layout,
             return Err(at("spawns", format!("({}, {}) is outside the rink", p.0, p.1)));
         }
     }
-    let source = file
-        .strip_prefix(assets)
-        .map_or_else(|_| label.clone(), |p| p.display().to_string().replace('\\', "/"));
     Ok(Layout {
         name: parsed.name,
         source,
+        files: Arc::default(),
         half_length: metres(length) / Fx::from_num(2),
         half_width: metres(width) / Fx::from_num(2),
         goal_half_width: metres(goal) / Fx::from_num(2),

@@ -31,6 +31,7 @@ pub mod rules;
 pub use bot::ArenaBot;
 pub use layout::{
     Layout, LayoutError, MAX_PUCKS, MAX_SPAWNS_PER_TEAM, RINK_FILE, layout_from_str, load_layout,
+    read_layout,
 };
 pub use rules::{
     ArenaCommand, ArenaSim, ArenaState, MAX_PLAYERS, MM_PER_M, PUCK_MAX_SPEED, PUCK_RADIUS,
