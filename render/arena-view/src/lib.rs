@@ -44,6 +44,7 @@ use fixstep_present::shapes::{
     shape_truth,
 };
 use fixstep_present::{ControlNames, Controls, Game};
+use fixstep_runtime::file::{ContentFiles, ContentReader};
 use fixstep_runtime::input::SampledInput;
 use fixstep_runtime::math::{Angle, Fx, Vec2, Vec3, fx_ratio};
 use fixstep_runtime::net::GameData;
@@ -52,7 +53,7 @@ use fixstep_runtime::{ContentDigest, Player, Rules, Simulation, Tick};
 use fixstep_arena::rules::team_of;
 use fixstep_arena::{
     ArenaBot, ArenaCommand, ArenaSim, ArenaState, Layout, LayoutError, MAX_PLAYERS, MM_PER_M,
-    PUCK_RADIUS_MM, PUSHER_RADIUS_MM, Pusher, load_layout,
+    PUCK_RADIUS_MM, PUSHER_RADIUS_MM, Pusher, read_layout,
 };
 
 pub use own::PusherRules;
@@ -159,8 +160,12 @@ impl Rules for Arena {
         assets.join("arena").join("arena.ron")
     }
 
-    fn load_content(assets: &Path, file: &Path) -> Result<Layout, LayoutError> {
-        load_layout(assets, file)
+    fn read_content(reader: &ContentReader, file: &Path) -> Result<Layout, LayoutError> {
+        read_layout(reader, file)
+    }
+
+    fn content_files(layout: &Layout) -> &ContentFiles {
+        &layout.files
     }
 
     fn content_title(layout: &Layout) -> &str {

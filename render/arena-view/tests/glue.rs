@@ -53,3 +53,19 @@ fn a_report_names_the_disc_of_a_field() {
     assert_eq!(Arena::entity_at(&state, "pucks[1].vel.y").as_deref(), Some("puck 1"));
     assert_eq!(Arena::entity_at(&state, "score[0]"), None);
 }
+
+/// The rink's content is read through a reader and keeps its file: read again from that file
+/// alone, with no assets, it is the same rink.
+#[test]
+fn the_rink_read_from_its_own_files_is_the_same_rink() {
+    use fixstep_runtime::file::ContentReader;
+    let rink = rink();
+    let files = Arena::content_files(&rink);
+    assert_eq!(files.main, "arena/arena.ron");
+    let reader = ContentReader::files(Arc::new(files.clone()), Path::new("carried"));
+    let again = Arena::read_content(&reader, Path::new("no/such/file.ron")).expect("it reads");
+    assert_eq!(Arena::content_digest(&again), Arena::content_digest(&rink));
+    assert_eq!(Arena::content_source(&again), "arena/arena.ron");
+    assert_eq!(Arena::content_files(&again), files);
+    assert_eq!(reader.into_files(), *files, "the reader kept what it read");
+}

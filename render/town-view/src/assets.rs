@@ -2,8 +2,10 @@
 //! rig its characters are posed with.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use fixstep_present::skinning::{Rig, RigError};
+use fixstep_present::skinning::{RIG_FILE, Rig, RigError};
+use fixstep_runtime::file::{ContentReadError, ContentReader};
 use fixstep_town::level::{Level, LevelError, load_level};
 use serde::Deserialize;
 
@@ -28,6 +30,9 @@ pub enum RigLoadError {
     /// The level file cannot be read again for its clip file.
     #[error(transparent)]
     Read(#[from] fixstep_runtime::file::ReadError),
+    /// The level's own file, as its files name it, is no name of a file under the assets.
+    #[error("the level's file: {0}")]
+    LevelName(fixstep_runtime::file::ContentPathError),
     /// The level file does not name its clip file in a field that reads.
     #[error("{path}: {source}")]
     ClipsField {
@@ -60,18 +65,37 @@ struct ClipsField {
 
 /// Loads the rig of the clip file `level_file` names, and checks its clips are `level`'s.
 ///
+/// The level file and the clip file are read from the files the level keeps
+/// ([`Level::files`]) where it has them: a level loaded from a replay's files draws on a
+/// machine without the assets, and any level is posed from the very clip file it was checked
+/// against. Errors show them under `assets`. A level without files (one made in code) reads
+/// `level_file` and its clip file under `assets` from disk.
+///
 /// # Errors
 ///
 /// A level file that cannot be read or names no clip file, a rig that does not load, or a
 /// rig whose clips are not the level's.
 pub fn load_rig(assets: &Path, level_file: &Path, level: &Level) -> Result<Rig, RigLoadError> {
-    let text = fixstep_runtime::file::read_text(level_file, fixstep_town::level::LEVEL_FILE)?;
-    let field: ClipsField = ron::Options::default().from_str(&text).map_err(|e| {
-        RigLoadError::ClipsField { path: level_file.to_path_buf(), source: Box::new(e) }
+    let files = &level.files;
+    let reader = if files.get(&files.main).is_some() {
+        ContentReader::files(Arc::clone(files), assets)
+    } else {
+        ContentReader::folder(assets)
+    };
+    let (level_path, text) = reader
+        .read_main(level_file, &level.source, fixstep_town::level::LEVEL_FILE)
+        .map_err(|e| match e {
+            ContentReadError::Read(e) => RigLoadError::Read(e),
+            ContentReadError::Path(e) => RigLoadError::LevelName(e),
+        })?;
+    let field: ClipsField = ron::Options::default()
+        .from_str(&text)
+        .map_err(|e| RigLoadError::ClipsField { path: level_path.clone(), source: Box::new(e) })?;
+    let (clips_path, clips) = reader.read_text(&field.clips, RIG_FILE).map_err(|e| match e {
+        ContentReadError::Read(e) => RigLoadError::Rig(RigError::Io(e)),
+        ContentReadError::Path(source) => RigLoadError::ClipsPath { path: level_path, source },
     })?;
-    let clips = fixstep_runtime::file::content_path(assets, &field.clips)
-        .map_err(|source| RigLoadError::ClipsPath { path: level_file.to_path_buf(), source })?;
-    let rig = Rig::load(&clips)?;
+    let rig = Rig::from_ron(&clips, &clips_path.display().to_string())?;
     let same = rig.clips.len() == level.clips.defs.len()
         && rig
             .clips
@@ -82,4 +106,69 @@ pub fn load_rig(assets: &Path, level_file: &Path, level: &Level) -> Result<Rig, 
         return Err(RigLoadError::Mismatch(field.clips));
     }
     Ok(rig)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+
+    use fixstep_runtime::Rules as _;
+    use fixstep_runtime::file::{ContentFiles, ContentReader};
+
+    use super::{RigLoadError, default_level, load_level_file, load_rig};
+    use crate::Town;
+
+    fn assets() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")
+    }
+
+    /// An empty folder of its own, for assets that are missing.
+    fn empty_folder(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("fixstep-town-view-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        dir
+    }
+
+    /// A level read from the town's packed files on a machine without assets is posed with the
+    /// same rig as the town loaded from them, read from its files.
+    #[test]
+    fn a_level_read_from_its_files_has_its_rig_without_the_assets() {
+        let assets = assets();
+        let file = default_level(&assets);
+        let town = load_level_file(&assets, &file).expect("the town loads");
+        let from_disk = load_rig(&assets, &file, &town).expect("the rig loads");
+
+        let unpacked = ContentFiles::unpack(&Town::content_files(&town).pack().expect("packs"))
+            .expect("unpacks");
+        let empty = empty_folder("rig");
+        let reader = ContentReader::files(Arc::new(unpacked), &empty);
+        let carried = Town::read_content(&reader, &empty.join("levels/town.ron"));
+        let carried = carried.expect("the town reads from its files");
+        assert_eq!(Town::content_digest(&carried), Town::content_digest(&town));
+        let rig = load_rig(&empty, &empty.join("levels/town.ron"), &carried);
+        let _ = std::fs::remove_dir_all(&empty);
+        assert_eq!(rig.expect("the rig loads from the level's files"), from_disk);
+    }
+
+    /// Files without the clip file give no rig, naming the file as the level's files show it.
+    #[test]
+    fn a_level_whose_files_lack_its_clip_file_has_no_rig() {
+        let assets = assets();
+        let file = default_level(&assets);
+        let mut town = load_level_file(&assets, &file).expect("the town loads");
+        let mut files = ContentFiles::new(town.files.main.clone());
+        for name in town.files.names().filter(|&n| n != "animations/humanoid.ron") {
+            files.insert(name.to_owned(), town.files.get(name).expect("listed").to_vec());
+        }
+        town.files = Arc::new(files);
+        let empty = empty_folder("no-rig");
+        let error = load_rig(&empty, &file, &town).expect_err("no clip file");
+        let _ = std::fs::remove_dir_all(&empty);
+        assert!(matches!(error, RigLoadError::Rig(_)), "{error:?}");
+        let shown = empty.join("animations/humanoid.ron").display().to_string();
+        assert!(error.to_string().contains(&shown), "{error}");
+    }
 }

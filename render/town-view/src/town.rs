@@ -27,6 +27,7 @@ use fixstep_netplay_view::NetGame;
 use fixstep_netplay_view::ground::GroundPoint;
 use fixstep_present::format::TruthEntity;
 use fixstep_present::{ControlNames, Controls, Game};
+use fixstep_runtime::file::{ContentFiles, ContentReader};
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::{ContentDigest, Player, Rules, Simulation};
 use fixstep_town::bots::TownBot;
@@ -59,8 +60,12 @@ impl Rules for Town {
         crate::assets::default_level(assets)
     }
 
-    fn load_content(assets: &Path, file: &Path) -> Result<Level, LevelError> {
-        crate::assets::load_level_file(assets, file)
+    fn read_content(reader: &ContentReader, file: &Path) -> Result<Level, LevelError> {
+        fixstep_town::level::read_level(reader, file)
+    }
+
+    fn content_files(level: &Level) -> &ContentFiles {
+        &level.files
     }
 
     fn content_title(level: &Level) -> &str {

@@ -1,15 +1,18 @@
 //! The overlay: everything drawn flat over the scene, in screen pixels. Rectangles, plain or
-//! textured with an image from the assets (`overlay.wgsl`), under the text or over it; text
-//! laid out in slots that are shaped again only when they change (glyphon); and the HUD
-//! (tick, frame rate, frame time, short state hash, a game's time of day, the network line)
-//! with, on F3, a graph of recent frame times and the network clock's offset. A game draws its
-//! own things into it each frame (the town's dialogue box and cutscenes) between
-//! [`Overlay::begin`] and [`Overlay::finish`].
+//! textured with an image from the content's files or the assets (`overlay.wgsl`), under the
+//! text or over it; text laid out in slots that are shaped again only when they change
+//! (glyphon); and the HUD (tick, frame rate, frame time, short state hash, a game's time of
+//! day, the network line) with, on F3, a graph of recent frame times and the network clock's
+//! offset. A game draws its own things into it each frame (the town's dialogue box and
+//! cutscenes) between [`Overlay::begin`] and [`Overlay::finish`].
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use fixstep_runtime::file::{ContentFiles, ContentReadError, ContentReader};
 
 use glam::Vec3;
 use glyphon::{Buffer, Color, Metrics, Shaping, TextArea, TextBounds, TextRenderer, Wrap};
@@ -113,6 +116,8 @@ pub struct Overlay {
     sampler: wgpu::Sampler,
     white: wgpu::BindGroup,
     assets: PathBuf,
+    /// The files the content was read from, where images are found first.
+    content_files: Arc<ContentFiles>,
     images: HashMap<String, Option<Image>>,
     rects: GrowBuffer,
     data: Vec<f32>,
@@ -192,6 +197,7 @@ impl Overlay {
             sampler,
             white,
             assets,
+            content_files: Arc::default(),
             images: HashMap::new(),
             rects: GrowBuffer::new(device, "overlay rects", wgpu::BufferUsages::VERTEX, 4096),
             data: Vec::new(),
@@ -205,6 +211,14 @@ impl Overlay {
             hud_text: String::new(),
             graph_text: String::new(),
         }
+    }
+
+    /// Finds images among `files` (the files the content was read from, which a replay
+    /// carries) before the assets: content loaded from a replay shows its images on a machine
+    /// without them, and any content shows the very images it was checked with. Images seen
+    /// before are kept.
+    pub fn use_content_files(&mut self, files: Arc<ContentFiles>) {
+        self.content_files = files;
     }
 
     /// A new text slot, for a piece of text a game shows over its picture.
@@ -233,12 +247,13 @@ impl Overlay {
         self.size
     }
 
-    /// Loads `name` (under the assets) once and gives its aspect (width over height); a file
-    /// that cannot be read or decoded gives `None`, with one line on standard error the first
-    /// time.
+    /// Loads `name` (among the content's files, see
+    /// [`use_content_files`](Self::use_content_files), or else under the assets) once and
+    /// gives its aspect (width over height); a file that cannot be read or decoded gives
+    /// `None`, with one line on standard error the first time.
     pub fn image(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, name: &str) -> Option<f32> {
         if !self.images.contains_key(name) {
-            let loaded = match load_image(&self.assets, name) {
+            let loaded = match load_image(&self.assets, &self.content_files, name) {
                 Ok(img) => {
                     let rgba = img.to_rgba8();
                     let (w, h) = rgba.dimensions();
@@ -509,13 +524,23 @@ const MAX_IMAGE_SIDE_PX: u32 = 4_096;
 /// The most bytes decoding an image may take: one [`MAX_IMAGE_SIDE_PX`] square of RGBA.
 const MAX_IMAGE_DECODE_BYTES: u64 = 4 * (MAX_IMAGE_SIDE_PX as u64) * (MAX_IMAGE_SIDE_PX as u64);
 
-/// Reads and decodes `name`, an image under `assets`, within [`IMAGE_FILE`]'s limit and
-/// the decoding limits.
-fn load_image(assets: &std::path::Path, name: &str) -> Result<image::DynamicImage, String> {
-    let path =
-        fixstep_runtime::file::content_path(assets, name).map_err(|e| format!("image path {e}"))?;
-    let bytes =
-        fixstep_runtime::file::read_bytes(&path, IMAGE_FILE).map_err(|e| e.with_causes())?;
+/// Reads and decodes `name`, an image among `files` or else under `assets`, within
+/// [`IMAGE_FILE`]'s limit and the decoding limits.
+fn load_image(
+    assets: &Path,
+    files: &Arc<ContentFiles>,
+    name: &str,
+) -> Result<image::DynamicImage, String> {
+    // Carried files are shown under the assets, where they were read from.
+    let reader = if files.get(name).is_some() {
+        ContentReader::files(Arc::clone(files), assets)
+    } else {
+        ContentReader::folder(assets)
+    };
+    let (path, bytes) = reader.read_bytes(name, IMAGE_FILE).map_err(|e| match e {
+        ContentReadError::Path(e) => format!("image path {e}"),
+        ContentReadError::Read(e) => e.with_causes(),
+    })?;
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_IMAGE_SIDE_PX);
     limits.max_image_height = Some(MAX_IMAGE_SIDE_PX);
@@ -535,4 +560,32 @@ const fn rgb((r, g, b): (u8, u8, u8)) -> Color {
 /// A rectangle's colour (linear light) of sRGB bytes.
 fn linear((r, g, b): (u8, u8, u8)) -> Vec3 {
     srgb(r, g, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use fixstep_runtime::file::ContentFiles;
+
+    use super::load_image;
+
+    /// An image kept with the content's files is drawn from them, with no assets on disk; one
+    /// the files lack is looked for under the assets.
+    #[test]
+    fn an_image_of_the_content_s_files_loads_without_the_assets() {
+        let name = "images/fountain_postcard.png";
+        let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+        let bytes = std::fs::read(assets.join(name)).expect("the postcard");
+        let mut files = ContentFiles::new("levels/town.ron".to_owned());
+        files.insert(name.to_owned(), bytes);
+        let files = Arc::new(files);
+        let nowhere = Path::new("no/such/assets");
+        let carried = load_image(nowhere, &files, name).expect("decodes from the files");
+        let on_disk = load_image(&assets, &Arc::default(), name).expect("decodes from disk");
+        assert_eq!(carried, on_disk);
+        let missing = load_image(nowhere, &Arc::default(), name).expect_err("no such file");
+        assert!(missing.contains("no/such/assets/images/fountain_postcard.png"), "{missing}");
+    }
 }

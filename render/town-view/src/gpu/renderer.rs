@@ -40,7 +40,7 @@ pub struct RendererSetup {
     pub level: Arc<Level>,
     /// The characters' skeleton and clips.
     pub rig: Arc<Rig>,
-    /// The assets root (font, cutscene images).
+    /// The assets root (font; cutscene images the level does not keep in its files).
     pub assets: PathBuf,
     /// Format of the views it draws into (an sRGB format: shading is in linear light).
     pub format: wgpu::TextureFormat,
@@ -94,6 +94,8 @@ impl TownRenderer {
         let shared = Shared::new(device, setup.format);
         let mut text = TextSystem::new(ctx, setup.format, &setup.assets)?;
         let mut overlay = Overlay::new(device, &ctx.queue, &mut text, setup.assets.clone());
+        // The cutscenes' images come with the level: it draws them without the assets.
+        overlay.use_content_files(Arc::clone(&setup.level.files));
         let story = Story::new(&mut overlay, &mut text);
         let level = &setup.level;
         Ok(Self {
