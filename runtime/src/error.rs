@@ -167,6 +167,24 @@ pub enum ReplayError {
         /// The most a replay holds of it.
         limit: u64,
     },
+    /// A tick given to a recording is not the next one it records.
+    #[error("cannot record tick {given}: the recording's next tick is {recorded}")]
+    OutOfOrder {
+        /// The next tick the recording holds.
+        recorded: Tick,
+        /// The tick given.
+        given: Tick,
+    },
+    /// A tick asked of a replay is not in it.
+    #[error("tick {tick} is not in the replay, which holds ticks {first} to {end}")]
+    NotRecorded {
+        /// The tick asked for.
+        tick: Tick,
+        /// The first tick the replay holds.
+        first: Tick,
+        /// The tick after its last.
+        end: Tick,
+    },
     /// Reading or writing bytes failed.
     #[error("i/o error: {0}")]
     Io(#[from] std::io::Error),

@@ -19,7 +19,7 @@
 //! 4. Drive it with [`Simulation::step`], a tick at a time; for a local game a
 //!    [`tick::FrameScheduler`] says how many ticks each render frame runs.
 //! 5. Prove it deterministic: [`sync_test::sync_test`] checks rollback and serialization every
-//!    tick, and a [`replay::Replay`] with per-tick hashes is checked by [`replay::verify`].
+//!    tick, and a [`replay::ReplayFile`] with per-tick hashes is checked by [`replay::verify`].
 //!
 //! ## Modules
 //!

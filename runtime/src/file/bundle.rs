@@ -240,7 +240,8 @@ impl ContentReader {
     }
 
     /// Reads the content's own file: from a folder, the file the user named at `file` (which
-    /// may lie outside the folder) kept as `name`; from carried files, the one they call their
+    /// may lie outside the folder) kept as `name` (as its file name, if `name` is no name
+    /// under the folder); from carried files, the one they call their
     /// own (`file` and `name` unused).
     ///
     /// # Errors
@@ -255,9 +256,17 @@ impl ContentReader {
         match &self.source {
             Source::Folder(_) => {
                 let text = super::read_text(file, kind)?;
+                // A file outside the folder is kept under its own name: names the files carry
+                // stay inside the folder, where a reader of them looks.
+                let name = match check_content_name(name) {
+                    Ok(()) => name.to_owned(),
+                    Err(_) => file
+                        .file_name()
+                        .map_or_else(|| "content".to_owned(), |n| n.to_string_lossy().into_owned()),
+                };
                 let mut read = self.read.borrow_mut();
-                read.main = name.to_owned();
-                read.insert(name.to_owned(), text.clone().into_bytes());
+                read.main.clone_from(&name);
+                read.insert(name, text.clone().into_bytes());
                 Ok((file.to_path_buf(), text))
             }
             Source::Files { files, .. } => {

@@ -22,13 +22,16 @@
 //! ```
 
 mod bundle;
+pub(crate) use bundle::inflate_words;
 mod content;
 mod error;
 mod lines;
 mod open;
 mod size;
 
-pub use bundle::{ContentFiles, ContentReadError, ContentReader, MAX_CONTENT_FILES_BYTES, UnpackError};
+pub use bundle::{
+    ContentFiles, ContentReadError, ContentReader, MAX_CONTENT_FILES_BYTES, UnpackError,
+};
 pub use content::{
     ContentPathError, MAX_CONTENT_PATH_BYTES, check_content_name, content_path, shown_path,
 };
