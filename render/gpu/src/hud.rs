@@ -45,6 +45,9 @@ pub enum NetworkLine {
     Playing(PlayingLine),
     /// A spectator.
     Watching {
+        /// How far behind the match it watches, whole seconds (the host's spectator delay
+        /// and the link's).
+        behind_s: u32,
         /// Entities it draws.
         entities: usize,
         /// Updates the host sent it.
@@ -122,6 +125,10 @@ pub enum Agreement {
 /// What follows the words of a game that ended, in the network line.
 const ENDED_HINT: &str = "Esc for the menu";
 
+/// The least delay a spectator's line names, seconds: under it the delay is the link's
+/// playout (a few ticks), which every network view has and is not worth a word.
+const SHOWN_BEHIND_S: u32 = 2;
+
 /// A hash shortened for the HUD: its top 32 bits in hex, enough to tell two apart by eye.
 struct ShortHash(u64);
 
@@ -149,8 +156,13 @@ impl fmt::Display for NetworkLine {
             Self::Hosting(line) => line.fmt(f),
             Self::Connecting => f.write_str("connecting..."),
             Self::Playing(line) => line.fmt(f),
-            Self::Watching { entities, snapshots, rtt_ms } => {
-                write!(f, "watching: {entities} entities   {snapshots} snapshots   rtt {rtt_ms} ms")
+            Self::Watching { behind_s, entities, snapshots, rtt_ms } => {
+                if *behind_s >= SHOWN_BEHIND_S {
+                    write!(f, "watching {behind_s} s behind: ")?;
+                } else {
+                    write!(f, "watching: ")?;
+                }
+                write!(f, "{entities} entities   {snapshots} snapshots   rtt {rtt_ms} ms")
             }
             Self::Ended(words) => write!(f, "{words}: {ENDED_HINT}"),
         }

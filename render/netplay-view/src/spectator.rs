@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use fixstep_net::{Admission, LinkStats, PeerLink};
 use fixstep_present::CameraDraw;
+use fixstep_runtime::Tick;
 use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Role};
+use fixstep_runtime::tick::{TICK_MICROS, TICKS_PER_SECOND};
 use glam::Vec3;
 
 use fixstep_netplay::NetPlayError;
@@ -17,7 +19,7 @@ use crate::{NetGame, Spectator};
 
 /// How often a spectator tells the host what it looks at, microseconds: every tick, as the
 /// host chooses each tick what is near.
-const VIEW_REPORT_MICROS: u64 = fixstep_runtime::tick::TICK_MICROS;
+const VIEW_REPORT_MICROS: u64 = TICK_MICROS;
 
 /// A spectator; see the documentation of its module.
 pub struct NetSpectator<G: NetGame> {
@@ -29,6 +31,9 @@ pub struct NetSpectator<G: NetGame> {
     updates: u64,
     /// The host's goodbye, once it came.
     goodbye: Option<String>,
+    /// The host's tick when it welcomed this spectator, and the microseconds since: the
+    /// match's tick now, as far as a spectator can tell without being told.
+    live: Option<(Tick, u64)>,
 }
 
 impl<G: NetGame> std::fmt::Debug for NetSpectator<G> {
@@ -63,6 +68,7 @@ impl<G: NetGame> NetSpectator<G> {
             since_view: 0,
             updates: 0,
             goodbye: None,
+            live: None,
         })
     }
 
@@ -96,6 +102,17 @@ impl<G: NetGame> NetSpectator<G> {
         self.link.serve_from_thread(std::time::Duration::from_micros(SERVE_MICROS));
     }
 
+    /// How far behind the match this spectator watches, seconds: the match's tick now (the
+    /// host's tick at the welcome, and the time since) less the tick it draws. The host's
+    /// spectator delay and the link's playout delay together; `None` before anything drew.
+    #[must_use]
+    pub fn behind_seconds(&self) -> Option<f64> {
+        let (welcomed, since) = self.live?;
+        let drawn = self.spectator.render_tick();
+        let live = f64::from(welcomed.0) + since as f64 / TICK_MICROS as f64;
+        drawn.is_finite().then(|| ((live - drawn) / f64::from(TICKS_PER_SECOND)).max(0.0))
+    }
+
     /// Points the camera at `target` (world metres): the host sends what is near it sooner.
     pub const fn look_at(&mut self, target: Vec3) {
         self.target = target;
@@ -109,6 +126,9 @@ impl<G: NetGame> NetSpectator<G> {
     /// If the connection fails or the host refuses the spectator.
     pub fn receive(&mut self, elapsed_micros: u64) -> Result<(), NetPlayError> {
         self.spectator.advance(elapsed_micros);
+        if let Some((_, since)) = self.live.as_mut() {
+            *since += elapsed_micros;
+        }
         if self.link.ended().is_some() {
             return Ok(());
         }
@@ -121,6 +141,7 @@ impl<G: NetGame> NetSpectator<G> {
                     let host = self.link.host();
                     self.goodbye = Some(said_goodbye(host, welcomed, &goodbye, Role::Spectator)?);
                 }
+                PeerEvent::Welcomed(welcome) => self.live = Some((welcome.tick, 0)),
                 PeerEvent::Update(update) => {
                     self.updates += 1;
                     self.spectator.update(update);

@@ -5,15 +5,17 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use fixstep_runtime::math::Fx;
-use fixstep_runtime::rules::StateOf;
+use fixstep_runtime::replay::{DesyncNote, RecordedBy, ReplayHeader, ReplayRecorder};
+use fixstep_runtime::rules::{CommandOf, StateOf};
 use fixstep_runtime::{HashRecord, Player, Tick};
 use ron::Value;
 use ron::value::Number;
 use serde::Serialize;
 
-use crate::{NetPlayError, NetRules};
+use crate::{NetPlayError, NetRules, RecentStates, RecentTicks};
 
 /// The index in brackets right after `prefix` at the start of a field's `path`
 /// (`index_after("pucks[2].pos.x", "pucks[")` is 2), for a game naming the entity of a field
@@ -195,10 +197,27 @@ pub enum Side {
     Peer,
 }
 
+/// What the writer of a report kept of the match: its content, the names of its partial
+/// hashes, and the states and ticks of the latest ticks (what the report's replay is made of).
+pub struct Kept<'a, G: NetRules> {
+    /// The names of the state hash's parts, in order.
+    pub part_names: &'a [&'a str],
+    /// The content the match is played on.
+    pub content: &'a Arc<G::Content>,
+    /// The states after the latest ticks, the writer's own.
+    pub states: &'a RecentStates,
+    /// The latest ticks as they were fixed.
+    pub ticks: &'a RecentTicks<CommandOf<G>>,
+}
+
+/// The file of a report's replay, in its folder.
+pub const REPORT_REPLAY: &str = "replay.fxr";
+
 /// Writes a desync report of game `G` under `root`: a folder `desync-tick-T-player-P` holding
 /// `summary.txt` (the tick, the partial hashes side by side under their subsystems'
-/// `part_names`, the first difference), `host.ron` and `peer.ron` (both states), and returns
-/// the folder.
+/// names in `kept`, the first difference), `host.ron` and `peer.ron` (both states), and, from
+/// what `kept` holds, [`REPORT_REPLAY`]: the match from the oldest state the writer kept to the tick
+/// (see [`write_report_replay`]). Returns the folder.
 ///
 /// # Errors
 ///
@@ -209,8 +228,8 @@ pub fn write_report<G: NetRules>(
     player: Option<Player>,
     host: (&[u8], &HashRecord),
     peer: (&[u8], &HashRecord),
-    part_names: &[&str],
     written_by: Side,
+    kept: &Kept<'_, G>,
 ) -> Result<PathBuf, NetPlayError> {
     let decode = |bytes: &[u8], whose: &'static str| -> Result<StateOf<G>, NetPlayError> {
         postcard::from_bytes(bytes)
@@ -235,7 +254,7 @@ pub fn write_report<G: NetRules>(
     };
     let _ = writeln!(summary, "desync at tick {} ({who}), written by {by}", tick.0);
     let _ = writeln!(summary, "total      host {:016x}  peer {:016x}", host.1.total, peer.1.total);
-    for (i, name) in part_names.iter().enumerate() {
+    for (i, name) in kept.part_names.iter().enumerate() {
         let (h, p) = (host.1.parts.get(i), peer.1.parts.get(i));
         let mark = if h == p { "" } else { "  <- differs" };
         let _ = writeln!(
@@ -261,8 +280,77 @@ pub fn write_report<G: NetRules>(
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|source| NetPlayError::Report { path, source })
     };
+    let note = DesyncNote { tick, host: host.1.total, peer: peer.1.total };
+    let recorded_by = match written_by {
+        Side::Host => RecordedBy::Host,
+        Side::Peer => RecordedBy::Player(player.unwrap_or(Player(0))),
+    };
+    match write_report_replay(&dir.join(REPORT_REPLAY), kept, note, recorded_by) {
+        Ok(from) => {
+            let _ = writeln!(
+                summary,
+                "{REPORT_REPLAY}: ticks {} to {} from {by}'s state after tick {from}; \
+                 `fixstep replay {REPORT_REPLAY} --verify` says which hash a machine computes",
+                from.0 + 1,
+                tick.0
+            );
+        }
+        Err(error) => {
+            let _ = writeln!(summary, "no {REPORT_REPLAY}: {error}");
+        }
+    }
     write("summary.txt", &summary)?;
     write("host.ron", &host_ron)?;
     write("peer.ron", &peer_ron)?;
     Ok(dir)
+}
+
+/// Why a report's replay was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportReplayError {
+    /// The ticks from the oldest state kept to the desync's are not all kept.
+    #[error("the ticks before tick {0} are no longer kept")]
+    TicksGone(Tick),
+    /// The oldest state kept does not restore.
+    #[error(transparent)]
+    State(#[from] Box<NetPlayError>),
+    /// The file cannot be written.
+    #[error(transparent)]
+    Write(#[from] fixstep_runtime::ReplayError),
+}
+
+/// Writes the replay of a desync at `note`'s tick to `path`: a keyframe of the oldest state
+/// the writer kept (up to [`crate::RECENT_STATES`] ticks before the desync), then every tick
+/// to the desync's with the writer's own hashes, and `note` in its header. Re-simulated on
+/// any machine, it says whether that machine computes the host's hash there, the peer's, or
+/// neither. Returns the tick of the state it starts after.
+///
+/// # Errors
+///
+/// If the ticks are no longer all kept, the state does not restore, or the file cannot be
+/// written.
+pub fn write_report_replay<G: NetRules>(
+    path: &Path,
+    replay: &Kept<'_, G>,
+    note: DesyncNote,
+    recorded_by: RecordedBy,
+) -> Result<Tick, ReportReplayError> {
+    let (from, state, hash) =
+        replay.states.oldest().ok_or(ReportReplayError::TicksGone(note.tick))?;
+    let ticks =
+        replay.ticks.between(from, note.tick).ok_or(ReportReplayError::TicksGone(note.tick))?;
+    let sim = crate::peer::restore_state::<G>(replay.content, state, hash.total, from.next())
+        .map_err(Box::new)?;
+    let mut header = ReplayHeader::of(&sim, G::content_title(replay.content), None, recorded_by, 0);
+    header.desync = Some(note);
+    let file = std::fs::File::create(path).map_err(fixstep_runtime::ReplayError::Io)?;
+    let files = G::content_files(replay.content);
+    let mut recorder =
+        ReplayRecorder::start(std::io::BufWriter::new(file), &header, files, &sim, u32::MAX)?;
+    for record in ticks {
+        let total = replay.states.get(record.tick).map_or(0, |(_, hash)| hash.total);
+        recorder.tick(record, total, &sim)?;
+    }
+    recorder.finish()?;
+    Ok(from)
 }

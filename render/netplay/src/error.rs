@@ -69,6 +69,9 @@ pub enum NetPlayError {
         /// Why.
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// The match's replay cannot be recorded.
+    #[error(transparent)]
+    Record(#[from] crate::recording::RecordError),
     /// The serving thread could not be started.
     #[error("cannot start the thread serving the socket: {0}")]
     Thread(std::io::Error),

@@ -2,19 +2,23 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fixstep_net::lan::LanAnswer;
 use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
 use fixstep_runtime::net::{DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId};
+use fixstep_runtime::replay::{RecordedBy, RosterChange};
 use fixstep_runtime::rules::CommandOf;
 use fixstep_runtime::{HashRecord, Player, Simulation, StateHash, StateHasher, Tick, TickRecord};
 
-use crate::desync::{Side, write_report};
+use crate::delayed::DelayedMatch;
+use crate::desync::{Kept, Side, write_report};
 use crate::news::{HostNews, Leaver};
 use crate::peer::identity_of;
-use crate::{NetPlayError, NetRules, RecentStates, part_names};
+use crate::recording::{RecordError, Recording, keep_going};
+use crate::resume::Resumed;
+use crate::{NetPlayError, NetRules, RecentStates, RecentTicks, part_names};
 
 /// What a host is set up with.
 #[derive(Clone, Debug)]
@@ -40,6 +44,12 @@ pub struct HostOptions {
     pub reports: PathBuf,
     /// Who may join: anyone, or whoever holds the session's key.
     pub access: Access,
+    /// Where to record the match as a replay, from its first tick (`None`: it is not).
+    pub record: Option<PathBuf>,
+    /// How far behind the match spectators watch, ticks (at most
+    /// [`MAX_SPECTATOR_DELAY_S`](crate::MAX_SPECTATOR_DELAY_S) seconds): they are sent
+    /// nothing newer.
+    pub spectator_delay_ticks: u32,
 }
 
 /// What the host's HUD and logs say of the game.
@@ -83,6 +93,10 @@ pub struct HostGame<G: NetRules> {
     hash: StateHash,
     /// The state after each recent tick (postcard) and its hash, for desync reports.
     recent: RecentStates,
+    /// The recent ticks as they were fixed, for the replays of desync reports.
+    recent_ticks: RecentTicks<CommandOf<G>>,
+    /// The content the match is played on.
+    content: Arc<G::Content>,
     feeds: BTreeMap<PeerId, G::Feed>,
     /// What the feeds are cut from, gathered once a tick.
     source: G::Source,
@@ -91,6 +105,12 @@ pub struct HostGame<G: NetRules> {
     stats: HostStats,
     events: Vec<HostNews>,
     departed: Vec<PeerId>,
+    /// The seed the game was started with, for its replay's header.
+    seed: u64,
+    /// The match's replay, while it is recorded.
+    recording: Option<Recording<G>>,
+    /// The match as spectators see it, when they watch it late.
+    delayed: Option<DelayedMatch<G>>,
 }
 
 impl<G: NetRules> std::fmt::Debug for HostGame<G> {
@@ -103,8 +123,22 @@ impl<G: NetRules> HostGame<G> {
     /// A host's game of `content` as `options` say (its addresses aside).
     #[must_use]
     pub fn new(content: &Arc<G::Content>, options: &HostOptions) -> Self {
+        Self::starting(content, options, None)
+    }
+
+    /// A host's game of `content` as `options` say, playing on from `resumed` (a replay's
+    /// state and seats: see [`crate::resume`]) or from the start.
+    #[must_use]
+    pub fn starting(
+        content: &Arc<G::Content>,
+        options: &HostOptions,
+        resumed: Option<Resumed<G>>,
+    ) -> Self {
         let local_players = usize::from(options.own_player);
-        let sim = G::new_sim(content, options.seed, local_players);
+        let (sim, names) = match resumed {
+            Some(Resumed { sim, names }) => (sim, names),
+            None => (G::new_sim(content, options.seed, local_players), Vec::new()),
+        };
         let identity = identity_of::<G>(content);
         let config = HostConfig {
             identity,
@@ -117,6 +151,9 @@ impl<G: NetRules> HostGame<G> {
         if options.own_player {
             session.name_local(Player(0), &options.name);
         }
+        let mut names = names;
+        names.resize(sim.players(), None);
+        session.hold_seats(&names, 0);
         let hash = sim.state_hash();
         Self {
             sim,
@@ -124,6 +161,8 @@ impl<G: NetRules> HostGame<G> {
             hasher: StateHasher::new(),
             hash,
             recent: RecentStates::default(),
+            recent_ticks: RecentTicks::default(),
+            content: Arc::clone(content),
             feeds: BTreeMap::new(),
             source: G::Source::default(),
             pending: BTreeMap::new(),
@@ -131,7 +170,63 @@ impl<G: NetRules> HostGame<G> {
             stats: HostStats::default(),
             events: Vec::new(),
             departed: Vec::new(),
+            seed: options.seed,
+            recording: None,
+            delayed: None,
         }
+        .with_spectator_delay(options.spectator_delay_ticks)
+    }
+
+    /// Holds spectators `delay_ticks` behind the match (none for 0), from where it is now.
+    fn with_spectator_delay(mut self, delay_ticks: u32) -> Self {
+        self.delayed = (delay_ticks > 0).then(|| {
+            // The match as it is, run again the delay later.
+            let mut start = G::new_sim(&self.content, 0, 0);
+            start.restore(self.sim.state());
+            DelayedMatch::new(start, delay_ticks)
+        });
+        self
+    }
+
+    /// The tick spectators are shown: the match's, or the delayed one.
+    #[must_use]
+    pub fn spectators_tick(&self) -> Tick {
+        self.delayed.as_ref().map_or_else(|| self.sim.next_tick(), DelayedMatch::next_tick)
+    }
+
+    /// Records the match from now on into a replay at `path`: every tick as it is fixed,
+    /// with its hash, and who came and went. A recording that fails later is said once and
+    /// stops; the match goes on.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be created or written.
+    pub fn record_to(&mut self, path: &Path, content: &G::Content) -> Result<(), RecordError> {
+        // A match from its start is its content and seed; one resumed is its first keyframe.
+        let seed = (self.sim.next_tick() == Tick::ZERO).then_some(self.seed);
+        let mut recording = Recording::create(path, content, &self.sim, seed, RecordedBy::Host)?;
+        // Who holds each seat now, the host's own included: a match resumed from this replay
+        // gives the seats back by these names.
+        let tick = self.session.next_tick();
+        for (seat, name) in self.session.names().enumerate().filter(|(_, n)| !n.is_empty()) {
+            let player = Player::from_index(seat).unwrap_or(Player(u16::MAX));
+            let joined = RosterChange::Joined { name: name.to_owned() };
+            recording.roster(tick, player, joined)?;
+        }
+        self.recording = Some(recording);
+        Ok(())
+    }
+
+    /// The replay being recorded, if the match is.
+    #[must_use]
+    pub fn recording(&self) -> Option<&Path> {
+        self.recording.as_ref().map(Recording::path)
+    }
+
+    /// Records that `player`'s seat changed, before the next tick.
+    fn roster(&mut self, player: Player, change: RosterChange) {
+        let tick = self.session.next_tick();
+        keep_going(&mut self.recording, |r| r.roster(tick, player, change));
     }
 
     /// The host session, for a transport to hand what arrives and take what to send.
@@ -232,6 +327,12 @@ impl<G: NetRules> HostGame<G> {
                 self.session.welcome(peer, &state, self.hash.total(), rejoin_secret());
             }
             HostEvent::PlayerJoined { player, name, rejoined, .. } => {
+                let change = if rejoined {
+                    RosterChange::Rejoined
+                } else {
+                    RosterChange::Joined { name: name.clone() }
+                };
+                self.roster(player, change);
                 self.events.push(HostNews::Joined { name, player, rejoined });
             }
             HostEvent::SpectatorJoined { peer, name } => {
@@ -242,7 +343,10 @@ impl<G: NetRules> HostGame<G> {
                 let watching = self.feeds.remove(&peer).is_some();
                 self.departed.push(peer);
                 let who = match player {
-                    Some(player) => Leaver::Player { name, player },
+                    Some(player) => {
+                        self.roster(player, RosterChange::Left);
+                        Leaver::Player { name, player }
+                    }
                     None if watching => Leaver::Spectator { name },
                     // Refused, and said so; or gone before its hello.
                     None => return Ok(()),
@@ -250,6 +354,7 @@ impl<G: NetRules> HostGame<G> {
                 self.events.push(HostNews::Left { who, goodbye });
             }
             HostEvent::SeatFreed { player, name } => {
+                self.roster(player, RosterChange::Freed);
                 self.events.push(HostNews::SeatFree { name, player });
             }
             HostEvent::Refused { name, role, goodbye, .. } => {
@@ -273,6 +378,9 @@ impl<G: NetRules> HostGame<G> {
                 let now = self.encoded_state()?;
                 self.session.resync(peer, &now, self.hash.total());
                 self.stats.resyncs += 1;
+                if let Some(player) = player {
+                    self.roster(player, RosterChange::Resynced);
+                }
                 self.events.push(HostNews::Resynced { tick: self.session.next_tick() });
             }
             HostEvent::DesyncState { peer, tick, hash, state } => {
@@ -283,8 +391,13 @@ impl<G: NetRules> HostGame<G> {
                         p.player,
                         (&p.state, &p.ours),
                         (&state, &hash),
-                        &part_names(&self.hash),
                         Side::Host,
+                        &Kept {
+                            part_names: &part_names(&self.hash),
+                            content: &self.content,
+                            states: &self.recent,
+                            ticks: &self.recent_ticks,
+                        },
                     )?;
                     self.stats.reports.push(dir.clone());
                     self.events.push(HostNews::Report { dir });
@@ -322,8 +435,21 @@ impl<G: NetRules> HostGame<G> {
         let report = HashRecord::of(&self.hash);
         self.session.local_hash(record.tick, report.clone());
         self.recent.push(record.tick, self.sim.state(), report)?;
+        self.recent_ticks.push(&record);
+        let (sim, total) = (&self.sim, self.hash.total());
+        keep_going(&mut self.recording, |r| r.tick(&record, total, sim));
+        let watched = match self.delayed.as_mut() {
+            None => &self.sim,
+            Some(delayed) => {
+                if !delayed.host_ran(&record)? {
+                    // Nothing is old enough to show yet.
+                    return Ok(record);
+                }
+                delayed.sim()
+            }
+        };
         if !self.feeds.is_empty() {
-            G::spectator_source(&self.sim, &mut self.source);
+            G::spectator_source(watched, &mut self.source);
         }
         for (&peer, feed) in &mut self.feeds {
             let view = self.session.spectator_view(peer).cloned().unwrap_or_default();
@@ -358,19 +484,36 @@ impl<G: NetRules> std::fmt::Debug for NetHost<G> {
 }
 
 impl<G: NetRules> NetHost<G> {
-    /// A host of `content`, listening as `options` say.
+    /// A host of `content`, listening as `options` say, recording the match if they ask.
     ///
     /// # Errors
     ///
-    /// If the socket cannot be bound.
+    /// If the socket cannot be bound, or the replay's file created.
     pub fn bind(content: &Arc<G::Content>, options: &HostOptions) -> Result<Self, NetPlayError> {
+        Self::bind_starting(content, options, None)
+    }
+
+    /// A host of `content`, listening as `options` say, playing on from `resumed` (see
+    /// [`HostGame::starting`]) or from the start.
+    ///
+    /// # Errors
+    ///
+    /// As [`bind`](Self::bind).
+    pub fn bind_starting(
+        content: &Arc<G::Content>,
+        options: &HostOptions,
+        resumed: Option<Resumed<G>>,
+    ) -> Result<Self, NetPlayError> {
         let transport = HostTransport::bind(
             options.bind,
             &options.also_reachable_at,
             options.max_players + options.max_spectators,
             &options.access,
         )?;
-        let game = HostGame::new(content, options);
+        let mut game = HostGame::starting(content, options, resumed);
+        if let Some(path) = &options.record {
+            game.record_to(path, content.as_ref())?;
+        }
         let state_bytes = game.encoded_state()?.len();
         let mut transport = transport.with_peer_message_limit(peer_message_bytes(state_bytes));
         let lan = LanAnswer {
@@ -472,6 +615,15 @@ impl<G: NetRules> NetHost<G> {
     #[must_use]
     pub const fn game(&self) -> &HostGame<G> {
         &self.game
+    }
+
+    /// Records the match from now on into a replay at `path` (see [`HostGame::record_to`]).
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be created or written.
+    pub fn record_to(&mut self, path: &Path, content: &G::Content) -> Result<(), RecordError> {
+        self.game.record_to(path, content)
     }
 
     /// Every datagram its socket read, by what became of it.

@@ -47,6 +47,8 @@
 //!     name: "host".to_owned(),
 //!     reports: std::env::temp_dir(),
 //!     access: fixstep_netplay::Access::Open,
+//!     record: None,
+//!     spectator_delay_ticks: 0,
 //! };
 //! let mut host = HostGame::<Arena>::new(&rink, &options);
 //! let identity = identity_of::<Arena>(&rink);
@@ -80,19 +82,23 @@
 //! assert_eq!(fixstep_runtime::Simulation::players(host.sim()), 2);
 //! ```
 
+mod delayed;
 pub mod desync;
 mod error;
 mod host;
 mod metrics;
 mod news;
 mod peer;
+pub mod recording;
+pub mod resume;
 mod schedule;
 mod shared_ticks;
 
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::rules::{CommandOf, StateOf};
-use fixstep_runtime::{HashRecord, Player, Rules, StateHash, Tick};
+use fixstep_runtime::{HashRecord, Player, Rules, StateHash, Tick, TickRecord};
 
+pub use delayed::MAX_SPECTATOR_DELAY_S;
 pub use error::NetPlayError;
 pub use fixstep_net::{Access, Admission, SessionKey};
 pub use host::{GOODBYE_GRACE_MICROS, HostGame, HostOptions, HostStats, NetHost};
@@ -102,6 +108,7 @@ pub use peer::{
     InputLatency, NetPeer, PeerOptions, PeerStats, dropped_by, identity_of, parse_rejoin_secret,
     rejoin_file, said_goodbye,
 };
+pub use recording::{RecordError, Recording};
 pub use schedule::{HostSchedule, SERVE_MICROS, STAND_IN_MICROS};
 pub use shared_ticks::{SharedTicks, Verdict};
 
@@ -177,10 +184,47 @@ impl RecentStates {
         Ok(())
     }
 
+    /// The oldest state kept, with its tick and hash.
+    #[must_use]
+    pub fn oldest(&self) -> Option<(Tick, &[u8], &HashRecord)> {
+        self.states.front().map(|(tick, state, hash)| (*tick, &state[..], hash))
+    }
+
     /// The state after `tick` and its hash, if it is still kept.
     #[must_use]
     pub fn get(&self, tick: Tick) -> Option<(&[u8], &HashRecord)> {
         self.states.iter().find(|(t, _, _)| *t == tick).map(|(_, state, hash)| (&state[..], hash))
+    }
+}
+
+/// The latest [`RECENT_STATES`] ticks as they were fixed, beside [`RecentStates`]: a desync
+/// report's replay runs them from the oldest state kept to the tick that differed.
+#[derive(Debug)]
+pub struct RecentTicks<C> {
+    ticks: std::collections::VecDeque<TickRecord<C>>,
+}
+
+impl<C> Default for RecentTicks<C> {
+    fn default() -> Self {
+        Self { ticks: std::collections::VecDeque::new() }
+    }
+}
+
+impl<C: Clone> RecentTicks<C> {
+    /// Keeps `record`, forgetting the oldest beyond [`RECENT_STATES`].
+    pub fn push(&mut self, record: &TickRecord<C>) {
+        if self.ticks.len() >= RECENT_STATES {
+            self.ticks.pop_front();
+        }
+        self.ticks.push_back(record.clone());
+    }
+
+    /// The ticks kept after `after` up to `to`, in order, if every one of them is kept.
+    #[must_use]
+    pub fn between(&self, after: Tick, to: Tick) -> Option<Vec<&TickRecord<C>>> {
+        let wanted: Vec<_> = self.ticks.iter().filter(|r| r.tick > after && r.tick <= to).collect();
+        let count = to.since(after);
+        (usize::try_from(count).ok() == Some(wanted.len())).then_some(wanted)
     }
 }
 

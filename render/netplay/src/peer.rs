@@ -13,16 +13,18 @@ use fixstep_runtime::net::{
     DesyncNotice, Goodbye, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig,
     PeerEvent, PeerEventOf, PeerSession, RejoinSecret, Role, Welcome,
 };
+use fixstep_runtime::replay::RecordedBy;
 use fixstep_runtime::rules::CommandOf;
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{
     HashRecord, Player, Rules, Simulation, StateHash, StateHasher, Tick, TickRecord,
 };
 
-use crate::desync::{Side, write_report};
+use crate::desync::{Kept, Side, write_report};
+use crate::recording::{Recording, keep_going};
 use crate::schedule::SERVE_MICROS;
 use crate::shared_ticks::{SharedTicks, Verdict};
-use crate::{NetPlayError, NetRules, RECENT_STATES, RecentStates, part_names};
+use crate::{NetPlayError, NetRules, RECENT_STATES, RecentStates, RecentTicks, part_names};
 
 /// What the peer's HUD says.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -96,6 +98,9 @@ pub struct PeerOptions {
     /// The file that keeps this host's rejoin secret for this name across a crash (`None`:
     /// none is kept).
     pub rejoin_file: Option<PathBuf>,
+    /// Where to record the match as a replay, from the state the host welcomes it with
+    /// (`None`: it is not).
+    pub record: Option<PathBuf>,
 }
 
 /// A rejoin secret file: 32 hex digits and a newline; a little more is allowed for a line end
@@ -181,6 +186,20 @@ pub(crate) fn restore_state<G: NetRules>(
     Ok(sim)
 }
 
+/// A recording of a player's match into `path` (if one is asked for) from `sim`, the state
+/// it was welcomed with; a file that cannot be created is said once, and the match goes on.
+fn start_recording<G: NetRules>(
+    path: Option<&std::path::Path>,
+    content: &G::Content,
+    sim: &G::Sim,
+    player: Player,
+) -> Option<Recording<G>> {
+    let path = path?;
+    Recording::create(path, content, sim, None, RecordedBy::Player(player))
+        .map_err(|error| tracing::warn!("{error}; the match goes on unrecorded"))
+        .ok()
+}
+
 /// What runs a peer's ticks.
 enum Runner<S> {
     /// Its own simulation, from its welcome on.
@@ -202,6 +221,8 @@ pub struct NetPeer<G: NetRules> {
     /// Ticks arrived and not yet run (the playout buffer).
     playout: VecDeque<TickRecord<CommandOf<G>>>,
     recent: RecentStates,
+    /// The recent ticks as they were fixed, for the replays of desync reports.
+    recent_ticks: RecentTicks<CommandOf<G>>,
     hasher: StateHasher,
     hash: Option<StateHash>,
     reports: PathBuf,
@@ -219,6 +240,10 @@ pub struct NetPeer<G: NetRules> {
     rejoin_file: Option<PathBuf>,
     /// The host's goodbye, once it came.
     goodbye: Option<String>,
+    /// Where to record the match, from the welcome on.
+    record_to: Option<PathBuf>,
+    /// The match's replay, while it is recorded.
+    recording: Option<Recording<G>>,
 }
 
 impl<G: NetRules> std::fmt::Debug for NetPeer<G> {
@@ -288,6 +313,7 @@ impl<G: NetRules> NetPeer<G> {
             hello_micros: None,
             playout: VecDeque::new(),
             recent: RecentStates::default(),
+            recent_ticks: RecentTicks::default(),
             hasher: StateHasher::new(),
             hash: None,
             reports: options.reports.clone(),
@@ -299,6 +325,8 @@ impl<G: NetRules> NetPeer<G> {
             repeated: false,
             rejoin_file: options.rejoin_file.clone(),
             goodbye: None,
+            record_to: options.record.clone(),
+            recording: None,
         })
     }
 
@@ -331,6 +359,26 @@ impl<G: NetRules> NetPeer<G> {
     /// of desync detection and reports want this.
     pub fn perturb_at(&mut self, tick: Tick) {
         self.perturb_at = Some(tick);
+    }
+
+    /// Records the match into a replay at `path`, from the state the host welcomes this
+    /// player with (at once if it was welcomed already): every tick it runs, the hashes it
+    /// computes, and the states the host sends it after a desync. A player whose ticks a
+    /// shared simulation runs records nothing.
+    pub fn record_to(&mut self, path: PathBuf) {
+        if let Runner::Own(Some(sim)) = &self.runner
+            && self.recording.is_none()
+        {
+            let player = self.link.session().player().unwrap_or(Player(0));
+            self.recording = start_recording::<G>(Some(&path), &self.content, sim, player);
+        }
+        self.record_to = Some(path);
+    }
+
+    /// The replay being recorded, if the match is.
+    #[must_use]
+    pub fn recording(&self) -> Option<&std::path::Path> {
+        self.recording.as_ref().map(Recording::path)
     }
 
     /// The simulation, once welcomed.
@@ -432,6 +480,12 @@ impl<G: NetRules> NetPeer<G> {
                     Runner::Own(sim) => {
                         let state =
                             restore_state::<G>(&self.content, &welcome.state, welcome.hash, tick)?;
+                        self.recording = start_recording::<G>(
+                            self.record_to.as_deref(),
+                            &self.content,
+                            &state,
+                            welcome.player.unwrap_or(Player(0)),
+                        );
                         *sim = Some(state);
                     }
                 }
@@ -445,7 +499,9 @@ impl<G: NetRules> NetPeer<G> {
                 // Ticks before it still waiting to run are of the old state: run_due skips them.
                 // A shared simulation is the others' too, and stays as it is.
                 if let Runner::Own(sim) = &mut self.runner {
-                    *sim = Some(restore_state::<G>(&self.content, &state, hash, tick)?);
+                    let state = restore_state::<G>(&self.content, &state, hash, tick)?;
+                    keep_going(&mut self.recording, |r| r.replaced(&state));
+                    *sim = Some(state);
                 }
                 self.stats.resynced = Some(tick);
                 self.stats.resyncs += 1;
@@ -495,8 +551,13 @@ impl<G: NetRules> NetPeer<G> {
                         self.player(),
                         (&state, &hash),
                         (&ours, &our_hash),
-                        &names,
                         Side::Peer,
+                        &Kept {
+                            part_names: &names,
+                            content: &self.content,
+                            states: &self.recent,
+                            ticks: &self.recent_ticks,
+                        },
                     )?;
                     self.stats.report = Some(dir);
                     self.link.session().send_desync_state(tick, ours, our_hash);
@@ -559,8 +620,10 @@ impl<G: NetRules> NetPeer<G> {
             sim.hash_state(&mut self.hasher);
             let hash = self.hasher.finish_reuse();
             self.link.session().report_hash(record.tick, hash.total());
+            keep_going(&mut self.recording, |r| r.tick(&record, hash.total(), sim));
             let report = HashRecord::of(&hash);
             self.recent.push(record.tick, sim.state(), report)?;
+            self.recent_ticks.push(&record);
             self.stats.hashed = Some((record.tick, hash.total()));
             self.stats.hashes_reported += 1;
             on_tick(sim, &hash);

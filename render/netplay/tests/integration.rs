@@ -3,3 +3,4 @@
 mod desync_diff;
 mod rejoin_secret;
 mod schedule;
+mod spectator_delay;

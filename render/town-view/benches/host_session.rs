@@ -75,6 +75,8 @@ impl Room {
             name: "host".to_owned(),
             reports: PathBuf::from("desync-reports"),
             access: fixstep_netplay::Access::Open,
+            record: None,
+            spectator_delay_ticks: 0,
         };
         let mut host = HostGame::new(&level, &options);
         let mut sessions = Vec::new();

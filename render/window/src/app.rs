@@ -155,6 +155,8 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             name: name.clone(),
             reports: reports_dir(),
             access: key(password)?.map_or(Access::Open, Access::Key),
+            record: None,
+            spectator_delay_ticks: 0,
         }),
         Launch::Join { host, name, password } => Mode::Join(PeerOptions {
             host: *host,
@@ -162,6 +164,7 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             admission: key(password)?.map_or(Admission::Open, Admission::Key),
             reports: reports_dir(),
             rejoin_file: rejoin_file(&host.to_string(), name),
+            record: None,
         }),
         Launch::Spectate { host, password } => Mode::Spectate {
             host: *host,

@@ -530,6 +530,8 @@ impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
         let link = self.spectator.link();
         hud.network = Some(self.spectator.ended().map_or_else(
             || NetworkLine::Watching {
+                // Whole seconds; a delay under one is the link's, and not shown.
+                behind_s: self.spectator.behind_seconds().map_or(0, |s| s as u32),
                 entities: self.spectator.spectator().entities(),
                 snapshots: self.spectator.updates(),
                 rtt_ms: link.rtt_micros / 1000,

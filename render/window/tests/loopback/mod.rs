@@ -81,6 +81,8 @@ impl Loopback {
             name: "ada".to_owned(),
             reports: self.reports.clone(),
             access: Access::Open,
+            record: None,
+            spectator_delay_ticks: 0,
         }
     }
 
@@ -92,6 +94,7 @@ impl Loopback {
             admission: Admission::Open,
             reports: self.reports.clone(),
             rejoin_file: None,
+            record: None,
         }
     }
 }
