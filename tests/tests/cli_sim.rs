@@ -8,7 +8,9 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use fixstep_runtime::replay::Replay;
+use fixstep_runtime::Tick;
+use fixstep_runtime::file::ContentFiles;
+use fixstep_runtime::replay::{ReplayFile, ReplayRecorder, ReplayStep};
 use fixstep_tests::{
     Scratch, arg, copy_tree, fixstep_binary, one_line_error, run_fixstep, stderr, stdout,
     workspace_root,
@@ -91,15 +93,17 @@ fn a_recorded_replay_verifies_and_describes_itself() {
     let out = run_fixstep(&["replay", arg(&replay), "--verify"]);
     assert!(out.status.success(), "verify failed:\n{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("600 ticks"), "{text}");
-    assert!(text.contains("600 hashes match"), "every recorded hash must be checked: {text}");
+    // Every tick's hash, the start's and each keyframe's (every 30 s: ticks 300 and 600).
+    assert!(text.starts_with("verified 600 ticks, 603 hashes match"), "{text}");
     assert!(text.contains(&printed), "the final hash of the recording is reproduced: {text}");
 
     let out = run_fixstep(&["replay", arg(&replay)]);
     assert!(out.status.success(), "describing failed:\n{}", stderr(&out));
     let text = stdout(&out);
-    // The header names the level by its path under the assets, so it verifies anywhere.
-    for fact in ["replay of levels/town.ron", "seed 1", "4 players", "600 ticks"] {
+    for fact in ["replay of Fixstep Town", "recorded by a local game", "ticks 0 to 600", "1:00.0"] {
+        assert!(text.contains(fact), "the description should say `{fact}`: {text}");
+    }
+    for fact in ["4 players at the start", "3 keyframes"] {
         assert!(text.contains(fact), "the description should say `{fact}`: {text}");
     }
 }
@@ -126,7 +130,7 @@ fn a_replay_recorded_with_a_command_script_verifies() {
     let out = run_fixstep(&["replay", arg(&replay), "--verify"]);
     assert!(out.status.success(), "verify failed:\n{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("300 hashes match"), "{text}");
+    assert!(text.starts_with("verified 300 ticks"), "{text}");
     assert!(text.contains(&printed), "{text}");
 }
 
@@ -136,35 +140,41 @@ fn a_replay_verifies_from_another_working_directory() {
     let replay = dir.path("game.fxr");
     let printed =
         final_hash(&sim(&["--ticks", "100", "--bots", "2", "--record", arg(&replay)]), 100);
-    // A replay is a file to hand to someone else: verifying it must not depend on the working
-    // directory it was recorded in. The assets are named explicitly, so only the replay's own
-    // reference to its level is at stake.
-    let assets = workspace_root().join("assets");
+    // A replay is a file to hand to someone else: it carries its content, so neither the
+    // working directory nor the assets it was recorded with are needed to verify it.
+    let empty = dir.path("no-assets");
+    fs::create_dir_all(&empty).expect("an empty folder");
     let out = std::process::Command::new(fixstep_binary())
-        .args(["--assets", arg(&assets), "replay", arg(&replay), "--verify"])
+        .args(["--assets", arg(&empty), "replay", arg(&replay), "--verify"])
         .current_dir(dir.dir())
         .output()
         .expect("the fixstep binary starts");
     assert!(
         out.status.success() && stdout(&out).contains(&printed),
-        "BUG (render/fixstep/src/commands/sim.rs `Stepper::new`): the replay header stores \
-         the --level path as typed (relative to the recording's working directory) instead of \
-         the level's name under assets/, so the replay does not verify from another directory \
-         even with --assets: {}",
+        "the replay verifies from elsewhere, with no assets: {}",
         stderr(&out).trim_end()
     );
 }
 
 /// Where each record of a replay starts (its length field), from the file format in
-/// `runtime/src/replay.rs`: an 8-byte signature, a u16 version, then records of a u32 length,
-/// a u64 checksum and the payload.
+/// `docs/FORMATS.md`: an 8-byte signature, a u16 version, then records of a LEB128 length, a
+/// 32-bit checksum and the payload.
 fn record_starts(bytes: &[u8]) -> Vec<usize> {
     let mut starts = Vec::new();
     let mut at = 10;
     while at < bytes.len() {
         starts.push(at);
-        let length = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        at += 12 + length as usize;
+        let (mut length, mut shift) = (0_usize, 0);
+        loop {
+            let byte = bytes[at];
+            at += 1;
+            length |= usize::from(byte & 0x7f) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        at += 4 + length;
     }
     assert_eq!(at, bytes.len(), "the recorded replay ends on a record boundary");
     starts
@@ -182,10 +192,11 @@ fn a_replay_with_a_flipped_payload_byte_is_reported_corrupted_with_record_and_by
     let dir = Scratch::new("cli-sim", "replay_corrupted");
     let mut bytes = recorded_replay(&dir);
     let starts = record_starts(&bytes);
-    assert_eq!(starts.len(), 601, "a header and 600 ticks");
-    // The first payload byte of tick 299's record (record 300; the header is record 0).
+    // The header, the content, 600 ticks and keyframes at ticks 0, 300 and 600.
+    assert_eq!(starts.len(), 605, "a header, the content, 600 ticks and 3 keyframes");
+    // The last payload byte of a record in the middle (the header is record 0).
     let record = 300;
-    bytes[starts[record] + 12] ^= 0x5a;
+    bytes[starts[record + 1] - 1] ^= 0x5a;
     let damaged = dir.write("damaged.fxr", &bytes);
     for verify in [true, false] {
         let mut args = vec!["replay", arg(&damaged)];
@@ -200,13 +211,12 @@ fn a_replay_with_a_flipped_payload_byte_is_reported_corrupted_with_record_and_by
     }
 }
 
-/// A replay is checked against the content of the level it names, not its path: re-simulated
-/// on a level that changed since, it is refused before any tick runs, with the digest the
-/// replay recorded and the digest of the level now.
+/// A replay carries the content it was recorded on: the level changed on disk since does not
+/// change what it plays. Content that does not hash as the replay recorded it (a crafted or
+/// damaged replay) is refused before any tick runs, naming both digests.
 #[test]
-fn a_replay_of_a_changed_level_is_refused_naming_both_digests() {
+fn a_replay_plays_its_own_content_and_refuses_content_of_another_digest() {
     let dir = Scratch::new("cli-sim", "replay_level_changed");
-    // A replay names its level under the assets: a copy of them to change the level in.
     let assets = dir.path("assets");
     copy_tree(&workspace_root().join("assets"), &assets);
     let town = fs::read_to_string(workspace_root().join(TOWN)).expect("the town level is there");
@@ -215,25 +225,29 @@ fn a_replay_of_a_changed_level_is_refused_naming_both_digests() {
     let recording =
         ["--assets", arg(&assets), "sim", "--level", arg(&level), "--ticks", "50", "--bots", "2"];
     final_hash(&run_fixstep(&[&recording[..], &["--record", arg(&replay)]].concat()), 50);
-    let out = run_fixstep(&["--assets", arg(&assets), "replay", arg(&replay), "--verify"]);
-    assert!(
-        out.status.success(),
-        "the unchanged level verifies:
-{}",
-        stderr(&out)
-    );
-
     // Nine o'clock becomes a minute past: the same file, other content.
-    fs::write(&level, town.replacen("start_minute: 540", "start_minute: 541", 1)).expect("edit");
-    let line = one_line_error(&run_fixstep(&[
-        "--assets",
-        arg(&assets),
-        "replay",
-        arg(&replay),
-        "--verify",
-    ]));
-    assert!(line.contains(arg(&replay)), "the message must name the replay: {line}");
-    assert!(line.contains("the level changed since the replay was recorded"), "{line}");
+    let changed = town.replacen("start_minute: 540", "start_minute: 541", 1);
+    fs::write(&level, &changed).expect("edit");
+    let out = run_fixstep(&["--assets", arg(&assets), "replay", arg(&replay), "--verify"]);
+    assert!(out.status.success(), "it plays what it carries: {}", stderr(&out));
+
+    // The same replay carrying the changed level.
+    let original =
+        ReplayFile::<PlayerCommand>::open(fs::read(&replay).expect("written")).expect("reads");
+    let carried = original.content_files().expect("unpacks");
+    let mut crafted = ContentFiles::new(carried.main.clone());
+    for name in carried.names() {
+        crafted.insert(name.to_owned(), carried.get(name).expect("listed").to_vec());
+    }
+    crafted.insert(carried.main.clone(), changed.into_bytes());
+    let loaded = fixstep_town::level::load_level(&assets, &level).expect("the changed level");
+    let sim = fixstep_town::TownSim::new(std::sync::Arc::new(loaded), 1, 2);
+    let recorder = ReplayRecorder::start(Vec::new(), original.header(), &crafted, &sim, u32::MAX)
+        .expect("starts");
+    let crafted = dir.write("crafted.fxr", recorder.finish().expect("written"));
+    let line = one_line_error(&run_fixstep(&["replay", arg(&crafted), "--verify"]));
+    assert!(line.contains(arg(&crafted)), "the message must name the replay: {line}");
+    assert!(line.contains("the content it carries has digest"), "{line}");
     let digests: Vec<&str> =
         line.split(|c: char| !c.is_ascii_hexdigit()).filter(|word| word.len() == 32).collect();
     assert_eq!(digests.len(), 2, "both digests, 32 hex digits each: {line}");
@@ -241,20 +255,45 @@ fn a_replay_of_a_changed_level_is_refused_naming_both_digests() {
 }
 
 /// A replay whose commands no longer give its hashes names the first tick that differs and,
-/// from the partial hashes it recorded, the first subsystem.
+/// from the partial hashes of the keyframe after it, the first subsystem.
 #[test]
 fn a_replay_that_does_not_verify_names_the_tick_and_the_subsystem() {
     let dir = Scratch::new("cli-sim", "replay_mismatch");
-    let mut replay = Replay::<PlayerCommand>::from_bytes(&recorded_replay(&dir)).expect("reads");
-    // Player 0 turns hard and walks at tick 100, which the recording did not do.
-    replay.ticks[100].fixed.commands[0] =
-        PlayerCommand { forward: 100, turn: 8_000, ..PlayerCommand::default() };
-    let edited = dir.write("edited.fxr", replay.to_bytes().expect("encodes"));
+    let replay = dir.path("game.fxr");
+    final_hash(&sim(&["--ticks", "200", "--bots", "2", "--record", arg(&replay)]), 200);
+    let original =
+        ReplayFile::<PlayerCommand>::open(fs::read(&replay).expect("written")).expect("reads");
+    let content = original.content_files().expect("unpacks");
+    let assets = workspace_root().join("assets");
+    let level = std::sync::Arc::new(
+        fixstep_town::level::load_level(&assets, &workspace_root().join(TOWN)).expect("loads"),
+    );
+    let mut sim = fixstep_town::TownSim::new(std::sync::Arc::clone(&level), 1, 2);
+    let mut recorder =
+        ReplayRecorder::start(Vec::new(), original.header(), &content, &sim, 100).expect("starts");
+    let mut cursor = original.start().expect("a start");
+    let mut truth = fixstep_town::TownSim::new(level, 1, 2);
+    while let Some(step) = original.step(&mut cursor, &mut truth).expect("plays") {
+        let ReplayStep::Tick(played) = step else { continue };
+        // Player 0 turns hard and walks at tick 100, which the recording did not do.
+        let mut record = played.record.clone();
+        if record.tick == Tick(100) {
+            record.commands[0] = PlayerCommand { forward: 100, turn: 8_000, ..Default::default() };
+        }
+        played.record.run(&mut sim).expect("runs");
+        recorder.tick(&record, played.hash, &sim).expect("records");
+    }
+    let edited = dir.write("edited.fxr", recorder.finish().expect("written"));
     let out = run_fixstep(&["replay", arg(&edited), "--verify"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "a replay that does not verify fails: {err}");
     assert!(err.contains("does not verify: tick 100:"), "the first tick that differs: {err}");
-    assert!(err.contains("the first subsystem that differs is characters"), "{err}");
+    assert!(
+        err.contains(
+            "the first subsystem that differs by the keyframe after tick 199 is characters"
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -267,7 +306,8 @@ fn a_truncated_replay_is_reported_truncated() {
     let line = one_line_error(&run_fixstep(&["replay", arg(&cut), "--verify"]));
     assert!(line.contains(arg(&cut)), "the message must name the file: {line}");
     assert!(line.contains("truncated"), "the message must say truncated: {line}");
-    assert!(line.contains("record 600"), "which record: {line}");
+    let records = record_starts(&bytes).len();
+    assert!(line.contains(&format!("record {}", records - 1)), "which record: {line}");
     assert!(line.contains(&format!("byte {last}")), "which byte: {line}");
 }
 

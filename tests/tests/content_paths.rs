@@ -1,29 +1,38 @@
-//! Paths inside files stay in the content folder: a replay's level and a level's clip,
-//! dialogue and cutscene files name paths under the assets, never an absolute path, never a
-//! `..`, never a link out. Anything else is refused naming the file, where in it (a line, or a
-//! replay's record) and the path; `strace` shows the path is never opened, and nothing of the
+//! Paths inside files stay in the content folder: the files a replay carries and a level's
+//! clip, dialogue and cutscene files name paths under the assets, never an absolute path,
+//! never a `..`, never a link out. Anything else is refused naming the file, where in it (a
+//! line, or the replay) and the path; `strace` shows the path is never opened, and nothing of the
 //! file it names is shown.
 
 use std::process::Command;
 
-use fixstep_runtime::replay::Replay;
+use fixstep_runtime::file::ContentFiles;
+use fixstep_runtime::replay::{RecordedBy, ReplayHeader, ReplayRecorder};
 use fixstep_tests::{
     Scratch, arg, copy_tree, fixstep_binary, one_line_error, run_fixstep, workspace_root,
 };
-use fixstep_town::PlayerCommand;
 
 /// The paths a hostile file names: a file of this machine, and a climb out of the assets.
 const OUTSIDE: [&str; 2] = ["/etc/hostname", "../../x"];
 
-/// A replay of the town recorded here, whose header names `level` instead of its own.
-fn replay_naming(dir: &Scratch, level: &str) -> std::path::PathBuf {
-    let recorded = dir.path("recorded.fxr");
-    let out = run_fixstep(&["sim", "--ticks", "5", "--bots", "1", "--record", arg(&recorded)]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let bytes = std::fs::read(&recorded).expect("recorded");
-    let mut replay = Replay::<PlayerCommand>::from_bytes(&bytes).expect("decodes");
-    replay.header.level = level.to_owned();
-    dir.write("crafted.fxr", replay.to_bytes().expect("encodes"))
+/// A replay of the town whose carried content is crafted: its own file named `main`, and
+/// the level in it naming `clips` as its clip file. Its header and keyframes are the town's.
+fn replay_carrying(dir: &Scratch, main: &str, clips: &str) -> std::path::PathBuf {
+    let assets = workspace_root().join("assets");
+    let level = fixstep_town::level::load_level(&assets, &assets.join("levels/town.ron"))
+        .expect("the town loads");
+    let text = std::fs::read_to_string(assets.join("levels/town.ron")).expect("the town");
+    let text = text.replace("clips: \"animations/humanoid.ron\"", &format!("clips: {clips:?}"));
+    let mut files = ContentFiles::new(main.to_owned());
+    for name in level.files.names().filter(|n| *n != level.files.main) {
+        files.insert(name.to_owned(), level.files.get(name).expect("listed").to_vec());
+    }
+    files.insert(main.to_owned(), text.into_bytes());
+    let sim = fixstep_town::TownSim::new(std::sync::Arc::new(level), 1, 1);
+    let header = ReplayHeader::of(&sim, "town", Some(1), RecordedBy::Local, 0);
+    let recorder =
+        ReplayRecorder::start(Vec::new(), &header, &files, &sim, u32::MAX).expect("starts");
+    dir.write("crafted.fxr", recorder.finish().expect("written"))
 }
 
 /// A copy of the open-ground test level whose clip file is `clips` and whose mayor's
@@ -63,20 +72,18 @@ fn hostname() -> Option<String> {
         .filter(|t| t.len() >= 3)
 }
 
+/// A replay carries its content's files by the names they call each other: a name that
+/// leaves the content folder, as the replay's own file or as one a file in it names, is
+/// refused naming the replay and the path, and nothing of any file it might mean is shown.
 #[test]
-fn a_replay_naming_a_level_outside_the_assets_is_refused_by_record_and_path() {
+fn a_replay_whose_content_names_a_path_outside_it_is_refused_naming_it() {
     let dir = Scratch::new("content-paths", "replay");
-    for level in OUTSIDE {
-        let replay = replay_naming(&dir, level);
-        for verify in [false, true] {
-            let mut args = vec!["replay", arg(&replay)];
-            if verify {
-                args.push("--verify");
-            }
-            let line = one_line_error(&run_fixstep(&args));
+    for outside in OUTSIDE {
+        for (main, clips) in [(outside, "animations/humanoid.ron"), ("levels/town.ron", outside)] {
+            let replay = replay_carrying(&dir, main, clips);
+            let line = one_line_error(&run_fixstep(&["replay", arg(&replay), "--verify"]));
             assert!(line.contains(arg(&replay)), "names the replay: {line}");
-            assert!(line.contains("record 0"), "names the record: {line}");
-            assert!(line.contains(&format!("{level:?}")), "names the path: {line}");
+            assert!(line.contains(&format!("{outside:?}")), "names the path: {line}");
             if let Some(name) = hostname() {
                 assert!(!line.contains(&name), "shows what the file holds: {line}");
             }
@@ -85,15 +92,17 @@ fn a_replay_naming_a_level_outside_the_assets_is_refused_by_record_and_path() {
 }
 
 #[test]
-fn a_refused_replay_level_is_never_opened() {
+fn a_path_a_replays_content_names_outside_it_is_never_opened() {
     let dir = Scratch::new("content-paths", "replay-strace");
-    for level in OUTSIDE {
-        let replay = replay_naming(&dir, level);
-        let opened = opened_paths(&dir, &["replay", arg(&replay), "--verify"]);
-        assert!(opened.contains("crafted.fxr"), "the trace sees the replay opened:\n{opened}");
-        // The climb as written, or the file at the end of the absolute path.
-        let needle = if level.starts_with('/') { "hostname" } else { level };
-        assert!(!opened.contains(needle), "{level} was opened:\n{opened}");
+    for outside in OUTSIDE {
+        for (main, clips) in [(outside, "animations/humanoid.ron"), ("levels/town.ron", outside)] {
+            let replay = replay_carrying(&dir, main, clips);
+            let opened = opened_paths(&dir, &["replay", arg(&replay), "--verify"]);
+            assert!(opened.contains("crafted.fxr"), "the trace sees the replay opened:\n{opened}");
+            // The climb as written, or the file at the end of the absolute path.
+            let needle = if outside.starts_with('/') { "hostname" } else { outside };
+            assert!(!opened.contains(needle), "{outside} was opened:\n{opened}");
+        }
     }
 }
 
@@ -140,20 +149,19 @@ fn a_level_naming_a_file_through_a_link_out_of_the_assets_is_refused() {
     assert!(line.contains("leads out of the content folder through a link"), "{line}");
 }
 
+/// Content from outside the assets is recorded with its files, its own kept under its file
+/// name: the replay plays where the assets are missing.
 #[test]
-fn a_recording_of_content_outside_the_assets_is_refused_before_it_runs() {
+fn a_recording_of_content_outside_the_assets_carries_it() {
     let dir = Scratch::new("content-paths", "record-outside");
     let (level, _, _) = level_naming(&dir, "animations/humanoid.ron", "dialogue/mayor.ron");
     let replay = dir.path("game.fxr");
-    let line = one_line_error(&run_fixstep(&[
-        "sim",
-        "--ticks",
-        "1",
-        "--level",
-        arg(&level),
-        "--record",
-        arg(&replay),
-    ]));
-    assert!(line.contains("not under the assets"), "{line}");
-    assert!(!replay.exists(), "no replay is written that could not be played");
+    let out =
+        run_fixstep(&["sim", "--ticks", "20", "--level", arg(&level), "--record", arg(&replay)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let empty = dir.path("no-assets");
+    std::fs::create_dir_all(&empty).expect("an empty folder");
+    let out = run_fixstep(&["--assets", arg(&empty), "replay", arg(&replay), "--verify"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("verified 20 ticks"));
 }

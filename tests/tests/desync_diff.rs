@@ -97,4 +97,32 @@ fn desync_diff_lists_the_perturbed_field_of_a_real_report() {
     let nowhere = dir.path("nowhere.ron");
     let line = one_line_error(&run_fixstep(&["desync-diff", arg(&host_ron), arg(&nowhere)]));
     assert!(line.contains(arg(&nowhere)), "names the file: {line}");
+
+    // Each report carries the match from the oldest state its writer kept to the tick; run
+    // again here, with no assets, each computes the host's hash: the peer was moved by
+    // something its commands do not hold.
+    let empty = dir.path("no-assets");
+    std::fs::create_dir_all(&empty).expect("an empty folder");
+    for report in [&report, &peers_report] {
+        let replay = report.join("replay.fxr");
+        let out = run_fixstep(&["--assets", arg(&empty), "replay", arg(&replay), "--verify"]);
+        let said = stdout(&out);
+        assert!(out.status.success(), "{said}{}", stderr(&out));
+        assert!(
+            said.starts_with(&format!("the desync at tick {tick} re-simulated here computes "))
+                && said.contains(": the host's hash"),
+            "{said}"
+        );
+        let summary = std::fs::read_to_string(report.join("summary.txt")).expect("a summary");
+        assert!(summary.contains("replay.fxr: ticks "), "{summary}");
+    }
+    // The state it leads to is the host's, field for field, and not the peer's.
+    let replay = peers_report.join("replay.fxr");
+    let out = run_fixstep(&["--assets", arg(&empty), "desync-diff", arg(&replay)]);
+    let said = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}{}", stderr(&out));
+    let (against_host, against_peer) =
+        said.split_once("re-simulated against the peer's").expect("both compared");
+    assert!(against_host.contains("the states are equal"), "{said}");
+    assert!(against_peer.contains(".pos.x: "), "{said}");
 }

@@ -228,3 +228,66 @@ fn a_spectator_told_goodbye_before_its_first_snapshot_fails_saying_so() {
         "it says the host, named, ended, and that it saw nothing: {line}"
     );
 }
+
+/// The spectator delay under test, seconds.
+const DELAY_S: u32 = 5;
+
+/// Ticks the delayed match runs: long enough to watch 15 s of it after the delay.
+const DELAYED_MATCH_TICKS: u32 = 250;
+
+/// How far a frame's drawn tick may be past the bound the host's schedule sets, ticks: the
+/// frame and the goodbye that line the two clocks up are each a frame or two apart.
+const SCHEDULE_SLACK_TICKS: f64 = 1.0;
+
+/// A host told `--spectator-delay 5` holds its spectator five seconds behind: read from the
+/// spectator's drawn log against the host's schedule (tick `t` runs `t` tenths of a second
+/// after the first, and the host's last tick is when its goodbye ended the spectator's run),
+/// no frame draws a tick newer than the host's tick five seconds before that frame; and the
+/// spectator does watch the match, the delay behind.
+#[test]
+fn a_spectator_is_held_behind_by_the_hosts_delay_at_every_frame() {
+    let _game = one_game();
+    let dir = Scratch::new("spectators", "delayed");
+    let game = Hosting::direct();
+    let host_log = dir.path("host.hashes");
+    let mut host_args = game.host_args();
+    let (delay, ticks) = (DELAY_S.to_string(), DELAYED_MATCH_TICKS.to_string());
+    host_args.extend(
+        ["--bot", "--ticks", &ticks, "--spectator-delay", &delay, "--hash-log", arg(&host_log)]
+            .map(str::to_owned),
+    );
+    let host = Running::start(&dir, "host", &strs(&host_args));
+    let drawn = dir.path("delayed.jsonl");
+    let spectator = Running::start(
+        &dir,
+        "spectator",
+        &["spectate", &game.entry, "--headless", "--name", "watcher", "--drawn-log", arg(&drawn)],
+    );
+    let (host, spectator) = (host.finish(), spectator.finish());
+    assert!(host.stderr.contains("watcher is watching"), "{}", host.stderr);
+    assert!(spectator.stdout.starts_with("watched "), "{}", spectator.stdout);
+    let frames = read_drawn_log(&drawn).expect("the drawn log reads");
+    let drawing: Vec<_> = frames.iter().filter(|f| !f.entities.is_empty()).collect();
+    let last_at = frames.last().expect("frames").at_ms;
+    let delay_ticks = f64::from(DELAY_S * 10);
+    let end = f64::from(DELAYED_MATCH_TICKS);
+    let mut worst = f64::NEG_INFINITY;
+    for frame in &drawing {
+        // The host's tick when the frame was drawn, by the host's schedule.
+        let host_tick = end - (last_at - frame.at_ms) / MS_PER_TICK;
+        let over = frame.render_tick - (host_tick - delay_ticks);
+        worst = worst.max(over);
+        assert!(
+            over <= SCHEDULE_SLACK_TICKS,
+            "at {} ms the spectator drew tick {:.1}, with the host at {host_tick:.1}",
+            frame.at_ms,
+            frame.render_tick
+        );
+    }
+    println!("the spectator drew at most {worst:.2} ticks past the delay's bound");
+    let last_drawn = drawing.last().expect("it drew").render_tick;
+    assert!(
+        last_drawn > end - delay_ticks - 10.0,
+        "it watched the match to the delay's end: tick {last_drawn:.1} of {end}"
+    );
+}

@@ -3,9 +3,8 @@
 //! under 300 MB of resident memory (measured from outside, by `wait4`). And inputs at their
 //! kind's limit, built to take the most memory a byte of them can, stay under it too.
 
-use fixstep_runtime::replay::{REPLAY_FILE, RecordedTick, Replay};
-use fixstep_runtime::tick::Tick;
-use fixstep_runtime::{HashRecord, TickRecord};
+use fixstep_runtime::TickRecord;
+use fixstep_runtime::replay::{REPLAY_FILE, RecordedBy, ReplayHeader, ReplayRecorder};
 use fixstep_tests::untrusted::{MAX_PEAK_RSS_KB, Measured, hostile_files, run_measured};
 use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep};
 use fixstep_town::PlayerCommand;
@@ -93,32 +92,29 @@ fn the_refusals_say_what_the_file_is_and_the_limit_of_its_kind() {
     );
 }
 
-/// A replay at its limit made of the records that take the most memory per byte: no
-/// players, and every partial hash zero (one byte in the file, eight in memory).
+/// A replay at its limit made of the records that take the most memory per byte: ticks of no
+/// players, each the smallest record there is (ten bytes, for five of index).
 fn heaviest_replay() -> Vec<u8> {
-    let town = fixstep_tests::workspace_root().join("assets/levels/town.ron");
-    let level =
-        fixstep_town::level::load_level(&fixstep_tests::workspace_root().join("assets"), &town)
-            .expect("the town loads");
-    let sim = fixstep_town::TownSim::new(std::sync::Arc::new(level), 1, 0);
-    let mut header =
-        fixstep_runtime::replay::ReplayHeader::of(&sim, "levels/town.ron".to_owned(), 1)
-            .expect("a header");
-    // As many partial hashes as the header holds: names of one letter.
-    header.hash_parts = (0..20_000).map(|i| format!("{}", i % 10)).collect();
-    let parts = header.hash_parts.len();
-    let mut replay = Replay::<PlayerCommand> { header, ticks: Vec::new() };
-    let record = |tick: u32| RecordedTick {
-        fixed: TickRecord::new(Tick(tick), Vec::new()),
-        hash: Some(HashRecord { total: 0, parts: vec![0; parts] }),
-    };
-    // Each record is about `parts` bytes; fill the file to just under its limit.
-    let per_record = parts as u64 + 16;
-    let records = (REPLAY_FILE.limit_bytes - 100_000) / per_record;
-    replay.ticks = (0..u32::try_from(records).expect("few")).map(record).collect();
-    let bytes = replay.to_bytes().expect("encodes");
-    assert!(bytes.len() as u64 <= REPLAY_FILE.limit_bytes, "{} bytes", bytes.len());
-    assert!(bytes.len() as u64 > REPLAY_FILE.limit_bytes * 9 / 10, "{} bytes", bytes.len());
+    let assets = fixstep_tests::workspace_root().join("assets");
+    let level = fixstep_town::level::load_level(&assets, &assets.join("levels/town.ron"))
+        .expect("the town loads");
+    let files = std::sync::Arc::clone(&level.files);
+    let mut sim = fixstep_town::TownSim::new(std::sync::Arc::new(level), 1, 0);
+    let header = ReplayHeader::of(&sim, "town", Some(1), RecordedBy::Local, 0);
+    let mut recorder =
+        ReplayRecorder::start(Vec::new(), &header, &files, &sim, u32::MAX).expect("starts");
+    let start = recorder.next_tick();
+    let record = TickRecord::new(start, Vec::<PlayerCommand>::new());
+    record.run(&mut sim).expect("runs");
+    recorder.tick(&record, 0, &sim).expect("records");
+    let mut bytes = recorder.finish().expect("written");
+    // The last record is a tick; ticks are numbered by their place, so the same bytes again
+    // are the next tick.
+    let tick_record = bytes[bytes.len() - 10..].to_vec();
+    assert_eq!(tick_record[0], 5, "a ten-byte record: its length is 5");
+    while (bytes.len() as u64) + 10 <= REPLAY_FILE.limit_bytes {
+        bytes.extend_from_slice(&tick_record);
+    }
     bytes
 }
 

@@ -135,7 +135,12 @@ where
     crate::logs::install(cli.log_format);
     let paths = Paths { assets: cli.assets.clone().unwrap_or_else(default_assets_root) };
     let command = cli.command.unwrap_or_else(|| Command::Play(PlayArgs::default_window()));
-    let result = match cli.game {
+    // A replay names the game that recorded it.
+    let game = match &command {
+        Command::Replay(args) => crate::commands::replay::recorded_game(&args.file),
+        _ => None,
+    };
+    let result = match game.unwrap_or(cli.game) {
         GameName::Town => run_game::<fixstep_town_view::Town>(command, &paths),
         GameName::Arena => run_game::<fixstep_arena_view::Arena>(command, &paths),
     };
@@ -194,7 +199,7 @@ fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyho
         Command::Judder(args) => usage(said(judder::run(&args, paths))),
         Command::Screenshot(args) => usage(said(screenshot::run::<G>(&args, paths))),
         Command::Trace(args) => usage(said(trace::run(&args))),
-        Command::Replay(args) => usage(replay::run::<G>(&args, paths).map(|r| match r {
+        Command::Replay(args) => usage(replay::run::<G>(&args).map(|r| match r {
             Replayed::Ok(text) => Done::Said(text),
             Replayed::Mismatch(text) => Done::Found(text),
         })),

@@ -10,15 +10,18 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use fixstep_net::WallClock;
+use fixstep_netplay::resume::from_replay;
 use fixstep_netplay::{
-    HostMetrics, HostOptions, HostSchedule, METRICS_PATH, MetricsServer, NetHost,
+    HostMetrics, HostOptions, HostSchedule, MAX_SPECTATOR_DELAY_S, METRICS_PATH, MetricsServer,
+    NetHost,
 };
 use fixstep_present::CommandOf;
 use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
-use fixstep_runtime::{Bot, Player, Simulation};
+use fixstep_runtime::tick::TICKS_PER_SECOND;
+use fixstep_runtime::{Bot, Player, Simulation, Tick};
 
 use super::secret::PasswordArgs;
-use super::{Logs, NetLogArgs, Paths, held_at, read_input_script, sleep_until};
+use super::{Logs, NetLogArgs, Paths, bad_input, held_at, read_input_script, sleep_until};
 use crate::games::Playable;
 
 pub use fixstep_net::lan::DEFAULT_PORT;
@@ -140,6 +143,24 @@ pub struct HostArgs {
     /// wire each way, datagrams by what became of them, desyncs.
     #[arg(long, value_name = "ADDR", requires = "headless")]
     pub metrics: Option<SocketAddr>,
+    /// Hold spectators this many seconds behind the match: the host sends them nothing
+    /// newer, so a watcher cannot coach a player.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_SPECTATOR_DELAY_S)))]
+    pub spectator_delay: u32,
+    /// Play on from this replay: the match starts from its state at `--at` (its last tick
+    /// unless told), on the content it carries; players who join under the names it recorded
+    /// take their characters back. A crashed server started again on its own replay goes on
+    /// where it stopped.
+    #[arg(long, value_name = "FILE", conflicts_with = "level", requires = "headless")]
+    pub from_replay: Option<PathBuf>,
+    /// The tick of `--from-replay` to play on from: the state after it, as a hash log's line
+    /// for it says.
+    #[arg(long, value_name = "TICK", requires = "from_replay")]
+    pub at: Option<u32>,
+    /// Record the match as a replay into this file, as it is played (see `fixstep replay`).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// The session's password.
     #[command(flatten)]
     pub password: PasswordArgs,
@@ -149,6 +170,11 @@ pub struct HostArgs {
 }
 
 impl HostArgs {
+    /// `--spectator-delay` in ticks.
+    const fn spectator_delay_ticks(&self) -> u32 {
+        self.spectator_delay * TICKS_PER_SECOND
+    }
+
     /// `--seat-grace` in microseconds.
     const fn seat_grace_micros(&self) -> u64 {
         self.seat_grace.saturating_mul(1_000_000)
@@ -173,7 +199,14 @@ fn warn_open(port: Option<u16>) {
 /// A bad level or script, a port that cannot be bound, a log that cannot be written.
 pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     let level_file = paths.content_file::<G>(args.level.as_deref());
-    let content = paths.load::<G>(&level_file)?;
+    let (content, resumed) = match &args.from_replay {
+        Some(replay) => {
+            let at = args.at.map(|t| Tick(t).next());
+            let (content, resumed) = from_replay::<G>(replay, at).map_err(bad_input)?;
+            (content, Some(resumed))
+        }
+        None => (paths.load::<G>(&level_file)?, None),
+    };
     let own_player = !args.logs.headless || args.logs.bot || args.logs.input_script.is_some();
     let options = HostOptions {
         bind: SocketAddr::new(args.bind, args.port),
@@ -186,6 +219,8 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         name: args.name.clone(),
         reports: args.reports.clone(),
         access: args.password.access()?,
+        record: args.record.clone(),
+        spectator_delay_ticks: args.spectator_delay_ticks(),
     };
     // Every file is read before anything is said or bound: a bad one is the only line.
     let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
@@ -216,7 +251,11 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         }
         options
     };
-    let mut host = NetHost::<G>::bind(&content, &options)?;
+    let resumed_at = resumed.as_ref().map(|r| r.sim.next_tick());
+    let mut host = NetHost::<G>::bind_starting(&content, &options, resumed)?;
+    if let Some(tick) = resumed_at {
+        tracing::info!(tick = tick.0, "playing on from the replay's tick {}", tick.0.saturating_sub(1));
+    }
     let addr = host.local_addr().context("the host has no address")?;
     if open {
         warn_open(Some(addr.port()));

@@ -42,6 +42,10 @@ pub struct JoinArgs {
     #[arg(long, default_value = "desync-reports")]
     pub reports: PathBuf,
     /// The session's password.
+    /// Record the match as a replay into this file, from the moment the host lets this
+    /// player in (see `fixstep replay`).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     #[command(flatten)]
     pub password: PasswordArgs,
     /// What the headless runs do and log.
@@ -88,6 +92,7 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
         admission: args.password.admission()?,
         reports: args.reports.clone(),
         rejoin_file: rejoin_file(&args.host, &args.name),
+        record: args.record.clone(),
     };
     if !args.logs.headless {
         let mode = super::play::Windowed::Join(options);

@@ -1,42 +1,38 @@
-//! `fixstep replay`: reads a recording; with `--verify`, re-simulates it and checks its
-//! hashes.
+//! `fixstep replay`: reads a recorded match; with `--verify`, re-simulates it and checks its
+//! hashes; with `--at TICK --hash`, prints the state's hash after that tick.
+//!
+//! A replay carries its content, so none of this reads the assets: a replay plays on a
+//! machine whose assets differ or are missing.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use fixstep_present::{CommandOf, Game};
-use fixstep_runtime::ReplayError;
-use fixstep_runtime::file::{content_path, read_bytes};
-use fixstep_runtime::replay::{REPLAY_FILE, Replay, verify};
+use fixstep_runtime::file::{ContentReader, read_bytes};
+use fixstep_runtime::replay::{
+    DesyncNote, REPLAY_FILE, RecordedBy, ReplayFile, ReplayHeader, verify,
+};
+use fixstep_runtime::{ReplayError, Simulation, Tick};
 
-use super::{Paths, bad_input};
+use super::bad_input;
+use crate::games::GameName;
 
 /// `fixstep replay`'s arguments.
 #[derive(Clone, Debug, Args)]
 pub struct ReplayArgs {
     /// The replay file.
     pub file: PathBuf,
-    /// Re-simulate and compare hashes.
-    #[arg(long)]
+    /// Re-simulate every tick and compare every recorded hash.
+    #[arg(long, conflicts_with = "at")]
     pub verify: bool,
-}
-
-/// The content file a replay header names: under `assets`, and nowhere else. The name is
-/// checked before anything is opened: an absolute path, a `..` or a link out of the assets is
-/// refused, naming the replay, its header record and the path.
-///
-/// # Errors
-///
-/// A name that leaves the assets, as a [`super::BadInput`].
-pub fn replay_content_path(replay: &Path, name: &str, assets: &Path) -> Result<PathBuf> {
-    content_path(assets, name).map_err(|e| {
-        bad_input(anyhow!(
-            "replay {}, record 0 (the header): its level path {e}; a replay names its level \
-             under the assets",
-            replay.display()
-        ))
-    })
+    /// A tick of the match: the state after it ran, as a hash log's line for it says.
+    #[arg(long, value_name = "TICK")]
+    pub at: Option<u32>,
+    /// Print the state's hash at `--at`'s tick, as a hash log line (`TICK HASH`).
+    #[arg(long, requires = "at")]
+    pub hash: bool,
 }
 
 /// What `fixstep replay` found.
@@ -48,47 +44,106 @@ pub enum Replayed {
     Mismatch(String),
 }
 
+/// The game that recorded the replay at `file`, by its header; `None` if the file does not
+/// read as a replay (the game's own reader then says why) or names neither game.
+#[must_use]
+pub fn recorded_game(file: &Path) -> Option<GameName> {
+    let bytes = read_bytes(file, REPLAY_FILE).ok()?;
+    let header = ReplayHeader::from_bytes(&bytes).ok()?;
+    let town = <<fixstep_town_view::Town as fixstep_runtime::Rules>::Sim as Simulation>::NAME;
+    let arena = <<fixstep_arena_view::Arena as fixstep_runtime::Rules>::Sim as Simulation>::NAME;
+    match header.sim.as_str() {
+        name if name == town => Some(GameName::Town),
+        name if name == arena => Some(GameName::Arena),
+        _ => None,
+    }
+}
+
+/// The replay at `path`, read as game `G`'s.
+///
+/// # Errors
+///
+/// An unreadable, damaged or foreign replay, as a [`super::BadInput`] naming the file.
+pub fn open<G: Game>(path: &Path) -> Result<ReplayFile<CommandOf<G>>> {
+    let bytes = read_bytes(path, REPLAY_FILE).map_err(bad_input)?;
+    // Another game's replay is refused by name, before its commands are read as this game's.
+    match ReplayFile::open_for::<G::Sim>(bytes) {
+        Err(ReplayError::OtherSimulation { recorded, running }) => Err(bad_input(anyhow!(
+            "replay {} was recorded by {recorded}, and the {} runs {running}",
+            path.display(),
+            G::NAME
+        ))),
+        read => read.with_context(|| format!("replay {}", path.display())).map_err(bad_input),
+    }
+}
+
+/// The content `replay` (at `path`) carries, loaded and checked as content from disk is, and
+/// checked against the digest the replay recorded.
+///
+/// # Errors
+///
+/// Content that does not unpack, does not load, or is not what was recorded.
+pub fn content<G: Game>(path: &Path, replay: &ReplayFile<CommandOf<G>>) -> Result<Arc<G::Content>> {
+    let files = replay
+        .content_files()
+        .with_context(|| format!("replay {}", path.display()))
+        .map_err(bad_input)?;
+    let reader = ContentReader::files(Arc::new(files), path);
+    let content = G::read_content(&reader, Path::new("")).map_err(bad_input)?;
+    let found = G::content_digest(&content);
+    let recorded = replay.header().content_digest;
+    if found != recorded {
+        return Err(bad_input(anyhow!(
+            "replay {}: the content it carries has digest {found}, where it recorded {recorded}",
+            path.display()
+        )));
+    }
+    Ok(Arc::new(content))
+}
+
+/// A simulation of `content` as `replay` starts: fresh from its seed and seats (a replay that
+/// starts elsewhere restores its first keyframe into it).
+pub fn start_sim<G: Game>(content: &Arc<G::Content>, replay: &ReplayFile<CommandOf<G>>) -> G::Sim {
+    G::new_sim(content, replay.header().seed.unwrap_or(0), replay.start_seats())
+}
+
 /// Runs `fixstep replay`.
 ///
 /// # Errors
 ///
-/// An unreadable, damaged or foreign replay, or content that no longer loads.
-pub fn run<G: Game>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
+/// An unreadable, damaged or foreign replay, content that does not load, a tick not in it.
+pub fn run<G: Game>(args: &ReplayArgs) -> Result<Replayed> {
     let path = &args.file;
-    let bytes = read_bytes(path, REPLAY_FILE).map_err(bad_input)?;
-    // Another game's replay is refused by name, before its commands are read as this game's.
-    let replay: Replay<CommandOf<G>> = match Replay::read_for::<G::Sim>(&bytes) {
-        Err(ReplayError::OtherSimulation { recorded, running }) => {
-            return Err(bad_input(anyhow!(
-                "replay {} was recorded by {recorded}, and the {} runs {running}: choose its \
-                 game with --game",
-                path.display(),
-                G::NAME
-            )));
-        }
-        read => read.with_context(|| format!("replay {}", path.display())).map_err(bad_input)?,
-    };
-    let h = &replay.header;
-    let level = replay_content_path(path, &h.level, &paths.assets)?;
-    if !args.verify {
-        return Ok(Replayed::Ok(format!(
-            "replay of {} (simulation version {}, seed {}, {} players): {} ticks\n",
-            h.level,
-            h.sim_version,
-            h.seed,
-            h.players,
-            replay.ticks.len(),
-        )));
+    let replay = open::<G>(path)?;
+    if !args.verify && args.at.is_none() {
+        return Ok(Replayed::Ok(summary(&replay)));
     }
-    let content = paths.load::<G>(&level)?;
-    let mut sim = G::new_sim(&content, h.seed, usize::from(h.players));
+    let content = content::<G>(path, &replay)?;
+    let mut sim = start_sim::<G>(&content, &replay);
+    if let Some(at) = args.at {
+        let after = Tick(at.saturating_add(1));
+        replay
+            .seek(&mut sim, after)
+            .with_context(|| format!("replay {}: --at {at}", path.display()))
+            .map_err(bad_input)?;
+        return Ok(Replayed::Ok(format!("{at} {}\n", sim.state_hash())));
+    }
+    if let Some(note) = replay.header().desync {
+        return desync_verdict::<G>(path, &replay, &mut sim, note);
+    }
     let report = verify(&mut sim, &replay)
         .with_context(|| format!("replay {}", path.display()))
         .map_err(bad_input)?;
     Ok(match report.first_mismatch {
         None => Replayed::Ok(format!(
-            "verified {} ticks, {} hashes match; final hash {}\n",
-            report.ticks, report.hashes_checked, report.final_hash
+            "verified {} ticks, {} hashes match{}; final hash {}\n",
+            report.ticks,
+            report.hashes_checked,
+            match report.replaced {
+                0 => String::new(),
+                n => format!(" ({n} states the host sent restored)"),
+            },
+            report.final_hash
         )),
         Some(mismatch) => {
             let parts = mismatch
@@ -104,4 +159,63 @@ pub fn run<G: Game>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
             ))
         }
     })
+}
+
+/// Which side of a desync this machine takes: the replay of a desync report re-simulated to
+/// the tick that differed, its hash against the host's and the peer's.
+fn desync_verdict<G: Game>(
+    path: &Path,
+    replay: &ReplayFile<CommandOf<G>>,
+    sim: &mut G::Sim,
+    note: DesyncNote,
+) -> Result<Replayed> {
+    replay
+        .seek(sim, note.tick.next())
+        .with_context(|| format!("replay {}", path.display()))
+        .map_err(bad_input)?;
+    let ours = sim.state_hash().total();
+    let tick = note.tick;
+    let said = format!("the desync at tick {tick} re-simulated here computes {ours:016x}");
+    Ok(if ours == note.host {
+        Replayed::Ok(format!("{said}: the host's hash (the peer's was {:016x})\n", note.peer))
+    } else if ours == note.peer {
+        Replayed::Ok(format!("{said}: the peer's hash (the host's was {:016x})\n", note.host))
+    } else {
+        Replayed::Mismatch(format!(
+            "replay {}: {said}: neither the host's {:016x} nor the peer's {:016x}",
+            path.display(),
+            note.host,
+            note.peer
+        ))
+    })
+}
+
+/// One line of what a replay holds.
+fn summary<C: fixstep_runtime::Command>(replay: &ReplayFile<C>) -> String {
+    let h = replay.header();
+    let by = match h.recorded_by {
+        RecordedBy::Local => "a local game".to_owned(),
+        RecordedBy::Host => "the host".to_owned(),
+        RecordedBy::Player(p) => format!("player {}", u32::from(p.0) + 1),
+        RecordedBy::Spectator => "a spectator".to_owned(),
+    };
+    let ticks = replay.end_tick().since(replay.first_tick());
+    format!(
+        "replay of {} (simulation version {}), recorded by {by}: ticks {} to {} ({ticks} ticks, \
+         {}), {} players at the start, {} keyframes, {} bytes\n",
+        h.content_title,
+        h.sim_version,
+        replay.first_tick(),
+        replay.end_tick(),
+        match_time(ticks),
+        replay.start_seats(),
+        replay.keyframe_ticks().count(),
+        replay.bytes().len(),
+    )
+}
+
+/// `ticks` of 100 ms as `M:SS.T`.
+fn match_time(ticks: i64) -> String {
+    let tenths = ticks.max(0);
+    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
 }

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
+use fixstep_netplay::Recording;
 use fixstep_present::{CommandOf, Game, Presentation};
-use fixstep_runtime::replay::{RecordedTick, ReplayHeader, ReplayWriter};
+use fixstep_runtime::replay::RecordedBy;
 use fixstep_runtime::script::{CommandScript, InputScript};
 use fixstep_runtime::tick::FrameScheduler;
 use fixstep_runtime::{
@@ -66,29 +67,6 @@ pub struct SimArgs {
     /// Write the authoritative positions of every tick (JSON Lines) to this file.
     #[arg(long)]
     pub truth_log: Option<PathBuf>,
-}
-
-/// The level's name in a replay header: its path under the assets (with `/`), so the replay
-/// verifies from any directory and on any machine with the same assets. A replay names
-/// nothing outside the assets (a replay that did would be refused when played), so content
-/// from elsewhere is refused before the run.
-///
-/// # Errors
-///
-/// Content that is not under the assets, as a [`super::BadInput`].
-fn replay_content_name(source: &str, file: &Path, assets: &Path) -> Result<String> {
-    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
-    let file_path = canonical(file);
-    let under = fixstep_runtime::file::content_path(assets, source).ok();
-    if file_path.is_some() && under.as_deref().and_then(canonical) == file_path {
-        return Ok(source.to_owned());
-    }
-    Err(bad_input(anyhow!(
-        "--record: the content {} is not under the assets {}, and a replay names its content \
-         under them: put it there, or name its folder with --assets",
-        file.display(),
-        assets.display()
-    )))
 }
 
 /// A frame-times file: a number of milliseconds a line, repeated over the run; a few thousand
@@ -273,7 +251,7 @@ struct Stepper<G: Game> {
     commands: Vec<CommandOf<G>>,
     hash: StateHash,
     hash_log: Option<BufWriter<File>>,
-    recorder: Option<ReplayWriter<BufWriter<File>>>,
+    recording: Option<Recording<G>>,
 }
 
 impl<G: Game> Stepper<G> {
@@ -285,18 +263,13 @@ impl<G: Game> Stepper<G> {
         let sim = G::new_sim(&content, args.seed, drivers.players());
         let hash_log =
             args.hash_log.as_deref().map(|p| super::create(p, "hash log")).transpose()?;
-        let recorder = match &args.record {
-            Some(path) => {
-                let content_file = paths.content_file::<G>(args.level.as_deref());
-                let name =
-                    replay_content_name(G::content_source(&content), &content_file, &paths.assets)?;
-                let file = File::create(path)
-                    .with_context(|| format!("cannot create replay {}", path.display()))?;
-                let header = ReplayHeader::of(&sim, name, args.seed)?;
-                Some(ReplayWriter::new(BufWriter::new(file), &header)?)
-            }
-            None => None,
-        };
+        let recording = args
+            .record
+            .as_deref()
+            .map(|path| {
+                Recording::<G>::create(path, &content, &sim, Some(args.seed), RecordedBy::Local)
+            })
+            .transpose()?;
         let hash = sim.state_hash();
         let stepper = Self {
             sim,
@@ -305,7 +278,7 @@ impl<G: Game> Stepper<G> {
             commands: Vec::new(),
             hash,
             hash_log,
-            recorder,
+            recording,
         };
         Ok((stepper, content))
     }
@@ -319,10 +292,9 @@ impl<G: Game> Stepper<G> {
         if let Some(log) = self.hash_log.as_mut() {
             writeln!(log, "{} {}", tick.0, self.hash).context("cannot write the hash log")?;
         }
-        if let Some(recorder) = self.recorder.as_mut() {
-            let record =
-                RecordedTick::new(TickRecord::new(tick, self.commands.clone()), Some(&self.hash));
-            recorder.record(&record)?;
+        if let Some(recording) = self.recording.as_mut() {
+            let record = TickRecord::new(tick, self.commands.clone());
+            recording.tick(&record, self.hash.total(), &self.sim)?;
         }
         Ok(())
     }
@@ -330,9 +302,6 @@ impl<G: Game> Stepper<G> {
     fn finish(self) -> Result<(Tick, StateHash)> {
         if let Some(mut log) = self.hash_log {
             log.flush().context("cannot write the hash log")?;
-        }
-        if let Some(mut recorder) = self.recorder {
-            recorder.flush()?;
         }
         Ok((self.sim.next_tick(), self.hash))
     }

@@ -466,6 +466,7 @@ fn join_more<G: NetGame>(
             admission: options.admission.clone(),
             reports: options.reports.clone(),
             rejoin_file: None,
+            record: None,
         };
         players.push(Player {
             peer: NetPeer::connect_shared(Arc::clone(content), &peer_options)?,
