@@ -446,6 +446,26 @@ impl<D: GameData> HostSession<D> {
         }
     }
 
+    /// Holds the seats of a match resumed from its replay: `names` are every seat's player's
+    /// name by player number (`None` for a seat that was free). The host's own seats stay its
+    /// own; every other named seat waits for its player as a seat whose player left at
+    /// `now_micros` does (a player who joins under the name takes its character back, within
+    /// the seat grace), and a seat without a name is free for the next newcomer.
+    pub fn hold_seats(&mut self, names: &[Option<String>], now_micros: u64) {
+        let away = Holder::Away { since_micros: now_micros };
+        for (seat, name) in names.iter().enumerate().skip(self.slots.len()) {
+            let taken = |n: &String| self.slots.iter().any(|s| &s.name == n);
+            let slot = match name {
+                Some(name) if valid_name(name) && !taken(name) => {
+                    Slot::new(name.clone(), away, None)
+                }
+                _ => Slot::new(String::new(), Holder::Free, None),
+            };
+            debug_assert_eq!(self.slots.len(), seat);
+            self.slots.push(slot);
+        }
+    }
+
     /// The next tick the host fixes.
     #[must_use]
     pub const fn next_tick(&self) -> Tick {
