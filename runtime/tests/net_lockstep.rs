@@ -1071,3 +1071,29 @@ fn poll_timeout_names_the_moment_a_silent_peer_is_dropped() {
     session.check_timeouts(3_000_000 + PEER_TIMEOUT_MICROS + 1);
     assert_eq!(session.poll_timeout(), None);
 }
+
+/// A match resumed from its replay holds its seats for the names the replay recorded: a
+/// player who joins under one takes that seat back (no new seat, no seat change at the tick),
+/// a newcomer takes a seat the replay left free before any new one, and a seat nobody claims
+/// is freed once its grace is over.
+#[test]
+fn a_resumed_matchs_seats_wait_for_their_recorded_names() {
+    let mut host = new_host(8, 1, 3_000_000);
+    let names = [Some("host".to_owned()), Some("ada".to_owned()), None, Some("bob".to_owned())];
+    host.hold_seats(&names, 0);
+    assert_eq!(host.names().collect::<Vec<_>>(), ["host 0", "ada", "", "bob"]);
+    assert_eq!(host.seats_in_grace(), 2, "ada's and bob's");
+    welcomed(&mut host, 1, "ada", 1_000);
+    welcomed(&mut host, 2, "cy", 1_000);
+    let record = host.fix_tick();
+    assert_eq!(
+        record.seats,
+        SeatChanges { freed: vec![], joined: vec![Player(2)] },
+        "ada is back in her seat; cy takes the free one"
+    );
+    assert_eq!(record.commands.len(), 4, "no new seat");
+    host.check_timeouts(3_000_000);
+    let record = host.fix_tick();
+    assert_eq!(record.seats.freed, [Player(3)], "bob never came: his seat is freed");
+    assert_eq!(host.names().collect::<Vec<_>>(), ["host 0", "ada", "cy", ""]);
+}
