@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use fixstep_arena::{ArenaBot, ArenaCommand, ArenaSim, ArenaState, Layout, load_layout};
 use fixstep_runtime::golden::StreamRecorder;
-use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
+use fixstep_runtime::replay::{
+    KEYFRAME_EVERY_TICKS, RecordedBy, ReplayFile, ReplayHeader, ReplayRecorder, verify,
+};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
 use fixstep_runtime::{Bot as _, Player, Simulation, StateHasher, Tick, TickRecord};
 
@@ -104,28 +106,29 @@ const SAMPLE_EVERY_TICKS: u32 = 100;
 /// score and the random numbers that place a puck back are pinned with content. A change of
 /// the rules bumps `ArenaSim::VERSION` (the test fails saying so until it is) and re-pins the
 /// file with `FIXSTEP_BLESS=1 cargo test -p fixstep-arena --test determinism_arena`; the same
-/// run checks that a replay of it verifies.
+/// run is recorded as a replay (the rink's files, every tick's hash, a keyframe every
+/// `KEYFRAME_EVERY_TICKS`), which carries the rink and verifies hash for hash.
 #[test]
 fn golden_three_thousand_ticks_of_the_arena_with_six_bots() {
+    const TICKS: u32 = 3_000;
     let layout = rink();
-    let (commands, seen) = play(&layout, 1, 6, 3_000);
+    let (commands, seen) = play(&layout, 1, 6, TICKS);
     assert!(seen.goals.iter().all(|&g| g >= 1), "both teams scored: {seen:?}");
     let mut sim = ArenaSim::new(Arc::clone(&layout), 1, 6);
-    let header = ReplayHeader::of(&sim, layout.source.clone(), 1).expect("six players");
+    let header = ReplayHeader::of(&sim, &layout.name, Some(1), RecordedBy::Local, 0);
+    let mut recorder =
+        ReplayRecorder::start(Vec::new(), &header, &layout.files, &sim, KEYFRAME_EVERY_TICKS)
+            .expect("the replay starts");
     let mut hasher = StateHasher::new();
     let mut stream = StreamRecorder::new::<ArenaSim>(SAMPLE_EVERY_TICKS);
-    let ticks = commands
-        .iter()
-        .enumerate()
-        .map(|(t, c)| {
-            let tick = Tick(t as u32);
-            sim.step(tick, c).expect("in order");
-            sim.hash_state(&mut hasher);
-            let hash = hasher.finish_reuse();
-            stream.record(tick, &hash);
-            RecordedTick::new(TickRecord::new(tick, c.clone()), Some(&hash))
-        })
-        .collect();
+    for (t, c) in commands.iter().enumerate() {
+        let tick = Tick(t as u32);
+        sim.step(tick, c).expect("in order");
+        sim.hash_state(&mut hasher);
+        let hash = hasher.finish_reuse();
+        stream.record(tick, &hash);
+        recorder.tick(&TickRecord::new(tick, c.clone()), hash.total(), &sim).expect("recorded");
+    }
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/arena.hashes");
     let comment = "The golden hash stream of game/arena/tests/determinism_arena.rs: 3,000 ticks\n\
                    of assets/arena/arena.ron with six bots, seed 1. Re-pin with FIXSTEP_BLESS=1\n\
@@ -134,10 +137,13 @@ fn golden_three_thousand_ticks_of_the_arena_with_six_bots() {
         panic!("{message}");
     }
 
-    let bytes = Replay { header, ticks }.to_bytes().expect("encodes");
-    let replay: Replay<ArenaCommand> = Replay::from_bytes(&bytes).expect("decodes");
+    let bytes = recorder.finish().expect("written");
+    let replay = ReplayFile::<ArenaCommand>::open(bytes).expect("reads");
+    assert_eq!(replay.content_files().expect("unpacks"), *layout.files, "it carries the rink");
     let mut fresh = ArenaSim::new(Arc::clone(&layout), 1, 6);
     let report = verify(&mut fresh, &replay).expect("same rules");
-    assert_eq!((report.ticks, report.hashes_checked, report.first_mismatch), (3_000, 3_000, None));
+    // Every tick's total, the start's and every later keyframe's.
+    let hashes = TICKS + TICKS / KEYFRAME_EVERY_TICKS + 1;
+    assert_eq!((report.ticks, report.hashes_checked, report.first_mismatch), (TICKS, hashes, None));
     assert_eq!(report.final_hash, sim.state_hash());
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::sync::Arc;
 
-use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
+use fixstep_runtime::replay::{RecordedBy, ReplayFile, ReplayHeader, ReplayRecorder, verify};
 use fixstep_runtime::{Bot as _, Error, Player, SeatChanges, Simulation, Tick, TickRecord};
 use fixstep_town::bots::TownBot;
 use fixstep_town::level::{Level, load_level};
@@ -24,6 +24,9 @@ const SEED: u64 = 21;
 
 /// Ticks both processes run on from the restored state.
 const TICKS_AFTER_RESTORE: u32 = 200;
+
+/// Ticks between the keyframes of the late-join replay: some before the join, some after.
+const KEYFRAME_EVERY: u32 = 100;
 
 fn town() -> Arc<Level> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
@@ -59,15 +62,20 @@ fn run_on(sim: &mut TownSim, ticks: u32) -> u64 {
 
 /// A town of two bots into which a third player joins at tick 150: the join is state (the
 /// hash changes, the new character stands at the third spawn), the players' count follows, and
-/// a replay that records the join reproduces every hash.
+/// a replay that records the join reproduces every hash, those of the keyframes before and
+/// after it too, and a seek past the join reaches the same state.
 #[test]
 fn a_player_joins_a_running_game() {
+    const TICKS: u32 = 300;
     let level = town();
     let mut sim = TownSim::new(Arc::clone(&level), SEED, 2);
-    let header = ReplayHeader::of(&sim, "levels/town.ron".into(), SEED).expect("two players");
+    let header = ReplayHeader::of(&sim, &level.name, Some(SEED), RecordedBy::Local, 0);
+    let mut recorder =
+        ReplayRecorder::start(Vec::new(), &header, &level.files, &sim, KEYFRAME_EVERY)
+            .expect("the replay starts");
     let mut bots: Vec<TownBot> = (0..2).map(|p| TownBot::new(Player(p), &level)).collect();
-    let mut ticks = Vec::new();
-    for t in 0..300 {
+    let mut hashes = Vec::new();
+    for t in 0..TICKS {
         let tick = Tick(t);
         let mut seats = SeatChanges::NONE;
         if t == 150 {
@@ -82,16 +90,27 @@ fn a_player_joins_a_running_game() {
         let commands: Vec<PlayerCommand> =
             bots.iter_mut().map(|b| b.command(sim.snapshot())).collect();
         sim.step(tick, &commands).expect("one command per player");
-        ticks
-            .push(RecordedTick::new(TickRecord { tick, seats, commands }, Some(&sim.state_hash())));
+        let hash = sim.state_hash().total();
+        hashes.push(hash);
+        recorder.tick(&TickRecord { tick, seats, commands }, hash, &sim).expect("recorded");
     }
     assert_eq!(sim.players(), 3);
-    let replay = Replay { header, ticks };
-    let replay: Replay<PlayerCommand> =
-        Replay::from_bytes(&replay.to_bytes().expect("encodes")).expect("decodes");
+    let bytes = recorder.finish().expect("written");
+    let replay = ReplayFile::<PlayerCommand>::open(bytes).expect("reads");
+    assert_eq!(replay.start_seats(), 2, "the replay starts with the first two");
     let mut fresh = TownSim::new(Arc::clone(&level), SEED, 2);
     let report = verify(&mut fresh, &replay).expect("same rules");
-    assert_eq!((report.ticks, report.hashes_checked, report.first_mismatch), (300, 300, None));
+    // Every tick's total, the start's and every later keyframe's.
+    let checked = TICKS + TICKS / KEYFRAME_EVERY + 1;
+    assert_eq!(
+        (report.ticks, report.hashes_checked, report.first_mismatch),
+        (TICKS, checked, None)
+    );
+    assert_eq!((fresh.players(), report.final_hash), (3, sim.state_hash()));
+    // From the keyframe after the join, in a town built with two players.
+    let mut seeker = TownSim::new(Arc::clone(&level), SEED, 2);
+    replay.seek(&mut seeker, Tick(250)).expect("in the replay");
+    assert_eq!((seeker.players(), seeker.state_hash().total()), (3, hashes[249]));
 }
 
 #[test]

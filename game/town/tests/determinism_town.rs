@@ -4,7 +4,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fixstep_runtime::golden::StreamRecorder;
-use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
+use fixstep_runtime::replay::{
+    KEYFRAME_EVERY_TICKS, RecordedBy, ReplayFile, ReplayHeader, ReplayRecorder, verify,
+};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
 use fixstep_runtime::{Bot as _, Player, Simulation, StateHasher, Tick, TickRecord};
 use fixstep_town::bots::TownBot;
@@ -121,30 +123,30 @@ const SAMPLE_EVERY_TICKS: u32 = 100;
 /// `FIXSTEP_BLESS=1`, in the same commit: old replays are then refused rather than failing.
 #[test]
 fn golden_six_thousand_ticks_of_town_with_four_bots() {
+    const TICKS: u32 = 6_000;
     let level = town();
-    let (commands, sim) = play(&level, 1, 4, 6_000);
+    let (commands, sim) = play(&level, 1, 4, TICKS);
 
-    // Every tick's hashes, re-run from the recorded commands, as a replay records them.
-    let mut recorder = TownSim::new(Arc::clone(&level), 1, 4);
-    let header = ReplayHeader::of(&recorder, "levels/town.ron".into(), 1).expect("four players");
+    // Every tick's hashes, re-run from the recorded commands and recorded as a replay.
+    let mut rerun = TownSim::new(Arc::clone(&level), 1, 4);
+    let header = ReplayHeader::of(&rerun, &level.name, Some(1), RecordedBy::Local, 0);
+    let mut recorder =
+        ReplayRecorder::start(Vec::new(), &header, &level.files, &rerun, KEYFRAME_EVERY_TICKS)
+            .expect("the replay starts");
     let mut hasher = StateHasher::new();
     let mut stream = StreamRecorder::new::<TownSim>(SAMPLE_EVERY_TICKS);
     let empty = fixstep_runtime::hash::canonical_hash(&Vec::<u8>::new());
     let (mut talking, mut watching) = (0, 0);
-    let ticks = commands
-        .iter()
-        .enumerate()
-        .map(|(t, c)| {
-            let tick = Tick(t as u32);
-            recorder.step(tick, c).expect("in order");
-            recorder.hash_state(&mut hasher);
-            let hash = hasher.finish_reuse();
-            stream.record(tick, &hash);
-            talking += u32::from(hash.part("dialogue") != Some(empty));
-            watching += u32::from(hash.part("cutscenes") != Some(empty));
-            RecordedTick::new(TickRecord::new(tick, c.clone()), Some(&hash))
-        })
-        .collect();
+    for (t, c) in commands.iter().enumerate() {
+        let tick = Tick(t as u32);
+        rerun.step(tick, c).expect("in order");
+        rerun.hash_state(&mut hasher);
+        let hash = hasher.finish_reuse();
+        stream.record(tick, &hash);
+        talking += u32::from(hash.part("dialogue") != Some(empty));
+        watching += u32::from(hash.part("cutscenes") != Some(empty));
+        recorder.tick(&TickRecord::new(tick, c.clone()), hash.total(), &rerun).expect("recorded");
+    }
     assert!(talking > 100, "a dialogue ran for {talking} ticks");
     assert!(watching > 50, "a cutscene played for {watching} ticks");
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/town.hashes");
@@ -154,13 +156,16 @@ fn golden_six_thousand_ticks_of_town_with_four_bots() {
     if let Err(message) = stream.finish().check(&file, comment) {
         panic!("{message}");
     }
-    assert_eq!(recorder.state_hash(), sim.state_hash(), "the re-run is the run");
+    assert_eq!(rerun.state_hash(), sim.state_hash(), "the re-run is the run");
 
-    // The same game recorded as a replay with per-tick hashes verifies.
-    let bytes = Replay { header, ticks }.to_bytes().expect("encodes");
-    let replay: Replay<PlayerCommand> = Replay::from_bytes(&bytes).expect("decodes");
+    // The replay carries the level's files and verifies: every tick's total, the start's
+    // hash and every later keyframe's.
+    let bytes = recorder.finish().expect("written");
+    let replay = ReplayFile::<PlayerCommand>::open(bytes).expect("reads");
+    assert_eq!(replay.content_files().expect("unpacks"), *level.files, "it carries the level");
     let mut fresh = TownSim::new(Arc::clone(&level), 1, 4);
     let report = verify(&mut fresh, &replay).expect("same rules");
-    assert_eq!((report.ticks, report.hashes_checked, report.first_mismatch), (6_000, 6_000, None));
+    let hashes = TICKS + TICKS / KEYFRAME_EVERY_TICKS + 1;
+    assert_eq!((report.ticks, report.hashes_checked, report.first_mismatch), (TICKS, hashes, None));
     assert_eq!(report.final_hash, sim.state_hash());
 }

@@ -6,7 +6,9 @@ use crate::common;
 
 use common::{INTERACT, idle, run, sim, step, v};
 use fixstep_runtime::math::Angle;
-use fixstep_runtime::replay::{RecordedTick, Replay, ReplayHeader, verify};
+use fixstep_runtime::replay::{
+    KEYFRAME_EVERY_TICKS, RecordedBy, ReplayFile, ReplayHeader, ReplayRecorder, verify,
+};
 use fixstep_runtime::{Error, Player, SeatChanges, Simulation, Tick, TickRecord};
 use fixstep_town::{PlayerCommand, TownSim};
 
@@ -95,15 +97,23 @@ fn a_newcomer_takes_a_free_seat_as_a_new_character_at_its_spawn() {
 
 /// A thousand players come and go through three seats: the town ends with the characters,
 /// the entity slots and the zone memory it had with its first three, and a replay of it all
-/// reproduces every hash.
+/// reproduces every hash, those of its keyframes too.
 #[test]
 fn players_coming_and_going_leave_nothing_behind_and_replay_bit_for_bit() {
+    const TICKS: u32 = 3_000;
     let mut town = sim(3);
-    let header = ReplayHeader::of(&town, "fixture".to_owned(), 7).expect("three players");
+    let header = ReplayHeader::of(&town, "fixture", Some(7), RecordedBy::Local, 0);
+    let mut recorder = ReplayRecorder::start(
+        Vec::new(),
+        &header,
+        &town.level().files,
+        &town,
+        KEYFRAME_EVERY_TICKS,
+    )
+    .expect("the replay starts");
     let walk = PlayerCommand { forward: 100, turn: 400, interact: true, ..Default::default() };
     let (characters, slots) = (town.state().characters.len(), town.state().characters.slots());
-    let mut ticks = Vec::new();
-    for t in 0..3_000u32 {
+    for t in 0..TICKS {
         let tick = Tick(t);
         // Every third tick one of the seats changes hands: freed, then taken a tick later.
         let seat = Player((t / 3 % 3) as u16);
@@ -115,15 +125,18 @@ fn players_coming_and_going_leave_nothing_behind_and_replay_bit_for_bit() {
         seats.apply(&mut town).expect("a seat to free and then to take");
         let commands = vec![walk; 3];
         town.step(tick, &commands).expect("in order");
-        let hash = town.state_hash();
-        ticks.push(RecordedTick::new(TickRecord { tick, seats, commands }, Some(&hash)));
+        let record = TickRecord { tick, seats, commands };
+        recorder.tick(&record, town.state_hash().total(), &town).expect("recorded");
     }
     let state = town.state();
     assert_eq!(state.characters.len(), characters, "as many characters as at the start");
     assert_eq!(state.characters.slots(), slots, "no slot more than at the start");
     assert!(state.zones.cooldowns.len() <= 3 && state.zones.played.len() <= 3, "{state:?}");
-    let replay = Replay { header, ticks };
-    let replay = Replay::from_bytes(&replay.to_bytes().expect("encodes")).expect("decodes");
+    let bytes = recorder.finish().expect("written");
+    let replay = ReplayFile::<PlayerCommand>::open(bytes).expect("reads");
     let report = verify(&mut sim(3), &replay).expect("the same rules");
-    assert_eq!((report.ticks, report.hashes_checked, report.first_mismatch), (3_000, 3_000, None));
+    // Every tick's total, the start's and every later keyframe's.
+    let hashes = TICKS + TICKS / KEYFRAME_EVERY_TICKS + 1;
+    assert_eq!((report.ticks, report.hashes_checked, report.first_mismatch), (TICKS, hashes, None));
+    assert_eq!(report.final_hash, town.state_hash());
 }

@@ -23,7 +23,9 @@ use fixstep_net::{NETCODE_PROTOCOL_ID, SessionKey, connection_config};
 use fixstep_present::{CommandOf, Game};
 use fixstep_runtime::TickRecord;
 use fixstep_runtime::net::{GameData, Role};
-use fixstep_runtime::replay::{RecordedTick, ReplayHeader, ReplayWriter};
+use fixstep_runtime::replay::{
+    RecordedBy, ReplayHeader, ReplayRecorder, RosterChange, RosterEvent,
+};
 use fixstep_runtime::{Player, SeatChanges, Simulation, Tick};
 use fixstep_town::PlayerCommand;
 use fixstep_town_view::Town;
@@ -45,6 +47,10 @@ const SESSION_TICKS: u32 = 24;
 
 /// Ticks a replay seed records.
 const REPLAY_TICKS: u32 = 30;
+
+/// Ticks between a replay seed's keyframes: a few in the seed, so that seeks start from
+/// several.
+const REPLAY_KEYFRAME_EVERY: u32 = 10;
 
 /// Lines of a generated trace or truth kept in a seed: a few seconds, a few kilobytes.
 const TRACE_LINES: usize = 60;
@@ -312,8 +318,10 @@ fn renet_payloads(seeds: &mut Seeds) {
     seeds.write("renet_payload", "traffic", &out);
 }
 
-/// A replay of game `G` as `fixstep sim --record` writes it: two players, a third joining at
-/// tick 10, every tick's hash recorded.
+/// A replay of game `G` as a host records a match: the content's files, two players, a third
+/// joining at tick 10, the first going at tick 15 and its seat freed at 20 and taken by a
+/// newcomer at 25, who they are, every tick's hash, and a keyframe every
+/// [`REPLAY_KEYFRAME_EVERY`] ticks.
 fn replay<G: Game>(command: impl Fn(u32, usize) -> CommandOf<G>) -> Vec<u8> {
     let assets = assets();
     let file = G::default_content(&assets);
@@ -321,23 +329,42 @@ fn replay<G: Game>(command: impl Fn(u32, usize) -> CommandOf<G>) -> Vec<u8> {
     let seed = 7;
     let mut sim = G::new_sim(&content, seed, 2);
     let header =
-        ReplayHeader::of(&sim, G::content_source(&content).to_owned(), seed).expect("a header");
-    let mut writer = ReplayWriter::new(Vec::new(), &header).expect("a replay");
+        ReplayHeader::of(&sim, G::content_title(&content), Some(seed), RecordedBy::Host, 0);
+    let mut recorder = ReplayRecorder::start(
+        Vec::new(),
+        &header,
+        G::content_files(&content),
+        &sim,
+        REPLAY_KEYFRAME_EVERY,
+    )
+    .expect("a replay");
+    let joined = |name: &str| RosterChange::Joined { name: name.to_owned() };
+    let roster = [
+        (0, Player(0), joined("peer0")),
+        (0, Player(1), joined("peer1")),
+        (10, Player(2), joined("peer2")),
+        (15, Player::FIRST, RosterChange::Left),
+        (20, Player::FIRST, RosterChange::Freed),
+        (25, Player::FIRST, joined("peer3")),
+    ];
     for tick in 0..REPLAY_TICKS {
+        for (_, player, change) in roster.iter().filter(|(t, ..)| *t == tick) {
+            let event = RosterEvent { tick: Tick(tick), player: *player, change: change.clone() };
+            recorder.roster(&event).expect("recorded");
+        }
         let seats = match tick {
             10 => SeatChanges::arrivals(2, 1),
             20 => SeatChanges { freed: vec![Player::FIRST], joined: vec![] },
-            30 => SeatChanges { freed: vec![], joined: vec![Player::FIRST] },
+            25 => SeatChanges { freed: vec![], joined: vec![Player::FIRST] },
             _ => SeatChanges::NONE,
         };
-        seats.apply(&mut sim).expect("a third player joins, the first leaves and comes back");
+        seats.apply(&mut sim).expect("a third player joins, the first leaves, a newcomer comes");
         let commands: Vec<_> = (0..sim.players()).map(|p| command(tick, p)).collect();
         sim.step(Tick(tick), &commands).expect("the tick runs");
-        let hash = sim.state_hash();
         let record = TickRecord { tick: Tick(tick), seats, commands };
-        writer.record(&RecordedTick::new(record, Some(&hash))).expect("recorded");
+        recorder.tick(&record, sim.state_hash().total(), &sim).expect("recorded");
     }
-    writer.into_inner()
+    recorder.finish().expect("written to memory")
 }
 
 fn replays(seeds: &mut Seeds) {

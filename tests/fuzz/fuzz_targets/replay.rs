@@ -1,7 +1,9 @@
-//! Replay files as `fixstep replay FILE --verify` reads them, for both games: the header
-//! alone (`ReplayHeader::from_bytes`), the whole replay as the game's (`Replay::read_for`),
-//! and, for a replay that reads, the game built as its header says and re-simulated through
-//! `verify`, as the command does, on the game's own content from `assets/`.
+//! Replay files as `fixstep replay FILE` reads them, for both games: the header alone
+//! (`ReplayHeader::from_bytes`), the whole replay as the game's (`ReplayFile::open`), and, for
+//! a replay that opens, what it holds (`roster`, `content_files`, `start_hash`), seeks to a few
+//! ticks (`seek`, then a `step` on), and re-simulation through `verify`, each on a fresh
+//! simulation of the game's own content from `assets/`. Each may refuse the replay with an
+//! error; none may panic.
 //!
 //! Every record carries a checksum of its payload, which a mutation almost always breaks, so
 //! the first byte's bit 1 asks the target to write every record's checksum anew first: the
@@ -15,8 +17,8 @@ use std::sync::{Arc, OnceLock};
 use fixstep_arena_view::Arena;
 use fixstep_fuzz::{Reader, assets};
 use fixstep_present::{CommandOf, Game};
-use fixstep_runtime::Rules;
-use fixstep_runtime::replay::{Replay, ReplayHeader, verify};
+use fixstep_runtime::replay::{ReplayFile, ReplayHeader, verify};
+use fixstep_runtime::{Rules, Simulation, Tick};
 use fixstep_town_view::Town;
 use libfuzzer_sys::fuzz_target;
 use xxhash_rust::xxh3::xxh3_64;
@@ -24,20 +26,37 @@ use xxhash_rust::xxh3::xxh3_64;
 /// A replay's signature and format version, bytes, before its first record.
 const PREAMBLE_BYTES: usize = 8 + 2;
 
-/// A record's length and checksum, bytes, before its payload.
-const FRAME_BYTES: usize = 4 + 8;
+/// The most bytes a record's length takes: a LEB128 `u32`.
+const MAX_LENGTH_BYTES: usize = 5;
+
+/// A record's checksum, bytes, between its length and its payload: the low 32 bits of the
+/// payload's xxh3-64.
+const CHECKSUM_BYTES: usize = 4;
 
 /// Writes the checksum of every whole record anew.
 fn fix_checksums(bytes: &mut [u8]) {
     let mut at = PREAMBLE_BYTES;
-    while let Some(frame) = bytes.get(at..at + FRAME_BYTES) {
-        let length = u32::from_le_bytes([frame[0], frame[1], frame[2], frame[3]]) as usize;
-        let start = at + FRAME_BYTES;
+    loop {
+        let mut length = 0_usize;
+        let mut length_bytes = 0;
+        loop {
+            let Some(&byte) = bytes.get(at + length_bytes) else { return };
+            length |= usize::from(byte & 0x7f) << (7 * length_bytes);
+            length_bytes += 1;
+            if byte & 0x80 == 0 {
+                break;
+            }
+            if length_bytes == MAX_LENGTH_BYTES {
+                return;
+            }
+        }
+        let sum = at + length_bytes;
+        let start = sum + CHECKSUM_BYTES;
         let Some(payload) = start.checked_add(length).and_then(|end| bytes.get(start..end)) else {
             return;
         };
-        let checksum = xxh3_64(payload).to_le_bytes();
-        bytes[at + 4..start].copy_from_slice(&checksum);
+        let checksum = (xxh3_64(payload) as u32).to_le_bytes();
+        bytes[sum..start].copy_from_slice(&checksum);
         at = start + length;
     }
 }
@@ -54,13 +73,39 @@ fn content<G: Game>(cell: &'static OnceLock<Arc<G::Content>>) -> &'static Arc<G:
     })
 }
 
-/// What `fixstep replay --verify` does with a replay's bytes, for game `G`.
+/// What `fixstep replay` does with a replay's bytes, for game `G`.
 fn replay<G: Game>(bytes: &[u8], cell: &'static OnceLock<Arc<G::Content>>) {
     let _ = ReplayHeader::from_bytes(bytes);
-    let Ok(replay) = Replay::<CommandOf<G>>::read_for::<G::Sim>(bytes) else { return };
-    let h = &replay.header;
-    let mut sim = G::new_sim(content::<G>(cell), h.seed, usize::from(h.players));
-    let _ = verify(&mut sim, &replay);
+    let Ok(replay) = ReplayFile::<CommandOf<G>>::open(bytes.to_vec()) else { return };
+    let _ = replay.roster();
+    let _ = replay.content_files();
+    let _ = replay.start_hash();
+    // A fresh game as the replay starts, from its seed and seats; a simulation holds at most
+    // `MAX_PLAYERS`, and `verify` refuses a start with more seats than the game it is given.
+    let header = replay.header();
+    let seats = replay.start_seats().min(G::MAX_PLAYERS);
+    let fresh = || G::new_sim(content::<G>(cell), header.seed.unwrap_or(0), seats);
+
+    // A seek is given a simulation of the replay's content, as the command's is: a replay of
+    // other rules or other content is refused before it seeks.
+    let mut sim = fresh();
+    if header.check_sim::<G::Sim>().is_ok() && header.content_digest == sim.content_digest() {
+        let (first, end) = (replay.first_tick(), replay.end_tick());
+        let after_keyframe = replay.keyframe_ticks().nth(1).map(Tick::next);
+        let ticks = [
+            Some(end),
+            Some(first),
+            Some(Tick(first.0 / 2 + end.0 / 2)),
+            after_keyframe,
+            Some(Tick(end.0.saturating_add(1))),
+        ];
+        for tick in ticks.into_iter().flatten() {
+            if let Ok(mut cursor) = replay.seek(&mut sim, tick) {
+                let _ = replay.step(&mut cursor, &mut sim);
+            }
+        }
+    }
+    let _ = verify(&mut fresh(), &replay);
 }
 
 static TOWN: OnceLock<Arc<<Town as Rules>::Content>> = OnceLock::new();
