@@ -11,8 +11,8 @@ use fixstep_tests::processes::{
 };
 use fixstep_tests::{Scratch, arg, run_fixstep};
 
-/// Ticks the recorded match runs: 50 s, room for a late join, a kill and a return.
-const MATCH_TICKS: u32 = 500;
+/// Ticks the recorded match runs: 40 s, room for a late join, a kill and a return.
+const MATCH_TICKS: u32 = 400;
 
 /// The tick after which bob's state is moved off the host's, to be resynced.
 const PERTURBED_TICK: u32 = 150;
@@ -79,7 +79,7 @@ fn a_recorded_network_match_verifies_anywhere_and_agrees_with_the_hosts_log() {
     assert!(out.starts_with(&format!("verified {MATCH_TICKS} ticks")), "{out}");
     let final_hash = &host_hashes[&(MATCH_TICKS - 1)];
     assert!(out.trim_end().ends_with(&format!("final hash {final_hash}")), "{out}");
-    for at in [0, 97, PERTURBED_TICK, 271, 388, MATCH_TICKS - 1] {
+    for at in [0, 97, PERTURBED_TICK, 271, 333, MATCH_TICKS - 1] {
         let (out, err, ok) = replay(&empty, &host_replay, &["--at", &at.to_string(), "--hash"]);
         assert!(ok, "--at {at}: {err}");
         assert_eq!(out, format!("{at} {}\n", host_hashes[&at]), "tick {at}");
@@ -104,13 +104,13 @@ fn a_recorded_network_match_verifies_anywhere_and_agrees_with_the_hosts_log() {
 }
 
 /// Ticks of the match resumed from its replay.
-const RESUMED_TICKS: u32 = 300;
+const RESUMED_TICKS: u32 = 200;
 
 /// The tick after which the second host plays on.
-const RESUME_AFTER_TICK: u32 = 149;
+const RESUME_AFTER_TICK: u32 = 99;
 
 /// A match hosted with its host's bot and recorded, then hosted again from its replay at tick
-/// 149 with the same bot: the second host's hashes from tick 150 on are the first's, bit for
+/// 99 with the same bot: the second host's hashes from tick 100 on are the first's, bit for
 /// bit, and tick numbers go on from the replay's. A bot's commands come from the state alone,
 /// so the same commands reach the same states: the match went on as it would have.
 #[test]
@@ -126,7 +126,7 @@ fn a_match_resumed_from_its_replay_continues_the_hosts_hash_stream() {
             .map(str::to_owned),
     );
     let done = Running::start(&dir, "first", &strs(&args)).finish();
-    assert!(done.stdout.contains("tick 300"), "{}", done.stdout);
+    assert!(done.stdout.contains(&format!("tick {RESUMED_TICKS}")), "{}", done.stdout);
 
     let second_log = dir.path("second.hashes");
     let at = RESUME_AFTER_TICK.to_string();
@@ -147,9 +147,10 @@ fn a_match_resumed_from_its_replay_continues_the_hosts_hash_stream() {
         .map(str::to_owned),
     );
     let done = Running::start(&dir, "second", &strs(&args)).finish();
-    assert!(done.stderr.contains("playing on from the replay's tick 149"), "{}", done.stderr);
+    let said = format!("playing on from the replay's tick {RESUME_AFTER_TICK}");
+    assert!(done.stderr.contains(&said), "{}", done.stderr);
     let (first, second) = (hash_log(&first_log), hash_log(&second_log));
-    assert_eq!(second.keys().next(), Some(&(RESUME_AFTER_TICK + 1)), "ticks go on from 150");
+    assert_eq!(second.keys().next(), Some(&(RESUME_AFTER_TICK + 1)), "ticks go on from there");
     assert_eq!(second.len(), (RESUMED_TICKS - RESUME_AFTER_TICK - 1) as usize);
     for (tick, hash) in &second {
         assert_eq!(Some(hash), first.get(tick), "tick {tick}");

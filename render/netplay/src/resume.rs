@@ -46,6 +46,16 @@ pub enum ResumeError {
         /// Every problem of its files.
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// The replay starts with more seats than the game holds.
+    #[error("replay {}: it starts with {seats} seats, and the game holds {max}", path.display())]
+    Seats {
+        /// The replay.
+        path: std::path::PathBuf,
+        /// Its seats at the start.
+        seats: usize,
+        /// The most the game holds.
+        max: usize,
+    },
     /// The content the replay carries is not what it recorded.
     #[error(
         "replay {}: the content it carries has digest {found}, where it recorded {recorded}",
@@ -91,7 +101,11 @@ pub fn from_replay<G: NetRules>(
         return Err(ResumeError::ContentDigest { path: path.to_path_buf(), recorded, found });
     }
     let content = Arc::new(content);
-    let mut sim = G::new_sim(&content, replay.header().seed.unwrap_or(0), replay.start_seats());
+    let seats = replay.start_seats();
+    if seats > G::MAX_PLAYERS {
+        return Err(ResumeError::Seats { path: path.to_path_buf(), seats, max: G::MAX_PLAYERS });
+    }
+    let mut sim = G::new_sim(&content, replay.header().seed.unwrap_or(0), seats);
     let at = at.unwrap_or_else(|| replay.end_tick());
     replay.seek(&mut sim, at).map_err(failed)?;
     let names = seat_names(&replay, at).map_err(failed)?;
