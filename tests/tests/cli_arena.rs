@@ -39,7 +39,7 @@ fn a_headless_arena_logs_every_hash_and_its_replay_verifies() {
     let verified = ok(&arena(&["replay", arg(&replay), "--verify"]));
     assert!(verified.contains("400 hashes match"), "{verified}");
     assert!(verified.contains(hash), "the recording's final hash: {verified}");
-    let described = ok(&arena(&["replay", arg(&replay)]));
+    let described = ok(&arena(&["replay", arg(&replay), "--info"]));
     assert!(described.contains("replay of arena/arena.ron"), "{described}");
 }
 

@@ -97,7 +97,7 @@ fn a_recorded_replay_verifies_and_describes_itself() {
     assert!(text.starts_with("verified 600 ticks, 603 hashes match"), "{text}");
     assert!(text.contains(&printed), "the final hash of the recording is reproduced: {text}");
 
-    let out = run_fixstep(&["replay", arg(&replay)]);
+    let out = run_fixstep(&["replay", arg(&replay), "--info"]);
     assert!(out.status.success(), "describing failed:\n{}", stderr(&out));
     let text = stdout(&out);
     for fact in ["replay of Fixstep Town", "recorded by a local game", "ticks 0 to 600", "1:00.0"] {
@@ -200,9 +200,7 @@ fn a_replay_with_a_flipped_payload_byte_is_reported_corrupted_with_record_and_by
     let damaged = dir.write("damaged.fxr", &bytes);
     for verify in [true, false] {
         let mut args = vec!["replay", arg(&damaged)];
-        if verify {
-            args.push("--verify");
-        }
+        args.push(if verify { "--verify" } else { "--info" });
         let line = one_line_error(&run_fixstep(&args));
         assert!(line.contains(arg(&damaged)), "the message must name the file: {line}");
         assert!(line.contains("corrupted"), "the message must say corrupted: {line}");

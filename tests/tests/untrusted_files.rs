@@ -19,7 +19,7 @@ const READERS: &[&[&str]] = &[
     &["--game", "arena", "sim", "--ticks", "1", "--level", "{}"],
     &["sync-test", "--ticks", "1", "--level", "{}"],
     &["sync-test", "--ticks", "1", "--commands", "{}"],
-    &["replay", "{}"],
+    &["replay", "{}", "--info"],
     &["replay", "{}", "--verify"],
     &["trace", "--in", "{}", "--out", "{dir}/drawn-out.jsonl"],
     &["judder", "{}", "--truth", "{drawn}"],
@@ -122,7 +122,7 @@ fn heaviest_replay() -> Vec<u8> {
 fn a_replay_at_its_limit_that_decodes_to_the_most_memory_stays_under_the_bound() {
     let dir = Scratch::new("untrusted-files", "heavy-replay");
     let replay = dir.write("heavy.fxr", heaviest_replay());
-    let run = run_measured(&dir, &["replay", arg(&replay)]);
+    let run = run_measured(&dir, &["replay", arg(&replay), "--info"]);
     assert!(
         run.output.status.success(),
         "it is a replay: {}",

@@ -199,7 +199,7 @@ fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyho
         Command::Judder(args) => usage(said(judder::run(&args, paths))),
         Command::Screenshot(args) => usage(said(screenshot::run::<G>(&args, paths))),
         Command::Trace(args) => usage(said(trace::run(&args))),
-        Command::Replay(args) => usage(replay::run::<G>(&args).map(|r| match r {
+        Command::Replay(args) => usage(replay::run::<G>(&args, paths).map(|r| match r {
             Replayed::Ok(text) => Done::Said(text),
             Replayed::Mismatch(text) => Done::Found(text),
         })),

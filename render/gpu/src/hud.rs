@@ -57,6 +57,67 @@ pub enum NetworkLine {
     },
     /// The game ended for this window, in words (the host's goodbye, a lost link).
     Ended(String),
+    /// A recorded match being watched.
+    Replay(ReplayLine),
+}
+
+/// A replay's line: where the viewer is in the match, how fast it plays, who it follows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayLine {
+    /// The tick the state shown is at (ticks run since the match began).
+    pub tick: u32,
+    /// The first tick the replay holds.
+    pub first_tick: u32,
+    /// The tick after the last one it holds.
+    pub end_tick: u32,
+    /// The speed, as a power of two: 0 plays in real time, -2 at a quarter, 4 sixteen times
+    /// as fast.
+    pub speed_shift: i8,
+    /// Whether playback is paused.
+    pub paused: bool,
+    /// The player the camera follows, by name.
+    pub following: Option<String>,
+}
+
+/// Ticks in a minute of a match, for a replay's M:SS.
+const TICKS_PER_MINUTE: u32 = 600;
+
+/// Ticks in a second of a match, for a replay's M:SS.
+const TICKS_PER_SECOND: u32 = 10;
+
+/// `ticks` of 100 ms as the match's clock, `M:SS`.
+#[must_use]
+pub fn match_clock(ticks: u32) -> String {
+    format!("{}:{:02}", ticks / TICKS_PER_MINUTE, ticks / TICKS_PER_SECOND % 60)
+}
+
+/// A replay's speed as a player reads it: `1/4x` to `16x`.
+#[must_use]
+pub fn speed_words(speed_shift: i8) -> String {
+    if speed_shift >= 0 {
+        format!("{}x", 1_u32 << speed_shift.unsigned_abs().min(31))
+    } else {
+        format!("1/{}x", 1_u32 << speed_shift.unsigned_abs().min(31))
+    }
+}
+
+impl fmt::Display for ReplayLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let length = self.end_tick.saturating_sub(self.first_tick);
+        write!(
+            f,
+            "replay {} / {}   tick {}   {}   {}",
+            match_clock(self.tick.saturating_sub(self.first_tick)),
+            match_clock(length),
+            self.tick,
+            speed_words(self.speed_shift),
+            if self.paused { "paused" } else { "playing" },
+        )?;
+        if let Some(name) = &self.following {
+            write!(f, "   following {name}")?;
+        }
+        Ok(())
+    }
 }
 
 /// A windowed host's line.
@@ -165,6 +226,7 @@ impl fmt::Display for NetworkLine {
                 write!(f, "{entities} entities   {snapshots} snapshots   rtt {rtt_ms} ms")
             }
             Self::Ended(words) => write!(f, "{words}: {ENDED_HINT}"),
+            Self::Replay(line) => line.fmt(f),
         }
     }
 }
@@ -297,6 +359,24 @@ mod tests {
             ended.to_string(),
             "the host at 10.0.0.2:7777 ended the match: Esc for the menu"
         );
+    }
+
+    #[test]
+    fn a_replays_line_says_the_match_time_speed_and_who_is_followed() {
+        let line = ReplayLine {
+            tick: 754,
+            first_tick: 0,
+            end_tick: 3000,
+            speed_shift: -2,
+            paused: true,
+            following: Some("Ada".to_owned()),
+        };
+        assert_eq!(
+            NetworkLine::Replay(line).to_string(),
+            "replay 1:15 / 5:00   tick 754   1/4x   paused   following Ada"
+        );
+        assert_eq!(speed_words(4), "16x");
+        assert_eq!(speed_words(0), "1x");
     }
 
     #[test]

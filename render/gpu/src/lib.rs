@@ -65,7 +65,10 @@ use glam::{Mat4, Vec3, Vec4Swizzles as _};
 pub use wgpu;
 
 pub use context::{GpuContext, GpuError};
-pub use hud::{Agreement, DesyncCount, HostingLine, Hud, NetworkLine, PlayingLine};
+pub use hud::{
+    Agreement, DesyncCount, HostingLine, Hud, NetworkLine, PlayingLine, ReplayLine, match_clock,
+    speed_words,
+};
 pub use offscreen::OffscreenTarget;
 pub use skinning::SkinningPath;
 

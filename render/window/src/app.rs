@@ -15,7 +15,9 @@ use fixstep_netplay_view::NetGame;
 use fixstep_present::{FrameOf, Game};
 use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
 use winit::application::ApplicationHandler;
-use winit::event::{DeviceEvent, DeviceId, ElementState, MouseScrollDelta, WindowEvent};
+use winit::event::{
+    DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, WindowEvent,
+};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::WindowId;
@@ -25,6 +27,8 @@ use crate::input::KeyAction;
 use crate::lan_list::LanList;
 use crate::pause::{PauseAction, PauseMenu};
 use crate::playing::Playing;
+use crate::replay::{ReplayPlay, draw_timeline, open_replay, timeline_hit};
+use crate::replays::{list_replays, new_recording, now_unix_ms, replays_dir};
 use crate::session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
 use crate::settings::Settings;
 use crate::settings_screen::SettingsScreen;
@@ -98,6 +102,10 @@ const SPECTATOR_CONTROLS: fixstep_present::ControlNames = fixstep_present::Contr
     action: None,
 };
 
+/// A replay viewer's line of help: its keys, which are fixed (the settings bind the game's).
+const REPLAY_HELP: &str = "Space play/pause, -/+ speed, arrows 10 s, ,/. a tick, Home/End, \
+                           Tab follow, click the timeline, Esc menu";
+
 /// The HUD's line of help: the adapter, and what the keys bound now do in game `G` (or for a
 /// spectator), with how to capture the mouse or let it go as it is now where the mouse turns.
 fn hud_note<G: Game>(
@@ -155,7 +163,7 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             name: name.clone(),
             reports: reports_dir(),
             access: key(password)?.map_or(Access::Open, Access::Key),
-            record: None,
+            record: Some(new_recording(&replays_dir(), now_unix_ms())),
             spectator_delay_ticks: 0,
         }),
         Launch::Join { host, name, password } => Mode::Join(PeerOptions {
@@ -164,13 +172,14 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             admission: key(password)?.map_or(Admission::Open, Admission::Key),
             reports: reports_dir(),
             rejoin_file: rejoin_file(&host.to_string(), name),
-            record: None,
+            record: Some(new_recording(&replays_dir(), now_unix_ms())),
         }),
         Launch::Spectate { host, password } => Mode::Spectate {
             host: *host,
             name: spectator_name.to_owned(),
             admission: key(password)?.map_or(Admission::Open, Admission::Key),
         },
+        Launch::Replay(path) => Mode::Replay(path.clone()),
     })
 }
 
@@ -227,10 +236,18 @@ where
             Mode::Spectate { host, name, admission } => {
                 Box::new(SpectatePlay::<G>::new(content, *host, name, admission)?)
             }
+            // The replay plays on the content it carries.
+            Mode::Replay(path) => {
+                let (replay, carried) = open_replay::<G>(path)?;
+                Box::new(ReplayPlay::<G>::new(&carried, replay, path)?)
+            }
         };
         let shell = self.shell.as_ref().ok_or_else(|| PlayError::Window("no window".into()))?;
-        let note =
-            hud_note::<G>(&shell.ctx, &self.options.settings.keys, false, game.is_spectator());
+        let note = if game.timeline().is_some() {
+            format!("{}   {REPLAY_HELP}", shell.ctx.describe())
+        } else {
+            hud_note::<G>(&shell.ctx, &self.options.settings.keys, false, game.is_spectator())
+        };
         let drawn_log = self.options.drawn_log.as_deref();
         let playing = Playing::new(game, &self.options.settings, drawn_log, note, from_front)?;
         Ok(Stage::Playing(Box::new(playing)))
@@ -386,6 +403,7 @@ where
                 Screen::Starting(_) => Page::Starting,
                 Screen::Failed(..) => Page::Failed,
                 Screen::Settings => Page::Settings,
+                Screen::Replays => Page::Replays,
             },
             None => Page::None,
         };
@@ -442,6 +460,9 @@ where
         for action in actions {
             self.sound.click();
             match self.front.act(action) {
+                Outcome::Stay if self.front.screen() == &Screen::Replays => {
+                    self.front.set_replays(list_replays::<G>(&replays_dir()));
+                }
                 Outcome::Stay => {}
                 Outcome::Start(launch) => self.launch(&launch),
                 Outcome::Quit => event_loop.exit(),
@@ -488,6 +509,10 @@ where
                 return;
             }
             canvas.renderer.render(canvas.view, playing.game.drawn(), &playing.hud);
+            if let Some(timeline) = playing.game.timeline().filter(|_| playing.menu.is_none()) {
+                let size = canvas.renderer.size();
+                canvas.menu(None, |ui| draw_timeline(ui, &timeline, size));
+            }
             if let Some(menu) = playing.menu.as_mut() {
                 canvas.menu(None, |ui| {
                     let names = &G::CONTROL_NAMES;
@@ -543,6 +568,14 @@ where
             WindowEvent::KeyboardInput { event, .. } => {
                 if let PhysicalKey::Code(code) = event.physical_key {
                     let pressed = event.state == ElementState::Pressed;
+                    // A replay's viewer takes its own keys first.
+                    if pressed {
+                        match playing.game.key(code) {
+                            Ok(true) => return,
+                            Ok(false) => {}
+                            Err(error) => return tracing::warn!("{error}"),
+                        }
+                    }
                     match playing.input.key(code, pressed, event.repeat) {
                         KeyAction::Escape if playing.input.mouse_look => {
                             playing.input.mouse_look = false;
@@ -560,10 +593,25 @@ where
                     }
                 }
             }
+            WindowEvent::CursorMoved { position, .. } => {
+                let at = (position.x as f32, position.y as f32);
+                playing.pointer = Some(at);
+                if playing.scrubbing {
+                    seek_on_timeline(playing, shell.renderer.size(), false);
+                }
+            }
+            // A replay's timeline: pressed on it seeks, and dragged on, seeks as it goes.
+            WindowEvent::MouseInput { state, button: MouseButton::Left, .. }
+                if playing.game.timeline().is_some() =>
+            {
+                playing.scrubbing = *state == ElementState::Pressed
+                    && seek_on_timeline(playing, shell.renderer.size(), true);
+            }
             // A game whose player the mouse does not turn keeps the pointer free, except for
             // a spectator, whose camera it turns.
             WindowEvent::MouseInput { state: ElementState::Pressed, .. }
-                if G::MOUSE_TURNS || playing.game.is_spectator() =>
+                if (G::MOUSE_TURNS || playing.game.is_spectator())
+                    && playing.game.timeline().is_none() =>
             {
                 playing.input.mouse_look = true;
                 shell.capture_mouse(true);
@@ -580,6 +628,27 @@ where
             _ => {}
         }
     }
+}
+
+/// Seeks a replay to where the pointer is on its timeline, in a window of `size` pixels;
+/// `pressed`: only if the pointer is on the bar (a drag seeks wherever it goes along). Returns
+/// whether it sought.
+fn seek_on_timeline<G: Game>(playing: &mut Playing<G>, size: (u32, u32), pressed: bool) -> bool {
+    let (Some((x, y)), Some(timeline)) = (playing.pointer, playing.game.timeline()) else {
+        return false;
+    };
+    let fraction = match timeline_hit(x, y, size) {
+        Some(fraction) => fraction,
+        None if pressed => return false,
+        None => {
+            let [left, _, right, _] = crate::replay::timeline_bar(size);
+            ((x - left) / (right - left).max(1.0)).clamp(0.0, 1.0)
+        }
+    };
+    if let Err(error) = playing.game.seek_to(timeline.tick_at(fraction)) {
+        tracing::warn!("{error}");
+    }
+    true
 }
 
 /// Draws the latest frame again offscreen, at the window's size, and writes it as a PNG.
@@ -742,6 +811,8 @@ enum Page {
     Failed,
     /// The front screen's settings.
     Settings,
+    /// The front screen's list of replays.
+    Replays,
     /// A network game connecting.
     Connecting,
     /// The game, with no menu over it.

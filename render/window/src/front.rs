@@ -10,7 +10,9 @@
 //! fields kept.
 
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
 
+use crate::replays::ReplayEntry;
 use crate::settings::Remembered;
 
 /// The longest player name, characters: what the HUD's name tags fit.
@@ -43,6 +45,8 @@ pub enum Screen {
     Failed(Form, String),
     /// The settings.
     Settings,
+    /// The replays recorded, newest first, each with a button to watch it.
+    Replays,
 }
 
 /// What the player did on the front screen.
@@ -54,6 +58,10 @@ pub enum FrontAction {
     Open(Form),
     /// Open the settings.
     OpenSettings,
+    /// Open the Replays page.
+    OpenReplays,
+    /// Watch this replay (a button of the Replays page).
+    Watch(PathBuf),
     /// Typed into the name field.
     Name(String),
     /// Typed into the address field (`HOST:PORT`; a bare host takes the default port).
@@ -102,6 +110,8 @@ pub enum Launch {
         /// The session's password.
         password: Option<String>,
     },
+    /// Watching the replay in this file.
+    Replay(PathBuf),
 }
 
 /// What an action came to.
@@ -123,6 +133,8 @@ pub struct FrontScreen {
     address: String,
     port: String,
     password: String,
+    /// The replays the Replays page lists, as last read.
+    replays: Vec<ReplayEntry>,
 }
 
 impl FrontScreen {
@@ -135,7 +147,19 @@ impl FrontScreen {
             address: remembered.address.clone(),
             port: DEFAULT_PORT.to_string(),
             password: String::new(),
+            replays: Vec::new(),
         }
+    }
+
+    /// The replays the Replays page lists.
+    #[must_use]
+    pub fn replays(&self) -> &[ReplayEntry] {
+        &self.replays
+    }
+
+    /// The replays found, newest first, for the Replays page.
+    pub fn set_replays(&mut self, replays: Vec<ReplayEntry>) {
+        self.replays = replays;
     }
 
     /// What shows.
@@ -181,6 +205,10 @@ impl FrontScreen {
             (FrontAction::PlayAlone, Screen::Main) => return Outcome::Start(Launch::Alone),
             (FrontAction::Open(form), Screen::Main) => self.screen = Screen::Form(form, None),
             (FrontAction::OpenSettings, Screen::Main) => self.screen = Screen::Settings,
+            (FrontAction::OpenReplays, Screen::Main) => self.screen = Screen::Replays,
+            (FrontAction::Watch(path), Screen::Replays) => {
+                return Outcome::Start(Launch::Replay(path));
+            }
             // What went wrong shows on the form, fields kept: the player mends one and goes
             // again.
             (FrontAction::Name(name), Screen::Form(..) | Screen::Failed(..)) => self.name = name,
@@ -202,7 +230,9 @@ impl FrontScreen {
             (FrontAction::Go, Screen::Form(form, _) | Screen::Failed(form, _)) => {
                 return self.go(form);
             }
-            (FrontAction::Back, Screen::Form(..) | Screen::Settings) => self.screen = Screen::Main,
+            (FrontAction::Back, Screen::Form(..) | Screen::Settings | Screen::Replays) => {
+                self.screen = Screen::Main;
+            }
             (FrontAction::Back, Screen::Failed(form, _) | Screen::Starting(form)) => {
                 self.screen = Screen::Form(form, None);
             }
@@ -220,9 +250,12 @@ impl FrontScreen {
         }
     }
 
-    /// The game it started ended (the player left it): back to the main screen.
+    /// The game it started ended (the player left it): back to the main screen, or to the
+    /// Replays page from a replay watched.
     pub fn returned(&mut self) {
-        self.screen = Screen::Main;
+        if self.screen != Screen::Replays {
+            self.screen = Screen::Main;
+        }
     }
 
     /// Checks the form's fields and starts its game, or says what is wrong.
@@ -371,6 +404,22 @@ mod tests {
         front.act(FrontAction::Back);
         assert_eq!(front.act(FrontAction::PlayAlone), Outcome::Start(Launch::Alone));
         assert_eq!(front.act(FrontAction::Back), Outcome::Quit, "Esc on the main screen");
+    }
+
+    #[test]
+    fn the_replays_page_watches_the_replay_picked_and_goes_back() {
+        let mut front = front();
+        front.act(FrontAction::OpenReplays);
+        assert_eq!(front.screen(), &Screen::Replays);
+        let path = PathBuf::from("2024-02-29_13-45-07.fxr");
+        assert_eq!(
+            front.act(FrontAction::Watch(path.clone())),
+            Outcome::Start(Launch::Replay(path))
+        );
+        front.returned();
+        assert_eq!(front.screen(), &Screen::Replays, "leaving a replay comes back to the list");
+        front.act(FrontAction::Back);
+        assert_eq!(front.screen(), &Screen::Main);
     }
 
     #[test]

@@ -54,6 +54,8 @@ pub mod input;
 pub mod lan_list;
 pub mod menus;
 pub mod pause;
+pub mod replay;
+pub mod replays;
 pub mod session;
 pub mod settings;
 pub mod settings_screen;
@@ -135,6 +137,17 @@ pub enum PlayError {
     /// The host's serving thread stopped.
     #[error("the host stopped: {0}")]
     HostStopped(NetPlayError),
+    /// A replay cannot be watched.
+    #[error(transparent)]
+    ReplayOpen(#[from] replay::ReplayOpenError),
+    /// A replay's record did not run (a seek, a tick).
+    #[error("replay {}: {source}", path.display())]
+    Replay {
+        /// The replay.
+        path: PathBuf,
+        /// What is wrong.
+        source: fixstep_runtime::ReplayError,
+    },
     /// A tick did not run.
     #[error("a tick does not run: {0}")]
     Tick(#[from] fixstep_runtime::Error),
@@ -173,6 +186,8 @@ pub enum Mode {
         /// What it presents to the host.
         admission: Admission,
     },
+    /// Watch the replay in this file (its content must be the content the window is given).
+    Replay(PathBuf),
 }
 
 /// A game's sound, driven by what the window draws: it hears each frame right after it is

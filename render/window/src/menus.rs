@@ -5,6 +5,7 @@
 use fixstep_net::lan::LanHost;
 
 use crate::front::{Form, FrontAction, FrontScreen, Screen};
+use crate::replays::ReplayEntry;
 
 /// The width of the front screen's column, points: room for an address and its label.
 const COLUMN_POINTS: f32 = 360.0;
@@ -170,9 +171,50 @@ pub fn front_screen(
                         actions.push(FrontAction::Back);
                     }
                 }
+                Screen::Replays => replays_page(ui, front.replays(), actions),
             }
         });
     });
+}
+
+/// The most rows of replays the page shows at once before it scrolls, points of height: the
+/// page's column below the title on a 720-pixel window.
+const REPLAY_LIST_POINTS: f32 = 420.0;
+
+/// The Replays page: every replay recorded, newest first, with its game, date, players and
+/// length, and a button to watch it.
+fn replays_page(ui: &mut egui::Ui, replays: &[ReplayEntry], actions: &mut Vec<FrontAction>) {
+    ui.label(egui::RichText::new("Replays").size(24.0));
+    ui.add_space(12.0);
+    if replays.is_empty() {
+        ui.label("No replays yet: a game hosted or joined from here is recorded.");
+    }
+    egui::ScrollArea::vertical().max_height(REPLAY_LIST_POINTS).show(ui, |ui| {
+        egui::Grid::new("replays").striped(true).spacing([16.0, 6.0]).show(ui, |ui| {
+            for header in ["Game", "Date (UTC)", "Players", "Length", ""] {
+                ui.strong(header);
+            }
+            ui.end_row();
+            for replay in replays {
+                ui.label(&replay.game);
+                ui.label(replay.date());
+                ui.label(if replay.playable { replay.players.to_string() } else { "-".into() });
+                ui.label(replay.length());
+                let watch = ui.add_enabled(replay.playable, egui::Button::new("Watch"));
+                focus_ring(ui, &watch);
+                if watch.clicked() {
+                    actions.push(FrontAction::Watch(replay.path.clone()));
+                }
+                ui.end_row();
+            }
+        });
+    });
+    ui.add_space(12.0);
+    let back = ui.button("Back");
+    focus_ring(ui, &back);
+    if back.clicked() {
+        actions.push(FrontAction::Back);
+    }
 }
 
 fn main_menu(ui: &mut egui::Ui, actions: &mut Vec<FrontAction>) {
@@ -182,6 +224,7 @@ fn main_menu(ui: &mut egui::Ui, actions: &mut Vec<FrontAction>) {
         ("Host a game", FrontAction::Open(Form::Host)),
         ("Join a game", FrontAction::Open(Form::Join)),
         ("Watch a game", FrontAction::Open(Form::Spectate)),
+        ("Replays", FrontAction::OpenReplays),
         ("Settings", FrontAction::OpenSettings),
         ("Quit", FrontAction::Quit),
     ] {

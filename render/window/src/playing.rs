@@ -55,6 +55,10 @@ pub(crate) struct Playing<G: Game> {
     pub frames_drawn: u64,
     /// What each frame drew, if asked for.
     drawn_log: Option<DrawnRecord<G>>,
+    /// Where the pointer is over the window, pixels, for a replay's timeline.
+    pub pointer: Option<(f32, f32)>,
+    /// Whether the timeline is being dragged (pressed on it and not let go).
+    pub scrubbing: bool,
 }
 
 /// The window's drawn log: what each frame drew, at real times from the start.
@@ -105,6 +109,8 @@ impl<G: Game> Playing<G> {
             frame_times: VecDeque::with_capacity(GRAPH_SAMPLES),
             frames_drawn: 0,
             drawn_log,
+            pointer: None,
+            scrubbing: false,
         })
     }
 

@@ -16,10 +16,12 @@ use fixstep_present::format::DrawnFrame;
 use fixstep_present::{Controls, FrameOf, Game, LocalGame, Presentation};
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::tick::FrameScheduler;
-use fixstep_runtime::{HeldInput, Player, Simulation};
+use fixstep_runtime::{HeldInput, Player, Simulation, Tick};
 use glam::Vec3;
+use winit::keyboard::KeyCode;
 
 use crate::PlayError;
+use crate::replay::Timeline;
 
 /// The clock offsets the F3 graph shows, newest last: as many as frame times.
 const OFFSET_SAMPLES: usize = fixstep_gpu::overlay::GRAPH_SAMPLES;
@@ -90,6 +92,33 @@ pub trait PlaySession<G: Game> {
     /// play too); a game played alone waits.
     fn plays_on_unseen(&self) -> bool {
         true
+    }
+
+    /// A key went down: a replay's viewer takes its own keys (play, pause, seek, speed,
+    /// follow). Returns whether it took it; the others go on to the controls.
+    ///
+    /// # Errors
+    ///
+    /// A seek that does not run.
+    fn key(&mut self, code: KeyCode) -> Result<bool, PlayError> {
+        let _ = code;
+        Ok(false)
+    }
+
+    /// Where a replay's viewer is in the match, for the timeline drawn at the bottom; `None`
+    /// for a game played live.
+    fn timeline(&self) -> Option<Timeline> {
+        None
+    }
+
+    /// Goes to `tick` of a replay (a click on its timeline); a game played live ignores it.
+    ///
+    /// # Errors
+    ///
+    /// A seek that does not run.
+    fn seek_to(&mut self, tick: Tick) -> Result<(), PlayError> {
+        let _ = tick;
+        Ok(())
     }
 }
 

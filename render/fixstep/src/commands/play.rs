@@ -90,6 +90,8 @@ pub enum Windowed {
         /// What it presents to the host.
         admission: Admission,
     },
+    /// Watch the replay in this file, on the content it carries.
+    Replay(PathBuf),
 }
 
 /// Runs `fixstep play`.
@@ -167,6 +169,7 @@ pub fn window<G: Playable>(
             let (host, name, admission) = (*host, name.clone(), admission.clone());
             (set(), false, Mode::Spectate { host, name, admission })
         }
+        Windowed::Replay(path) => (set(), false, Mode::Replay(path.clone())),
     };
     let setup = crate::games::drawn::RenderSetup {
         assets: paths.assets.clone(),

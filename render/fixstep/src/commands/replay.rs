@@ -1,5 +1,7 @@
-//! `fixstep replay`: reads a recorded match; with `--verify`, re-simulates it and checks its
-//! hashes; with `--at TICK --hash`, prints the state's hash after that tick.
+//! `fixstep replay`: watches a recorded match in the window; with `--info`, says what it
+//! holds; with `--verify`, re-simulates it and checks its hashes; with `--at TICK --hash`,
+//! prints the state's hash after that tick, and with `--at TICK --screenshot OUT`, draws that
+//! state offscreen into a PNG.
 //!
 //! A replay carries its content, so none of this reads the assets: a replay plays on a
 //! machine whose assets differ or are missing.
@@ -16,8 +18,8 @@ use fixstep_runtime::replay::{
 };
 use fixstep_runtime::{ReplayError, Simulation, Tick};
 
-use super::bad_input;
-use crate::games::GameName;
+use super::{Paths, bad_input};
+use crate::games::{GameName, Playable};
 
 /// `fixstep replay`'s arguments.
 #[derive(Clone, Debug, Args)]
@@ -33,6 +35,15 @@ pub struct ReplayArgs {
     /// Print the state's hash at `--at`'s tick, as a hash log line (`TICK HASH`).
     #[arg(long, requires = "at")]
     pub hash: bool,
+    /// Print one line of what the replay holds, instead of watching it.
+    #[arg(long, conflicts_with_all = ["verify", "at"])]
+    pub info: bool,
+    /// Draw the state at `--at`'s tick offscreen (no window) into this PNG.
+    #[arg(long, value_name = "OUT.png", requires = "at", conflicts_with = "hash")]
+    pub screenshot: Option<PathBuf>,
+    /// The picture's size with `--screenshot`, WIDTHxHEIGHT pixels.
+    #[arg(long, default_value = "1280x720", value_parser = super::screenshot::parse_size)]
+    pub size: (u32, u32),
 }
 
 /// What `fixstep replay` found.
@@ -112,11 +123,19 @@ pub fn start_sim<G: Game>(content: &Arc<G::Content>, replay: &ReplayFile<Command
 /// # Errors
 ///
 /// An unreadable, damaged or foreign replay, content that does not load, a tick not in it.
-pub fn run<G: Game>(args: &ReplayArgs) -> Result<Replayed> {
+pub fn run<G: Playable>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
     let path = &args.file;
     let replay = open::<G>(path)?;
     if !args.verify && args.at.is_none() {
-        return Ok(Replayed::Ok(summary(&replay)));
+        // Without a window, what it holds is all there is to show.
+        if args.info || !cfg!(feature = "window") {
+            return Ok(Replayed::Ok(summary(&replay)));
+        }
+        let content = content::<G>(path, &replay)?;
+        let level_file = paths.content_file::<G>(None);
+        let mode = super::play::Windowed::Replay(path.clone());
+        super::play::window::<G>(paths, &level_file, &content, &mode)?;
+        return Ok(Replayed::Ok(String::new()));
     }
     let content = content::<G>(path, &replay)?;
     let mut sim = start_sim::<G>(&content, &replay);
@@ -126,6 +145,9 @@ pub fn run<G: Game>(args: &ReplayArgs) -> Result<Replayed> {
             .seek(&mut sim, after)
             .with_context(|| format!("replay {}: --at {at}", path.display()))
             .map_err(bad_input)?;
+        if let Some(out) = &args.screenshot {
+            return picture::<G>(paths, &content, &sim, args.size, out).map(Replayed::Ok);
+        }
         return Ok(Replayed::Ok(format!("{at} {}\n", sim.state_hash())));
     }
     if let Some(note) = replay.header().desync {
@@ -159,6 +181,67 @@ pub fn run<G: Game>(args: &ReplayArgs) -> Result<Replayed> {
             ))
         }
     })
+}
+
+/// Draws `sim`'s state (the state after a tick of a replay) offscreen at `size` into `out`,
+/// seen by the first player as the window would draw it; returns the line to print.
+///
+/// # Errors
+///
+/// No GPU, or a PNG that cannot be written.
+#[cfg(feature = "window")]
+fn picture<G: Playable>(
+    paths: &Paths,
+    content: &Arc<G::Content>,
+    sim: &G::Sim,
+    size: (u32, u32),
+    out: &Path,
+) -> Result<String> {
+    use fixstep_present::Presentation;
+    use fixstep_runtime::Player;
+
+    use super::screenshot::{Picture, draw_png};
+
+    let mut presentation = G::presentation(content, Player::FIRST);
+    presentation.observe(sim.snapshot(), G::own(sim, Player::FIRST));
+    let frame = presentation.draw(1.0, 0.0).clone();
+    let tick = sim.next_tick();
+    let setup = crate::games::drawn::RenderSetup {
+        assets: paths.assets.clone(),
+        content_file: paths.content_file::<G>(None),
+        cpu_skinning: false,
+    };
+    let hash = sim.state_hash().total();
+    let render_tick = f64::from(tick.0.saturating_sub(1));
+    let picture = Picture { size, render_tick, hud: false, tick: tick.0, hash };
+    draw_png::<G>(content, &setup, &frame, &picture, None, out)?;
+    Ok(format!(
+        "wrote {} ({}x{}, the state after tick {}, {})\n",
+        out.display(),
+        size.0,
+        size.1,
+        tick.0.saturating_sub(1),
+        G::describe_frame(&frame)
+    ))
+}
+
+/// Without the window feature there is no renderer: says so.
+///
+/// # Errors
+///
+/// Always, as a bad input.
+#[cfg(not(feature = "window"))]
+fn picture<G: Playable>(
+    _paths: &Paths,
+    _content: &Arc<G::Content>,
+    _sim: &G::Sim,
+    _size: (u32, u32),
+    _out: &Path,
+) -> Result<String> {
+    Err(bad_input(anyhow!(
+        "this fixstep is a headless build, without a renderer: build it with its default \
+         features to draw pictures"
+    )))
 }
 
 /// Which side of a desync this machine takes: the replay of a desync report re-simulated to

@@ -118,8 +118,6 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// be written.
 #[cfg(feature = "window")]
 pub fn run<G: Playable>(args: &ScreenshotArgs, paths: &Paths) -> Result<String> {
-    use fixstep_gpu::offscreen::{OFFSCREEN_FORMAT, save_png};
-    use fixstep_gpu::{FrameRenderer, GpuContext, Hud, OffscreenTarget, effects_clock_at};
     use fixstep_present::{CommandOf, LocalGame, Presentation};
     use fixstep_runtime::{Player, Tick};
 
@@ -141,37 +139,87 @@ pub fn run<G: Playable>(args: &ScreenshotArgs, paths: &Paths) -> Result<String> 
     let mut frame = game.presentation.draw(args.alpha, 0.0).clone();
     G::dress(&mut frame, args.time, args.extra_characters).map_err(bad_input)?;
     let render_tick = (f64::from(game.tick().0) - 1.0 + f64::from(args.alpha)).max(0.0);
-    let ctx = GpuContext::headless().map_err(bad_input)?;
-    let (width, height) = args.size;
     let setup = crate::games::drawn::RenderSetup {
         assets: paths.assets.clone(),
         content_file: level_file,
         cpu_skinning: args.cpu_skinning,
     };
-    let mut renderer = G::renderer(&ctx, OFFSCREEN_FORMAT, args.size, &content, &setup)?;
-    renderer.set_effects_clock(effects_clock_at(render_tick));
-    let target = OffscreenTarget::new(&ctx.device, width, height, OFFSCREEN_FORMAT);
-    let hud = Hud {
-        visible: args.hud,
+    let picture = Picture {
+        size: args.size,
+        render_tick,
+        hud: args.hud,
         tick: game.tick().0,
-        hash: Some(game.hash()),
-        note: Some(format!("{} (offscreen)", ctx.describe())),
-        ..Hud::default()
+        hash: game.hash(),
     };
-    if let Some(frames) = args.bench_frames {
-        return bench::<G>(&ctx, &mut renderer, &target, &frame, &hud, frames);
-    }
-    renderer.render(&target.view, &frame, &hud);
-    let image = target.read_image(&ctx.device, &ctx.queue).map_err(|e| anyhow!(e))?;
     let out = args.out.clone().unwrap_or_default();
-    save_png(&image, &out).map_err(|e| anyhow!("cannot write {}: {e}", out.display()))?;
+    let said = draw_png::<G>(&content, &setup, &frame, &picture, args.bench_frames, &out)?;
+    if args.bench_frames.is_some() {
+        return Ok(said);
+    }
     Ok(format!(
-        "wrote {} ({width}x{height}, tick {} at alpha {}, {})\n",
+        "wrote {} ({}x{}, tick {} at alpha {}, {})\n",
         out.display(),
+        args.size.0,
+        args.size.1,
         game.tick().0,
         args.alpha,
         G::describe_frame(&frame),
     ))
+}
+
+/// What a picture drawn offscreen is to be.
+#[cfg(feature = "window")]
+#[derive(Clone, Copy, Debug)]
+pub struct Picture {
+    /// Its size, pixels.
+    pub size: (u32, u32),
+    /// The tick it shows, with the fraction of the next drawn, for the effects' clock.
+    pub render_tick: f64,
+    /// Whether the HUD is drawn.
+    pub hud: bool,
+    /// The tick the HUD names.
+    pub tick: u32,
+    /// The hash the HUD shows.
+    pub hash: u64,
+}
+
+/// Draws `frame` of `content` offscreen as `picture` says and writes it to `out` as a PNG; or,
+/// with `bench_frames`, times that many frames and returns what it measured instead.
+///
+/// # Errors
+///
+/// No GPU, a renderer that cannot be made, or a PNG that cannot be written.
+#[cfg(feature = "window")]
+pub fn draw_png<G: Playable>(
+    content: &std::sync::Arc<G::Content>,
+    setup: &crate::games::drawn::RenderSetup,
+    frame: &fixstep_present::FrameOf<G>,
+    picture: &Picture,
+    bench_frames: Option<usize>,
+    out: &std::path::Path,
+) -> Result<String> {
+    use fixstep_gpu::offscreen::{OFFSCREEN_FORMAT, save_png};
+    use fixstep_gpu::{FrameRenderer, GpuContext, Hud, OffscreenTarget, effects_clock_at};
+
+    let ctx = GpuContext::headless().map_err(bad_input)?;
+    let (width, height) = picture.size;
+    let mut renderer = G::renderer(&ctx, OFFSCREEN_FORMAT, picture.size, content, setup)?;
+    renderer.set_effects_clock(effects_clock_at(picture.render_tick));
+    let target = OffscreenTarget::new(&ctx.device, width, height, OFFSCREEN_FORMAT);
+    let hud = Hud {
+        visible: picture.hud,
+        tick: picture.tick,
+        hash: Some(picture.hash),
+        note: Some(format!("{} (offscreen)", ctx.describe())),
+        ..Hud::default()
+    };
+    if let Some(frames) = bench_frames {
+        return bench::<G>(&ctx, &mut renderer, &target, frame, &hud, frames);
+    }
+    renderer.render(&target.view, frame, &hud);
+    let image = target.read_image(&ctx.device, &ctx.queue).map_err(|e| anyhow!(e))?;
+    save_png(&image, out).map_err(|e| anyhow!("cannot write {}: {e}", out.display()))?;
+    Ok(String::new())
 }
 
 /// Without the window feature there is no renderer: says so.

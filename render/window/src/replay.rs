@@ -1,0 +1,606 @@
+//! Watching a recorded match: [`ReplayPlay`] runs a replay's ticks on the frames' clock at a
+//! chosen speed, through the game's own presentation, so a replay is drawn between its ticks
+//! exactly as the live match was. Space pauses, `-`/`+` (or `[`/`]`) halve and double the
+//! speed, the arrows seek 10 s back and forward, `,`/`.` step a tick, Home/End go to the start
+//! and the end, Tab follows the next player; a [`Timeline`] at the bottom of the window shows
+//! where the viewer is and seeks where it is clicked or dragged.
+//!
+//! A seek is a discontinuity: the presentation is made afresh and sees the new moment as a
+//! first sighting, so nothing is drawn between where it was and where it went.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use fixstep_gpu::{Hud, NetworkLine, ReplayLine};
+use fixstep_present::camera::CameraRig;
+use fixstep_present::convert::seconds_of_micros;
+use fixstep_present::format::DrawnFrame;
+use fixstep_present::{CommandOf, Controls, FrameOf, Game, Presentation};
+use fixstep_runtime::file::{ContentReader, read_bytes};
+use fixstep_runtime::replay::{
+    REPLAY_FILE, ReplayCursor, ReplayFile, ReplayStep, RosterChange, RosterEvent,
+};
+use fixstep_runtime::tick::TICK_MICROS;
+use fixstep_runtime::{Player, Simulation, Tick};
+use winit::keyboard::KeyCode;
+
+use crate::PlayError;
+use crate::session::PlaySession;
+
+/// The slowest speed, as a power of two: a quarter of real time, slow enough to see a single
+/// tick's movement without stepping.
+pub const SLOWEST_SPEED_SHIFT: i8 = -2;
+
+/// The fastest speed, as a power of two: sixteen times real time, a five-minute match in
+/// under twenty seconds, still 1.6 ticks a frame at 60 frames a second.
+pub const FASTEST_SPEED_SHIFT: i8 = 4;
+
+/// How far the arrow keys seek, ticks: 10 s, as video players jump.
+pub const SEEK_STEP_TICKS: u32 = 100;
+
+/// The most ticks one frame runs, whatever the speed: a frame a quarter of a second long (the
+/// window's longest) at sixteen times real time owes 40 ticks; time owed beyond it is dropped
+/// rather than making the next frame slower still.
+pub const MAX_REPLAY_TICKS_PER_FRAME: u64 = 40;
+
+/// A tick's share drawn after stepping forward while paused, millionths of a tick: all but a
+/// microsecond of it, so the frame shows the new tick whole.
+const STEPPED_OWED_MICROS: u64 = TICK_MICROS - 1;
+
+/// Why a replay cannot be watched.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayOpenError {
+    /// The file cannot be read.
+    #[error(transparent)]
+    Read(#[from] fixstep_runtime::file::ReadError),
+    /// The replay is damaged, another game's, or refused.
+    #[error("replay {}: {source}", path.display())]
+    Replay {
+        /// The replay.
+        path: PathBuf,
+        /// What is wrong.
+        source: fixstep_runtime::ReplayError,
+    },
+    /// The content the replay carries does not load.
+    #[error("replay {}: its content: {source}", path.display())]
+    Content {
+        /// The replay.
+        path: PathBuf,
+        /// Every problem of its files.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The content it carries is not what it recorded.
+    #[error(
+        "replay {}: the content it carries has digest {found}, where it recorded {recorded}",
+        path.display()
+    )]
+    ContentDigest {
+        /// The replay.
+        path: PathBuf,
+        /// What its header says.
+        recorded: fixstep_runtime::ContentDigest,
+        /// What its files hash to.
+        found: fixstep_runtime::ContentDigest,
+    },
+}
+
+/// A replay of game `G`, read and checked.
+pub type ReplayOf<G> = ReplayFile<CommandOf<G>>;
+
+/// A replay of game `G` read from `path`, and the content it carries, loaded through the same
+/// checks as content from disk and checked against the digest it recorded.
+///
+/// # Errors
+///
+/// A file that is not a replay of `G`, content that does not load or is not what was recorded.
+pub fn open_replay<G: Game>(
+    path: &Path,
+) -> Result<(ReplayOf<G>, Arc<G::Content>), ReplayOpenError> {
+    let failed = |source| ReplayOpenError::Replay { path: path.to_path_buf(), source };
+    let bytes = read_bytes(path, REPLAY_FILE)?;
+    let replay = ReplayFile::<CommandOf<G>>::open_for::<G::Sim>(bytes).map_err(failed)?;
+    let files = replay.content_files().map_err(failed)?;
+    let reader = ContentReader::files(Arc::new(files), path);
+    let content = G::read_content(&reader, Path::new(""))
+        .map_err(|e| ReplayOpenError::Content { path: path.to_path_buf(), source: Box::new(e) })?;
+    let (recorded, found) = (replay.header().content_digest, G::content_digest(&content));
+    if recorded != found {
+        return Err(ReplayOpenError::ContentDigest { path: path.to_path_buf(), recorded, found });
+    }
+    Ok((replay, Arc::new(content)))
+}
+
+/// Where the viewer is in a replay, for the timeline at the bottom of the window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timeline {
+    /// The first tick the replay holds.
+    pub first: Tick,
+    /// The tick after its last.
+    pub end: Tick,
+    /// The tick the state shown is at.
+    pub at: Tick,
+    /// The keyframes' ticks, where a seek is quickest.
+    pub keyframes: Vec<Tick>,
+}
+
+impl Timeline {
+    /// How far along the match `tick` is, 0 at the first tick and 1 at the end.
+    #[must_use]
+    pub fn fraction_of(&self, tick: Tick) -> f32 {
+        let length = self.end.since(self.first);
+        if length <= 0 {
+            return 0.0;
+        }
+        (tick.since(self.first) as f32 / length as f32).clamp(0.0, 1.0)
+    }
+
+    /// The tick at `fraction` of the way along (clamped to the match), to the nearest tick.
+    #[must_use]
+    pub fn tick_at(&self, fraction: f32) -> Tick {
+        let length = self.end.since(self.first).max(0) as f32;
+        let ticks = (fraction.clamp(0.0, 1.0) * length).round() as u32;
+        Tick(self.first.0.saturating_add(ticks).min(self.end.0))
+    }
+}
+
+/// The timeline's bar's distance from the window's sides and bottom, pixels: clear of the
+/// edge, where a click is easy to miss.
+const TIMELINE_MARGIN_PX: f32 = 24.0;
+
+/// The timeline bar's height, pixels: thick enough to read across a room.
+const TIMELINE_BAR_PX: f32 = 8.0;
+
+/// How far above and below the bar a click still seeks, pixels: a bar 8 pixels high is a
+/// small target for a mouse.
+const TIMELINE_GRAB_PX: f32 = 14.0;
+
+/// The bar of the timeline in a window of `size` pixels: `[left, top, right, bottom]`, pixels.
+#[must_use]
+pub fn timeline_bar(size: (u32, u32)) -> [f32; 4] {
+    let (w, h) = (size.0 as f32, size.1 as f32);
+    let left = TIMELINE_MARGIN_PX.min(w / 2.0);
+    let right = (w - TIMELINE_MARGIN_PX).max(left);
+    let bottom = (h - TIMELINE_MARGIN_PX).max(0.0);
+    [left, (bottom - TIMELINE_BAR_PX).max(0.0), right, bottom]
+}
+
+/// How far along the timeline a click at `(x, y)` pixels in a window of `size` is, 0 to 1, if
+/// it is on the bar (or near it).
+#[must_use]
+pub fn timeline_hit(x: f32, y: f32, size: (u32, u32)) -> Option<f32> {
+    let [left, top, right, bottom] = timeline_bar(size);
+    let near = y >= top - TIMELINE_GRAB_PX && y <= bottom + TIMELINE_GRAB_PX;
+    let across = x >= left - TIMELINE_GRAB_PX && x <= right + TIMELINE_GRAB_PX;
+    (near && across && right > left).then(|| ((x - left) / (right - left)).clamp(0.0, 1.0))
+}
+
+/// Draws `timeline` at the bottom of a window of `size` pixels: the bar filled to where the
+/// viewer is, a mark at each keyframe, the match's time on the left and its length on the
+/// right.
+pub fn draw_timeline(ui: &egui::Ui, timeline: &Timeline, size: (u32, u32)) {
+    let ppp = ui.ctx().pixels_per_point();
+    let [left, top, right, bottom] = timeline_bar(size).map(|v| v / ppp);
+    let bar = egui::Rect::from_min_max(egui::pos2(left, top), egui::pos2(right, bottom));
+    let painter = ui.painter();
+    let back = bar.expand2(egui::vec2(10.0, 22.0)).translate(egui::vec2(0.0, -12.0));
+    painter.rect_filled(back, 6.0, egui::Color32::from_black_alpha(150));
+    painter.rect_filled(bar, 3.0, egui::Color32::from_gray(70));
+    let x_of = |tick: Tick| bar.left() + timeline.fraction_of(tick) * bar.width();
+    let done = egui::Rect::from_min_max(bar.min, egui::pos2(x_of(timeline.at), bar.bottom()));
+    painter.rect_filled(done, 3.0, egui::Color32::from_rgb(80, 150, 230));
+    for &keyframe in &timeline.keyframes {
+        let x = x_of(keyframe);
+        let mark = [egui::pos2(x, bar.top() - 6.0), egui::pos2(x, bar.bottom() + 2.0)];
+        painter.line_segment(mark, egui::Stroke::new(2.0, egui::Color32::from_rgb(240, 200, 90)));
+    }
+    painter.circle_filled(egui::pos2(x_of(timeline.at), bar.center().y), 7.0, egui::Color32::WHITE);
+    let font = egui::FontId::proportional(14.0);
+    let text = egui::Color32::from_gray(230);
+    let label_y = bar.top() - 8.0;
+    let shown = timeline.at.since(timeline.first).max(0);
+    let length = timeline.end.since(timeline.first).max(0);
+    let clock = |ticks: i64| fixstep_gpu::match_clock(u32::try_from(ticks).unwrap_or(u32::MAX));
+    let (start, end) = (egui::pos2(bar.left(), label_y), egui::pos2(bar.right(), label_y));
+    painter.text(start, egui::Align2::LEFT_BOTTOM, clock(shown), font.clone(), text);
+    painter.text(end, egui::Align2::RIGHT_BOTTOM, clock(length), font, text);
+}
+
+/// What a replay viewer plays at: real time times a power of two.
+fn scaled_micros(micros: u64, speed_shift: i8) -> u64 {
+    if speed_shift >= 0 {
+        micros.saturating_mul(1 << speed_shift.unsigned_abs())
+    } else {
+        micros >> speed_shift.unsigned_abs()
+    }
+}
+
+/// A recorded match watched in the window; see the [module documentation](self).
+pub struct ReplayPlay<G: Game> {
+    replay: ReplayFile<CommandOf<G>>,
+    content: Arc<G::Content>,
+    sim: G::Sim,
+    cursor: ReplayCursor<CommandOf<G>>,
+    presentation: G::Presentation,
+    /// Who came and went, read once.
+    roster: Vec<RosterEvent>,
+    /// Match time owed but not yet run, microseconds (real time times the speed).
+    owed_micros: u64,
+    /// The speed as a power of two, from [`SLOWEST_SPEED_SHIFT`] to [`FASTEST_SPEED_SHIFT`].
+    speed_shift: i8,
+    paused: bool,
+    /// The player the camera follows.
+    followed: Player,
+    /// The replay, as its errors name it.
+    path: PathBuf,
+}
+
+impl<G: Game> ReplayPlay<G> {
+    /// Watches `replay` (read from `path`) of `content`, from its first tick, playing.
+    ///
+    /// # Errors
+    ///
+    /// A first keyframe that does not restore.
+    pub fn new(
+        content: &Arc<G::Content>,
+        replay: ReplayFile<CommandOf<G>>,
+        path: &Path,
+    ) -> Result<Self, PlayError> {
+        let fail = |source| PlayError::Replay { path: path.to_path_buf(), source };
+        let mut sim =
+            G::new_sim(content, replay.header().seed.unwrap_or(0), replay.start_seats().max(1));
+        let cursor = replay.seek(&mut sim, replay.first_tick()).map_err(fail)?;
+        let roster = replay.roster().map_err(fail)?;
+        let presentation = G::presentation(content, Player::FIRST);
+        let mut play = Self {
+            replay,
+            content: Arc::clone(content),
+            sim,
+            cursor,
+            presentation,
+            roster,
+            owed_micros: 0,
+            speed_shift: 0,
+            paused: false,
+            followed: Player::FIRST,
+            path: path.to_path_buf(),
+        };
+        play.fresh_presentation();
+        Ok(play)
+    }
+
+    /// The tick the state shown is at: ticks run since the match began.
+    #[must_use]
+    pub fn tick(&self) -> Tick {
+        self.sim.next_tick()
+    }
+
+    /// The state's hash now.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.sim.state_hash().total()
+    }
+
+    /// The simulation as the replay has it now.
+    #[must_use]
+    pub const fn sim(&self) -> &G::Sim {
+        &self.sim
+    }
+
+    /// Whether playback is paused.
+    #[must_use]
+    pub const fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Pauses or plays.
+    pub fn set_paused(&mut self, paused: bool) {
+        self.paused = paused;
+    }
+
+    /// The speed, as a power of two of real time.
+    #[must_use]
+    pub const fn speed_shift(&self) -> i8 {
+        self.speed_shift
+    }
+
+    /// Sets the speed, as a power of two of real time, within the speeds offered.
+    pub fn set_speed_shift(&mut self, shift: i8) {
+        self.speed_shift = shift.clamp(SLOWEST_SPEED_SHIFT, FASTEST_SPEED_SHIFT);
+    }
+
+    /// The player the camera follows.
+    #[must_use]
+    pub const fn followed(&self) -> Player {
+        self.followed
+    }
+
+    /// The presentation that draws it.
+    #[must_use]
+    pub const fn presentation(&self) -> &G::Presentation {
+        &self.presentation
+    }
+
+    /// Where the viewer is, for the timeline.
+    #[must_use]
+    pub fn timeline_now(&self) -> Timeline {
+        Timeline {
+            first: self.replay.first_tick(),
+            end: self.replay.end_tick(),
+            at: self.tick(),
+            keyframes: self.replay.keyframe_ticks().collect(),
+        }
+    }
+
+    /// Goes to `tick` (clamped to the replay), the state after the tick before it: a
+    /// discontinuity, drawn afresh.
+    ///
+    /// # Errors
+    ///
+    /// A keyframe or tick of the replay that does not run.
+    pub fn seek(&mut self, tick: Tick) -> Result<(), PlayError> {
+        let tick = tick.clamp(self.replay.first_tick(), self.replay.end_tick());
+        self.cursor = self
+            .replay
+            .seek(&mut self.sim, tick)
+            .map_err(|source| PlayError::Replay { path: self.path.clone(), source })?;
+        self.owed_micros = 0;
+        self.fresh_presentation();
+        Ok(())
+    }
+
+    /// Runs the next tick, if there is one, and shows it to the presentation; returns whether
+    /// one ran.
+    ///
+    /// # Errors
+    ///
+    /// A record of the replay that does not run.
+    pub fn step_tick(&mut self) -> Result<bool, PlayError> {
+        loop {
+            let step = self
+                .replay
+                .step(&mut self.cursor, &mut self.sim)
+                .map_err(|source| PlayError::Replay { path: self.path.clone(), source })?;
+            match step {
+                None => return Ok(false),
+                Some(ReplayStep::Tick(_)) => {
+                    let own = G::own(&self.sim, self.followed);
+                    self.presentation.observe(self.sim.snapshot(), own);
+                    return Ok(true);
+                }
+                // A state the host sent after a desync: the match jumped.
+                Some(ReplayStep::Replaced(_)) => {
+                    self.fresh_presentation();
+                    return Ok(true);
+                }
+                Some(ReplayStep::Roster(_)) => self.name_players(),
+                Some(ReplayStep::Keyframe { .. }) => {}
+            }
+        }
+    }
+
+    /// Follows the next player's character, by seat; after the last, the first again.
+    pub fn follow_next(&mut self) {
+        let seats = self.seats().max(1);
+        let next = (self.followed.index() + 1) % seats;
+        self.followed = Player(u16::try_from(next).unwrap_or(0));
+        self.fresh_presentation();
+    }
+
+    /// Seats in the match now.
+    fn seats(&self) -> usize {
+        self.cursor.commands().len()
+    }
+
+    /// Every seat's player's name at the tick shown: the name it joined under, else
+    /// `Player N`.
+    fn names_now(&self) -> Vec<String> {
+        let at = self.tick();
+        let mut names: Vec<Option<String>> = vec![None; self.seats()];
+        for event in self.roster.iter().filter(|e| e.tick <= at) {
+            let seat = event.player.index();
+            if names.len() <= seat {
+                names.resize(seat + 1, None);
+            }
+            match &event.change {
+                RosterChange::Joined { name } => names[seat] = Some(name.clone()),
+                RosterChange::Freed => names[seat] = None,
+                RosterChange::Left | RosterChange::Rejoined | RosterChange::Resynced => {}
+            }
+        }
+        names
+            .into_iter()
+            .enumerate()
+            .map(|(seat, name)| name.unwrap_or_else(|| format!("Player {}", seat + 1)))
+            .collect()
+    }
+
+    fn name_players(&mut self) {
+        let names = self.names_now();
+        self.presentation.set_player_names(&names);
+    }
+
+    /// A presentation made afresh, seen by the followed player, that has seen only the state
+    /// now: nothing is blended across what came before. The camera's zoom is kept.
+    fn fresh_presentation(&mut self) {
+        let rig = *self.presentation.camera();
+        self.presentation = G::presentation(&self.content, self.followed);
+        *self.presentation.camera() = rig;
+        let own = G::own(&self.sim, self.followed);
+        self.presentation.observe(self.sim.snapshot(), own);
+        self.name_players();
+    }
+
+    /// Steps a tick back (the state after the tick before the one shown), paused.
+    fn step_back(&mut self) -> Result<(), PlayError> {
+        self.paused = true;
+        let back = Tick(self.tick().0.saturating_sub(1));
+        self.seek(back)
+    }
+
+    /// Steps a tick forward, paused, drawn whole.
+    fn step_forward(&mut self) -> Result<(), PlayError> {
+        self.paused = true;
+        if self.step_tick()? {
+            self.owed_micros = STEPPED_OWED_MICROS;
+        }
+        Ok(())
+    }
+
+    /// Acts on a key pressed: returns whether it was a viewer's key.
+    ///
+    /// # Errors
+    ///
+    /// A seek that does not run.
+    pub fn press(&mut self, code: KeyCode) -> Result<bool, PlayError> {
+        let seek_by = |at: Tick, ticks: i64| {
+            let to = i64::from(at.0).saturating_add(ticks).clamp(0, i64::from(u32::MAX));
+            Tick(u32::try_from(to).unwrap_or(0))
+        };
+        let step = i64::from(SEEK_STEP_TICKS);
+        match code {
+            KeyCode::Space => {
+                if self.paused && self.tick() >= self.replay.end_tick() {
+                    self.seek(self.replay.first_tick())?;
+                }
+                self.paused = !self.paused;
+            }
+            KeyCode::Minus | KeyCode::NumpadSubtract | KeyCode::BracketLeft => {
+                self.set_speed_shift(self.speed_shift.saturating_sub(1));
+            }
+            KeyCode::Equal | KeyCode::NumpadAdd | KeyCode::BracketRight => {
+                self.set_speed_shift(self.speed_shift.saturating_add(1));
+            }
+            KeyCode::ArrowLeft => self.seek(seek_by(self.tick(), -step))?,
+            KeyCode::ArrowRight => self.seek(seek_by(self.tick(), step))?,
+            KeyCode::Comma => self.step_back()?,
+            KeyCode::Period => self.step_forward()?,
+            KeyCode::Home => self.seek(self.replay.first_tick())?,
+            KeyCode::End => self.seek(self.replay.end_tick())?,
+            KeyCode::Tab => self.follow_next(),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Runs what `elapsed_micros` of real time owes at the speed, and draws the frame.
+    ///
+    /// # Errors
+    ///
+    /// A record of the replay that does not run.
+    pub fn advance(&mut self, elapsed_micros: u64) -> Result<(), PlayError> {
+        if !self.paused {
+            self.owed_micros =
+                self.owed_micros.saturating_add(scaled_micros(elapsed_micros, self.speed_shift));
+            let due = self.owed_micros / TICK_MICROS;
+            let run = due.min(MAX_REPLAY_TICKS_PER_FRAME);
+            for _ in 0..run {
+                if !self.step_tick()? {
+                    // The end: the last tick stays, whole.
+                    self.paused = true;
+                    self.owed_micros = STEPPED_OWED_MICROS;
+                    break;
+                }
+                self.owed_micros -= TICK_MICROS;
+            }
+            if !self.paused && due > run {
+                self.owed_micros %= TICK_MICROS;
+            }
+        }
+        let alpha = self.owed_micros.min(TICK_MICROS) as f32 / TICK_MICROS as f32;
+        self.presentation.draw(alpha, seconds_of_micros(elapsed_micros));
+        Ok(())
+    }
+
+    /// The HUD's line for it.
+    #[must_use]
+    pub fn line(&self) -> ReplayLine {
+        let names = self.names_now();
+        ReplayLine {
+            tick: self.tick().0,
+            first_tick: self.replay.first_tick().0,
+            end_tick: self.replay.end_tick().0,
+            speed_shift: self.speed_shift,
+            paused: self.paused,
+            following: names.get(self.followed.index()).cloned(),
+        }
+    }
+}
+
+impl<G: Game> PlaySession<G> for ReplayPlay<G> {
+    fn frame(
+        &mut self,
+        elapsed_micros: u64,
+        _controls: &Controls,
+        _mouse_turn: i32,
+    ) -> Result<(), PlayError> {
+        self.advance(elapsed_micros)
+    }
+
+    fn drawn(&self) -> &FrameOf<G> {
+        self.presentation.frame()
+    }
+
+    fn record(&self, line: &mut DrawnFrame) {
+        self.presentation.record(line);
+    }
+
+    fn camera(&mut self) -> &mut CameraRig {
+        self.presentation.camera()
+    }
+
+    fn hud(&self, hud: &mut Hud) {
+        hud.tick = self.tick().0;
+        hud.hash = Some(self.hash());
+        hud.network = Some(NetworkLine::Replay(self.line()));
+    }
+
+    fn local_player(&self) -> Option<Player> {
+        Some(self.followed)
+    }
+
+    fn describe(&self) -> String {
+        format!("Watching the replay {}", self.path.display())
+    }
+
+    fn plays_on_unseen(&self) -> bool {
+        false
+    }
+
+    fn key(&mut self, code: KeyCode) -> Result<bool, PlayError> {
+        self.press(code)
+    }
+
+    fn timeline(&self) -> Option<Timeline> {
+        Some(self.timeline_now())
+    }
+
+    fn seek_to(&mut self, tick: Tick) -> Result<(), PlayError> {
+        self.seek(tick)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_timeline_maps_clicks_on_its_bar_to_ticks() {
+        let timeline =
+            Timeline { first: Tick(0), end: Tick(600), at: Tick(0), keyframes: Vec::new() };
+        let size = (1280, 720);
+        let [left, top, right, _] = timeline_bar(size);
+        let middle = f32::midpoint(left, right);
+        let fraction = timeline_hit(middle, top + 2.0, size).expect("on the bar");
+        assert_eq!(timeline.tick_at(fraction), Tick(300));
+        assert_eq!(timeline.tick_at(timeline_hit(left - 5.0, top, size).expect("near")), Tick(0));
+        assert_eq!(timeline.tick_at(timeline_hit(right, top, size).expect("end")), Tick(600));
+        assert_eq!(timeline_hit(middle, 100.0, size), None, "the middle of the screen");
+    }
+
+    #[test]
+    fn speeds_scale_real_time_by_powers_of_two() {
+        assert_eq!(scaled_micros(100_000, 4), 1_600_000);
+        assert_eq!(scaled_micros(100_000, -2), 25_000);
+        assert_eq!(scaled_micros(100_000, 0), 100_000);
+    }
+}
