@@ -254,7 +254,11 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
     let resumed_at = resumed.as_ref().map(|r| r.sim.next_tick());
     let mut host = NetHost::<G>::bind_starting(&content, &options, resumed)?;
     if let Some(tick) = resumed_at {
-        tracing::info!(tick = tick.0, "playing on from the replay's tick {}", tick.0.saturating_sub(1));
+        tracing::info!(
+            tick = tick.0,
+            "playing on from the replay's tick {}",
+            tick.0.saturating_sub(1)
+        );
     }
     let addr = host.local_addr().context("the host has no address")?;
     if open {
