@@ -84,7 +84,7 @@ fn a_recorded_network_match_verifies_anywhere_and_agrees_with_the_hosts_log() {
         assert!(ok, "--at {at}: {err}");
         assert_eq!(out, format!("{at} {}\n", host_hashes[&at]), "tick {at}");
     }
-    let (summary, _, ok) = replay(&empty, &host_replay, &[]);
+    let (summary, _, ok) = replay(&empty, &host_replay, &["--info"]);
     assert!(ok && summary.contains("recorded by the host"), "{summary}");
 
     // Alice's replay from her return starts there, and verifies from its first keyframe.
@@ -92,7 +92,7 @@ fn a_recorded_network_match_verifies_anywhere_and_agrees_with_the_hosts_log() {
     assert!(ok, "alice's replay verifies: {err}");
     assert!(out.contains("hashes match"), "{out}");
     let player = player_of(&alice.stdout);
-    let (summary, _, _) = replay(&empty, &dir.path("alice-again.fxr"), &[]);
+    let (summary, _, _) = replay(&empty, &dir.path("alice-again.fxr"), &["--info"]);
     assert!(summary.contains(&format!("recorded by player {}", player + 1)), "{summary}");
     assert!(!summary.contains("ticks 0 to"), "alice came in late: {summary}");
 
