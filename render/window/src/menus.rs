@@ -200,7 +200,9 @@ fn replays_page(ui: &mut egui::Ui, replays: &[ReplayEntry], actions: &mut Vec<Fr
                 ui.label(replay.date());
                 ui.label(if replay.playable { replay.players.to_string() } else { "-".into() });
                 ui.label(replay.length());
-                let watch = ui.add_enabled(replay.playable, egui::Button::new("Watch"));
+                let watch = ui
+                    .add_enabled(replay.playable, egui::Button::new("Watch"))
+                    .on_disabled_hover_text("another game's: open it with `fixstep replay FILE`");
                 focus_ring(ui, &watch);
                 if watch.clicked() {
                     actions.push(FrontAction::Watch(replay.path.clone()));

@@ -143,9 +143,14 @@ impl Timeline {
     }
 }
 
-/// The timeline's bar's distance from the window's sides and bottom, pixels: clear of the
-/// edge, where a click is easy to miss.
+/// The timeline's bar's distance from the window's sides and from what it stays clear of at
+/// the bottom, pixels: clear of the edge, where a click is easy to miss.
 const TIMELINE_MARGIN_PX: f32 = 24.0;
+
+/// The bottom of the window the timeline stays above, a fraction of its height: where a game
+/// letterboxes and captions a cutscene (the town's bars are 9 % of the height, with the
+/// subtitles in them), which the timeline would otherwise cover.
+const TIMELINE_CLEAR_BOTTOM: f32 = 0.09;
 
 /// The timeline bar's height, pixels: thick enough to read across a room.
 const TIMELINE_BAR_PX: f32 = 8.0;
@@ -160,7 +165,7 @@ pub fn timeline_bar(size: (u32, u32)) -> [f32; 4] {
     let (w, h) = (size.0 as f32, size.1 as f32);
     let left = TIMELINE_MARGIN_PX.min(w / 2.0);
     let right = (w - TIMELINE_MARGIN_PX).max(left);
-    let bottom = (h - TIMELINE_MARGIN_PX).max(0.0);
+    let bottom = (h * (1.0 - TIMELINE_CLEAR_BOTTOM) - TIMELINE_MARGIN_PX).max(0.0);
     [left, (bottom - TIMELINE_BAR_PX).max(0.0), right, bottom]
 }
 
@@ -559,7 +564,8 @@ impl<G: Game> PlaySession<G> for ReplayPlay<G> {
     }
 
     fn describe(&self) -> String {
-        format!("Watching the replay {}", self.path.display())
+        let name = self.path.file_name().unwrap_or(self.path.as_os_str());
+        format!("Watching the replay {}", name.to_string_lossy())
     }
 
     fn plays_on_unseen(&self) -> bool {
