@@ -92,6 +92,11 @@ fn frames_play_the_match_tick_for_tick_to_its_recorded_hash() {
     let owed = frames * FRAME_MICROS / 100_000;
     assert_eq!(u64::from(tick.0), owed, "every tick the frames owe, no more");
     assert_eq!(viewer.hash(), recorded.hashes[tick.0 as usize - 1], "as recorded");
+    // What `fixstep replay --at` computes: a fresh game sought to the same tick.
+    let (replay, content) = open_replay::<Town>(&recorded.path).expect("a replay");
+    let mut sim = Town::new_sim(&content, 7, replay.start_seats());
+    replay.seek(&mut sim, tick).expect("seeks");
+    assert_eq!(viewer.hash(), sim.state_hash().total(), "as a seek to the tick computes");
 }
 
 /// Paused, frames run no tick; 16x runs 16 ticks in 100 ms; 1/4x one in 400 ms.
