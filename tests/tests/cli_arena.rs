@@ -37,21 +37,40 @@ fn a_headless_arena_logs_every_hash_and_its_replay_verifies() {
     assert_eq!(text.lines().last(), Some(format!("399 {hash}").as_str()));
 
     let verified = ok(&arena(&["replay", arg(&replay), "--verify"]));
-    assert!(verified.contains("400 hashes match"), "{verified}");
+    assert!(verified.starts_with("verified 400 ticks"), "{verified}");
     assert!(verified.contains(hash), "the recording's final hash: {verified}");
     let described = ok(&arena(&["replay", arg(&replay), "--info"]));
-    assert!(described.contains("replay of arena/arena.ron"), "{described}");
+    assert!(described.contains("ticks 0 to 400"), "{described}");
 }
 
-/// The town's program does not read an arena replay as the town's: it says whose it is.
+/// A replay names the game that recorded it, and `fixstep replay` plays it with that game
+/// whatever `--game` says; a replay of a game this program does not have is refused naming
+/// both games, before any of its records is read as a game's commands.
 #[test]
-fn an_arena_replay_is_refused_by_the_town_naming_both_games() {
+fn a_replay_is_played_by_the_game_that_recorded_it() {
     let dir = Scratch::new("cli-arena", "foreign-replay");
     let replay = dir.path("game.fxr");
     ok(&arena(&["sim", "--ticks", "20", "--bots", "2", "--record", arg(&replay)]));
-    let line = one_line_error(&run_fixstep(&["replay", arg(&replay), "--verify"]));
-    assert!(line.contains("recorded by ArenaSim, and the town runs"), "{line}");
-    assert!(line.contains(arg(&replay)), "names the file: {line}");
+    let verified = ok(&run_fixstep(&["replay", arg(&replay), "--verify"]));
+    assert!(verified.starts_with("verified 20 ticks"), "the arena's, by its header: {verified}");
+
+    let mut bytes = fs::read(&replay).expect("recorded");
+    let at = bytes.windows(8).position(|w| w == b"ArenaSim").expect("the header names it");
+    bytes[at..at + 8].copy_from_slice(b"OtherSim");
+    // The header's checksum no longer matches: make it again, as a crafted file would.
+    let (mut length, mut at) = (0_usize, 10);
+    while bytes[at] & 0x80 != 0 {
+        length |= usize::from(bytes[at] & 0x7f) << (7 * (at - 10));
+        at += 1;
+    }
+    length |= usize::from(bytes[at]) << (7 * (at - 10));
+    let payload = at + 1 + 4;
+    let sum = (xxhash_rust::xxh3::xxh3_64(&bytes[payload..payload + length]) & 0xffff_ffff) as u32;
+    bytes[at + 1..payload].copy_from_slice(&sum.to_le_bytes());
+    let crafted = dir.write("crafted.fxr", &bytes);
+    let line = one_line_error(&run_fixstep(&["replay", arg(&crafted), "--verify"]));
+    assert!(line.contains("recorded by OtherSim, not by TownSim"), "{line}");
+    assert!(line.contains(arg(&crafted)), "names the file: {line}");
 }
 
 /// The sync test runs the arena and the town alike: every tick twice from a saved state, and

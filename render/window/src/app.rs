@@ -27,12 +27,13 @@ use crate::input::KeyAction;
 use crate::lan_list::LanList;
 use crate::pause::{PauseAction, PauseMenu};
 use crate::playing::Playing;
-use crate::replay::{ReplayPlay, draw_timeline, open_replay, timeline_hit};
+use crate::replay::{ReplayPlay, draw_timeline, timeline_hit};
 use crate::replays::{list_replays, new_recording, now_unix_ms, replays_dir};
 use crate::session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
 use crate::settings::Settings;
 use crate::settings_screen::SettingsScreen;
 use crate::shell::Shell;
+use fixstep_runtime::replay::{CutRecord, LoadedReplay};
 
 use crate::{
     FrameSound, Mode, PlayError, PlayOptions, front, input, menus, pause, settings, settings_screen,
@@ -238,8 +239,8 @@ where
             }
             // The replay plays on the content it carries.
             Mode::Replay(path) => {
-                let (replay, carried) = open_replay::<G>(path)?;
-                Box::new(ReplayPlay::<G>::new(&carried, replay, path)?)
+                let loaded = LoadedReplay::<G>::load(path, CutRecord::Refused)?;
+                Box::new(ReplayPlay::<G>::new(loaded)?)
             }
         };
         let shell = self.shell.as_ref().ok_or_else(|| PlayError::Window("no window".into()))?;

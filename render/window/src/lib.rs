@@ -139,7 +139,7 @@ pub enum PlayError {
     HostStopped(NetPlayError),
     /// A replay cannot be watched.
     #[error(transparent)]
-    ReplayOpen(#[from] replay::ReplayOpenError),
+    ReplayOpen(#[from] fixstep_runtime::replay::ReplayLoadError),
     /// A replay's record did not run (a seek, a tick).
     #[error("replay {}: {source}", path.display())]
     Replay {

@@ -8,7 +8,7 @@
 //! A seek is a discontinuity: the presentation is made afresh and sees the new moment as a
 //! first sighting, so nothing is drawn between where it was and where it went.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use fixstep_gpu::{Hud, NetworkLine, ReplayLine};
@@ -16,9 +16,8 @@ use fixstep_present::camera::CameraRig;
 use fixstep_present::convert::seconds_of_micros;
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::{CommandOf, Controls, FrameOf, Game, Presentation};
-use fixstep_runtime::file::{ContentReader, read_bytes};
 use fixstep_runtime::replay::{
-    REPLAY_FILE, ReplayCursor, ReplayFile, ReplayStep, RosterChange, RosterEvent,
+    LoadedReplay, ReplayCursor, ReplayFile, ReplayStep, RosterChange, RosterEvent,
 };
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{Player, Simulation, Tick};
@@ -47,68 +46,8 @@ pub const MAX_REPLAY_TICKS_PER_FRAME: u64 = 40;
 /// microsecond of it, so the frame shows the new tick whole.
 const STEPPED_OWED_MICROS: u64 = TICK_MICROS - 1;
 
-/// Why a replay cannot be watched.
-#[derive(Debug, thiserror::Error)]
-pub enum ReplayOpenError {
-    /// The file cannot be read.
-    #[error(transparent)]
-    Read(#[from] fixstep_runtime::file::ReadError),
-    /// The replay is damaged, another game's, or refused.
-    #[error("replay {}: {source}", path.display())]
-    Replay {
-        /// The replay.
-        path: PathBuf,
-        /// What is wrong.
-        source: fixstep_runtime::ReplayError,
-    },
-    /// The content the replay carries does not load.
-    #[error("replay {}: its content: {source}", path.display())]
-    Content {
-        /// The replay.
-        path: PathBuf,
-        /// Every problem of its files.
-        source: Box<dyn std::error::Error + Send + Sync>,
-    },
-    /// The content it carries is not what it recorded.
-    #[error(
-        "replay {}: the content it carries has digest {found}, where it recorded {recorded}",
-        path.display()
-    )]
-    ContentDigest {
-        /// The replay.
-        path: PathBuf,
-        /// What its header says.
-        recorded: fixstep_runtime::ContentDigest,
-        /// What its files hash to.
-        found: fixstep_runtime::ContentDigest,
-    },
-}
-
 /// A replay of game `G`, read and checked.
 pub type ReplayOf<G> = ReplayFile<CommandOf<G>>;
-
-/// A replay of game `G` read from `path`, and the content it carries, loaded through the same
-/// checks as content from disk and checked against the digest it recorded.
-///
-/// # Errors
-///
-/// A file that is not a replay of `G`, content that does not load or is not what was recorded.
-pub fn open_replay<G: Game>(
-    path: &Path,
-) -> Result<(ReplayOf<G>, Arc<G::Content>), ReplayOpenError> {
-    let failed = |source| ReplayOpenError::Replay { path: path.to_path_buf(), source };
-    let bytes = read_bytes(path, REPLAY_FILE)?;
-    let replay = ReplayFile::<CommandOf<G>>::open_for::<G::Sim>(bytes).map_err(failed)?;
-    let files = replay.content_files().map_err(failed)?;
-    let reader = ContentReader::files(Arc::new(files), path);
-    let content = G::read_content(&reader, Path::new(""))
-        .map_err(|e| ReplayOpenError::Content { path: path.to_path_buf(), source: Box::new(e) })?;
-    let (recorded, found) = (replay.header().content_digest, G::content_digest(&content));
-    if recorded != found {
-        return Err(ReplayOpenError::ContentDigest { path: path.to_path_buf(), recorded, found });
-    }
-    Ok((replay, Arc::new(content)))
-}
 
 /// Where the viewer is in a replay, for the timeline at the bottom of the window.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -240,19 +179,17 @@ pub struct ReplayPlay<G: Game> {
 }
 
 impl<G: Game> ReplayPlay<G> {
-    /// Watches `replay` (read from `path`) of `content`, from its first tick, playing.
+    /// Watches `loaded` (a replay and the content it carries) from its first tick, playing.
     ///
     /// # Errors
     ///
-    /// A first keyframe that does not restore.
-    pub fn new(
-        content: &Arc<G::Content>,
-        replay: ReplayFile<CommandOf<G>>,
-        path: &Path,
-    ) -> Result<Self, PlayError> {
-        let fail = |source| PlayError::Replay { path: path.to_path_buf(), source };
-        let mut sim =
-            G::new_sim(content, replay.header().seed.unwrap_or(0), replay.start_seats().max(1));
+    /// More seats than the game holds, or a first keyframe that does not restore.
+    pub fn new(loaded: LoadedReplay<G>) -> Result<Self, PlayError> {
+        let path = loaded.path().to_path_buf();
+        let fail = |source| PlayError::Replay { path: path.clone(), source };
+        let mut sim = loaded.start_sim()?;
+        let LoadedReplay { replay, content, .. } = loaded;
+        let content = &content;
         let cursor = replay.seek(&mut sim, replay.first_tick()).map_err(fail)?;
         let roster = replay.roster().map_err(fail)?;
         let presentation = G::presentation(content, Player::FIRST);
@@ -267,7 +204,7 @@ impl<G: Game> ReplayPlay<G> {
             speed_shift: 0,
             paused: false,
             followed: Player::FIRST,
-            path: path.to_path_buf(),
+            path,
         };
         play.fresh_presentation();
         Ok(play)

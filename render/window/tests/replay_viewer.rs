@@ -9,10 +9,11 @@ use fixstep_netplay::Recording;
 use fixstep_present::format::{DrawnFrame, TruthEntity};
 use fixstep_present::{Controls, Game, Presentation};
 use fixstep_runtime::replay::RecordedBy;
+use fixstep_runtime::replay::{CutRecord, LoadedReplay};
 use fixstep_runtime::{Bot as _, Player, Rules as _, Simulation as _, Tick, TickRecord};
 use fixstep_town::level::Level;
 use fixstep_town_view::Town;
-use fixstep_window::replay::{ReplayPlay, open_replay};
+use fixstep_window::replay::ReplayPlay;
 use fixstep_window::replays::list_replays;
 use fixstep_window::session::PlaySession;
 
@@ -70,8 +71,8 @@ fn record(test: &str) -> Recorded {
 }
 
 fn viewer(recorded: &Recorded) -> ReplayPlay<Town> {
-    let (replay, content) = open_replay::<Town>(&recorded.path).expect("a replay");
-    ReplayPlay::new(&content, replay, &recorded.path).expect("starts")
+    let loaded = LoadedReplay::<Town>::load(&recorded.path, CutRecord::Refused).expect("a replay");
+    ReplayPlay::new(loaded).expect("starts")
 }
 
 fn frame(viewer: &mut ReplayPlay<Town>, micros: u64) {
@@ -93,9 +94,9 @@ fn frames_play_the_match_tick_for_tick_to_its_recorded_hash() {
     assert_eq!(u64::from(tick.0), owed, "every tick the frames owe, no more");
     assert_eq!(viewer.hash(), recorded.hashes[tick.0 as usize - 1], "as recorded");
     // What `fixstep replay --at` computes: a fresh game sought to the same tick.
-    let (replay, content) = open_replay::<Town>(&recorded.path).expect("a replay");
-    let mut sim = Town::new_sim(&content, 7, replay.start_seats());
-    replay.seek(&mut sim, tick).expect("seeks");
+    let loaded = LoadedReplay::<Town>::load(&recorded.path, CutRecord::Refused).expect("a replay");
+    let mut sim = loaded.start_sim().expect("seats");
+    loaded.replay.seek(&mut sim, tick).expect("seeks");
     assert_eq!(viewer.hash(), sim.state_hash().total(), "as a seek to the tick computes");
 }
 

@@ -40,6 +40,7 @@
 mod entry;
 mod frame;
 mod header;
+mod load;
 mod reader;
 mod verify;
 mod writer;
@@ -49,6 +50,7 @@ use crate::error::ReplayError;
 pub use entry::{MAX_ROSTER_NAME_BYTES, RosterChange, RosterEvent};
 pub use frame::{MAX_RECORD_BYTES, REPLAY_FORMAT_VERSION, REPLAY_SIGNATURE};
 pub use header::{DesyncNote, MAX_HEADER_BYTES, RecordedBy, ReplayHeader};
+pub use load::{CutRecord, LoadedReplay, ReplayLoadError};
 pub use reader::{MAX_KEYFRAME_STATE_BYTES, PlayedTick, ReplayCursor, ReplayFile, ReplayStep};
 pub use verify::{HashMismatch, VerifyReport, verify};
 pub use writer::{KEYFRAME_EVERY_TICKS, ReplayRecorder};

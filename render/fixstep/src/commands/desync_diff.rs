@@ -74,9 +74,8 @@ fn dump<G: NetGame>(path: &Path) -> Result<String> {
 
 /// The state the replay at `path` re-simulates to (its desync's tick, or its end), as a dump.
 fn replayed<G: NetGame>(path: &Path) -> Result<String> {
-    let file = replay::open::<G>(path)?;
-    let content = replay::content::<G>(path, &file)?;
-    let mut sim = replay::start_sim::<G>(&content, &file);
+    let (loaded, mut sim) = replay::load::<G>(path)?;
+    let file = &loaded.replay;
     let to = file.header().desync.map_or(file.end_tick(), |note| note.tick.next());
     file.seek(&mut sim, to)
         .with_context(|| format!("replay {}", path.display()))

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use fixstep_present::{CommandOf, Game};
-use fixstep_runtime::file::{ContentReader, read_bytes};
+use fixstep_runtime::file::read_bytes;
 use fixstep_runtime::replay::{
-    DesyncNote, REPLAY_FILE, RecordedBy, ReplayFile, ReplayHeader, verify,
+    CutRecord, DesyncNote, LoadedReplay, REPLAY_FILE, RecordedBy, ReplayFile, ReplayHeader, verify,
 };
 use fixstep_runtime::{ReplayError, Simulation, Tick};
 
@@ -88,34 +88,17 @@ pub fn open<G: Game>(path: &Path) -> Result<ReplayFile<CommandOf<G>>> {
     }
 }
 
-/// The content `replay` (at `path`) carries, loaded and checked as content from disk is, and
-/// checked against the digest the replay recorded.
+/// The replay at `path` with the content it carries (loaded and checked as content from disk
+/// is, against the digest it recorded), and a simulation of it as it starts.
 ///
 /// # Errors
 ///
-/// Content that does not unpack, does not load, or is not what was recorded.
-pub fn content<G: Game>(path: &Path, replay: &ReplayFile<CommandOf<G>>) -> Result<Arc<G::Content>> {
-    let files = replay
-        .content_files()
-        .with_context(|| format!("replay {}", path.display()))
-        .map_err(bad_input)?;
-    let reader = ContentReader::files(Arc::new(files), path);
-    let content = G::read_content(&reader, Path::new("")).map_err(bad_input)?;
-    let found = G::content_digest(&content);
-    let recorded = replay.header().content_digest;
-    if found != recorded {
-        return Err(bad_input(anyhow!(
-            "replay {}: the content it carries has digest {found}, where it recorded {recorded}",
-            path.display()
-        )));
-    }
-    Ok(Arc::new(content))
-}
-
-/// A simulation of `content` as `replay` starts: fresh from its seed and seats (a replay that
-/// starts elsewhere restores its first keyframe into it).
-pub fn start_sim<G: Game>(content: &Arc<G::Content>, replay: &ReplayFile<CommandOf<G>>) -> G::Sim {
-    G::new_sim(content, replay.header().seed.unwrap_or(0), replay.start_seats())
+/// An unreadable, damaged or foreign replay, content that does not load or is not what was
+/// recorded, more seats than the game holds: as a [`super::BadInput`] naming the file.
+pub fn load<G: Game>(path: &Path) -> Result<(LoadedReplay<G>, G::Sim)> {
+    let loaded = LoadedReplay::<G>::load(path, CutRecord::Refused).map_err(bad_input)?;
+    let sim = loaded.start_sim().map_err(bad_input)?;
+    Ok((loaded, sim))
 }
 
 /// Runs `fixstep replay`.
@@ -125,20 +108,18 @@ pub fn start_sim<G: Game>(content: &Arc<G::Content>, replay: &ReplayFile<Command
 /// An unreadable, damaged or foreign replay, content that does not load, a tick not in it.
 pub fn run<G: Playable>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
     let path = &args.file;
-    let replay = open::<G>(path)?;
-    if !args.verify && args.at.is_none() {
+    if !args.verify && args.at.is_none() && (args.info || !cfg!(feature = "window")) {
         // Without a window, what it holds is all there is to show.
-        if args.info || !cfg!(feature = "window") {
-            return Ok(Replayed::Ok(summary(&replay)));
-        }
-        let content = content::<G>(path, &replay)?;
+        return Ok(Replayed::Ok(summary(&open::<G>(path)?)));
+    }
+    let (loaded, mut sim) = load::<G>(path)?;
+    let (replay, content) = (&loaded.replay, &loaded.content);
+    if !args.verify && args.at.is_none() {
         let level_file = paths.content_file::<G>(None);
         let mode = super::play::Windowed::Replay(path.clone());
-        super::play::window::<G>(paths, &level_file, &content, &mode)?;
+        super::play::window::<G>(paths, &level_file, content, &mode)?;
         return Ok(Replayed::Ok(String::new()));
     }
-    let content = content::<G>(path, &replay)?;
-    let mut sim = start_sim::<G>(&content, &replay);
     if let Some(at) = args.at {
         let after = Tick(at.saturating_add(1));
         replay
@@ -146,14 +127,14 @@ pub fn run<G: Playable>(args: &ReplayArgs, paths: &Paths) -> Result<Replayed> {
             .with_context(|| format!("replay {}: --at {at}", path.display()))
             .map_err(bad_input)?;
         if let Some(out) = &args.screenshot {
-            return picture::<G>(paths, &content, &sim, args.size, out).map(Replayed::Ok);
+            return picture::<G>(paths, content, &sim, args.size, out).map(Replayed::Ok);
         }
         return Ok(Replayed::Ok(format!("{at} {}\n", sim.state_hash())));
     }
     if let Some(note) = replay.header().desync {
-        return desync_verdict::<G>(path, &replay, &mut sim, note);
+        return desync_verdict::<G>(path, replay, &mut sim, note);
     }
-    let report = verify(&mut sim, &replay)
+    let report = verify(&mut sim, replay)
         .with_context(|| format!("replay {}", path.display()))
         .map_err(bad_input)?;
     Ok(match report.first_mismatch {
