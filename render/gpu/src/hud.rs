@@ -75,7 +75,7 @@ pub struct ReplayLine {
     pub speed_shift: i8,
     /// Whether playback is paused.
     pub paused: bool,
-    /// The player the camera follows, by name.
+    /// The player the camera follows, by name; `None` when the camera is free.
     pub following: Option<String>,
 }
 
@@ -113,10 +113,10 @@ impl fmt::Display for ReplayLine {
             speed_words(self.speed_shift),
             if self.paused { "paused" } else { "playing" },
         )?;
-        if let Some(name) = &self.following {
-            write!(f, "   following {name}")?;
+        match &self.following {
+            Some(name) => write!(f, "   following {name}"),
+            None => write!(f, "   free camera"),
         }
-        Ok(())
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use fixstep_runtime::{Player, Rules, Tick};
 
-use crate::camera::CameraRig;
+use crate::camera::{CameraDraw, CameraRig};
 use crate::format::{DrawnFrame, TruthEntity};
 
 pub use fixstep_runtime::rules::{CommandOf, PartialOf, SnapshotOf, StateOf};
@@ -137,8 +137,11 @@ pub trait Presentation<G: Game> {
     /// Names the players by player number, as a network game knows them.
     fn set_player_names(&mut self, names: &[String]);
 
-    /// The camera, for the player's zoom.
+    /// The camera, for the player's zoom and a free camera.
     fn camera(&mut self) -> &mut CameraRig;
+
+    /// Where the frame drawn last looked from and at.
+    fn drawn_camera(&self) -> CameraDraw;
 
     /// Writes what the frame drawn last shows into a drawn-log line: its render tick, its
     /// camera and every entity drawn, with ids as the game's truth log gives them.

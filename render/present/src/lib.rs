@@ -77,7 +77,7 @@ pub mod shapes;
 pub mod skinning;
 pub mod track;
 
-pub use camera::{CameraDraw, CameraRig};
+pub use camera::{CameraDraw, CameraRig, FreeLook};
 pub use game::{
     CommandOf, ControlNames, Controls, FrameOf, Game, PartialOf, Presentation, SnapshotOf, StateOf,
 };

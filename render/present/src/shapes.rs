@@ -416,10 +416,11 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
                 local,
             });
         }
-        let zoom = self.camera.distance / CameraRig::default().distance;
-        let camera = &self.fixed_camera;
-        frame.camera =
-            CameraDraw { eye: camera.target + (camera.eye - camera.target) * zoom, ..*camera };
+        frame.camera = self.camera.free_draw().unwrap_or_else(|| {
+            let zoom = self.camera.distance / CameraRig::default().distance;
+            let camera = &self.fixed_camera;
+            CameraDraw { eye: camera.target + (camera.eye - camera.target) * zoom, ..*camera }
+        });
         &self.frame
     }
 
@@ -433,6 +434,10 @@ impl<G: ShapeGame> Presentation<G> for ShapePresentation<G> {
 
     fn camera(&mut self) -> &mut CameraRig {
         &mut self.camera
+    }
+
+    fn drawn_camera(&self) -> CameraDraw {
+        self.frame.camera
     }
 
     fn record(&self, line: &mut DrawnFrame) {

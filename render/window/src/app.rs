@@ -27,7 +27,7 @@ use crate::input::KeyAction;
 use crate::lan_list::LanList;
 use crate::pause::{PauseAction, PauseMenu};
 use crate::playing::Playing;
-use crate::replay::{ReplayPlay, draw_timeline, timeline_hit};
+use crate::replay::{CameraPick, ReplayPlay, draw_roster, draw_timeline, roster_hit, timeline_hit};
 use crate::replays::{list_replays, new_recording, now_unix_ms, replays_dir};
 use crate::session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
 use crate::settings::Settings;
@@ -512,7 +512,10 @@ where
             canvas.renderer.render(canvas.view, playing.game.drawn(), &playing.hud);
             if let Some(timeline) = playing.game.timeline().filter(|_| playing.menu.is_none()) {
                 let size = canvas.renderer.size();
-                canvas.menu(None, |ui| draw_timeline(ui, &timeline, size));
+                canvas.menu(None, |ui| {
+                    draw_timeline(ui, &timeline, size);
+                    draw_roster(ui, &timeline, size);
+                });
             }
             if let Some(menu) = playing.menu.as_mut() {
                 canvas.menu(None, |ui| {
@@ -605,7 +608,9 @@ where
             WindowEvent::MouseInput { state, button: MouseButton::Left, .. }
                 if playing.game.timeline().is_some() =>
             {
-                playing.scrubbing = *state == ElementState::Pressed
+                let pressed = *state == ElementState::Pressed;
+                playing.scrubbing = pressed
+                    && !pick_on_roster(playing, shell.renderer.size())
                     && seek_on_timeline(playing, shell.renderer.size(), true);
             }
             // A game whose player the mouse does not turn keeps the pointer free, except for
@@ -629,6 +634,20 @@ where
             _ => {}
         }
     }
+}
+
+/// Follows whom the pointer picks on a replay's roster, in a window of `size` pixels; returns
+/// whether it was on the roster.
+fn pick_on_roster<G: Game>(playing: &mut Playing<G>, size: (u32, u32)) -> bool {
+    let (Some((x, y)), Some(timeline)) = (playing.pointer, playing.game.timeline()) else {
+        return false;
+    };
+    match roster_hit(&timeline, x, y, size) {
+        Some(CameraPick::Follow(player)) => playing.game.follow(Some(player)),
+        Some(CameraPick::Free) => playing.game.follow(None),
+        None => return false,
+    }
+    true
 }
 
 /// Seeks a replay to where the pointer is on its timeline, in a window of `size` pixels;

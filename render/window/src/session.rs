@@ -10,7 +10,7 @@ use fixstep_gpu::{Agreement, DesyncCount, HostingLine, Hud, NetworkLine, Playing
 use fixstep_net::{Admission, WallClock};
 use fixstep_netplay::{HostOptions, NetHost, NetPeer, PeerOptions};
 use fixstep_netplay_view::{HostThread, NetGame, NetSpectator, PlayerFrames, Spectator};
-use fixstep_present::camera::CameraRig;
+use fixstep_present::camera::{CameraRig, FreeLook};
 use fixstep_present::convert::{TICK_SECONDS_F32, radians_of_turn_units, seconds_of_micros};
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::{Controls, FrameOf, Game, LocalGame, Presentation};
@@ -28,12 +28,6 @@ const OFFSET_SAMPLES: usize = fixstep_gpu::overlay::GRAPH_SAMPLES;
 
 /// Milliseconds in a second: the HUD graphs the clock's offset in milliseconds.
 const MS_PER_S: f32 = 1_000.0;
-
-/// How fast the spectator's camera moves with the movement keys, metres a second.
-const SPECTATOR_PAN_M_S: f32 = 12.0;
-
-/// How fast it turns with Q and E, radians a second.
-const SPECTATOR_TURN_RAD_S: f32 = 1.5;
 
 /// The spectator camera's distance from what it looks at, metres: the street and the houses
 /// on both sides of it in view.
@@ -111,6 +105,12 @@ pub trait PlaySession<G: Game> {
         None
     }
 
+    /// Follows player `player`'s character, or with `None` lets the camera go free (a click on
+    /// a replay's roster); a game played live ignores it.
+    fn follow(&mut self, player: Option<Player>) {
+        let _ = player;
+    }
+
     /// Goes to `tick` of a replay (a click on its timeline); a game played live ignores it.
     ///
     /// # Errors
@@ -120,6 +120,15 @@ pub trait PlaySession<G: Game> {
         let _ = tick;
         Ok(())
     }
+}
+
+/// Moves a free camera by what the keys and the mouse held for `dt_seconds`.
+pub(crate) fn steer(look: &mut FreeLook, controls: &Controls, mouse_turn: i32, dt_seconds: f32) {
+    let axis = |percent: i8| f32::from(percent) / FULL_PERCENT;
+    let turned = radians_of_turn_units(mouse_turn);
+    let (forward, strafe, turn) =
+        (axis(controls.forward), axis(controls.strafe), axis(controls.turn));
+    look.steer(forward, strafe, turn, turned, dt_seconds);
 }
 
 /// Real time as a tick's share, from a scheduler.
@@ -480,10 +489,8 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
 /// camera the keys move.
 pub struct SpectatePlay<G: NetGame> {
     spectator: NetSpectator<G>,
+    /// A free camera: WASD move it, Q/E and the mouse turn it.
     camera: CameraRig,
-    /// Where the camera looks, world metres; WASD move it, Q/E turn the view.
-    target: Vec3,
-    facing: f32,
     /// The host watched.
     host: SocketAddr,
 }
@@ -505,9 +512,10 @@ impl<G: NetGame> SpectatePlay<G> {
         spectator.serve_from_thread();
         Ok(Self {
             spectator,
-            camera: CameraRig { distance: SPECTATOR_DISTANCE_M },
-            target: Vec3::ZERO,
-            facing: std::f32::consts::FRAC_PI_2,
+            camera: CameraRig {
+                distance: SPECTATOR_DISTANCE_M,
+                free: Some(FreeLook { target: Vec3::ZERO, facing: std::f32::consts::FRAC_PI_2 }),
+            },
             host,
         })
     }
@@ -522,20 +530,15 @@ impl<G: NetGame> PlaySession<G> for SpectatePlay<G> {
     ) -> Result<(), PlayError> {
         let dt = seconds_of_micros(elapsed_micros);
         // The keys move and turn the camera, not a character.
-        let axis = |percent: i8| f32::from(percent) / FULL_PERCENT;
-        self.facing +=
-            axis(controls.turn) * SPECTATOR_TURN_RAD_S * dt + radians_of_turn_units(mouse_turn);
-        let forward = Vec3::new(self.facing.cos(), 0.0, -self.facing.sin());
-        let right = Vec3::new(-forward.z, 0.0, forward.x);
-        let step = forward * axis(controls.forward) + right * axis(controls.strafe);
-        self.target += step * SPECTATOR_PAN_M_S * dt;
-        self.spectator.look_at(self.target);
+        let look = self.camera.free.get_or_insert(FreeLook { target: Vec3::ZERO, facing: 0.0 });
+        steer(look, controls, mouse_turn, dt);
+        self.spectator.look_at(look.target);
         // Once the host has ended the game, its last picture stays.
         self.spectator.receive(elapsed_micros)?;
         if self.spectator.ended().is_some() {
             return Ok(());
         }
-        let camera = self.camera.behind(self.target, self.facing);
+        let camera = self.camera.free_draw().unwrap_or_default();
         self.spectator.draw(&camera, dt);
         self.spectator.send()?;
         Ok(())

@@ -16,6 +16,7 @@ use fixstep_town_view::Town;
 use fixstep_window::replay::ReplayPlay;
 use fixstep_window::replays::list_replays;
 use fixstep_window::session::PlaySession;
+use winit::keyboard::KeyCode;
 
 /// Ticks recorded: a minute and ten seconds, three keyframes' worth.
 const RECORDED_TICKS: u32 = 700;
@@ -203,4 +204,49 @@ fn the_replays_page_lists_what_was_recorded() {
     assert_eq!(entry.length(), "1:10");
     assert!(entry.playable);
     assert!(entry.started_unix_ms > 0, "it says when it began");
+}
+
+/// A seat's key follows that player: the camera sits behind where its character is drawn; C
+/// lets the camera go free from where it looked, without a jump, the movement keys move it
+/// while the match plays on, and C again follows the player followed before.
+#[test]
+fn the_camera_follows_the_player_picked_or_goes_free() {
+    let recorded = record("camera");
+    let mut viewer = viewer(&recorded);
+    for _ in 0..120 {
+        frame(&mut viewer, FRAME_MICROS);
+    }
+    let first = viewer.presentation().drawn_camera();
+    viewer.press(KeyCode::Digit3).expect("a key");
+    frame(&mut viewer, FRAME_MICROS);
+    assert_eq!(viewer.following(), Some(Player(2)));
+    assert_eq!(viewer.line().following.as_deref(), Some("Player 3"));
+    let third = viewer.presentation().drawn_camera();
+    let feet = third.shadow_centre;
+    let on_a_character = drawn(&viewer).iter().any(|(_, pos)| {
+        (pos[0] - f64::from(feet.x)).abs() < 1e-3 && (pos[2] - f64::from(feet.z)).abs() < 1e-3
+    });
+    assert!(on_a_character, "the camera is on a character drawn: {feet}");
+    assert!((third.shadow_centre - first.shadow_centre).length() > 0.5, "another character");
+
+    viewer.press(KeyCode::KeyC).expect("a key");
+    assert_eq!(viewer.following(), None);
+    let at = viewer.tick();
+    frame(&mut viewer, FRAME_MICROS);
+    let took_over = viewer.presentation().drawn_camera();
+    assert!((took_over.eye - third.eye).length() < 1e-3, "no jump: {took_over:?} {third:?}");
+    let forward = Controls { forward: 100, ..Controls::default() };
+    viewer.frame(500_000, &forward, 0).expect("a frame");
+    let moved = viewer.presentation().drawn_camera();
+    let pan = (moved.target - took_over.target).length();
+    assert!((pan - 6.0).abs() < 1e-3, "half a second at 12 m/s: {pan} m");
+    assert!(viewer.tick() > at, "the match plays on under a free camera");
+    assert_eq!(viewer.line().following, None, "the HUD says the camera is free");
+    let timeline = viewer.timeline_now();
+    assert_eq!((timeline.names.len(), timeline.following), (PLAYERS, None));
+
+    viewer.press(KeyCode::KeyC).expect("a key");
+    assert_eq!(viewer.following(), Some(Player(2)), "back to whom it followed");
+    viewer.press(KeyCode::Digit9).expect("a key");
+    assert_eq!(viewer.following(), Some(Player(2)), "no ninth seat: nothing changes");
 }

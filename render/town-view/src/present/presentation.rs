@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use fixstep_present::camera::CameraRig;
+use fixstep_present::camera::{CameraDraw, CameraRig};
 use fixstep_present::convert::day_fraction;
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::interp::{drawn_speed, lerp};
@@ -264,7 +264,10 @@ impl TownPresentation {
 
         // The camera and the shadow centre follow the player as drawn; while the player is
         // not drawn (down, switched off), its authoritative place between the ticks.
-        if let Some((pos, facing)) = own_place {
+        // A free camera looks where it was moved.
+        if let Some(free) = self.camera.free_draw() {
+            frame.camera = free;
+        } else if let Some((pos, facing)) = own_place {
             frame.camera = self.camera.behind(pos, facing);
         }
         self.effects.stars(level, &mut frame.stars);
@@ -283,6 +286,7 @@ impl TownPresentation {
                 let out = frame.cutscene.get_or_insert_with(CutsceneDraw::default);
                 if let Some((eye, target)) =
                     self.effects.cutscene(level, c.cutscene, c.started.0, render_tick, out)
+                    && self.camera.free.is_none()
                 {
                     frame.camera.eye = eye;
                     frame.camera.target = target;
@@ -350,6 +354,10 @@ impl Presentation<Town> for TownPresentation {
 
     fn camera(&mut self) -> &mut CameraRig {
         &mut self.camera
+    }
+
+    fn drawn_camera(&self) -> CameraDraw {
+        self.frame.camera
     }
 
     fn record(&self, line: &mut DrawnFrame) {

@@ -2,8 +2,10 @@
 //! chosen speed, through the game's own presentation, so a replay is drawn between its ticks
 //! exactly as the live match was. Space pauses, `-`/`+` (or `[`/`]`) halve and double the
 //! speed, the arrows seek 10 s back and forward, `,`/`.` step a tick, Home/End go to the start
-//! and the end, Tab follows the next player; a [`Timeline`] at the bottom of the window shows
-//! where the viewer is and seeks where it is clicked or dragged.
+//! and the end, Tab follows the next player and 1 to 9 the player in that seat, C lets the
+//! camera go free (the movement keys move it); a [`Timeline`] at the bottom of the window
+//! shows where the viewer is and seeks where it is clicked or dragged, and a roster at its top
+//! right picks whom the camera follows.
 //!
 //! A seek is a discontinuity: the presentation is made afresh and sees the new moment as a
 //! first sighting, so nothing is drawn between where it was and where it went.
@@ -12,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fixstep_gpu::{Hud, NetworkLine, ReplayLine};
-use fixstep_present::camera::CameraRig;
+use fixstep_present::camera::{CameraRig, FreeLook};
 use fixstep_present::convert::seconds_of_micros;
 use fixstep_present::format::DrawnFrame;
 use fixstep_present::{CommandOf, Controls, FrameOf, Game, Presentation};
@@ -24,7 +26,13 @@ use fixstep_runtime::{Player, Simulation, Tick};
 use winit::keyboard::KeyCode;
 
 use crate::PlayError;
-use crate::session::PlaySession;
+use crate::session::{PlaySession, steer};
+
+mod timeline;
+
+pub use timeline::{
+    CameraPick, Timeline, draw_roster, draw_timeline, roster_hit, timeline_bar, timeline_hit,
+};
 
 /// The slowest speed, as a power of two: a quarter of real time, slow enough to see a single
 /// tick's movement without stepping.
@@ -49,106 +57,6 @@ const STEPPED_OWED_MICROS: u64 = TICK_MICROS - 1;
 /// A replay of game `G`, read and checked.
 pub type ReplayOf<G> = ReplayFile<CommandOf<G>>;
 
-/// Where the viewer is in a replay, for the timeline at the bottom of the window.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Timeline {
-    /// The first tick the replay holds.
-    pub first: Tick,
-    /// The tick after its last.
-    pub end: Tick,
-    /// The tick the state shown is at.
-    pub at: Tick,
-    /// The keyframes' ticks, where a seek is quickest.
-    pub keyframes: Vec<Tick>,
-}
-
-impl Timeline {
-    /// How far along the match `tick` is, 0 at the first tick and 1 at the end.
-    #[must_use]
-    pub fn fraction_of(&self, tick: Tick) -> f32 {
-        let length = self.end.since(self.first);
-        if length <= 0 {
-            return 0.0;
-        }
-        (tick.since(self.first) as f32 / length as f32).clamp(0.0, 1.0)
-    }
-
-    /// The tick at `fraction` of the way along (clamped to the match), to the nearest tick.
-    #[must_use]
-    pub fn tick_at(&self, fraction: f32) -> Tick {
-        let length = self.end.since(self.first).max(0) as f32;
-        let ticks = (fraction.clamp(0.0, 1.0) * length).round() as u32;
-        Tick(self.first.0.saturating_add(ticks).min(self.end.0))
-    }
-}
-
-/// The timeline's bar's distance from the window's sides and from what it stays clear of at
-/// the bottom, pixels: clear of the edge, where a click is easy to miss.
-const TIMELINE_MARGIN_PX: f32 = 24.0;
-
-/// The bottom of the window the timeline stays above, a fraction of its height: where a game
-/// letterboxes and captions a cutscene (the town's bars are 9 % of the height, with the
-/// subtitles in them), which the timeline would otherwise cover.
-const TIMELINE_CLEAR_BOTTOM: f32 = 0.09;
-
-/// The timeline bar's height, pixels: thick enough to read across a room.
-const TIMELINE_BAR_PX: f32 = 8.0;
-
-/// How far above and below the bar a click still seeks, pixels: a bar 8 pixels high is a
-/// small target for a mouse.
-const TIMELINE_GRAB_PX: f32 = 14.0;
-
-/// The bar of the timeline in a window of `size` pixels: `[left, top, right, bottom]`, pixels.
-#[must_use]
-pub fn timeline_bar(size: (u32, u32)) -> [f32; 4] {
-    let (w, h) = (size.0 as f32, size.1 as f32);
-    let left = TIMELINE_MARGIN_PX.min(w / 2.0);
-    let right = (w - TIMELINE_MARGIN_PX).max(left);
-    let bottom = (h * (1.0 - TIMELINE_CLEAR_BOTTOM) - TIMELINE_MARGIN_PX).max(0.0);
-    [left, (bottom - TIMELINE_BAR_PX).max(0.0), right, bottom]
-}
-
-/// How far along the timeline a click at `(x, y)` pixels in a window of `size` is, 0 to 1, if
-/// it is on the bar (or near it).
-#[must_use]
-pub fn timeline_hit(x: f32, y: f32, size: (u32, u32)) -> Option<f32> {
-    let [left, top, right, bottom] = timeline_bar(size);
-    let near = y >= top - TIMELINE_GRAB_PX && y <= bottom + TIMELINE_GRAB_PX;
-    let across = x >= left - TIMELINE_GRAB_PX && x <= right + TIMELINE_GRAB_PX;
-    (near && across && right > left).then(|| ((x - left) / (right - left)).clamp(0.0, 1.0))
-}
-
-/// Draws `timeline` at the bottom of a window of `size` pixels: the bar filled to where the
-/// viewer is, a mark at each keyframe, the match's time on the left and its length on the
-/// right.
-pub fn draw_timeline(ui: &egui::Ui, timeline: &Timeline, size: (u32, u32)) {
-    let ppp = ui.ctx().pixels_per_point();
-    let [left, top, right, bottom] = timeline_bar(size).map(|v| v / ppp);
-    let bar = egui::Rect::from_min_max(egui::pos2(left, top), egui::pos2(right, bottom));
-    let painter = ui.painter();
-    let back = bar.expand2(egui::vec2(10.0, 22.0)).translate(egui::vec2(0.0, -12.0));
-    painter.rect_filled(back, 6.0, egui::Color32::from_black_alpha(150));
-    painter.rect_filled(bar, 3.0, egui::Color32::from_gray(70));
-    let x_of = |tick: Tick| bar.left() + timeline.fraction_of(tick) * bar.width();
-    let done = egui::Rect::from_min_max(bar.min, egui::pos2(x_of(timeline.at), bar.bottom()));
-    painter.rect_filled(done, 3.0, egui::Color32::from_rgb(80, 150, 230));
-    for &keyframe in &timeline.keyframes {
-        let x = x_of(keyframe);
-        let mark = [egui::pos2(x, bar.top() - 6.0), egui::pos2(x, bar.bottom() + 2.0)];
-        painter.line_segment(mark, egui::Stroke::new(2.0, egui::Color32::from_rgb(240, 200, 90)));
-    }
-    painter.circle_filled(egui::pos2(x_of(timeline.at), bar.center().y), 7.0, egui::Color32::WHITE);
-    let font = egui::FontId::proportional(14.0);
-    let text = egui::Color32::from_gray(230);
-    let label_y = bar.top() - 8.0;
-    let shown = timeline.at.since(timeline.first).max(0);
-    let length = timeline.end.since(timeline.first).max(0);
-    let clock = |ticks: i64| fixstep_gpu::match_clock(u32::try_from(ticks).unwrap_or(u32::MAX));
-    let (start, end) = (egui::pos2(bar.left(), label_y), egui::pos2(bar.right(), label_y));
-    painter.text(start, egui::Align2::LEFT_BOTTOM, clock(shown), font.clone(), text);
-    painter.text(end, egui::Align2::RIGHT_BOTTOM, clock(length), font, text);
-}
-
 /// What a replay viewer plays at: real time times a power of two.
 fn scaled_micros(micros: u64, speed_shift: i8) -> u64 {
     if speed_shift >= 0 {
@@ -156,6 +64,23 @@ fn scaled_micros(micros: u64, speed_shift: i8) -> u64 {
     } else {
         micros >> speed_shift.unsigned_abs()
     }
+}
+
+/// The player a digit key picks: 1 the first seat, up to 9.
+fn seat_key(code: KeyCode) -> Option<Player> {
+    let seat = match code {
+        KeyCode::Digit1 => 0,
+        KeyCode::Digit2 => 1,
+        KeyCode::Digit3 => 2,
+        KeyCode::Digit4 => 3,
+        KeyCode::Digit5 => 4,
+        KeyCode::Digit6 => 5,
+        KeyCode::Digit7 => 6,
+        KeyCode::Digit8 => 7,
+        KeyCode::Digit9 => 8,
+        _ => return None,
+    };
+    Some(Player(seat))
 }
 
 /// A recorded match watched in the window; see the [module documentation](self).
@@ -172,8 +97,10 @@ pub struct ReplayPlay<G: Game> {
     /// The speed as a power of two, from [`SLOWEST_SPEED_SHIFT`] to [`FASTEST_SPEED_SHIFT`].
     speed_shift: i8,
     paused: bool,
-    /// The player the camera follows.
+    /// The player the camera follows, and whose dialogue and cutscenes are shown.
     followed: Player,
+    /// The free camera, while the viewer moves it instead of following `followed`.
+    free: Option<FreeLook>,
     /// The replay, as its errors name it.
     path: PathBuf,
 }
@@ -204,6 +131,7 @@ impl<G: Game> ReplayPlay<G> {
             speed_shift: 0,
             paused: false,
             followed: Player::FIRST,
+            free: None,
             path,
         };
         play.fresh_presentation();
@@ -250,10 +178,30 @@ impl<G: Game> ReplayPlay<G> {
         self.speed_shift = shift.clamp(SLOWEST_SPEED_SHIFT, FASTEST_SPEED_SHIFT);
     }
 
-    /// The player the camera follows.
+    /// The player the camera follows, `None` while it is free.
     #[must_use]
-    pub const fn followed(&self) -> Player {
-        self.followed
+    pub fn following(&self) -> Option<Player> {
+        self.free.is_none().then_some(self.followed)
+    }
+
+    /// Follows what `pick` picks: a player's character (if it has a seat), or the free camera,
+    /// which takes over looking where the camera looked.
+    pub fn pick_camera(&mut self, pick: CameraPick) {
+        match pick {
+            CameraPick::Follow(player) if player.index() < self.seats() => {
+                self.free = None;
+                if player != self.followed {
+                    self.followed = player;
+                    self.fresh_presentation();
+                }
+            }
+            CameraPick::Follow(_) => {}
+            CameraPick::Free => {
+                if self.free.is_none() {
+                    self.free = Some(FreeLook::from_drawn(&self.presentation.drawn_camera()));
+                }
+            }
+        }
     }
 
     /// The presentation that draws it.
@@ -270,6 +218,8 @@ impl<G: Game> ReplayPlay<G> {
             end: self.replay.end_tick(),
             at: self.tick(),
             keyframes: self.replay.keyframe_ticks().collect(),
+            names: self.names_now(),
+            following: self.following(),
         }
     }
 
@@ -320,12 +270,16 @@ impl<G: Game> ReplayPlay<G> {
         }
     }
 
-    /// Follows the next player's character, by seat; after the last, the first again.
+    /// Follows the next player's character, by seat; after the last, the first again. From
+    /// the free camera, the player followed before.
     pub fn follow_next(&mut self) {
+        if self.free.is_some() {
+            self.pick_camera(CameraPick::Follow(self.followed));
+            return;
+        }
         let seats = self.seats().max(1);
         let next = (self.followed.index() + 1) % seats;
-        self.followed = Player(u16::try_from(next).unwrap_or(0));
-        self.fresh_presentation();
+        self.pick_camera(CameraPick::Follow(Player(u16::try_from(next).unwrap_or(0))));
     }
 
     /// Seats in the match now.
@@ -419,7 +373,14 @@ impl<G: Game> ReplayPlay<G> {
             KeyCode::Home => self.seek(self.replay.first_tick())?,
             KeyCode::End => self.seek(self.replay.end_tick())?,
             KeyCode::Tab => self.follow_next(),
-            _ => return Ok(false),
+            KeyCode::KeyC if self.free.is_some() => {
+                self.pick_camera(CameraPick::Follow(self.followed));
+            }
+            KeyCode::KeyC => self.pick_camera(CameraPick::Free),
+            _ => match seat_key(code) {
+                Some(player) => self.pick_camera(CameraPick::Follow(player)),
+                None => return Ok(false),
+            },
         }
         Ok(true)
     }
@@ -449,6 +410,7 @@ impl<G: Game> ReplayPlay<G> {
             }
         }
         let alpha = self.owed_micros.min(TICK_MICROS) as f32 / TICK_MICROS as f32;
+        self.presentation.camera().free = self.free;
         self.presentation.draw(alpha, seconds_of_micros(elapsed_micros));
         Ok(())
     }
@@ -463,7 +425,7 @@ impl<G: Game> ReplayPlay<G> {
             end_tick: self.replay.end_tick().0,
             speed_shift: self.speed_shift,
             paused: self.paused,
-            following: names.get(self.followed.index()).cloned(),
+            following: self.following().and_then(|player| names.get(player.index()).cloned()),
         }
     }
 }
@@ -472,9 +434,12 @@ impl<G: Game> PlaySession<G> for ReplayPlay<G> {
     fn frame(
         &mut self,
         elapsed_micros: u64,
-        _controls: &Controls,
-        _mouse_turn: i32,
+        controls: &Controls,
+        mouse_turn: i32,
     ) -> Result<(), PlayError> {
+        if let Some(look) = self.free.as_mut() {
+            steer(look, controls, mouse_turn, seconds_of_micros(elapsed_micros));
+        }
         self.advance(elapsed_micros)
     }
 
@@ -498,6 +463,10 @@ impl<G: Game> PlaySession<G> for ReplayPlay<G> {
 
     fn local_player(&self) -> Option<Player> {
         Some(self.followed)
+    }
+
+    fn follow(&mut self, player: Option<Player>) {
+        self.pick_camera(player.map_or(CameraPick::Free, CameraPick::Follow));
     }
 
     fn describe(&self) -> String {
@@ -525,20 +494,6 @@ impl<G: Game> PlaySession<G> for ReplayPlay<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_timeline_maps_clicks_on_its_bar_to_ticks() {
-        let timeline =
-            Timeline { first: Tick(0), end: Tick(600), at: Tick(0), keyframes: Vec::new() };
-        let size = (1280, 720);
-        let [left, top, right, _] = timeline_bar(size);
-        let middle = f32::midpoint(left, right);
-        let fraction = timeline_hit(middle, top + 2.0, size).expect("on the bar");
-        assert_eq!(timeline.tick_at(fraction), Tick(300));
-        assert_eq!(timeline.tick_at(timeline_hit(left - 5.0, top, size).expect("near")), Tick(0));
-        assert_eq!(timeline.tick_at(timeline_hit(right, top, size).expect("end")), Tick(600));
-        assert_eq!(timeline_hit(middle, 100.0, size), None, "the middle of the screen");
-    }
 
     #[test]
     fn speeds_scale_real_time_by_powers_of_two() {
