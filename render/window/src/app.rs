@@ -105,7 +105,7 @@ const SPECTATOR_CONTROLS: fixstep_present::ControlNames = fixstep_present::Contr
 
 /// A replay viewer's line of help: its keys, which are fixed (the settings bind the game's).
 const REPLAY_HELP: &str = "Space play/pause, -/+ speed, arrows 10 s, ,/. a tick, Home/End, \
-                           Tab follow, click the timeline, Esc menu";
+                           Tab or 1-9 follow, C free camera, Esc menu";
 
 /// The HUD's line of help: the adapter, and what the keys bound now do in game `G` (or for a
 /// spectator), with how to capture the mouse or let it go as it is now where the mouse turns.
