@@ -1,5 +1,6 @@
 //! The runtime's errors: a refused tick ([`Error`]), a replay that cannot be read or
-//! verified ([`ReplayError`]), a failed determinism self-test ([`SyncTestError`]).
+//! verified ([`ReplayError`]), a state from outside that does not fit its rules
+//! ([`StateError`]), a failed determinism self-test ([`SyncTestError`]).
 
 use crate::Player;
 use crate::hash::{ContentDigest, StateHash};
@@ -51,6 +52,28 @@ pub enum Error {
         /// The most players it holds.
         max: usize,
     },
+}
+
+/// Why a state from outside (a replay's keyframe, a host's welcome or resync) cannot be
+/// restored: it decodes, but breaks a rule the ticks rely on for the content at hand (an index
+/// past a list, lists of lengths that disagree, a reference to nothing, a value no tick could
+/// have reached). Names the field, and what is wrong with it, so that a hostile or damaged
+/// state is refused before a tick could panic, loop or allocate on it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {problem}")]
+pub struct StateError {
+    /// Where in the state, as a path (`taxis[2].target`).
+    pub field: String,
+    /// What is wrong there.
+    pub problem: String,
+}
+
+impl StateError {
+    /// A refusal of `field` for `problem`.
+    #[must_use]
+    pub fn new(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        Self { field: field.into(), problem: problem.into() }
+    }
 }
 
 /// Why a replay cannot be read, written or verified, with the record and byte where it went

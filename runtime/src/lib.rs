@@ -40,7 +40,8 @@
 //! ```
 //! use std::sync::Arc;
 //! use fixstep_runtime::{
-//!     Canonical, Command, ContentDigest, Error, Player, Simulation, StateHasher, Tick,
+//!     Canonical, Command, ContentDigest, Error, Player, Simulation, StateError, StateHasher,
+//!     Tick,
 //! };
 //! use fixstep_runtime::math::{Fx, fx};
 //! use serde::{Deserialize, Serialize};
@@ -85,6 +86,11 @@
 //!     }
 //!     fn snapshot(&self) -> &Arc<Fx> { &self.snapshot }
 //!     fn state(&self) -> &Counter { &self.state }
+//!     fn check_state(&self, _state: &Counter) -> Result<(), StateError> {
+//!         // Nothing in a tick indexes by the counter's fields or loops over them: any
+//!         // counter runs. A game's rules check every index and reference here.
+//!         Ok(())
+//!     }
 //!     fn restore(&mut self, state: &Counter) {
 //!         self.state = state.clone();
 //!         self.snapshot = Arc::new(state.total);
@@ -128,7 +134,7 @@ pub mod world;
 
 pub use clock::NetworkClock;
 pub use command::Command;
-pub use error::{Desync, Error, ReplayError, SyncCheck, SyncTestError};
+pub use error::{Desync, Error, ReplayError, StateError, SyncCheck, SyncTestError};
 pub use fixstep_derive::Canonical;
 pub use hash::{Canonical, ContentDigest, HashRecord, StateHash, StateHasher};
 pub use input::{Bot, HeldInput};

@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 
 use crate::Player;
 use crate::command::Command;
-use crate::error::Error;
+use crate::error::{Error, StateError};
 use crate::hash::{ContentDigest, StateHash, StateHasher};
 use crate::tick::Tick;
 
@@ -95,8 +95,25 @@ pub trait Simulation {
     /// The current state.
     fn state(&self) -> &Self::State;
 
+    /// Checks that `state` fits these rules and this simulation's content before it is
+    /// [`restore`](Self::restore)d: every index within what it indexes, every reference to
+    /// something there, every list as long as what it runs beside, every value within what the
+    /// ticks can reach. A state from outside (a replay's keyframe, a host's welcome or resync)
+    /// decodes and may carry its own correct hash and still break them, and the ticks after it
+    /// would then panic, loop or allocate without bound; every caller that restores a state it
+    /// did not compute itself checks it first. A state this simulation computed always passes.
+    ///
+    /// Written by every game, with no default: a check that says yes to everything would let
+    /// a hostile file through the only place that stops it.
+    ///
+    /// # Errors
+    ///
+    /// A [`StateError`] naming the first field found wrong, and what is wrong with it.
+    fn check_state(&self, state: &Self::State) -> Result<(), StateError>;
+
     /// Replaces the whole state (and so the next tick) with `state`, and republishes the
-    /// snapshot to match it.
+    /// snapshot to match it. A state from outside is [`check_state`](Self::check_state)ed
+    /// first: this trusts it.
     fn restore(&mut self, state: &Self::State);
 
     /// Hashes every subsystem of the current state into `hasher`, one

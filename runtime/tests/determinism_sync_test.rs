@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use common::{Drift, DriftCommand, DriftSnapshot, DriftState, scripted_commands};
 use fixstep_runtime::sync_test::{SyncTestConfig, sync_test};
-use fixstep_runtime::{Error, Player, Simulation, StateHasher, SyncCheck, SyncTestError, Tick};
+use fixstep_runtime::{
+    Error, Player, Simulation, StateError, StateHasher, SyncCheck, SyncTestError, Tick,
+};
 
 const CONFIG: SyncTestConfig = SyncTestConfig { ticks: 300, roundtrip_every: 25 };
 
@@ -63,6 +65,9 @@ impl Simulation for HiddenCounter {
     fn state(&self) -> &DriftState {
         self.inner.state()
     }
+    fn check_state(&self, state: &DriftState) -> Result<(), StateError> {
+        self.inner.check_state(state)
+    }
     fn restore(&mut self, state: &DriftState) {
         self.inner.restore(state);
     }
@@ -116,6 +121,9 @@ impl Simulation for LossyRestore {
     }
     fn state(&self) -> &DriftState {
         self.0.state()
+    }
+    fn check_state(&self, state: &DriftState) -> Result<(), StateError> {
+        self.0.check_state(state)
     }
     fn restore(&mut self, state: &DriftState) {
         // Keeps its own movers list when the restored one comes from a fresh build: the

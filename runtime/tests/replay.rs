@@ -507,3 +507,30 @@ fn a_replay_cut_inside_its_last_record_opens_without_it_when_asked() {
     // A cut before the first keyframe is no replay to play on from.
     assert!(ReplayFile::<DriftCommand>::open_cut(recorded()[..40].to_vec()).is_err());
 }
+
+/// A keyframe whose state decodes and carries its own hash but does not fit the rules (here a
+/// mover off the field) is refused when a seek restores it, naming the record and the field;
+/// the replay still opens, and seeks before it still work.
+#[test]
+fn a_keyframe_whose_state_breaks_the_rules_is_refused_when_sought() {
+    let mut sim = Drift::new(SEED, PLAYERS);
+    let mut recorder =
+        ReplayRecorder::start(Vec::new(), &header(&sim), &content(), &sim, EVERY).expect("starts");
+    for t in 0..30 {
+        let record = TickRecord::new(Tick(t), scripted_commands(Tick(t), PLAYERS));
+        record.run(&mut sim).expect("runs");
+        recorder.tick(&record, sim.state_hash().total(), &sim).expect("records");
+    }
+    let mut broken = sim.state.clone();
+    let (id, _) = broken.movers.iter().next().expect("a mover");
+    broken.movers.get_mut(id).expect("live").pos.x = fixstep_runtime::math::fx(1_000_000);
+    // `restore` trusts what it is given: so a crafted keyframe gets its own hash.
+    sim.restore(&broken);
+    recorder.replaced(&sim).expect("records");
+    let replay = open(&recorder.finish().expect("written")).expect("opens");
+    replay.seek(&mut Drift::new(SEED, PLAYERS), Tick(20)).expect("before the keyframe");
+    let error = replay.seek(&mut Drift::new(SEED, PLAYERS), Tick(30)).expect_err("refused");
+    assert!(matches!(error, ReplayError::ReplayMalformed { .. }), "{error:?}");
+    let message = error.to_string();
+    assert!(message.contains(&format!("does not fit the rules: movers[{id}].pos")), "{message}");
+}

@@ -9,7 +9,7 @@ use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::script::TextCommand;
 use fixstep_runtime::{
-    Canonical, Command, ContentDigest, Error, Player, Simulation, StateHasher, Tick,
+    Canonical, Command, ContentDigest, Error, Player, Simulation, StateError, StateHasher, Tick,
 };
 use serde::{Deserialize, Serialize};
 
@@ -65,6 +65,20 @@ const RESTITUTION: Fx = fx_ratio(4, 5);
 
 /// The most players an arena holds: two teams of eight.
 pub const MAX_PLAYERS: usize = 16;
+
+/// How far past the rink's walls a disc's centre may be in a state, metres: more than a puck
+/// put back on its spot is moved off it (a quarter of a metre), so that no state the rules
+/// computed is refused, where a disc far outside would never come back.
+const STATE_WALL_MARGIN: Fx = Fx::ONE;
+
+/// The fastest anything may move in a state, metres per tick (1 km a tick): far beyond what
+/// the caps and bounces give (a few metres a tick), and small enough that the ticks' sums and
+/// products of velocities stay far inside the 2^31 a fixed-point number holds.
+const MAX_STATE_SPEED: Fx = fx(1_000);
+
+/// The latest tick a state may be at: half the ticks a tick number counts (6.8 years of play),
+/// far from the overflow of the tick after it.
+const MAX_STATE_TICK: u32 = u32::MAX / 2;
 
 /// The stream of the arena's random numbers.
 const RNG_STREAM: u64 = 0x61_72_65_6e_61;
@@ -446,6 +460,89 @@ impl Simulation for ArenaSim {
 
     fn state(&self) -> &ArenaState {
         &self.state
+    }
+
+    /// At most [`MAX_PLAYERS`] seats and one puck per spot of the rink (every pair of either
+    /// collides each tick); every disc on the rink and slower than [`MAX_STATE_SPEED`]; dash
+    /// cooldowns and seating ticks the rules could have set; no more goals than the ticks could
+    /// have scored, nor puck returns than goals (either count would overflow first).
+    fn check_state(&self, state: &ArenaState) -> Result<(), StateError> {
+        let layout = &*self.layout;
+        if state.next.0 > MAX_STATE_TICK {
+            return Err(StateError::new(
+                "next",
+                format!(
+                    "{} is past the latest tick a state may be at, {MAX_STATE_TICK}",
+                    state.next
+                ),
+            ));
+        }
+        if state.pushers.len() > MAX_PLAYERS {
+            return Err(StateError::new(
+                "pushers",
+                format!("{} seats, more than an arena's {MAX_PLAYERS}", state.pushers.len()),
+            ));
+        }
+        if state.pucks.len() != layout.pucks.len() {
+            return Err(StateError::new(
+                "pucks",
+                format!("{} pucks, where the rink has {}", state.pucks.len(), layout.pucks.len()),
+            ));
+        }
+        let (x, y) =
+            (layout.half_length + STATE_WALL_MARGIN, layout.half_width + STATE_WALL_MARGIN);
+        // Ranges, not absolute values: the most negative number's overflows.
+        let speeds = -MAX_STATE_SPEED..=MAX_STATE_SPEED;
+        let disc = |field: String, pos: Vec2, vel: Vec2| {
+            if !(-x..=x).contains(&pos.x) || !(-y..=y).contains(&pos.y) {
+                return Err(StateError::new(format!("{field}.pos"), "is off the rink"));
+            }
+            if !speeds.contains(&vel.x) || !speeds.contains(&vel.y) {
+                return Err(StateError::new(
+                    format!("{field}.vel"),
+                    format!("is faster than {MAX_STATE_SPEED} m a tick"),
+                ));
+            }
+            Ok(())
+        };
+        for (seat, pusher) in state.pushers.iter().enumerate() {
+            let Some(pusher) = pusher else { continue };
+            disc(format!("pushers[{seat}]"), pusher.pos, pusher.vel)?;
+            if pusher.dash_cooldown > DASH_COOLDOWN_TICKS {
+                return Err(StateError::new(
+                    format!("pushers[{seat}].dash_cooldown"),
+                    format!(
+                        "{} ticks, longer than a dash's {DASH_COOLDOWN_TICKS}",
+                        pusher.dash_cooldown
+                    ),
+                ));
+            }
+            if pusher.seated_at > state.next {
+                return Err(StateError::new(
+                    format!("pushers[{seat}].seated_at"),
+                    format!("tick {}, after the next tick {}", pusher.seated_at, state.next),
+                ));
+            }
+        }
+        // Each puck scores at most once a tick.
+        let goals = u64::from(state.score[0]) + u64::from(state.score[1]);
+        let most = u64::from(state.next.0) * state.pucks.len() as u64;
+        if goals > most {
+            return Err(StateError::new(
+                "score",
+                format!("{goals} goals, more than {most} in {} ticks", state.next),
+            ));
+        }
+        for (i, puck) in state.pucks.iter().enumerate() {
+            disc(format!("pucks[{i}]"), puck.pos, puck.vel)?;
+            if u64::from(puck.jumps) > goals {
+                return Err(StateError::new(
+                    format!("pucks[{i}].jumps"),
+                    format!("{} returns after {goals} goals", puck.jumps),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn restore(&mut self, state: &ArenaState) {

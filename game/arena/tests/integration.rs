@@ -4,3 +4,4 @@
 mod carried_content;
 mod layout;
 mod rules;
+mod state_checks;

@@ -30,6 +30,7 @@
 mod anim;
 pub mod bots;
 mod characters;
+mod check;
 mod collision;
 mod command;
 mod dialogue;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use fixstep_runtime::math::{Angle, Vec2};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::{
-    ContentDigest, EntityId, EntityStore, Error, Player, Simulation, StateHasher, Tick,
+    ContentDigest, EntityId, EntityStore, Error, Player, Simulation, StateError, StateHasher, Tick,
 };
 
 use crate::characters::{
@@ -524,6 +524,12 @@ impl Simulation for TownSim {
 
     fn state(&self) -> &GameState {
         &self.state
+    }
+
+    /// Every index into the level, reference between parts of the state, list length and
+    /// value the ticks rely on: see `check.rs`.
+    fn check_state(&self, state: &GameState) -> Result<(), StateError> {
+        crate::check::check_state(state, &self.level)
     }
 
     fn restore(&mut self, state: &GameState) {

@@ -14,5 +14,6 @@ mod objects;
 mod predict;
 mod script;
 mod seats;
+mod state_checks;
 mod taxis;
 mod zones;

@@ -38,6 +38,11 @@ pub enum NetPlayError {
         /// The tick the host said.
         their_tick: u32,
     },
+    /// The state the host sent decodes but breaks the rules' invariants for this content (an
+    /// index past a list, a reference to nothing): restoring it, or the ticks after, would
+    /// fail.
+    #[error("the host's state does not fit the rules: {0}")]
+    StateRefused(#[source] fixstep_runtime::StateError),
     /// A tick did not run (a wrong tick or number of commands: a bug, or a host that sent
     /// what it should not).
     #[error("a tick does not run: {0}")]

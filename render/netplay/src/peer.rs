@@ -163,8 +163,8 @@ fn write_secret(file: &std::path::Path, secret: RejoinSecret) {
     }
 }
 
-/// The state a welcome or resync brought for a game of `content`, checked against the hash
-/// and tick the host said.
+/// The state a welcome or resync brought for a game of `content`, checked against the rules
+/// and content, and the hash and tick the host said.
 pub(crate) fn restore_state<G: NetRules>(
     content: &Arc<G::Content>,
     state: &[u8],
@@ -173,6 +173,9 @@ pub(crate) fn restore_state<G: NetRules>(
 ) -> Result<G::Sim, NetPlayError> {
     let state = postcard::from_bytes(state).map_err(NetPlayError::StateDecode)?;
     let mut sim = G::new_sim(content, 0, 0);
+    // The hash below proves only that the state arrived as sent, not that it is one the rules
+    // could reach: a hostile host's must not panic the ticks.
+    sim.check_state(&state).map_err(NetPlayError::StateRefused)?;
     sim.restore(&state);
     let ours = sim.state_hash().total();
     if ours != hash || sim.next_tick() != tick {

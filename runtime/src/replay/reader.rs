@@ -431,8 +431,8 @@ impl<C> ReplayCursor<C> {
     }
 }
 
-/// Restores `keyframe`'s state into `sim`, refusing one that does not unpack, decode, or hash
-/// as recorded at its tick.
+/// Restores `keyframe`'s state into `sim`, refusing one that does not unpack, decode, fit the
+/// rules and content ([`Simulation::check_state`]), or hash as recorded at its tick.
 fn restore_keyframe<S: Simulation>(
     sim: &mut S,
     keyframe: &Keyframe<S::Command>,
@@ -447,6 +447,10 @@ fn restore_keyframe<S: Simulation>(
     })?;
     let state: S::State = postcard::from_bytes(&state)
         .map_err(|e| framed.malformed(format!("its state does not decode: {e}")))?;
+    // Before it is restored: a state whose recorded hash is its own may still break the rules'
+    // invariants, and restoring it, or the ticks after, would panic.
+    sim.check_state(&state)
+        .map_err(|e| framed.malformed(format!("its state does not fit the rules: {e}")))?;
     sim.restore(&state);
     let hash = sim.state_hash().total();
     if hash != keyframe.hash.total || sim.next_tick() != keyframe.tick {

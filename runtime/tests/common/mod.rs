@@ -14,7 +14,7 @@ use fixstep_runtime::math::{Angle, Fx, Vec2, fx, fx_ratio};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::{
     Canonical, Command, ContentDigest, EntityId, EntityStore, Error, Player, Simulation,
-    StateHasher, Tick,
+    StateError, StateHasher, Tick,
 };
 use serde::{Deserialize, Serialize};
 
@@ -225,6 +225,28 @@ impl Simulation for Drift {
 
     fn state(&self) -> &DriftState {
         &self.state
+    }
+
+    fn check_state(&self, state: &DriftState) -> Result<(), StateError> {
+        if state.player_movers.len() > MAX_DRIFT_PLAYERS {
+            return Err(StateError::new(
+                "player_movers",
+                format!("{} seats, more than {MAX_DRIFT_PLAYERS}", state.player_movers.len()),
+            ));
+        }
+        let limit = fx(FIELD_HALF_M);
+        for (id, mover) in state.movers.iter() {
+            if mover.pos.x.abs() > limit || mover.pos.y.abs() > limit {
+                return Err(StateError::new(format!("movers[{id}].pos"), "is off the field"));
+            }
+            if mover.speed < Fx::ZERO || mover.speed > fx(MAX_SPEED_M_PER_TICK) {
+                return Err(StateError::new(format!("movers[{id}].speed"), "is out of range"));
+            }
+            if mover.owner.is_some_and(|p| usize::from(p) >= state.player_movers.len()) {
+                return Err(StateError::new(format!("movers[{id}].owner"), "names no seat"));
+            }
+        }
+        Ok(())
     }
 
     fn restore(&mut self, state: &DriftState) {

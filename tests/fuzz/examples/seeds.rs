@@ -321,8 +321,9 @@ fn renet_payloads(seeds: &mut Seeds) {
 /// A replay of game `G` as a host records a match: the content's files, two players, a third
 /// joining at tick 10, the first going at tick 15 and its seat freed at 20 and taken by a
 /// newcomer at 25, who they are, every tick's hash, and a keyframe every
-/// [`REPLAY_KEYFRAME_EVERY`] ticks.
-fn replay<G: Game>(command: impl Fn(u32, usize) -> CommandOf<G>) -> Vec<u8> {
+/// [`REPLAY_KEYFRAME_EVERY`] ticks. With it, the state it ends at, as a keyframe holds it
+/// inflated (postcard bytes).
+fn replay<G: Game>(command: impl Fn(u32, usize) -> CommandOf<G>) -> (Vec<u8>, Vec<u8>) {
     let assets = assets();
     let file = G::default_content(&assets);
     let content = Arc::new(G::load_content(&assets, &file).expect("the content loads"));
@@ -364,11 +365,12 @@ fn replay<G: Game>(command: impl Fn(u32, usize) -> CommandOf<G>) -> Vec<u8> {
         let record = TickRecord { tick: Tick(tick), seats, commands };
         recorder.tick(&record, sim.state_hash().total(), &sim).expect("recorded");
     }
-    recorder.finish().expect("written to memory")
+    let state = postcard::to_stdvec(sim.state()).expect("a state encodes");
+    (recorder.finish().expect("written to memory"), state)
 }
 
 fn replays(seeds: &mut Seeds) {
-    let town = replay::<Town>(|tick, player| PlayerCommand {
+    let (town, town_state) = replay::<Town>(|tick, player| PlayerCommand {
         forward: if player == 0 { 100 } else { -40 },
         strafe: 0,
         turn: if tick % 7 == 0 { 2_048 } else { 0 },
@@ -377,12 +379,15 @@ fn replays(seeds: &mut Seeds) {
     });
     // Bit 1: checksums written anew, so that mutations of the payloads are read.
     seeds.write("replay", "town", &[&[2], &town[..]].concat());
-    let arena = replay::<Arena>(|tick, player| ArenaCommand {
+    let (arena, arena_state) = replay::<Arena>(|tick, player| ArenaCommand {
         x: if player % 2 == 0 { 100 } else { -60 },
         y: if tick % 5 == 0 { 30 } else { 0 },
         dash: tick % 9 == 0,
     });
     seeds.write("replay", "arena", &[&[3], &arena[..]].concat());
+    // Bit 2: a keyframe's state alone, checked, restored and run.
+    seeds.write("replay", "town-state", &[&[4], &town_state[..]].concat());
+    seeds.write("replay", "arena-state", &[&[5], &arena_state[..]].concat());
 }
 
 /// The first `lines` lines of `bytes`.

@@ -9,6 +9,11 @@
 //! the first byte's bit 1 asks the target to write every record's checksum anew first: the
 //! decoders behind the checksum are fuzzed too. Its bit 0 picks the game (the town, the
 //! arena).
+//!
+//! A keyframe's state is deflated, which a mutation almost never leaves whole, so the first
+//! byte's bit 2 takes the rest as a keyframe's state itself, inflated (postcard bytes): one
+//! that decodes and passes the rules' `check_state` is restored and run a few ticks, which
+//! must not panic either: a state that does shows an invariant the check misses.
 
 #![no_main]
 
@@ -16,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 
 use fixstep_arena_view::Arena;
 use fixstep_fuzz::{Reader, assets};
-use fixstep_present::{CommandOf, Game};
+use fixstep_present::{CommandOf, Game, StateOf};
 use fixstep_runtime::replay::{ReplayFile, ReplayHeader, verify};
 use fixstep_runtime::{Rules, Simulation, Tick};
 use fixstep_town_view::Town;
@@ -108,6 +113,28 @@ fn replay<G: Game>(bytes: &[u8], cell: &'static OnceLock<Arc<G::Content>>) {
     let _ = verify(&mut fresh(), &replay);
 }
 
+/// Ticks a state that passed the check is run: enough for what a tick sets (a phase, a
+/// leg, a strike) to be read back by the next ones.
+const STATE_TICKS: u32 = 8;
+
+/// What a seek does with a keyframe's state once inflated, for game `G`: decoded, checked,
+/// and if it passes, restored and run with every seat sending nothing.
+fn state<G: Game>(bytes: &[u8], cell: &'static OnceLock<Arc<G::Content>>) {
+    let Ok(state) = postcard::from_bytes::<StateOf<G>>(bytes) else { return };
+    let mut sim = G::new_sim(content::<G>(cell), 0, 0);
+    if sim.check_state(&state).is_err() {
+        return;
+    }
+    sim.restore(&state);
+    let commands = vec![CommandOf::<G>::default(); sim.players()];
+    for _ in 0..STATE_TICKS {
+        let tick = sim.next_tick();
+        if sim.step(tick, &commands).is_err() {
+            return;
+        }
+    }
+}
+
 static TOWN: OnceLock<Arc<<Town as Rules>::Content>> = OnceLock::new();
 static ARENA: OnceLock<Arc<<Arena as Rules>::Content>> = OnceLock::new();
 
@@ -115,6 +142,14 @@ fuzz_target!(|data: &[u8]| {
     let mut input = Reader::new(data);
     let Some(choice) = input.byte() else { return };
     let mut bytes = input.rest().to_vec();
+    if choice & 4 != 0 {
+        if choice & 1 == 0 {
+            state::<Town>(&bytes, &TOWN);
+        } else {
+            state::<Arena>(&bytes, &ARENA);
+        }
+        return;
+    }
     if choice & 2 != 0 {
         fix_checksums(&mut bytes);
     }
