@@ -10,7 +10,7 @@ use fixstep_runtime::net::{
     DEFAULT_SEAT_GRACE_MICROS, Dropped, GameData, Goodbye, HostConfig, HostEvent, HostSession,
     Identity, PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerId, PeerSession, RejoinSecret, Role,
 };
-use fixstep_runtime::{ContentDigest, Tick};
+use fixstep_runtime::{ContentDigest, Tick, TickRecord};
 
 /// A game whose spectators say which grid cell they look at and are sent words.
 struct Watched;
@@ -138,4 +138,75 @@ fn a_spectator_past_the_hosts_limit_is_refused_with_that_reason() {
     );
     assert_eq!(host.spectators().count(), 1);
     assert_eq!(host.players(), 1);
+}
+
+/// A recorder is welcomed with the state and tick the host gives it (the delayed match's, on
+/// a host that holds spectators back) and sent every tick it is given, in order, as events; a
+/// spectator gets neither the state nor the ticks, and a player is never welcomed as a
+/// recorder.
+#[test]
+fn a_recorder_gets_the_state_it_watches_from_and_every_tick() {
+    let (id, other) = (PeerId(4), PeerId(5));
+    let config = HostConfig {
+        identity: identity(),
+        max_players: 4,
+        max_spectators: 8,
+        local_players: 0,
+        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+    };
+    let mut host = HostSession::<Watched>::new(config, Tick(40));
+    let peer_of = |role, name: &str| {
+        let mut peer = PeerSession::<Watched>::new(PeerConfig {
+            identity: identity(),
+            name: name.into(),
+            role,
+            rejoin: None,
+        });
+        peer.connect();
+        peer
+    };
+    let (mut recorder, mut player) = (peer_of(Role::Recorder, "rec"), peer_of(Role::Player, "pat"));
+    host.connect(id, 0);
+    host.connect(other, 0);
+    exchange(&mut host, &mut recorder, id);
+    exchange(&mut host, &mut player, other);
+    assert!(host.recorder_waiting(id));
+    assert!(!host.recorder_waiting(other), "a player is not a recorder");
+    host.welcome_recorder(other, Tick(30), b"old", 1);
+    host.welcome_recorder(id, Tick(30), b"the state at 30", 77);
+    exchange(&mut host, &mut recorder, id);
+    exchange(&mut host, &mut player, other);
+    assert!(!player.is_welcomed(), "welcome_recorder does not let a player in");
+    assert_eq!(host.recorders().collect::<Vec<_>>(), [id]);
+    assert_eq!(host.spectators().collect::<Vec<_>>(), [id], "a recorder counts as a spectator");
+    let events: Vec<_> = recorder.drain_events().collect();
+    let welcome = events.iter().find_map(|e| match e {
+        PeerEvent::Welcomed(w) => Some(w.clone()),
+        _ => None,
+    });
+    let welcome = welcome.expect("welcomed");
+    assert_eq!(
+        (welcome.tick, welcome.state.as_slice(), welcome.hash),
+        (Tick(30), &b"the state at 30"[..], 77)
+    );
+    assert_eq!(welcome.player, None, "no seat");
+    for t in 30..33 {
+        host.send_watched_tick(id, &TickRecord::new(Tick(t), vec![DriftCommand::default(); 2]));
+        // A player is sent no watched tick.
+        host.send_watched_tick(other, &TickRecord::new(Tick(t), Vec::new()));
+    }
+    exchange(&mut host, &mut recorder, id);
+    let ticks: Vec<Tick> = recorder
+        .drain_events()
+        .filter_map(|e| match e {
+            PeerEvent::Tick(record) => Some(record.tick),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ticks, [Tick(30), Tick(31), Tick(32)]);
+
+    // A plain spectator's welcome carries no state, whatever the host passed.
+    let (_, mut spectator, _) = joined(Role::Spectator, PeerId(6));
+    let events: Vec<_> = spectator.drain_events().collect();
+    assert!(events.iter().any(|e| matches!(e, PeerEvent::Welcomed(w) if w.state.is_empty())));
 }

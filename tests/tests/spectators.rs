@@ -243,7 +243,9 @@ const SCHEDULE_SLACK_TICKS: f64 = 1.0;
 /// spectator's drawn log against the host's schedule (tick `t` runs `t` tenths of a second
 /// after the first, and the host's last tick is when its goodbye ended the spectator's run),
 /// no frame draws a tick newer than the host's tick five seconds before that frame; and the
-/// spectator does watch the match, the delay behind.
+/// spectator does watch the match, the delay behind. What it records (`--record`) is the
+/// match as it watched it: a replay that verifies with no assets, ends the delay before the
+/// host's last tick, and hashes at its ticks as the host's log says.
 #[test]
 fn a_spectator_is_held_behind_by_the_hosts_delay_at_every_frame() {
     let _game = one_game();
@@ -257,11 +259,21 @@ fn a_spectator_is_held_behind_by_the_hosts_delay_at_every_frame() {
             .map(str::to_owned),
     );
     let host = Running::start(&dir, "host", &strs(&host_args));
-    let drawn = dir.path("delayed.jsonl");
+    let (drawn, record) = (dir.path("delayed.jsonl"), dir.path("watched.fxr"));
     let spectator = Running::start(
         &dir,
         "spectator",
-        &["spectate", &game.entry, "--headless", "--name", "watcher", "--drawn-log", arg(&drawn)],
+        &[
+            "spectate",
+            &game.entry,
+            "--headless",
+            "--name",
+            "watcher",
+            "--drawn-log",
+            arg(&drawn),
+            "--record",
+            arg(&record),
+        ],
     );
     let (host, spectator) = (host.finish(), spectator.finish());
     assert!(host.stderr.contains("watcher is watching"), "{}", host.stderr);
@@ -290,4 +302,34 @@ fn a_spectator_is_held_behind_by_the_hosts_delay_at_every_frame() {
         last_drawn > end - delay_ticks - 10.0,
         "it watched the match to the delay's end: tick {last_drawn:.1} of {end}"
     );
+
+    let empty = dir.path("no-assets");
+    std::fs::create_dir_all(&empty).expect("an empty folder");
+    let replay = |args: &[&str]| {
+        let mut all = vec!["--assets", arg(&empty), "replay", arg(&record)];
+        all.extend_from_slice(args);
+        let out = fixstep_tests::run_fixstep(&all);
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        assert!(out.status.success(), "replay {args:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let verified = replay(&["--verify"]);
+    assert!(verified.contains("hashes match"), "{verified}");
+    let summary = replay(&["--info"]);
+    assert!(summary.contains("recorded by a spectator"), "{summary}");
+    let host_hashes = fixstep_tests::processes::hash_log(&host_log);
+    let held_back = DELAYED_MATCH_TICKS - DELAY_S * 10;
+    for at in [held_back / 2, held_back - 20] {
+        let out = replay(&["--at", &at.to_string(), "--hash"]);
+        assert_eq!(out, format!("{at} {}\n", host_hashes[&at]), "tick {at}");
+    }
+    // "ticks FIRST to END": END is the tick after the last it holds.
+    let end: u32 = summary
+        .split(" to ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .expect("the summary's end tick");
+    assert!(end <= held_back, "it recorded up to tick {end}, past the delay's {held_back}");
+    assert!(end + 20 >= held_back, "it recorded to the delay's end: tick {end} of {held_back}");
 }

@@ -1,7 +1,9 @@
 //! A spectator of a network game: no simulation of its own, only what the host sends it of
-//! each tick, handed to its game's [`Spectator`] to draw.
+//! each tick, handed to its game's [`Spectator`] to draw. One that records joins as a
+//! recorder, and also runs the ticks it watches into a replay ([`WatchedMatch`]).
 
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fixstep_net::{Admission, LinkStats, PeerLink};
@@ -11,8 +13,8 @@ use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Role};
 use fixstep_runtime::tick::{TICK_MICROS, TICKS_PER_SECOND};
 use glam::Vec3;
 
-use fixstep_netplay::NetPlayError;
 use fixstep_netplay::SERVE_MICROS;
+use fixstep_netplay::{NetPlayError, WatchedMatch};
 use fixstep_netplay::{identity_of, said_goodbye};
 
 use crate::{NetGame, Spectator};
@@ -20,6 +22,12 @@ use crate::{NetGame, Spectator};
 /// How often a spectator tells the host what it looks at, microseconds: every tick, as the
 /// host chooses each tick what is near.
 const VIEW_REPORT_MICROS: u64 = TICK_MICROS;
+
+/// Says why a spectator's recording stopped: nothing is recorded from then on.
+fn stop_recording<W>(error: &NetPlayError) -> Option<W> {
+    tracing::warn!("{error}; watching on unrecorded");
+    None
+}
 
 /// A spectator; see the documentation of its module.
 pub struct NetSpectator<G: NetGame> {
@@ -34,6 +42,11 @@ pub struct NetSpectator<G: NetGame> {
     /// The host's tick when it welcomed this spectator, and the microseconds since: the
     /// match's tick now, as far as a spectator can tell without being told.
     live: Option<(Tick, u64)>,
+    /// Where to record the match, from the welcome on.
+    record_to: Option<PathBuf>,
+    /// The match as recorded, from the welcome on.
+    watched: Option<WatchedMatch<G>>,
+    content: Arc<G::Content>,
 }
 
 impl<G: NetGame> std::fmt::Debug for NetSpectator<G> {
@@ -44,7 +57,7 @@ impl<G: NetGame> std::fmt::Debug for NetSpectator<G> {
 
 impl<G: NetGame> NetSpectator<G> {
     /// A spectator named `name` of the game of `content` hosted at `host`, presenting
-    /// `admission`.
+    /// `admission`; recording the match it watches into `record`, if given.
     ///
     /// # Errors
     ///
@@ -54,11 +67,12 @@ impl<G: NetGame> NetSpectator<G> {
         host: SocketAddr,
         name: &str,
         admission: &Admission,
+        record: Option<PathBuf>,
     ) -> Result<Self, NetPlayError> {
         let config = PeerConfig {
             identity: identity_of::<G>(content),
             name: name.to_owned(),
-            role: Role::Spectator,
+            role: if record.is_some() { Role::Recorder } else { Role::Spectator },
             rejoin: None,
         };
         Ok(Self {
@@ -69,7 +83,16 @@ impl<G: NetGame> NetSpectator<G> {
             updates: 0,
             goodbye: None,
             live: None,
+            record_to: record,
+            watched: None,
+            content: Arc::clone(content),
         })
+    }
+
+    /// The replay being recorded, if the match is.
+    #[must_use]
+    pub fn recording(&self) -> Option<&Path> {
+        self.watched.as_ref().and_then(WatchedMatch::recording)
     }
 
     /// The game's spectator: what it draws.
@@ -141,13 +164,31 @@ impl<G: NetGame> NetSpectator<G> {
                     let host = self.link.host();
                     self.goodbye = Some(said_goodbye(host, welcomed, &goodbye, Role::Spectator)?);
                 }
-                PeerEvent::Welcomed(welcome) => self.live = Some((welcome.tick, 0)),
+                PeerEvent::Welcomed(welcome) => {
+                    self.live = Some((welcome.tick, 0));
+                    if let Some(path) = self.record_to.take() {
+                        self.watched = WatchedMatch::start(&self.content, &welcome, &path)
+                            .unwrap_or_else(|error| stop_recording(&error));
+                    }
+                }
+                PeerEvent::Tick(record) => {
+                    // Watching is what a spectator came for: a record that fails ends the
+                    // recording, not the watching.
+                    if let Some(watched) = self.watched.as_mut()
+                        && let Err(error) = watched.tick(&record)
+                    {
+                        self.watched = stop_recording(&error);
+                    }
+                }
                 PeerEvent::Update(update) => {
                     self.updates += 1;
                     self.spectator.update(update);
                 }
                 PeerEvent::Roster(names) => {
                     self.spectator.set_player_names(&names);
+                    if let Some(watched) = self.watched.as_mut() {
+                        watched.roster(&names);
+                    }
                 }
                 _ => {}
             }

@@ -33,7 +33,7 @@ impl<G: NetRules> DelayedMatch<G> {
     }
 
     /// Takes the tick the host just ran, and runs the one that is now old enough, if any:
-    /// whether it ran one.
+    /// the tick it ran.
     ///
     /// # Errors
     ///
@@ -41,14 +41,14 @@ impl<G: NetRules> DelayedMatch<G> {
     pub(crate) fn host_ran(
         &mut self,
         record: &TickRecord<CommandOf<G>>,
-    ) -> Result<bool, fixstep_runtime::Error> {
+    ) -> Result<Option<TickRecord<CommandOf<G>>>, fixstep_runtime::Error> {
         self.waiting.push_back(record.clone());
         if self.waiting.len() <= self.delay_ticks as usize {
-            return Ok(false);
+            return Ok(None);
         }
-        let Some(due) = self.waiting.pop_front() else { return Ok(false) };
+        let Some(due) = self.waiting.pop_front() else { return Ok(None) };
         due.run(&mut self.sim)?;
-        Ok(true)
+        Ok(Some(due))
     }
 
     /// The simulation, at the delayed tick.

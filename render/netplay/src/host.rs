@@ -322,6 +322,13 @@ impl<G: NetRules> HostGame<G> {
 
     fn event(&mut self, event: HostEvent) -> Result<(), NetPlayError> {
         match event {
+            HostEvent::StateWanted { peer } if self.session.recorder_waiting(peer) => {
+                // A recorder starts where spectators watch: the delayed match, if there is one.
+                let watched = self.delayed.as_ref().map_or(&self.sim, DelayedMatch::sim);
+                let state = postcard::to_allocvec(watched.state()).map_err(NetPlayError::Encode)?;
+                let (tick, hash) = (watched.next_tick(), watched.state_hash().total());
+                self.session.welcome_recorder(peer, tick, &state, hash);
+            }
             HostEvent::StateWanted { peer } => {
                 let state = self.encoded_state()?;
                 self.session.welcome(peer, &state, self.hash.total(), rejoin_secret());
@@ -438,16 +445,20 @@ impl<G: NetRules> HostGame<G> {
         self.recent_ticks.push(&record);
         let (sim, total) = (&self.sim, self.hash.total());
         keep_going(&mut self.recording, |r| r.tick(&record, total, sim));
-        let watched = match self.delayed.as_mut() {
-            None => &self.sim,
-            Some(delayed) => {
-                if !delayed.host_ran(&record)? {
-                    // Nothing is old enough to show yet.
-                    return Ok(record);
-                }
-                delayed.sim()
-            }
+        let delayed_ran = match self.delayed.as_mut() {
+            None => None,
+            Some(delayed) => match delayed.host_ran(&record)? {
+                // Nothing is old enough to show yet.
+                None => return Ok(record),
+                ran => ran,
+            },
         };
+        let shown = delayed_ran.as_ref().unwrap_or(&record);
+        let recorders: Vec<PeerId> = self.session.recorders().collect();
+        for peer in recorders {
+            self.session.send_watched_tick(peer, shown);
+        }
+        let watched = self.delayed.as_ref().map_or(&self.sim, DelayedMatch::sim);
         if !self.feeds.is_empty() {
             G::spectator_source(watched, &mut self.source);
         }

@@ -93,6 +93,7 @@ pub mod recording;
 pub mod resume;
 mod schedule;
 mod shared_ticks;
+mod watched;
 
 use fixstep_runtime::net::GameData;
 use fixstep_runtime::rules::{CommandOf, StateOf};
@@ -111,6 +112,7 @@ pub use peer::{
 pub use recording::{RecordError, Recording};
 pub use schedule::{HostSchedule, SERVE_MICROS, STAND_IN_MICROS};
 pub use shared_ticks::{SharedTicks, Verdict};
+pub use watched::WatchedMatch;
 
 /// A game's rules played over the network: what the host sends its spectators, and how a
 /// desync report names the entity a field lies in. Float-free: the host, a peer's session and

@@ -1,16 +1,19 @@
 //! A host holds its spectators back by its spectator delay: nothing it sends them is newer
-//! than the match the delay ago, whenever they joined. Played in memory, the host's game and
-//! a spectator's session handing each other bytes.
+//! than the match the delay ago, whenever they joined, and a spectator that records the match
+//! keeps it from the delayed tick, hash for hash as the host ran it. Played in memory, the
+//! host's game and a spectator's session handing each other bytes.
 
 use std::sync::Arc;
 
 use fixstep_arena::ArenaCommand;
 use fixstep_arena_view::Arena;
+use fixstep_netplay::WatchedMatch;
 use fixstep_netplay::{Access, HostGame, HostOptions, identity_of};
 use fixstep_netplay_view::ground::GroundPoint;
 use fixstep_runtime::net::{
-    DEFAULT_SEAT_GRACE_MICROS, PeerConfig, PeerEvent, PeerId, PeerSession, Role,
+    DEFAULT_SEAT_GRACE_MICROS, PeerConfig, PeerEvent, PeerEventOf, PeerId, PeerSession, Role,
 };
+use fixstep_runtime::replay::{CutRecord, LoadedReplay, RecordedBy, RosterChange};
 use fixstep_runtime::{Rules, Simulation, Tick};
 
 /// The delay under test, ticks: five seconds.
@@ -43,27 +46,43 @@ fn host(delay_ticks: u32) -> (HostGame<Arena>, Arc<<Arena as Rules>::Content>) {
     (HostGame::<Arena>::new(&rink, &options), rink)
 }
 
-/// The tick of every update each spectator was sent, with the host's next tick when it was
-/// sent: one spectator from the start, one from [`LATE_JOIN_TICK`].
+/// What the spectators were sent.
+#[derive(Default)]
+struct Watched {
+    /// The tick of every update each spectator was sent, with the host's next tick then.
+    updates: Vec<(PeerId, Tick, Tick)>,
+    /// Every other event each spectator had, with the host's next tick then.
+    events: Vec<(PeerId, PeerEventOf<Arena>, Tick)>,
+    /// The host's state hash total after each tick, by tick.
+    host_hashes: Vec<u64>,
+    rink: Option<Arc<<Arena as Rules>::Content>>,
+}
+
+/// What the spectators were sent: one spectator from the start, one as `late` from
+/// [`LATE_JOIN_TICK`].
 fn watched(delay_ticks: u32) -> Vec<(PeerId, Tick, Tick)> {
+    watch(delay_ticks, Role::Spectator).updates
+}
+
+fn watch(delay_ticks: u32, late: Role) -> Watched {
     let (mut host, rink) = host(delay_ticks);
-    let spectator = || {
+    let spectator = |role| {
         let mut session = PeerSession::<Arena>::new(PeerConfig {
             identity: identity_of::<Arena>(&rink),
             name: "watcher".to_owned(),
-            role: Role::Spectator,
+            role,
             rejoin: None,
         });
         session.connect();
         session
     };
-    let mut spectators = vec![(PeerId(1), spectator())];
+    let mut spectators = vec![(PeerId(1), spectator(Role::Spectator))];
     host.session_mut().connect(PeerId(1), 0);
-    let mut seen = Vec::new();
+    let mut seen = Watched::default();
     for tick in 1..=TICKS {
         let now = tick * 100_000;
         if tick == LATE_JOIN_TICK {
-            spectators.push((PeerId(2), spectator()));
+            spectators.push((PeerId(2), spectator(late)));
             host.session_mut().connect(PeerId(2), now);
         }
         for (id, session) in &mut spectators {
@@ -76,7 +95,10 @@ fn watched(delay_ticks: u32) -> Vec<(PeerId, Tick, Tick)> {
             }
         }
         host.after_receive(now).expect("no report to write");
-        host.run_tick(Some(ArenaCommand { x: 100, y: 0, dash: false })).expect("it runs");
+        // The host's player turns now and then, so the commands change.
+        let x = if tick % 20 < 10 { 100 } else { -60 };
+        host.run_tick(Some(ArenaCommand { x, y: 0, dash: tick % 7 == 0 })).expect("it runs");
+        seen.host_hashes.push(host.sim().state_hash().total());
         let host_tick = host.sim().next_tick();
         for (to, delivery, bytes) in host.session_mut().drain_outgoing() {
             if let Some((_, session)) = spectators.iter_mut().find(|(id, _)| *id == to) {
@@ -85,12 +107,16 @@ fn watched(delay_ticks: u32) -> Vec<(PeerId, Tick, Tick)> {
         }
         for (id, session) in &mut spectators {
             for event in session.drain_events() {
-                if let PeerEvent::Update(update) = event {
-                    seen.push((*id, update.ground.tick, host_tick));
+                match event {
+                    PeerEvent::Update(update) => {
+                        seen.updates.push((*id, update.ground.tick, host_tick));
+                    }
+                    other => seen.events.push((*id, other, host_tick)),
                 }
             }
         }
     }
+    seen.rink = Some(rink);
     seen
 }
 
@@ -124,4 +150,71 @@ fn without_a_delay_spectators_watch_the_match_as_it_is() {
     let seen = watched(0);
     let (_, drawn, host) = seen.last().expect("updates");
     assert_eq!(drawn, host);
+}
+
+/// A recorder that comes late to a delayed match is welcomed with the state at the delayed
+/// tick and sent every tick from it, none newer than the delay allows; what it records is a
+/// replay that opens on its own, verifies, names the players, and hashes after every tick as
+/// the host's game did.
+#[test]
+fn a_recorder_keeps_the_delayed_match_hash_for_hash() {
+    let seen = watch(DELAY_TICKS, Role::Recorder);
+    let rink = seen.rink.clone().expect("the rink");
+    let mut recorder = seen.events.iter().filter(|(id, ..)| *id == PeerId(2));
+    let Some((_, PeerEvent::Welcomed(welcome), host_tick)) = recorder.next() else {
+        panic!("the recorder is welcomed first");
+    };
+    assert!(!welcome.state.is_empty(), "a recorder's welcome brings the state");
+    // The welcome went out before the host ran the tick after which it is seen here.
+    let host_then = host_tick.0 - 1;
+    assert_eq!(welcome.tick.0 + DELAY_TICKS, host_then, "the delayed tick, not the live one");
+    let dir = std::env::temp_dir().join(format!("fixstep-recorder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join("watched.fxr");
+    let mut watched = WatchedMatch::<Arena>::start(&rink, welcome, &path)
+        .expect("it restores")
+        .expect("it records");
+    let mut ran = Vec::new();
+    for (_, event, host_tick) in recorder {
+        match event {
+            PeerEvent::Tick(record) => {
+                assert!(
+                    record.tick.0 + DELAY_TICKS < host_tick.0,
+                    "tick {} sent at {host_tick}",
+                    record.tick
+                );
+                watched.tick(record).expect("it runs");
+                let hash = watched.sim().state_hash().total();
+                assert_eq!(hash, seen.host_hashes[record.tick.0 as usize], "tick {}", record.tick);
+                ran.push(record.tick);
+            }
+            PeerEvent::Roster(names) => watched.roster(names),
+            _ => {}
+        }
+    }
+    let first = welcome.tick;
+    let expected: Vec<Tick> =
+        (first.0..first.0 + u32::try_from(ran.len()).expect("small")).map(Tick).collect();
+    assert_eq!(ran, expected, "every tick from the welcome's, in order");
+    assert!(ran.len() >= 20, "it watched {} ticks", ran.len());
+    drop(watched);
+
+    let loaded = LoadedReplay::<Arena>::load(&path, CutRecord::Refused).expect("a replay");
+    assert_eq!(loaded.replay.header().recorded_by, RecordedBy::Spectator);
+    assert_eq!(loaded.replay.first_tick(), first);
+    let mut sim = loaded.start_sim().expect("its seats");
+    let end = loaded.replay.end_tick();
+    assert_eq!(end, Tick(first.0 + u32::try_from(ran.len()).expect("small")));
+    loaded.replay.seek(&mut sim, end).expect("it plays to its end");
+    assert_eq!(
+        sim.state_hash().total(),
+        seen.host_hashes[end.0 as usize - 1],
+        "as the host ran it"
+    );
+    let roster = loaded.replay.roster().expect("a roster");
+    assert!(
+        roster.iter().any(|e| e.change == RosterChange::Joined { name: "host".to_owned() }),
+        "the host's player by name: {roster:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -179,6 +179,7 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             host: *host,
             name: spectator_name.to_owned(),
             admission: key(password)?.map_or(Admission::Open, Admission::Key),
+            record: Some(new_recording(&replays_dir(), now_unix_ms())),
         },
         Launch::Replay(path) => Mode::Replay(path.clone()),
     })
@@ -234,8 +235,9 @@ where
             }
             Mode::Host(options) => Box::new(HostPlay::<G>::new(content, options)?),
             Mode::Join(options) => Box::new(JoinPlay::<G>::new(content, options)?),
-            Mode::Spectate { host, name, admission } => {
-                Box::new(SpectatePlay::<G>::new(content, *host, name, admission)?)
+            Mode::Spectate { host, name, admission, record } => {
+                let record = record.clone();
+                Box::new(SpectatePlay::<G>::new(content, *host, name, admission, record)?)
             }
             // The replay plays on the content it carries.
             Mode::Replay(path) => {
@@ -860,5 +862,28 @@ mod tests {
     fn a_spectators_help_line_moves_and_turns_the_camera() {
         let keys = settings::KeyBindings::default();
         assert_eq!(keys.help_line(&SPECTATOR_CONTROLS), "WASD move the camera, Q/E turn");
+    }
+
+    /// Every game hosted, joined or watched from the front screen is recorded into the
+    /// replays folder.
+    #[test]
+    fn the_front_screens_network_games_are_recorded_into_the_replays_folder() {
+        let host: SocketAddr = ([127, 0, 0, 1], 7465).into();
+        let (name, password) = ("ada".to_owned(), None);
+        let launches = [
+            Launch::Host { name: name.clone(), port: 7465, password: None },
+            Launch::Join { host, name, password: None },
+            Launch::Spectate { host, password },
+        ];
+        for launch in &launches {
+            let record = match mode_of(launch, 1, "eve").expect("a mode") {
+                Mode::Host(options) => options.record,
+                Mode::Join(options) => options.record,
+                Mode::Spectate { record, .. } => record,
+                _ => None,
+            };
+            let record = record.unwrap_or_else(|| panic!("{launch:?} is not recorded"));
+            assert!(record.starts_with(replays_dir()), "{}", record.display());
+        }
     }
 }

@@ -185,6 +185,8 @@ pub enum Mode {
         name: String,
         /// What it presents to the host.
         admission: Admission,
+        /// Where to record the match it watches as a replay, if anywhere.
+        record: Option<PathBuf>,
     },
     /// Watch the replay in this file (its content must be the content the window is given).
     Replay(PathBuf),

@@ -497,7 +497,7 @@ pub struct SpectatePlay<G: NetGame> {
 
 impl<G: NetGame> SpectatePlay<G> {
     /// A spectator named `name` of the game hosted at `host`, its socket served from a
-    /// thread.
+    /// thread, recording what it watches into `record` if given.
     ///
     /// # Errors
     ///
@@ -507,8 +507,9 @@ impl<G: NetGame> SpectatePlay<G> {
         host: SocketAddr,
         name: &str,
         admission: &Admission,
+        record: Option<PathBuf>,
     ) -> Result<Self, PlayError> {
-        let mut spectator = NetSpectator::connect(content, host, name, admission)?;
+        let mut spectator = NetSpectator::connect(content, host, name, admission, record)?;
         spectator.serve_from_thread();
         Ok(Self {
             spectator,

@@ -24,7 +24,7 @@ fn players_and_spectators_are_told_the_host_ended_the_match_and_keep_its_last_pi
     let mut peer =
         JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("the peer binds");
     let mut spectator =
-        SpectatePlay::<Town>::new(&game.level, game.addr(), "eve", &Admission::Open)
+        SpectatePlay::<Town>::new(&game.level, game.addr(), "eve", &Admission::Open, None)
             .expect("binds");
     let playing = frames(&mut [&mut host, &mut peer, &mut spectator], |huds| {
         huds[1].tick > 5 && huds[2].tick > 5

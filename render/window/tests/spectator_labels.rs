@@ -24,7 +24,7 @@ fn a_spectator_knows_every_character_it_draws_by_name() {
     let mut host = game.host();
     let level = &game.level;
     let mut spectator =
-        SpectatePlay::<Town>::new(&game.level, game.addr(), "eve", &Admission::Open)
+        SpectatePlay::<Town>::new(&game.level, game.addr(), "eve", &Admission::Open, None)
             .expect("binds");
     let huds = frames(&mut [&mut host, &mut spectator], |huds| huds[1].tick >= WATCHED_TICK);
     assert!(

@@ -322,6 +322,15 @@ struct Waiting {
 enum Joined {
     Player(Player),
     Spectator,
+    /// A spectator that is sent every tick it watches ([`Role::Recorder`]).
+    Recorder,
+}
+
+impl Joined {
+    /// Whether it only watches.
+    const fn watches(self) -> bool {
+        matches!(self, Self::Spectator | Self::Recorder)
+    }
 }
 
 /// Who holds a seat.
@@ -536,9 +545,24 @@ impl<D: GameData> HostSession<D> {
         })
     }
 
-    /// The spectators welcomed.
+    /// The spectators welcomed (recorders among them).
     pub fn spectators(&self) -> impl Iterator<Item = PeerId> + '_ {
-        self.peers.iter().filter(|(_, p)| p.joined == Some(Joined::Spectator)).map(|(&id, _)| id)
+        let watching = |p: &Peer<D::SpectatorView>| p.joined.is_some_and(Joined::watches);
+        self.peers.iter().filter(move |(_, p)| watching(p)).map(|(&id, _)| id)
+    }
+
+    /// The recorders welcomed: the spectators sent every tick they watch
+    /// ([`send_watched_tick`](Self::send_watched_tick)).
+    pub fn recorders(&self) -> impl Iterator<Item = PeerId> + '_ {
+        self.peers.iter().filter(|(_, p)| p.joined == Some(Joined::Recorder)).map(|(&id, _)| id)
+    }
+
+    /// Whether `peer` waits to be welcomed as a recorder: its welcome brings the state it
+    /// watches from ([`welcome_recorder`](Self::welcome_recorder)).
+    #[must_use]
+    pub fn recorder_waiting(&self, peer: PeerId) -> bool {
+        let waiting = self.peers.get(&peer).and_then(|p| p.waiting.as_ref());
+        waiting.is_some_and(|w| w.role == Role::Recorder)
     }
 
     /// The round trip to `peer` as its frames say, microseconds (`None`: not known yet). A
@@ -814,8 +838,8 @@ impl<D: GameData> HostSession<D> {
                 .peers
                 .values()
                 .filter(|p| {
-                    p.joined == Some(Joined::Spectator)
-                        || p.waiting.as_ref().is_some_and(|w| w.role == Role::Spectator)
+                    p.joined.is_some_and(Joined::watches)
+                        || p.waiting.as_ref().is_some_and(|w| w.role.watches())
                 })
                 .count();
             if watching >= self.config.max_spectators {
@@ -843,6 +867,32 @@ impl<D: GameData> HostSession<D> {
     /// A player who rejoined with its secret takes its seat over from its old connection,
     /// which is told [`Goodbye::Replaced`] and dropped.
     pub fn welcome(&mut self, peer: PeerId, state: &[u8], hash: u64, fresh: RejoinSecret) {
+        self.admit(peer, self.next_tick, state, hash, fresh);
+    }
+
+    /// Welcomes recorder `peer` (see [`recorder_waiting`](Self::recorder_waiting)) with the
+    /// state spectators watch from: at `tick`, the next tick it is sent
+    /// ([`send_watched_tick`](Self::send_watched_tick)), which a host that holds spectators
+    /// back runs a delay behind its own. Nothing happens to a peer that is not a waiting
+    /// recorder: a player is welcomed with [`welcome`](Self::welcome) only.
+    pub fn welcome_recorder(&mut self, peer: PeerId, tick: Tick, state: &[u8], hash: u64) {
+        if !self.recorder_waiting(peer) {
+            return;
+        }
+        // A recorder has no seat, so no secret to prove one.
+        self.admit(peer, tick, state, hash, RejoinSecret([0; 16]));
+    }
+
+    /// Sends recorder `peer` a tick it watches, whole and reliably: each in order, from its
+    /// welcome's tick on.
+    pub fn send_watched_tick(&mut self, peer: PeerId, record: &TickRecord<D::Command>) {
+        if self.peers.get(&peer).is_some_and(|p| p.joined == Some(Joined::Recorder)) {
+            self.send(peer, Delivery::Reliable, &HostMessage::<D>::Tick(record.clone()));
+        }
+    }
+
+    /// Lets `peer` in at `tick` with `state`; see [`welcome`](Self::welcome).
+    fn admit(&mut self, peer: PeerId, tick: Tick, state: &[u8], hash: u64, fresh: RejoinSecret) {
         let Some(Waiting { role, name, replaces }) =
             self.peers.get_mut(&peer).and_then(|p| p.waiting.take())
         else {
@@ -853,6 +903,7 @@ impl<D: GameData> HostSession<D> {
         }
         let (joined, player, rejoined) = match role {
             Role::Spectator => (Joined::Spectator, None, false),
+            Role::Recorder => (Joined::Recorder, None, false),
             Role::Player => {
                 let existing = self.slots.iter().position(|s| s.name == name);
                 let (number, rejoined) = match existing.and_then(Player::from_index) {
@@ -875,7 +926,6 @@ impl<D: GameData> HostSession<D> {
                 (Joined::Player(number), Some(number), rejoined)
             }
         };
-        let tick = self.next_tick;
         if let Some(p) = self.peers.get_mut(&peer) {
             p.joined = Some(joined);
             p.received = tick;
@@ -891,7 +941,7 @@ impl<D: GameData> HostSession<D> {
             slot.inputs.clear();
             rejoin = Some(*slot.secret.get_or_insert(fresh));
         }
-        let state = if player.is_some() { state.to_vec() } else { Vec::new() };
+        let state = if joined == Joined::Spectator { Vec::new() } else { state.to_vec() };
         let welcome = HostMessage::<D>::Welcome(Welcome { player, tick, state, hash, rejoin });
         self.send(peer, Delivery::Reliable, &welcome);
         if player.is_some() {
@@ -916,7 +966,9 @@ impl<D: GameData> HostSession<D> {
         let Some(p) = self.peers.get_mut(&peer) else { return };
         let player = match p.joined {
             Some(Joined::Player(n)) => n,
-            Some(Joined::Spectator) if frame.inputs.is_none() && frame.hashes.is_none() => {
+            Some(Joined::Spectator | Joined::Recorder)
+                if frame.inputs.is_none() && frame.hashes.is_none() =>
+            {
                 p.round_trip_ms = frame.round_trip_ms;
                 if let Some(view) = frame.view {
                     p.view = Some(view);

@@ -16,7 +16,9 @@
 //! peer's carries its inputs and hash checks the host has not acknowledged, held inputs as
 //! runs. Each repeats what the other end lacks, so a lost frame is made good by the next.
 //! Spectators simulate nothing: they are sent what the game chooses of each tick (the poses of
-//! what moves near their camera, say), and draw it.
+//! what moves near their camera, say), and draw it. A spectator that keeps the match
+//! ([`Role::Recorder`]) is also welcomed with the state it watches from and sent each tick it
+//! watches whole, reliably and in order, to run and record.
 //!
 //! The sessions here are the protocol and nothing else, in the manner of quinn-proto or
 //! str0m: a [`HostSession`] and a [`PeerSession`] take the bytes that arrived (with the

@@ -11,7 +11,7 @@ use crate::tick::Tick;
 use crate::{Player, TickRecord};
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -96,6 +96,18 @@ pub enum Role {
     Player,
     /// It receives pose snapshots and draws them; it simulates nothing.
     Spectator,
+    /// A spectator that keeps the match: besides what a spectator is sent, its welcome brings
+    /// the state it watches from and it is sent every tick it watches, whole and reliably,
+    /// so it can run the match and record it. It counts as a spectator and sends no input.
+    Recorder,
+}
+
+impl Role {
+    /// Whether it only watches (a spectator or a recorder).
+    #[must_use]
+    pub const fn watches(self) -> bool {
+        matches!(self, Self::Spectator | Self::Recorder)
+    }
 }
 
 /// `player` or `spectator`, as a message to a person says it.
@@ -103,7 +115,7 @@ impl std::fmt::Display for Role {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Self::Player => "player",
-            Self::Spectator => "spectator",
+            Self::Spectator | Self::Recorder => "spectator",
         })
     }
 }
@@ -190,7 +202,8 @@ pub struct Welcome {
     pub player: Option<Player>,
     /// The tick the state is at: the next tick to run.
     pub tick: Tick,
-    /// The full state there (postcard bytes), for a player; empty for a spectator.
+    /// The full state there (postcard bytes), for a player or a recorder; empty for a
+    /// spectator.
     #[serde(with = "serde_bytes")]
     pub state: Vec<u8>,
     /// The state's hash total, checked on arrival.
@@ -280,8 +293,8 @@ pub enum ToPeer<C, U> {
     /// The host's frame: the ticks the peer has not confirmed, how its inputs stood
     /// ([`HostFrame`]). Unreliable.
     Frame(HostFrame<C>),
-    /// A tick too large for a frame ([`super::frame::TickPiece::Reliable`]), whole.
-    /// Reliable.
+    /// A tick too large for a frame ([`super::frame::TickPiece::Reliable`]), whole; and
+    /// every tick a recorder watches, in order. Reliable.
     Tick(TickRecord<C>),
     /// The peer's hash of a tick differs from the host's. Reliable.
     Desync(DesyncNotice),

@@ -89,6 +89,8 @@ pub enum Windowed {
         name: String,
         /// What it presents to the host.
         admission: Admission,
+        /// Where to record the match it watches as a replay, if anywhere.
+        record: Option<PathBuf>,
     },
     /// Watch the replay in this file, on the content it carries.
     Replay(PathBuf),
@@ -165,9 +167,9 @@ pub fn window<G: Playable>(
         ),
         Windowed::Host(options) => (set(), false, Mode::Host(options.clone())),
         Windowed::Join(options) => (set(), false, Mode::Join(options.clone())),
-        Windowed::Spectate { host, name, admission } => {
+        Windowed::Spectate { host, name, admission, record } => {
             let (host, name, admission) = (*host, name.clone(), admission.clone());
-            (set(), false, Mode::Spectate { host, name, admission })
+            (set(), false, Mode::Spectate { host, name, admission, record: record.clone() })
         }
         Windowed::Replay(path) => (set(), false, Mode::Replay(path.clone())),
     };

@@ -42,6 +42,10 @@ pub struct SpectateArgs {
     /// Frames a second.
     #[arg(long, default_value_t = 60.0, value_parser = super::bounds::frames_per_second)]
     pub fps: f64,
+    /// Record the match it watches as a replay into this file, from the moment the host lets
+    /// this spectator in, as spectators see it (held back by the host's spectator delay).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// The session's password.
     #[command(flatten)]
     pub password: PasswordArgs,
@@ -60,11 +64,13 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, b
     let admission = args.password.admission()?;
     if !args.headless {
         let name = args.name.clone();
-        let mode = super::play::Windowed::Spectate { host, name, admission };
+        let record = args.record.clone();
+        let mode = super::play::Windowed::Spectate { host, name, admission, record };
         super::play::window::<G>(paths, &level_file, &content, &mode)?;
         return Ok((String::new(), false));
     }
-    let mut spectator = NetSpectator::<G>::connect(&content, host, &args.name, &admission)?;
+    let record = args.record.clone();
+    let mut spectator = NetSpectator::<G>::connect(&content, host, &args.name, &admission, record)?;
     spectator.look_at(Vec3::ZERO);
     let camera = CameraRig::default().behind(Vec3::ZERO, 0.0);
     let mut logs = Logs::<G>::open(None, None, args.drawn_log.as_deref(), &content)?;

@@ -481,7 +481,8 @@ fn join_more<G: NetGame>(
     }
     while room > 0 && watchers.len() < options.spectators {
         let name = format!("watch-{}", watchers.len());
-        let spectator = NetSpectator::connect(content, options.host, &name, &options.admission)?;
+        let spectator =
+            NetSpectator::connect(content, options.host, &name, &options.admission, None)?;
         watchers.push(Watcher { spectator, connected_at: now, failed: None });
         room -= 1;
     }
