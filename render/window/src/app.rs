@@ -33,6 +33,7 @@ use crate::session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
 use crate::settings::Settings;
 use crate::settings_screen::SettingsScreen;
 use crate::shell::Shell;
+use fixstep_netplay::resume::from_replay;
 use fixstep_runtime::replay::{CutRecord, LoadedReplay};
 
 use crate::{
@@ -234,6 +235,10 @@ where
                 Box::new(LocalPlay::<G>::new(content, self.options.seed, self.options.bots))
             }
             Mode::Host(options) => Box::new(HostPlay::<G>::new(content, options)?),
+            Mode::PlayOn { options, replay, from } => {
+                let (_, resumed) = from_replay::<G>(replay, *from)?;
+                Box::new(HostPlay::<G>::starting(content, options, Some(resumed))?)
+            }
             Mode::Join(options) => Box::new(JoinPlay::<G>::new(content, options)?),
             Mode::Spectate { host, name, admission, record } => {
                 let record = record.clone();

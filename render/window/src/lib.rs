@@ -175,6 +175,16 @@ pub enum Mode {
     Local,
     /// Host a network game, and play in it.
     Host(HostOptions),
+    /// Host a network game that plays on from a replay's moment, and play in it as the first
+    /// seat; the window is given the content the replay carries.
+    PlayOn {
+        /// How to host it.
+        options: HostOptions,
+        /// The replay.
+        replay: PathBuf,
+        /// The tick to play on from (the state before it); the replay's end if `None`.
+        from: Option<fixstep_runtime::Tick>,
+    },
     /// Join a game and play in it.
     Join(PeerOptions),
     /// Watch the game at `host`.

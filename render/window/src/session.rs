@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use fixstep_gpu::{Agreement, DesyncCount, HostingLine, Hud, NetworkLine, PlayingLine};
 use fixstep_net::{Admission, WallClock};
+use fixstep_netplay::resume::Resumed;
 use fixstep_netplay::{HostOptions, NetHost, NetPeer, PeerOptions};
 use fixstep_netplay_view::{HostThread, NetGame, NetSpectator, PlayerFrames, Spectator};
 use fixstep_present::camera::{CameraRig, FreeLook};
@@ -238,8 +239,22 @@ impl<G: NetGame> HostPlay<G> {
     ///
     /// If the socket cannot be bound or the thread serving it started.
     pub fn new(content: &Arc<G::Content>, options: &HostOptions) -> Result<Self, PlayError> {
+        Self::starting(content, options, None)
+    }
+
+    /// Hosts `content` as `options` say, playing the first seat's character, from `resumed`
+    /// (a replay's moment, its seats waiting for their players) or from the start.
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot be bound or the thread serving it started.
+    pub fn starting(
+        content: &Arc<G::Content>,
+        options: &HostOptions,
+        resumed: Option<Resumed<G>>,
+    ) -> Result<Self, PlayError> {
         let options = HostOptions { own_player: true, ..options.clone() };
-        let host = NetHost::<G>::bind(content, &options)?;
+        let host = NetHost::<G>::bind_starting(content, &options, resumed)?;
         let port = host.local_addr().map_or(options.bind.port(), |a| a.port());
         let ip = fixstep_net::lan::lan_address().unwrap_or(options.bind.ip());
         let mut presentation = G::presentation(content, Player(0));

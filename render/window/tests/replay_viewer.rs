@@ -250,3 +250,35 @@ fn the_camera_follows_the_player_picked_or_goes_free() {
     viewer.press(KeyCode::Digit9).expect("a key");
     assert_eq!(viewer.following(), Some(Player(2)), "no ninth seat: nothing changes");
 }
+
+/// A window hosting on from a replay's moment ("take command"): its game is at the tick after
+/// the one asked, with the state the match had there, and the host plays the first seat.
+#[test]
+fn a_window_hosts_on_from_a_replays_moment() {
+    let recorded = record("play-on");
+    let (_, resumed) =
+        fixstep_netplay::resume::from_replay::<Town>(&recorded.path, Some(Tick(300)))
+            .expect("resumes");
+    let options = fixstep_netplay::HostOptions {
+        bind: ([127, 0, 0, 1], 0).into(),
+        also_reachable_at: Vec::new(),
+        max_players: 8,
+        max_spectators: 0,
+        seat_grace_micros: fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS,
+        own_player: true,
+        seed: 1,
+        name: "ada".to_owned(),
+        reports: recorded.dir.join("reports"),
+        access: fixstep_netplay::Access::Open,
+        record: None,
+        spectator_delay_ticks: 0,
+    };
+    let host =
+        fixstep_window::session::HostPlay::<Town>::starting(&town(), &options, Some(resumed))
+            .expect("hosts");
+    let mut hud = fixstep_gpu::Hud::default();
+    host.hud(&mut hud);
+    assert_eq!(hud.tick, 300, "the state after tick 299");
+    assert_eq!(hud.hash, Some(recorded.hashes[299]), "as the match had it");
+    assert_eq!(host.local_player(), Some(Player::FIRST));
+}

@@ -152,7 +152,7 @@ pub struct HostArgs {
     /// unless told), on the content it carries; players who join under the names it recorded
     /// take their characters back. A crashed server started again on its own replay goes on
     /// where it stopped.
-    #[arg(long, value_name = "FILE", conflicts_with = "level", requires = "headless")]
+    #[arg(long, value_name = "FILE", conflicts_with = "level")]
     pub from_replay: Option<PathBuf>,
     /// The tick of `--from-replay` to play on from: the state after it, as a hash log's line
     /// for it says.
@@ -230,12 +230,17 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
             // The window binds the port itself; 0 is whichever the system gives it.
             warn_open((args.port != 0).then_some(args.port));
         }
-        super::play::window::<G>(
-            paths,
-            &level_file,
-            &content,
-            &super::play::Windowed::Host(options),
-        )?;
+        let mode = match &args.from_replay {
+            // The window plays on from the replay's moment, as the first seat: "take
+            // command".
+            Some(replay) => super::play::Windowed::PlayOn {
+                options,
+                replay: replay.clone(),
+                from: args.at.map(|t| Tick(t).next()),
+            },
+            None => super::play::Windowed::Host(options),
+        };
+        super::play::window::<G>(paths, &level_file, &content, &mode)?;
         return Ok(String::new());
     }
     #[cfg(feature = "agones")]

@@ -79,6 +79,16 @@ pub enum Windowed {
     Local(PlayArgs),
     /// Host it, and play in it.
     Host(HostOptions),
+    /// Host a match that plays on from a replay's tick (the state before `from`, or its end),
+    /// and play the first seat.
+    PlayOn {
+        /// How to host it.
+        options: HostOptions,
+        /// The replay.
+        replay: PathBuf,
+        /// The tick to play on from.
+        from: Option<fixstep_runtime::Tick>,
+    },
     /// Join a game.
     Join(PeerOptions),
     /// Watch the game at `host`.
@@ -166,6 +176,10 @@ pub fn window<G: Playable>(
             if args.skips_front_screen() { Mode::Local } else { Mode::Front },
         ),
         Windowed::Host(options) => (set(), false, Mode::Host(options.clone())),
+        Windowed::PlayOn { options, replay, from } => {
+            let (options, replay, from) = (options.clone(), replay.clone(), *from);
+            (set(), false, Mode::PlayOn { options, replay, from })
+        }
         Windowed::Join(options) => (set(), false, Mode::Join(options.clone())),
         Windowed::Spectate { host, name, admission, record } => {
             let (host, name, admission) = (*host, name.clone(), admission.clone());
