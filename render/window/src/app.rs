@@ -34,6 +34,7 @@ use crate::settings::Settings;
 use crate::settings_screen::SettingsScreen;
 use crate::shell::Shell;
 use fixstep_netplay::resume::from_replay;
+use fixstep_runtime::ContentDigest;
 use fixstep_runtime::replay::{CutRecord, LoadedReplay};
 
 use crate::{
@@ -65,7 +66,12 @@ pub(crate) fn play<G, R, F>(
 where
     G: NetGame,
     R: FrameRenderer<Frame = FrameOf<G>>,
-    F: FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+    F: FnMut(
+        &GpuContext,
+        wgpu::TextureFormat,
+        (u32, u32),
+        &Arc<G::Content>,
+    ) -> Result<R, PlayError>,
 {
     let event_loop = EventLoop::new().map_err(|e| PlayError::NoDisplay(Box::new(e)))?;
     event_loop.set_control_flow(ControlFlow::Poll);
@@ -75,7 +81,8 @@ where
         options: options.clone(),
         first: Some(mode.clone()),
         content: Arc::clone(content),
-        make_renderer: Some(make_renderer),
+        make_renderer,
+        drawn_content: G::content_digest(content),
         shell: None,
         stage: None,
         sound,
@@ -200,7 +207,11 @@ struct App<G: NetGame, R, F> {
     /// The mode to start in, until the window opens.
     first: Option<Mode>,
     content: Arc<G::Content>,
-    make_renderer: Option<F>,
+    /// Builds a renderer of some content: at the window's opening, and again for a replay of
+    /// other content than the renderer draws.
+    make_renderer: F,
+    /// The content the renderer draws.
+    drawn_content: ContentDigest,
     shell: Option<Shell<R>>,
     stage: Option<Stage<G>>,
     front: FrontScreen,
@@ -214,7 +225,12 @@ impl<G, R, F> App<G, R, F>
 where
     G: NetGame,
     R: FrameRenderer<Frame = FrameOf<G>>,
-    F: FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+    F: FnMut(
+        &GpuContext,
+        wgpu::TextureFormat,
+        (u32, u32),
+        &Arc<G::Content>,
+    ) -> Result<R, PlayError>,
 {
     fn fail(&mut self, event_loop: &ActiveEventLoop, error: PlayError) {
         self.error.get_or_insert(error);
@@ -226,9 +242,26 @@ where
         Stage::Front { lan: None, settings: SettingsScreen::default(), drawn: Instant::now() }
     }
 
+    /// Draws `content` from now on: builds a renderer of it unless the renderer draws it
+    /// already (a replay carries its own level, which may not be the window's).
+    fn draw_content(&mut self, content: &Arc<G::Content>) -> Result<(), PlayError> {
+        let digest = G::content_digest(content);
+        if digest == self.drawn_content {
+            return Ok(());
+        }
+        let shell = self.shell.as_mut().ok_or_else(|| PlayError::Window("no window".into()))?;
+        let make_renderer = &mut self.make_renderer;
+        let fov = self.options.settings.view.fov_degrees.to_radians();
+        shell
+            .rebuild_renderer(|ctx, format, size| make_renderer(ctx, format, size, content), fov)?;
+        self.drawn_content = digest;
+        Ok(())
+    }
+
     /// Starts what `mode` plays; `from_front` if the front screen asked for it.
     fn start(&mut self, mode: &Mode, from_front: bool) -> Result<Stage<G>, PlayError> {
-        let content = &self.content;
+        let content = &Arc::clone(&self.content);
+        let mut drawn = Arc::clone(content);
         let game: Box<dyn PlaySession<G>> = match mode {
             Mode::Front => return Ok(Self::front_stage()),
             Mode::Local => {
@@ -244,12 +277,23 @@ where
                 let record = record.clone();
                 Box::new(SpectatePlay::<G>::new(content, *host, name, admission, record)?)
             }
-            // The replay plays on the content it carries.
+            // The replay plays on the content it carries, drawn by a renderer of it.
             Mode::Replay(path) => {
                 let loaded = LoadedReplay::<G>::load(path, CutRecord::Refused)?;
+                drawn = Arc::clone(&loaded.content);
                 Box::new(ReplayPlay::<G>::new(loaded)?)
             }
         };
+        self.draw_content(&drawn)?;
+        self.playing(game, from_front)
+    }
+
+    /// The stage that plays `game`.
+    fn playing(
+        &self,
+        game: Box<dyn PlaySession<G>>,
+        from_front: bool,
+    ) -> Result<Stage<G>, PlayError> {
         let shell = self.shell.as_ref().ok_or_else(|| PlayError::Window("no window".into()))?;
         let note = if game.timeline().is_some() {
             format!("{}   {REPLAY_HELP}", shell.ctx.describe())
@@ -702,20 +746,25 @@ impl<G, R, F> ApplicationHandler for App<G, R, F>
 where
     G: NetGame,
     R: FrameRenderer<Frame = FrameOf<G>>,
-    F: FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+    F: FnMut(
+        &GpuContext,
+        wgpu::TextureFormat,
+        (u32, u32),
+        &Arc<G::Content>,
+    ) -> Result<R, PlayError>,
 {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.shell.is_some() {
             return;
         }
-        let Some(make_renderer) = self.make_renderer.take() else { return };
         let title = format!("Fixstep: {}", G::content_title(&self.content));
+        let (content, make_renderer) = (&self.content, &mut self.make_renderer);
         let opened = Shell::open(
             event_loop,
             title,
             self.options.size,
             &self.options.settings,
-            make_renderer,
+            |ctx, format, size| make_renderer(ctx, format, size, content),
         );
         match opened {
             Ok(shell) => self.shell = Some(shell),

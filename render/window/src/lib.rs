@@ -198,7 +198,7 @@ pub enum Mode {
         /// Where to record the match it watches as a replay, if anywhere.
         record: Option<PathBuf>,
     },
-    /// Watch the replay in this file (its content must be the content the window is given).
+    /// Watch the replay in this file, on the content it carries.
     Replay(PathBuf),
 }
 
@@ -227,8 +227,9 @@ impl<F> FrameSound<F> for Silent {
 }
 
 /// Plays game `G` of `content` in a window, as `mode` says, until it is closed, Quit is
-/// chosen, or `options.frames` are drawn; `make_renderer` builds its renderer once the window
-/// has a GPU (given the GPU, the format it draws in and the size). Silent: see
+/// chosen, or `options.frames` are drawn; `make_renderer` builds its renderer of some content
+/// once the window has a GPU (given the GPU, the format it draws in, the size and the
+/// content), and again for a replay that carries other content. Silent: see
 /// [`run_with_sound`].
 ///
 /// # Errors
@@ -240,7 +241,12 @@ pub fn run<G, R>(
     options: &PlayOptions,
     content: &Arc<G::Content>,
     mode: &Mode,
-    make_renderer: impl FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+    make_renderer: impl FnMut(
+        &GpuContext,
+        wgpu::TextureFormat,
+        (u32, u32),
+        &Arc<G::Content>,
+    ) -> Result<R, PlayError>,
 ) -> Result<(), PlayError>
 where
     G: NetGame,
@@ -259,7 +265,12 @@ pub fn run_with_sound<G, R>(
     content: &Arc<G::Content>,
     mode: &Mode,
     sound: Box<dyn FrameSound<FrameOf<G>>>,
-    make_renderer: impl FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+    make_renderer: impl FnMut(
+        &GpuContext,
+        wgpu::TextureFormat,
+        (u32, u32),
+        &Arc<G::Content>,
+    ) -> Result<R, PlayError>,
 ) -> Result<(), PlayError>
 where
     G: NetGame,

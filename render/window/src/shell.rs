@@ -113,6 +113,25 @@ const fn present_mode(vsync: bool) -> wgpu::PresentMode {
 }
 
 impl<R: FrameRenderer> Shell<R> {
+    /// Replaces the renderer with one `make_renderer` builds for the window as it is (its
+    /// GPU, format and size), seeing with `fov_y` radians: for other content than the old one
+    /// drew.
+    ///
+    /// # Errors
+    ///
+    /// A renderer that cannot be built; the old one stays.
+    pub fn rebuild_renderer(
+        &mut self,
+        make_renderer: impl FnOnce(&GpuContext, wgpu::TextureFormat, (u32, u32)) -> Result<R, PlayError>,
+        fov_y: f32,
+    ) -> Result<(), PlayError> {
+        let size = (self.config.width, self.config.height);
+        let mut renderer = make_renderer(&self.ctx, self.view_format, size)?;
+        renderer.set_field_of_view(fov_y);
+        self.renderer = renderer;
+        Ok(())
+    }
+
     /// Opens a window titled `title` of `size` as `settings` say, with a GPU that presents to
     /// it, and builds the renderer with `make_renderer`.
     pub fn open(

@@ -193,10 +193,15 @@ pub fn window<G: Playable>(
         cpu_skinning,
     };
     let sound = G::sound(content, &paths.assets);
-    let result =
-        run_with_sound::<G, G::Renderer>(&options, content, &mode, sound, |ctx, format, size| {
-            G::renderer(ctx, format, size, content, &setup).map_err(|e| PlayError::Window(e.into()))
-        });
+    let result = run_with_sound::<G, G::Renderer>(
+        &options,
+        content,
+        &mode,
+        sound,
+        |ctx, format, size, drawn| {
+            G::renderer(ctx, format, size, drawn, &setup).map_err(|e| PlayError::Window(e.into()))
+        },
+    );
     match result {
         Ok(()) => Ok(()),
         Err(error @ (PlayError::NoDisplay(_) | PlayError::Gpu(_))) => Err(bad_input(error)),
