@@ -4,8 +4,8 @@
 //! speed, the arrows seek 10 s back and forward, `,`/`.` step a tick, Home/End go to the start
 //! and the end, Tab follows the next player and 1 to 9 the player in that seat, C lets the
 //! camera go free (the movement keys move it); a [`Timeline`] at the bottom of the window
-//! shows where the viewer is and seeks where it is clicked or dragged, and a roster at its top
-//! right picks whom the camera follows.
+//! shows where the viewer is and seeks where it is clicked or dragged, and a roster above its
+//! right end picks whom the camera follows.
 //!
 //! A seek is a discontinuity: the presentation is made afresh and sees the new moment as a
 //! first sighting, so nothing is drawn between where it was and where it went.

@@ -1,5 +1,5 @@
 //! The replay viewer's panels: the timeline along the bottom of the window, which shows where
-//! the viewer is and seeks where it is clicked or dragged, and the roster at its top right,
+//! the viewer is and seeks where it is clicked or dragged, and the roster above its right end,
 //! which picks whom the camera follows (or lets it go free). Both are painted over the frame
 //! and hit-tested by the window, as the game's events never reach the menus' widgets.
 
@@ -118,9 +118,14 @@ pub enum CameraPick {
     Free,
 }
 
-/// The roster's distance from the window's top and right edges, pixels: the HUD's text is at
-/// the top left, so the top right is free.
-const ROSTER_MARGIN_PX: f32 = 24.0;
+/// The roster's distance from the window's right edge, pixels: the timeline's margin, so the
+/// two line up.
+const ROSTER_MARGIN_PX: f32 = TIMELINE_MARGIN_PX;
+
+/// The gap between the roster's last row and the timeline's bar, pixels: clear of the
+/// timeline's backdrop and its clock labels above the bar. The HUD's lines run across the
+/// top of the window, so the roster stands at the bottom, above the timeline.
+const ROSTER_ABOVE_TIMELINE_PX: f32 = 44.0;
 
 /// The roster's width, pixels: a name of twenty letters at the HUD's size.
 const ROSTER_WIDTH_PX: f32 = 200.0;
@@ -142,12 +147,13 @@ fn roster_rows(timeline: &Timeline) -> impl Iterator<Item = (CameraPick, &str)> 
         .chain(std::iter::once((CameraPick::Free, "free camera (C)")))
 }
 
-/// The rectangle of row `row` of the roster in a window of `size` pixels: `[left, top, right,
-/// bottom]`, pixels.
-fn roster_row(row: usize, size: (u32, u32)) -> [f32; 4] {
+/// The rectangle of row `row` of `rows` of the roster in a window of `size` pixels: `[left,
+/// top, right, bottom]`, pixels.
+fn roster_row(row: usize, rows: usize, size: (u32, u32)) -> [f32; 4] {
     let right = (size.0 as f32 - ROSTER_MARGIN_PX).max(0.0);
     let left = (right - ROSTER_WIDTH_PX).max(0.0);
-    let top = ROSTER_MARGIN_PX + row as f32 * ROSTER_ROW_PX;
+    let bottom = timeline_bar(size)[1] - ROSTER_ABOVE_TIMELINE_PX;
+    let top = bottom - (rows - row) as f32 * ROSTER_ROW_PX;
     [left, top, right, top + ROSTER_ROW_PX]
 }
 
@@ -155,21 +161,23 @@ fn roster_row(row: usize, size: (u32, u32)) -> [f32; 4] {
 /// one.
 #[must_use]
 pub fn roster_hit(timeline: &Timeline, x: f32, y: f32, size: (u32, u32)) -> Option<CameraPick> {
+    let rows = roster_rows(timeline).count();
     roster_rows(timeline).enumerate().find_map(|(row, (pick, _))| {
-        let [left, top, right, bottom] = roster_row(row, size);
+        let [left, top, right, bottom] = roster_row(row, rows, size);
         (x >= left && x < right && y >= top && y < bottom).then_some(pick)
     })
 }
 
-/// Draws the roster at the top right of a window of `size` pixels: a row a player, the
+/// Draws the roster at the right of a window of `size` pixels: a row a player, the
 /// followed one (or the free camera) lit.
 pub fn draw_roster(ui: &egui::Ui, timeline: &Timeline, size: (u32, u32)) {
     let ppp = ui.ctx().pixels_per_point();
     let painter = ui.painter();
     let font = egui::FontId::proportional(14.0);
     let chosen = timeline.following.map_or(CameraPick::Free, CameraPick::Follow);
+    let rows = roster_rows(timeline).count();
     for (row, (pick, name)) in roster_rows(timeline).enumerate() {
-        let [left, top, right, bottom] = roster_row(row, size).map(|v| v / ppp);
+        let [left, top, right, bottom] = roster_row(row, rows, size).map(|v| v / ppp);
         let rect = egui::Rect::from_min_max(egui::pos2(left, top), egui::pos2(right, bottom));
         let lit = pick == chosen;
         let back = if lit {
@@ -199,14 +207,17 @@ mod tests {
             following: Some(Player::FIRST),
         };
         let size = (1280, 720);
-        let [left, top, _, bottom] = roster_row(1, size);
+        let [left, top, _, bottom] = roster_row(1, 3, size);
         let on_bo = roster_hit(&timeline, left + 5.0, f32::midpoint(top, bottom), size);
         assert_eq!(on_bo, Some(CameraPick::Follow(Player(1))));
-        let [_, top, right, _] = roster_row(2, size);
+        let [_, top, right, _] = roster_row(2, 3, size);
         assert_eq!(roster_hit(&timeline, right - 1.0, top, size), Some(CameraPick::Free));
-        let [_, top, ..] = roster_row(3, size);
-        assert_eq!(roster_hit(&timeline, right - 1.0, top, size), None, "below the roster");
-        assert_eq!(roster_hit(&timeline, 10.0, 30.0, size), None, "the HUD's corner");
+        let [_, top, ..] = roster_row(0, 3, size);
+        assert_eq!(roster_hit(&timeline, right - 1.0, top - 2.0, size), None, "above the roster");
+        assert_eq!(roster_hit(&timeline, right - 1.0, 30.0, size), None, "the HUD's lines");
+        let [_, bar_top, ..] = timeline_bar(size);
+        let [.., bottom] = roster_row(2, 3, size);
+        assert!(bottom < bar_top, "clear of the timeline");
     }
 
     #[test]
