@@ -25,6 +25,17 @@ fn identity() -> Identity {
     Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(3) }
 }
 
+/// A host of four players and eight spectators.
+fn host_config() -> HostConfig {
+    HostConfig {
+        identity: identity(),
+        max_players: 4,
+        max_spectators: 8,
+        local_players: 0,
+        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+    }
+}
+
 /// Hands everything each side has to send to the other, once.
 fn exchange(host: &mut HostSession<Watched>, peer: &mut PeerSession<Watched>, id: PeerId) {
     for (delivery, bytes) in peer.drain_outgoing() {
@@ -40,13 +51,7 @@ fn exchange(host: &mut HostSession<Watched>, peer: &mut PeerSession<Watched>, id
 /// A host and a peer of `role` that said hello and was welcomed (with an empty state), and
 /// the host's events of the join.
 fn joined(role: Role, id: PeerId) -> (HostSession<Watched>, PeerSession<Watched>, Vec<HostEvent>) {
-    let config = HostConfig {
-        identity: identity(),
-        max_players: 4,
-        max_spectators: 8,
-        local_players: 0,
-        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
-    };
+    let config = host_config();
     let mut host = HostSession::new(config, Tick::ZERO);
     let mut peer = PeerSession::new(PeerConfig {
         identity: identity(),
@@ -147,13 +152,7 @@ fn a_spectator_past_the_hosts_limit_is_refused_with_that_reason() {
 #[test]
 fn a_recorder_gets_the_state_it_watches_from_and_every_tick() {
     let (id, other) = (PeerId(4), PeerId(5));
-    let config = HostConfig {
-        identity: identity(),
-        max_players: 4,
-        max_spectators: 8,
-        local_players: 0,
-        seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
-    };
+    let config = host_config();
     let mut host = HostSession::<Watched>::new(config, Tick(40));
     let peer_of = |role, name: &str| {
         let mut peer = PeerSession::<Watched>::new(PeerConfig {

@@ -22,6 +22,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::WindowId;
 
+use crate::MakeRenderer;
 use crate::front::{FrontAction, FrontScreen, Launch, Outcome, Screen};
 use crate::input::KeyAction;
 use crate::lan_list::LanList;
@@ -66,12 +67,7 @@ pub(crate) fn play<G, R, F>(
 where
     G: NetGame,
     R: FrameRenderer<Frame = FrameOf<G>>,
-    F: FnMut(
-        &GpuContext,
-        wgpu::TextureFormat,
-        (u32, u32),
-        &Arc<G::Content>,
-    ) -> Result<R, PlayError>,
+    F: MakeRenderer<G, R>,
 {
     let event_loop = EventLoop::new().map_err(|e| PlayError::NoDisplay(Box::new(e)))?;
     event_loop.set_control_flow(ControlFlow::Poll);
@@ -225,12 +221,7 @@ impl<G, R, F> App<G, R, F>
 where
     G: NetGame,
     R: FrameRenderer<Frame = FrameOf<G>>,
-    F: FnMut(
-        &GpuContext,
-        wgpu::TextureFormat,
-        (u32, u32),
-        &Arc<G::Content>,
-    ) -> Result<R, PlayError>,
+    F: MakeRenderer<G, R>,
 {
     fn fail(&mut self, event_loop: &ActiveEventLoop, error: PlayError) {
         self.error.get_or_insert(error);
@@ -746,12 +737,7 @@ impl<G, R, F> ApplicationHandler for App<G, R, F>
 where
     G: NetGame,
     R: FrameRenderer<Frame = FrameOf<G>>,
-    F: FnMut(
-        &GpuContext,
-        wgpu::TextureFormat,
-        (u32, u32),
-        &Arc<G::Content>,
-    ) -> Result<R, PlayError>,
+    F: MakeRenderer<G, R>,
 {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.shell.is_some() {

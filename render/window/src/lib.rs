@@ -226,6 +226,26 @@ impl<F> FrameSound<F> for Silent {
     fn frame(&mut self, _frame: &F, _seconds: f32) {}
 }
 
+/// What builds a window's renderer of some content, given the GPU, the format it draws in,
+/// the size and the content: once the window has a GPU, and again for a replay that carries
+/// other content than the renderer draws.
+pub trait MakeRenderer<G: NetGame, R>:
+    FnMut(&GpuContext, wgpu::TextureFormat, (u32, u32), &Arc<G::Content>) -> Result<R, PlayError>
+{
+}
+
+impl<G, R, F> MakeRenderer<G, R> for F
+where
+    G: NetGame,
+    F: FnMut(
+        &GpuContext,
+        wgpu::TextureFormat,
+        (u32, u32),
+        &Arc<G::Content>,
+    ) -> Result<R, PlayError>,
+{
+}
+
 /// Plays game `G` of `content` in a window, as `mode` says, until it is closed, Quit is
 /// chosen, or `options.frames` are drawn; `make_renderer` builds its renderer of some content
 /// once the window has a GPU (given the GPU, the format it draws in, the size and the
@@ -241,12 +261,7 @@ pub fn run<G, R>(
     options: &PlayOptions,
     content: &Arc<G::Content>,
     mode: &Mode,
-    make_renderer: impl FnMut(
-        &GpuContext,
-        wgpu::TextureFormat,
-        (u32, u32),
-        &Arc<G::Content>,
-    ) -> Result<R, PlayError>,
+    make_renderer: impl MakeRenderer<G, R>,
 ) -> Result<(), PlayError>
 where
     G: NetGame,
@@ -265,12 +280,7 @@ pub fn run_with_sound<G, R>(
     content: &Arc<G::Content>,
     mode: &Mode,
     sound: Box<dyn FrameSound<FrameOf<G>>>,
-    make_renderer: impl FnMut(
-        &GpuContext,
-        wgpu::TextureFormat,
-        (u32, u32),
-        &Arc<G::Content>,
-    ) -> Result<R, PlayError>,
+    make_renderer: impl MakeRenderer<G, R>,
 ) -> Result<(), PlayError>
 where
     G: NetGame,
