@@ -463,7 +463,7 @@ impl Simulation for ArenaSim {
     }
 
     /// At most [`MAX_PLAYERS`] seats and one puck per spot of the rink (every pair of either
-    /// collides each tick); every disc on the rink and slower than [`MAX_STATE_SPEED`]; dash
+    /// collides each tick); every disc on the rink and slower than 1 km a tick; dash
     /// cooldowns and seating ticks the rules could have set; no more goals than the ticks could
     /// have scored, nor puck returns than goals (either count would overflow first).
     fn check_state(&self, state: &ArenaState) -> Result<(), StateError> {

@@ -36,9 +36,9 @@
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
 //! let rink = Arc::new(Arena::load_content(assets, &Arena::default_content(assets))?);
-//! let scenery = scenery_of::<Arena>(&rink);
 //! let options = PlayOptions { frames: Some(3), bots: 3, ..PlayOptions::default() };
-//! let played = run::<Arena, _>(&options, &rink, &Mode::Local, |ctx, format, size| {
+//! let played = run::<Arena, _>(&options, &rink, &Mode::Local, |ctx, format, size, drawn| {
+//!     let scenery = scenery_of::<Arena>(drawn);
 //!     Ok(ShapeRenderer::new(ctx, format, size, assets, &scenery, Arena::kinds())?)
 //! });
 //! match played {
