@@ -95,6 +95,8 @@ fn a_recorded_network_match_verifies_anywhere_and_agrees_with_the_hosts_log() {
     let (summary, _, _) = replay(&empty, &dir.path("alice-again.fxr"), &["--info"]);
     assert!(summary.contains(&format!("recorded by player {}", player + 1)), "{summary}");
     assert!(!summary.contains("ticks 0 to"), "alice came in late: {summary}");
+    // Her replay names who played, as the host's roster told her.
+    assert!(summary.contains("bob") && summary.contains("alice"), "{summary}");
 
     // Bob's replay holds what bob computed: moved off after the perturbed tick.
     let (_, err, ok) = replay(&empty, &dir.path("bob.fxr"), &["--verify"]);

@@ -566,7 +566,14 @@ impl<G: NetRules> NetPeer<G> {
                     self.link.session().send_desync_state(tick, ours, our_hash);
                 }
             }
-            PeerEvent::Roster(names) => self.names = names,
+            PeerEvent::Roster(names) => {
+                // A replay names the players as this player learned them.
+                if let Runner::Own(Some(sim)) = &self.runner {
+                    let tick = sim.next_tick();
+                    keep_going(&mut self.recording, |r| r.roster_names(tick, &self.names, &names));
+                }
+                self.names = names;
+            }
             PeerEvent::Update(_) | PeerEvent::Dropped(_) => {}
         }
         Ok(())

@@ -119,6 +119,35 @@ impl<R: Rules> Recording<R> {
             .map_err(|source| self.failed(source))
     }
 
+    /// Records who sits where as a roster's names changed from `was` to `now` before `tick`
+    /// (by seat, a free seat's name empty): a name where a seat was free joined, an empty name
+    /// freed its seat, another name replaced the one before.
+    ///
+    /// # Errors
+    ///
+    /// If the file cannot be written.
+    pub fn roster_names(
+        &mut self,
+        tick: Tick,
+        was: &[String],
+        now: &[String],
+    ) -> Result<(), RecordError> {
+        for (seat, player) in Player::all(was.len().max(now.len())).enumerate() {
+            let before = was.get(seat).map_or("", String::as_str);
+            let after = now.get(seat).map_or("", String::as_str);
+            if before == after {
+                continue;
+            }
+            if !before.is_empty() {
+                self.roster(tick, player, RosterChange::Freed)?;
+            }
+            if !after.is_empty() {
+                self.roster(tick, player, RosterChange::Joined { name: after.to_owned() })?;
+            }
+        }
+        Ok(())
+    }
+
     /// Records that `sim`'s state was replaced by the host's.
     ///
     /// # Errors

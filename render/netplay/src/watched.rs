@@ -11,9 +11,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fixstep_runtime::net::Welcome;
-use fixstep_runtime::replay::{RecordedBy, RosterChange};
+use fixstep_runtime::replay::RecordedBy;
 use fixstep_runtime::rules::CommandOf;
-use fixstep_runtime::{Player, Simulation, TickRecord};
+use fixstep_runtime::{Simulation, TickRecord};
 
 use crate::peer::restore_state;
 use crate::recording::{Recording, keep_going};
@@ -74,21 +74,7 @@ impl<G: NetRules> WatchedMatch<G> {
     /// joined, an empty name freed its seat, another name replaced the one before.
     pub fn roster(&mut self, names: &[String]) {
         let tick = self.sim.next_tick();
-        let seats = names.len().max(self.names.len());
-        for (seat, player) in Player::all(seats).enumerate() {
-            let was = self.names.get(seat).map_or("", String::as_str);
-            let now = names.get(seat).map_or("", String::as_str);
-            if was == now {
-                continue;
-            }
-            if !was.is_empty() {
-                keep_going(&mut self.recording, |r| r.roster(tick, player, RosterChange::Freed));
-            }
-            if !now.is_empty() {
-                let joined = RosterChange::Joined { name: now.to_owned() };
-                keep_going(&mut self.recording, |r| r.roster(tick, player, joined));
-            }
-        }
+        keep_going(&mut self.recording, |r| r.roster_names(tick, &self.names, names));
         self.names = names.to_vec();
     }
 

@@ -218,3 +218,48 @@ fn a_recorder_keeps_the_delayed_match_hash_for_hash() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A roster's names as they change are recorded as the seats' joins and frees, at the tick
+/// the recording has reached: what a player's or a spectator's replay knows of who played.
+#[test]
+fn roster_names_are_recorded_as_joins_and_frees() {
+    let (host, rink) = host(0);
+    let dir = std::env::temp_dir().join(format!("fixstep-roster-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join("names.fxr");
+    let mut recording = fixstep_netplay::Recording::<Arena>::create(
+        &path,
+        &rink,
+        host.sim(),
+        None,
+        RecordedBy::Spectator,
+    )
+    .expect("records");
+    let names = |n: &[&str]| n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    let tick = host.sim().next_tick();
+    recording.roster_names(tick, &[], &names(&["ada", "bob"])).expect("writes");
+    recording.roster_names(tick, &names(&["ada", "bob"]), &names(&["ada", ""])).expect("writes");
+    recording.roster_names(tick, &names(&["ada", ""]), &names(&["eve", "", "cy"])).expect("writes");
+    drop(recording);
+    let loaded = LoadedReplay::<Arena>::load(&path, CutRecord::Refused).expect("a replay");
+    let changes: Vec<(u16, RosterChange)> = loaded
+        .replay
+        .roster()
+        .expect("a roster")
+        .into_iter()
+        .map(|e| (e.player.0, e.change))
+        .collect();
+    let joined = |name: &str| RosterChange::Joined { name: name.to_owned() };
+    assert_eq!(
+        changes,
+        [
+            (0, joined("ada")),
+            (1, joined("bob")),
+            (1, RosterChange::Freed),
+            (0, RosterChange::Freed),
+            (0, joined("eve")),
+            (2, joined("cy")),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,7 +14,8 @@ use clap::Args;
 use fixstep_present::{CommandOf, Game};
 use fixstep_runtime::file::read_bytes;
 use fixstep_runtime::replay::{
-    CutRecord, DesyncNote, LoadedReplay, REPLAY_FILE, RecordedBy, ReplayFile, ReplayHeader, verify,
+    CutRecord, DesyncNote, LoadedReplay, REPLAY_FILE, RecordedBy, ReplayFile, ReplayHeader,
+    RosterChange, verify,
 };
 use fixstep_runtime::{ReplayError, Simulation, Tick};
 
@@ -264,9 +265,20 @@ fn summary<C: fixstep_runtime::Command>(replay: &ReplayFile<C>) -> String {
         RecordedBy::Spectator => "a spectator".to_owned(),
     };
     let ticks = replay.end_tick().since(replay.first_tick());
+    // Who played, as the replay's roster names them, each once (a damaged roster names none).
+    let mut names: Vec<String> = Vec::new();
+    for event in replay.roster().unwrap_or_default() {
+        if let RosterChange::Joined { name } = event.change
+            && !names.contains(&name)
+        {
+            names.push(name);
+        }
+    }
+    let played_by =
+        if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
     format!(
         "replay of {} (simulation version {}), recorded by {by}: ticks {} to {} ({ticks} ticks, \
-         {}), {} players at the start, {} keyframes, {} bytes\n",
+         {}), {} players at the start{played_by}, {} keyframes, {} bytes\n",
         h.content_title,
         h.sim_version,
         replay.first_tick(),
