@@ -15,6 +15,7 @@ mod math_accuracy;
 mod net_hostile_host;
 mod net_lockstep;
 mod net_spectators;
+mod net_succession;
 mod network_clock;
 mod replay;
 mod state_hash;

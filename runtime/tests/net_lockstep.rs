@@ -337,7 +337,8 @@ impl Peer {
                 self.session.send_desync_state(tick, Vec::new(), hash.clone());
             }
             PeerEvent::Goodbye(goodbye) => self.goodbye = Some(goodbye),
-            PeerEvent::Update(()) | PeerEvent::Roster(_) | PeerEvent::Dropped(_) => {}
+            PeerEvent::Update(()) | PeerEvent::Roster(_) | PeerEvent::Succession(_) => {}
+            PeerEvent::Dropped(_) => {}
         }
     }
 }

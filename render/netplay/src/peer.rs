@@ -574,7 +574,8 @@ impl<G: NetRules> NetPeer<G> {
                 }
                 self.names = names;
             }
-            PeerEvent::Update(_) | PeerEvent::Dropped(_) => {}
+            // The succession stays in the session, which keeps the latest.
+            PeerEvent::Update(_) | PeerEvent::Succession(_) | PeerEvent::Dropped(_) => {}
         }
         Ok(())
     }

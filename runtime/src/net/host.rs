@@ -1,11 +1,13 @@
 //! The host's side of the lockstep protocol, as a state machine without sockets or clocks.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::net::SocketAddr;
 
 use super::frame::{
     HashCheck, HostFrame, InputRuns, InputStatus, MAX_HASHES_PER_FRAME, MAX_TICKS_PER_FRAME,
     PeerFrame, TickPiece, TickRun,
 };
+use super::succession::{Candidate, Successor, succession, valid_offer};
 use super::wire::{
     Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
     MAX_NAME_BYTES, MAX_UNRELIABLE_BYTES, PeerMessage, Refusal, RejoinSecret, Role, ToHost,
@@ -263,6 +265,11 @@ struct Peer<V> {
     round_trip_ms: u16,
     /// The stamp of its latest frame, and when it arrived (microseconds), to echo.
     stamp: Option<(u16, u64)>,
+    /// Where it would host the match if the host went (a player's offer; empty if none).
+    hosts_on: Vec<SocketAddr>,
+    /// When it was welcomed, as the host's count of welcomes: the longest-connected first in
+    /// the succession.
+    joined_order: u64,
 }
 
 impl<V> Peer<V> {
@@ -285,6 +292,8 @@ impl<V> Peer<V> {
             sent_reliably: Vec::new(),
             round_trip_ms: 0,
             stamp: None,
+            hosts_on: Vec::new(),
+            joined_order: 0,
         }
     }
 }
@@ -420,6 +429,10 @@ pub struct HostSession<D: GameData> {
     /// [`receive`](Self::receive) or [`check_timeouts`](Self::check_timeouts)): when inputs
     /// arrive and ticks are fixed, for the peers' margins.
     now_micros: u64,
+    /// Welcomes given, to order the succession by when each player came.
+    welcomes: u64,
+    /// The succession as the peers were last told it.
+    succession: Vec<Successor>,
 }
 
 impl<D: GameData> core::fmt::Debug for HostSession<D> {
@@ -452,7 +465,42 @@ impl<D: GameData> HostSession<D> {
             events: Vec::new(),
             drops: DropCounts::default(),
             now_micros: 0,
+            welcomes: 0,
+            succession: Vec::new(),
         }
+    }
+
+    /// Who would host the match next, in order, as the peers were last told.
+    #[must_use]
+    pub fn succession(&self) -> &[Successor] {
+        &self.succession
+    }
+
+    /// Works the succession out again from the players connected now and tells every peer if
+    /// it changed; whether it did.
+    fn update_succession(&mut self) -> bool {
+        let candidates = self.peers.values().filter_map(|p| match p.joined {
+            Some(Joined::Player(player)) => {
+                Some(Candidate { player, joined: p.joined_order, at: &p.hosts_on })
+            }
+            _ => None,
+        });
+        let order = succession(candidates);
+        if order == self.succession {
+            return false;
+        }
+        self.succession = order;
+        let everyone: Vec<PeerId> =
+            self.peers.iter().filter(|(_, p)| p.joined.is_some()).map(|(id, _)| *id).collect();
+        for to in everyone {
+            self.send_succession(to);
+        }
+        true
+    }
+
+    fn send_succession(&mut self, peer: PeerId) {
+        let order = self.succession.clone();
+        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Succession { order });
     }
 
     /// Holds the seats of a match resumed from its replay: `names` are every seat's player's
@@ -642,6 +690,7 @@ impl<D: GameData> HostSession<D> {
         };
         let name = gone.name;
         self.events.push(HostEvent::PeerLeft { peer, name, player, goodbye });
+        self.update_succession();
     }
 
     /// When the session next needs [`check_timeouts`](Self::check_timeouts), microseconds:
@@ -751,6 +800,22 @@ impl<D: GameData> HostSession<D> {
                 self.hello(peer, &identity, name, role, rejoin);
             }
             ToHost::Frame(frame) => self.frame(peer, frame),
+            ToHost::HostsOn { at } => {
+                let playing = self
+                    .peers
+                    .get(&peer)
+                    .is_some_and(|p| matches!(p.joined, Some(Joined::Player(_))));
+                if !playing {
+                    return self.drop_message(peer, Dropped::OutOfPlace);
+                }
+                if !valid_offer(&at) {
+                    return self.drop_message(peer, Dropped::Refused(Refusal::Malformed));
+                }
+                if let Some(p) = self.peers.get_mut(&peer) {
+                    p.hosts_on = at;
+                }
+                self.update_succession();
+            }
             ToHost::DesyncState { tick, hash, state } => match self.peers.get_mut(&peer) {
                 Some(p) if p.state_wanted == Some(tick) => {
                     p.state_wanted = None;
@@ -926,8 +991,10 @@ impl<D: GameData> HostSession<D> {
                 (Joined::Player(number), Some(number), rejoined)
             }
         };
+        self.welcomes += 1;
         if let Some(p) = self.peers.get_mut(&peer) {
             p.joined = Some(joined);
+            p.joined_order = self.welcomes;
             p.received = tick;
             p.welcomed_at = tick;
             p.hashes_from = tick;
@@ -953,6 +1020,10 @@ impl<D: GameData> HostSession<D> {
             }
         } else {
             self.send_roster(peer);
+        }
+        // A newcomer learns who hosts next (the others, only if that changed).
+        if !self.update_succession() && !self.succession.is_empty() {
+            self.send_succession(peer);
         }
         self.events.push(match player {
             Some(player) => HostEvent::PlayerJoined { peer, player, name, rejoined },

@@ -8,6 +8,8 @@
 //! clock can keep that margin (its queue at the host, in time) short but never run out. Peers report their state hash of
 //! every tick and the host compares: a difference is a desync, reported with both states, after
 //! which the host sends the peer its own state to go on from (a resync), as to a late joiner.
+//! A player may offer where it would host the match if the host went; the host tells every
+//! peer who would host next, in order ([`Successor`]), whenever that changes.
 //! A player's first welcome carries a [`RejoinSecret`]: a player that crashed and comes back
 //! with it takes its seat over at once. Whenever the host refuses a peer or ends its
 //! connection, it first says why ([`Goodbye`]).
@@ -98,6 +100,7 @@ pub mod frame;
 mod host;
 mod lead;
 mod peer;
+mod succession;
 pub mod wire;
 
 pub use host::{
@@ -109,6 +112,7 @@ pub use lead::{InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS};
 pub use peer::{
     INPUT_REPEAT_MICROS, MAX_WELCOME_TICK, PeerConfig, PeerEvent, PeerEventOf, PeerSession,
 };
+pub use succession::{MAX_HOST_ADDRESSES, Successor, valid_offer};
 pub use wire::{
     Delivery, DesyncNotice, GameData, Goodbye, Identity, PROTOCOL_VERSION, Refusal, RejoinSecret,
     Role, ToHost, ToPeer, Welcome,

@@ -1,11 +1,13 @@
 //! A peer's side of the lockstep protocol, as a state machine without sockets or clocks.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::net::SocketAddr;
 
 use super::frame::{
     HashCheck, HashRun, HostFrame, InputRuns, InputStatus, MAX_HASHES_PER_FRAME,
     MAX_TICKS_PER_FRAME, Near, PeerFrame, TickPiece,
 };
+use super::succession::{Successor, valid_offer};
 use super::wire::{
     Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
     MAX_ROSTER, PeerMessage, Refusal, RejoinSecret, Role, ToPeer, Welcome, decode, encode,
@@ -98,6 +100,8 @@ pub enum PeerEvent<C, U> {
     Roster(Vec<String>),
     /// What a spectator is sent of a tick.
     Update(U),
+    /// Who would host the match next, in order (the host's latest word on it).
+    Succession(Vec<Successor>),
     /// A message was dropped: not a message, or a tick seen already.
     Dropped(Refusal),
 }
@@ -153,6 +157,10 @@ pub struct PeerSession<D: GameData> {
     dropped: u64,
     /// The host's goodbye, once it came.
     goodbye: Option<Goodbye>,
+    /// Where this player offers to host the match if the host goes.
+    hosts_on: Vec<SocketAddr>,
+    /// Who would host next, in order, as the host last said.
+    succession: Vec<Successor>,
 }
 
 impl<D: GameData> core::fmt::Debug for PeerSession<D> {
@@ -191,7 +199,33 @@ impl<D: GameData> PeerSession<D> {
             events: Vec::new(),
             dropped: 0,
             goodbye: None,
+            hosts_on: Vec::new(),
+            succession: Vec::new(),
         }
+    }
+
+    /// Offers to host the match at `at` (one to [`MAX_HOST_ADDRESSES`](super::MAX_HOST_ADDRESSES) addresses, the first
+    /// to try first) if the host goes: told the host once this player is welcomed, or at once
+    /// if it is. An offer that is no valid one (see [`valid_offer`]) is not made.
+    pub fn offer_to_host(&mut self, at: Vec<SocketAddr>) {
+        if !valid_offer(&at) {
+            return;
+        }
+        self.hosts_on = at;
+        if self.player.is_some() {
+            self.send_offer();
+        }
+    }
+
+    fn send_offer(&mut self) {
+        let offer = PeerMessage::<D>::HostsOn { at: self.hosts_on.clone() };
+        self.send(Delivery::Reliable, &offer);
+    }
+
+    /// Who would host the match next, in order, as the host last said.
+    #[must_use]
+    pub fn succession(&self) -> &[Successor] {
+        &self.succession
     }
 
     /// Its player number, once welcomed as a player.
@@ -251,6 +285,9 @@ impl<D: GameData> PeerSession<D> {
                 self.unacked_from = welcome.tick;
                 self.hashes_from = welcome.tick;
                 self.events.push(PeerEvent::Welcomed(welcome));
+                if self.player.is_some() && !self.hosts_on.is_empty() {
+                    self.send_offer();
+                }
             }
             ToPeer::Goodbye(goodbye) => {
                 if self.goodbye.is_none() {
@@ -291,6 +328,14 @@ impl<D: GameData> PeerSession<D> {
             }
             ToPeer::Desync(notice) => self.events.push(PeerEvent::Desync(notice)),
             ToPeer::Update(update) => self.events.push(PeerEvent::Update(update)),
+            ToPeer::Succession { order } => {
+                let sane = order.len() <= MAX_ROSTER && order.iter().all(|s| valid_offer(&s.at));
+                if !sane {
+                    return self.drop_message(Refusal::Malformed);
+                }
+                self.succession.clone_from(&order);
+                self.events.push(PeerEvent::Succession(order));
+            }
             ToPeer::Roster { names } => {
                 // A free seat's name is empty.
                 let sane = names.len() <= MAX_ROSTER

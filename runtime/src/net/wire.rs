@@ -5,13 +5,14 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::frame::{HostFrame, PeerFrame};
+use super::succession::Successor;
 use crate::command::Command;
 use crate::hash::{ContentDigest, HashRecord};
 use crate::tick::Tick;
 use crate::{Player, TickRecord};
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -168,6 +169,13 @@ pub enum ToHost<C, V> {
     /// The peer's frame: its inputs, hashes and what it received ([`PeerFrame`]).
     /// Unreliable.
     Frame(PeerFrame<C, V>),
+    /// Where this player would host the match if the host went (one to
+    /// [`super::MAX_HOST_ADDRESSES`] addresses, in the order to try). Reliable, from a
+    /// welcomed player only.
+    HostsOn {
+        /// The addresses.
+        at: Vec<std::net::SocketAddr>,
+    },
     /// The peer's state after the tick of a desync the host told it of (postcard bytes),
     /// and its hash with every part, for the reports. Reliable.
     DesyncState {
@@ -306,6 +314,12 @@ pub enum ToPeer<C, U> {
     Roster {
         /// The names; a free seat's is empty.
         names: Vec<String>,
+    },
+    /// Who would host the match next, in order ([`Successor`]): sent to every peer
+    /// when it changes, and to each as it is welcomed. Reliable.
+    Succession {
+        /// The successors, first the next host.
+        order: Vec<Successor>,
     },
 }
 

@@ -1,0 +1,167 @@
+//! Who hosts next, as every peer learns it in advance: the players that offered to host,
+//! longest-connected first, told to every player and spectator whenever it changes, and to
+//! each newcomer; offers from spectators or of too many addresses refused.
+
+use std::net::SocketAddr;
+
+use crate::common::DriftCommand;
+use fixstep_runtime::net::{
+    DEFAULT_SEAT_GRACE_MICROS, Delivery, Dropped, GameData, HostConfig, HostEvent, HostSession,
+    Identity, MAX_HOST_ADDRESSES, PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerId, PeerSession,
+    RejoinSecret, Role, Successor, ToHost,
+};
+use fixstep_runtime::{ContentDigest, Player, Tick};
+
+/// A game whose spectators are sent nothing.
+struct Plain;
+
+impl GameData for Plain {
+    type Command = DriftCommand;
+    type SpectatorUpdate = ();
+    type SpectatorView = ();
+}
+
+fn identity() -> Identity {
+    Identity { protocol: PROTOCOL_VERSION, sim_version: 1, level: ContentDigest(5) }
+}
+
+/// A host and its peers, handing each other everything at once.
+struct Table {
+    host: HostSession<Plain>,
+    peers: Vec<(PeerId, PeerSession<Plain>)>,
+}
+
+impl Table {
+    fn new() -> Self {
+        let config = HostConfig {
+            identity: identity(),
+            max_players: 8,
+            max_spectators: 4,
+            local_players: 1,
+            seat_grace_micros: DEFAULT_SEAT_GRACE_MICROS,
+        };
+        Self { host: HostSession::new(config, Tick(10)), peers: Vec::new() }
+    }
+
+    /// A peer named `name` of `role` joins, offering to host at `offer` (if any) before it is
+    /// welcomed.
+    fn join(&mut self, name: &str, role: Role, offer: Option<SocketAddr>) -> PeerId {
+        let id = PeerId(self.peers.len() as u64 + 1);
+        let config = PeerConfig { identity: identity(), name: name.into(), role, rejoin: None };
+        let mut peer = PeerSession::new(config);
+        if let Some(at) = offer {
+            peer.offer_to_host(vec![at]);
+        }
+        self.host.connect(id, 0);
+        peer.connect();
+        self.peers.push((id, peer));
+        self.settle();
+        id
+    }
+
+    fn peer(&mut self, id: PeerId) -> &mut PeerSession<Plain> {
+        &mut self.peers.iter_mut().find(|(p, _)| *p == id).expect("a peer").1
+    }
+
+    /// Hands every message over until none is left, welcoming whoever asks.
+    fn settle(&mut self) {
+        for _ in 0..4 {
+            for (id, peer) in &mut self.peers {
+                for (delivery, bytes) in peer.drain_outgoing() {
+                    self.host.receive(*id, delivery, &bytes, 0);
+                }
+            }
+            let wanted: Vec<PeerId> = self
+                .host
+                .drain_events()
+                .filter_map(|e| match e {
+                    HostEvent::StateWanted { peer } => Some(peer),
+                    _ => None,
+                })
+                .collect();
+            for peer in wanted {
+                self.host.welcome(peer, &[], 0, RejoinSecret([peer.0 as u8; 16]));
+            }
+            for (to, delivery, bytes) in self.host.drain_outgoing().collect::<Vec<_>>() {
+                if let Some((_, peer)) = self.peers.iter_mut().find(|(id, _)| *id == to) {
+                    peer.receive(delivery, &bytes);
+                }
+            }
+        }
+    }
+}
+
+fn at(port: u16) -> SocketAddr {
+    SocketAddr::from(([10, 0, 0, 2], port))
+}
+
+fn order(succession: &[Successor]) -> Vec<Player> {
+    succession.iter().map(|s| s.player).collect()
+}
+
+/// The players that offered, longest-connected first (whenever they offered), are every
+/// peer's succession, a spectator's too; one that leaves drops out of it everywhere, and a
+/// newcomer is told it at its welcome.
+#[test]
+fn every_peer_learns_who_hosts_next_as_it_changes() {
+    let mut table = Table::new();
+    let ada = table.join("ada", Role::Player, None);
+    let bob = table.join("bob", Role::Player, None);
+    let cy = table.join("cy", Role::Player, Some(at(7002)));
+    let eve = table.join("eve", Role::Spectator, None);
+    assert_eq!(order(table.host.succession()), [Player(3)], "cy alone offered");
+    // Ada offers after cy did, but came first: she is next.
+    table.peer(ada).offer_to_host(vec![at(7001), SocketAddr::from(([203, 0, 113, 4], 7001))]);
+    table.settle();
+    let expected = vec![
+        Successor {
+            player: Player(1),
+            at: vec![at(7001), SocketAddr::from(([203, 0, 113, 4], 7001))],
+        },
+        Successor { player: Player(3), at: vec![at(7002)] },
+    ];
+    for id in [ada, bob, cy, eve] {
+        assert_eq!(table.peer(id).succession(), expected, "{id:?}");
+    }
+    let newcomer = table.join("dan", Role::Player, None);
+    assert_eq!(table.peer(newcomer).succession(), expected, "told at its welcome");
+
+    table.host.disconnect(ada);
+    table.settle();
+    for id in [bob, cy, eve, newcomer] {
+        assert_eq!(order(table.peer(id).succession()), [Player(3)], "{id:?}: ada left");
+    }
+    let events: Vec<_> = table.peer(eve).drain_events().collect();
+    assert!(
+        events.iter().any(|e| matches!(e, PeerEvent::Succession(s) if order(s) == [Player(3)]))
+    );
+}
+
+/// A spectator may not offer to host, and an offer of more addresses than a player may make
+/// is refused: the succession stays as it was.
+#[test]
+fn offers_from_spectators_or_of_too_many_addresses_are_refused() {
+    let mut table = Table::new();
+    let ada = table.join("ada", Role::Player, None);
+    let eve = table.join("eve", Role::Spectator, None);
+    let _ = table.host.drain_events();
+    let offer = |n: usize| {
+        let message: ToHost<DriftCommand, ()> = ToHost::HostsOn { at: vec![at(7001); n] };
+        fixstep_runtime::net::wire::encode(&message)
+    };
+    table.host.receive(eve, Delivery::Reliable, &offer(1), 0);
+    table.host.receive(ada, Delivery::Reliable, &offer(MAX_HOST_ADDRESSES + 1), 0);
+    let dropped: Vec<Dropped> = table
+        .host
+        .drain_events()
+        .filter_map(|e| match e {
+            HostEvent::Dropped { why, .. } => Some(why),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dropped.len(), 2, "{dropped:?}");
+    assert!(matches!(dropped[0], Dropped::OutOfPlace));
+    assert!(table.host.succession().is_empty());
+    table.host.receive(ada, Delivery::Reliable, &offer(MAX_HOST_ADDRESSES), 0);
+    assert_eq!(order(table.host.succession()), [Player(1)], "four addresses may be offered");
+}
