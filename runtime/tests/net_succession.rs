@@ -1,14 +1,15 @@
 //! Who hosts next, as every peer learns it in advance: the players that offered to host,
 //! longest-connected first, told to every player and spectator whenever it changes, and to
-//! each newcomer; offers from spectators or of too many addresses refused.
+//! each newcomer; offers from spectators or of too many addresses refused. And when a player
+//! takes its host for gone: after a second of silence, never on a lossy link.
 
 use std::net::SocketAddr;
 
 use crate::common::DriftCommand;
 use fixstep_runtime::net::{
-    DEFAULT_SEAT_GRACE_MICROS, Delivery, Dropped, GameData, HostConfig, HostEvent, HostSession,
-    Identity, MAX_HOST_ADDRESSES, PROTOCOL_VERSION, PeerConfig, PeerEvent, PeerId, PeerSession,
-    RejoinSecret, Role, Successor, ToHost,
+    DEFAULT_SEAT_GRACE_MICROS, Delivery, Dropped, GameData, HOST_SILENCE_MICROS, HostConfig,
+    HostEvent, HostSession, Identity, MAX_HOST_ADDRESSES, PROTOCOL_VERSION, PeerConfig, PeerEvent,
+    PeerId, PeerSession, RejoinSecret, Role, Successor, ToHost,
 };
 use fixstep_runtime::{ContentDigest, Player, Tick};
 
@@ -164,4 +165,47 @@ fn offers_from_spectators_or_of_too_many_addresses_are_refused() {
     assert!(table.host.succession().is_empty());
     table.host.receive(ada, Delivery::Reliable, &offer(MAX_HOST_ADDRESSES), 0);
     assert_eq!(order(table.host.succession()), [Player(1)], "four addresses may be offered");
+}
+
+/// A player takes its host for gone after a second without a message from it, not before; on
+/// a link that loses 5 % of the host's frames it never does in ten minutes of play. A
+/// spectator, which a delaying host sends nothing for a while, has no such deadline.
+#[test]
+fn a_player_takes_its_host_for_gone_after_a_second_of_silence_not_on_a_lossy_link() {
+    let mut table = Table::new();
+    let ada = table.join("ada", Role::Player, None);
+    let eve = table.join("eve", Role::Spectator, None);
+    let (mut now, mut state) = (0_u64, 0x9e37_79b9_7f4a_7c15_u64);
+    let mut lost = 0;
+    for tick in 0..6_000 {
+        now += 100_000;
+        table.peer(ada).set_time(now);
+        // The player's frame says what reached it, so the host's next one carries only what
+        // did not.
+        table.peer(ada).send_frame();
+        for (delivery, bytes) in table.peer(ada).drain_outgoing().collect::<Vec<_>>() {
+            table.host.receive(ada, delivery, &bytes, now);
+        }
+        let _ = table.host.fix_tick();
+        for (to, delivery, bytes) in table.host.drain_outgoing().collect::<Vec<_>>() {
+            // xorshift64: a fixed sequence of losses, 5 % of the frames.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if delivery == Delivery::Unreliable && state % 100 < 5 {
+                lost += 1;
+                continue;
+            }
+            table.peer(to).receive(delivery, &bytes);
+        }
+        assert!(!table.peer(ada).host_gone(), "taken for gone at tick {tick}");
+    }
+    assert!(lost > 200, "the link lost {lost} frames");
+    let deadline = table.peer(ada).host_gone_at().expect("a player has a deadline");
+    assert!(deadline <= now + HOST_SILENCE_MICROS);
+    table.peer(ada).set_time(deadline - 1);
+    assert!(!table.peer(ada).host_gone(), "a microsecond early");
+    table.peer(ada).set_time(deadline);
+    assert!(table.peer(ada).host_gone(), "a second of silence");
+    assert_eq!(table.peer(eve).host_gone_at(), None, "a spectator waits");
 }

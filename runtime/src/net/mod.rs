@@ -110,7 +110,8 @@ pub use host::{
 };
 pub use lead::{InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS};
 pub use peer::{
-    INPUT_REPEAT_MICROS, MAX_WELCOME_TICK, PeerConfig, PeerEvent, PeerEventOf, PeerSession,
+    HOST_SILENCE_MICROS, INPUT_REPEAT_MICROS, MAX_WELCOME_TICK, PeerConfig, PeerEvent, PeerEventOf,
+    PeerSession,
 };
 pub use succession::{MAX_HOST_ADDRESSES, Successor, valid_offer};
 pub use wire::{
