@@ -49,8 +49,8 @@ const FULL_FRAME_EVERY: u32 = 3;
 pub const MAX_WELCOME_TICK: Tick = Tick(1 << 31);
 
 /// How long a welcomed player hears nothing from its host before it takes the host for gone,
-/// microseconds: a second. The host sends every player a frame each tick (100 ms), so a second
-/// of silence is ten frames lost in a row: on a link that loses 5 % of its datagrams, 0.05^10,
+/// microseconds: a second. The host sends every player a frame each tick (100 ms), and every
+/// spectator an update once it watches, so a second of silence is ten messages lost in a row: on a link that loses 5 % of its datagrams, 0.05^10,
 /// about once in 300,000 years of play, while a host that crashed is noticed in a second
 /// instead of the transport's 15 s. Jitter of tens of milliseconds moves it by nothing that
 /// matters. A host frozen for longer (stopped, in a debugger) is taken for gone too: the
@@ -172,6 +172,9 @@ pub struct PeerSession<D: GameData> {
     succession: Vec<Successor>,
     /// When a message of the host's last arrived, on the transport's clock (microseconds).
     heard_micros: Option<u64>,
+    /// A spectator has been sent a tick's update: from then on the host sends it one every
+    /// tick, and its silence means something.
+    watching: bool,
 }
 
 impl<D: GameData> core::fmt::Debug for PeerSession<D> {
@@ -213,21 +216,25 @@ impl<D: GameData> PeerSession<D> {
             hosts_on: Vec::new(),
             succession: Vec::new(),
             heard_micros: None,
+            watching: false,
         }
     }
 
-    /// When this player takes its host for gone if nothing more arrives: [`HOST_SILENCE_MICROS`]
+    /// When this peer takes its host for gone if nothing more arrives: [`HOST_SILENCE_MICROS`]
     /// after the host's latest message, on the transport's clock (see
-    /// [`set_time`](Self::set_time)). `None` before its welcome, and for a spectator, which a
-    /// host holding spectators back sends nothing for a while.
+    /// [`set_time`](Self::set_time)). `None` before its welcome, and for a spectator until its
+    /// first update: a host holding spectators back sends them nothing until the delay has
+    /// passed, and one a tick from then on.
     #[must_use]
     pub fn host_gone_at(&self) -> Option<u64> {
-        self.player?;
+        if self.player.is_none() && !self.watching {
+            return None;
+        }
         self.heard_micros.map(|heard| heard.saturating_add(HOST_SILENCE_MICROS))
     }
 
-    /// Whether the host is gone: it said goodbye, or a player has heard nothing from it for
-    /// [`HOST_SILENCE_MICROS`].
+    /// Whether the host is gone: it said goodbye, or this peer has heard nothing from it for
+    /// [`HOST_SILENCE_MICROS`] (see [`host_gone_at`](Self::host_gone_at)).
     #[must_use]
     pub fn host_gone(&self) -> bool {
         self.goodbye.is_some() || self.host_gone_at().is_some_and(|at| self.now_micros >= at)
@@ -359,7 +366,10 @@ impl<D: GameData> PeerSession<D> {
                 self.hand_out();
             }
             ToPeer::Desync(notice) => self.events.push(PeerEvent::Desync(notice)),
-            ToPeer::Update(update) => self.events.push(PeerEvent::Update(update)),
+            ToPeer::Update(update) => {
+                self.watching |= self.is_welcomed();
+                self.events.push(PeerEvent::Update(update));
+            }
             ToPeer::Succession { order } => {
                 let sane = order.len() <= MAX_ROSTER && order.iter().all(|s| valid_offer(&s.at));
                 if !sane {
