@@ -28,7 +28,14 @@ fn peer() -> PeerSession<DriftData> {
 }
 
 fn welcome(tick: u32) -> Welcome {
-    Welcome { player: Some(Player(0)), tick: Tick(tick), state: Vec::new(), hash: 0, rejoin: None }
+    Welcome {
+        player: Some(Player(0)),
+        tick: Tick(tick),
+        state: Vec::new(),
+        hash: 0,
+        rejoin: None,
+        epoch: 0,
+    }
 }
 
 fn receive(peer: &mut PeerSession<DriftData>, message: &HostMessage) {

@@ -21,6 +21,8 @@ use fixstep_runtime::tick::{FrameScheduler, TICK_MICROS};
 use fixstep_runtime::{ContentDigest, HashRecord, Player, SeatChanges, Simulation, Tick};
 use simulated_link::{LinkConditions, SimulatedLink};
 
+mod takeover;
+
 /// The test's clock step, microseconds: 2 ms, finer than any delay or frame it simulates.
 const STEP_MICROS: u64 = 2_000;
 
@@ -86,6 +88,12 @@ struct Host {
     freed: Vec<(String, Player)>,
     /// Who was refused, and why.
     refused: Vec<(String, Goodbye)>,
+    /// Its own player, fed scripted inputs (a successor's seat).
+    local: Option<Player>,
+    /// Ticks resuming players sent it, run before its next.
+    recovered: u32,
+    /// The first tick it fixed.
+    first_fixed: Option<Tick>,
 }
 
 impl Host {
@@ -117,25 +125,45 @@ impl Host {
             joined: Vec::new(),
             freed: Vec::new(),
             refused: Vec::new(),
+            local: None,
+            recovered: 0,
+            first_fixed: None,
         }
     }
 
     fn step(&mut self, dt: u64, now: u64) {
+        self.session.check_timeouts(now);
+        let recovered = self.session.take_recovered();
+        self.recovered += recovered.len() as u32;
+        for record in recovered {
+            self.run_tick(&record);
+        }
+        if self.session.gathering() {
+            // A successor fixes nothing until the survivors claimed their seats: its first
+            // tick is due once they have.
+            self.schedule = FrameScheduler::new();
+            self.schedule.advance(TICK_MICROS);
+        }
         let due = self.schedule.advance(dt);
         for _ in 0..due.run {
+            if let Some(own) = self.local {
+                let tick = self.session.next_tick();
+                let command = scripted_commands(tick, own.index() + 1)[own.index()];
+                self.session.local_input(own, tick, command);
+            }
             let record = self.session.fix_tick();
+            self.first_fixed.get_or_insert(record.tick);
             if !record.seats.is_empty() {
                 self.seat_changes.push((record.tick, record.seats.clone()));
             }
-            run(&mut self.sim, &record);
-            let hash = self.sim.state_hash();
-            self.hashes.push((record.tick, hash.total()));
-            self.session.local_hash(record.tick, HashRecord::of(&hash));
+            self.run_tick(&record);
         }
-        self.session.check_timeouts(now);
         let events: Vec<HostEvent> = self.session.drain_events().collect();
         for event in events {
             match event {
+                HostEvent::ResumeWanted { peer } => {
+                    self.session.resume(peer, RejoinSecret([8; 16]));
+                }
                 HostEvent::StateWanted { peer } => {
                     let state = postcard::to_allocvec(&self.sim.state).expect("a state encodes");
                     let hash = self.sim.state_hash().total();
@@ -170,8 +198,21 @@ impl Host {
     }
 }
 
+impl Host {
+    fn run_tick(&mut self, record: &fixstep_runtime::TickRecord<DriftCommand>) {
+        run(&mut self.sim, record);
+        let hash = self.sim.state_hash();
+        self.hashes.push((record.tick, hash.total()));
+        self.session.local_hash(record.tick, HashRecord::of(&hash));
+    }
+}
+
 struct Peer {
     id: PeerId,
+    /// Every seat's player's name, as the latest roster said.
+    names: Vec<String>,
+    /// The ticks its successors seated it at, with their epochs.
+    resumed: Vec<(Tick, u32)>,
     session: PeerSession<DriftData>,
     sim: Option<Drift>,
     clock: NetworkClock,
@@ -213,6 +254,8 @@ impl Peer {
         };
         Self {
             id: PeerId(id),
+            names: Vec::new(),
+            resumed: Vec::new(),
             session: PeerSession::new(config),
             sim: None,
             clock: NetworkClock::new(),
@@ -337,7 +380,14 @@ impl Peer {
                 self.session.send_desync_state(tick, Vec::new(), hash.clone());
             }
             PeerEvent::Goodbye(goodbye) => self.goodbye = Some(goodbye),
-            PeerEvent::Update(()) | PeerEvent::Roster(_) | PeerEvent::Succession(_) => {}
+            PeerEvent::Resumed { tick, epoch, .. } => {
+                // Its inputs start again a round trip ahead of the new host's first tick.
+                let rtt = self.session.round_trip_micros().unwrap_or(0);
+                self.inputs = Some(InputTicks::new(tick, rtt));
+                self.resumed.push((tick, epoch));
+            }
+            PeerEvent::Roster(names) => self.names = names,
+            PeerEvent::Update(()) | PeerEvent::Succession(_) => {}
             PeerEvent::Dropped(_) => {}
         }
     }

@@ -410,6 +410,11 @@ impl<G: NetRules> HostGame<G> {
                     self.events.push(HostNews::Report { dir });
                 }
             }
+            HostEvent::ResumeWanted { peer } => self.session.resume(peer, rejoin_secret()),
+            HostEvent::TicksRecovered { .. } => self.run_recovered()?,
+            HostEvent::Superseded { epoch } => {
+                tracing::warn!(epoch, "this host was succeeded: it fixes no more ticks");
+            }
             HostEvent::Dropped { why: Dropped::Stale, .. } => self.stats.stale += 1,
             HostEvent::Dropped { .. } => self.stats.refused += 1,
         }
@@ -436,6 +441,28 @@ impl<G: NetRules> HostGame<G> {
             self.session.local_input(Player(0), tick, command);
         }
         let record = self.session.fix_tick();
+        self.ran(record)
+    }
+
+    /// Runs the ticks a resuming player sent that this successor lacked (see
+    /// [`HostEvent::TicksRecovered`]), as if it had fixed them: before its next tick.
+    ///
+    /// # Errors
+    ///
+    /// If a tick does not run.
+    fn run_recovered(&mut self) -> Result<(), NetPlayError> {
+        for record in self.session.take_recovered() {
+            self.ran(record)?;
+        }
+        Ok(())
+    }
+
+    /// Runs `record`, fixed by this host (or by the host before it), on the game: hashes it,
+    /// keeps it for reports and the replay, and sends the spectators what they see of it.
+    fn ran(
+        &mut self,
+        record: TickRecord<CommandOf<G>>,
+    ) -> Result<TickRecord<CommandOf<G>>, NetPlayError> {
         record.run(&mut self.sim)?;
         self.sim.hash_state(&mut self.hasher);
         self.hash = self.hasher.finish_reuse();

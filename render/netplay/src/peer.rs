@@ -574,6 +574,15 @@ impl<G: NetRules> NetPeer<G> {
                 }
                 self.names = names;
             }
+            PeerEvent::Resumed { tick, epoch, rejoin } => {
+                tracing::info!(epoch, tick = tick.0, "seated by the new host");
+                // Its inputs start again a round trip ahead of the new host's first tick.
+                let round_trip = self.link().rtt_micros;
+                self.inputs = Some(InputTicks::new(tick, round_trip));
+                if let Some(file) = &self.rejoin_file {
+                    write_secret(file, rejoin);
+                }
+            }
             // The succession stays in the session, which keeps the latest.
             PeerEvent::Update(_) | PeerEvent::Succession(_) | PeerEvent::Dropped(_) => {}
         }

@@ -9,7 +9,9 @@
 //! every tick and the host compares: a difference is a desync, reported with both states, after
 //! which the host sends the peer its own state to go on from (a resync), as to a late joiner.
 //! A player may offer where it would host the match if the host went; the host tells every
-//! peer who would host next, in order ([`Successor`]), whenever that changes.
+//! peer who would host next, in order ([`Successor`]), whenever that changes. When the host
+//! goes, the first of them takes the match over from its own state ([`Takeover`]) and the
+//! others claim their seats there with theirs ([`Resume`]).
 //! A player's first welcome carries a [`RejoinSecret`]: a player that crashed and comes back
 //! with it takes its seat over at once. Whenever the host refuses a peer or ends its
 //! connection, it first says why ([`Goodbye`]).
@@ -101,6 +103,7 @@ mod host;
 mod lead;
 mod peer;
 mod succession;
+mod takeover;
 pub mod wire;
 
 pub use host::{
@@ -114,9 +117,10 @@ pub use peer::{
     PeerSession,
 };
 pub use succession::{MAX_HOST_ADDRESSES, Successor, valid_offer};
+pub use takeover::{TAKEOVER_GATHER_MICROS, Takeover};
 pub use wire::{
     Delivery, DesyncNotice, GameData, Goodbye, Identity, PROTOCOL_VERSION, Refusal, RejoinSecret,
-    Role, ToHost, ToPeer, Welcome,
+    Resume, Role, ToHost, ToPeer, Welcome,
 };
 
 /// How far ahead of the host's next tick a peer's inputs may be, ticks: three seconds. A peer

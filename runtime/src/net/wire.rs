@@ -12,7 +12,7 @@ use crate::tick::Tick;
 use crate::{Player, TickRecord};
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 10;
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -165,6 +165,9 @@ pub enum ToHost<C, V> {
         /// The secret the host's welcome gave this name, kept across a crash: it takes the
         /// seat over at once, even from a connection the host has not yet timed out.
         rejoin: Option<RejoinSecret>,
+        /// A player whose host went, coming to its successor: it plays on from its own state,
+        /// and asks for its seat back and the ticks it lacks, not for a state.
+        resume: Option<Resume>,
     },
     /// The peer's frame: its inputs, hashes and what it received ([`PeerFrame`]).
     /// Unreliable.
@@ -175,6 +178,12 @@ pub enum ToHost<C, V> {
     HostsOn {
         /// The addresses.
         at: Vec<std::net::SocketAddr>,
+    },
+    /// The ticks a successor asked for ([`ToPeer::TicksWanted`]), whole and in order, from
+    /// the first it asked for to the newest this player ran. Reliable.
+    Ticks {
+        /// The ticks.
+        records: Vec<TickRecord<C>>,
     },
     /// The peer's state after the tick of a desync the host told it of (postcard bytes),
     /// and its hash with every part, for the reports. Reliable.
@@ -187,6 +196,16 @@ pub enum ToHost<C, V> {
         #[serde(with = "serde_bytes")]
         state: Vec<u8>,
     },
+}
+
+/// A player's claim, coming to the successor of a host that went: the epoch it expects the
+/// successor to host (one past its old host's) and the next tick it would run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resume {
+    /// The successor's epoch: one past the epoch of the host that went.
+    pub epoch: u32,
+    /// The next tick this player would run: every tick before it, it ran.
+    pub next_tick: Tick,
 }
 
 /// What proves a returning player is the one who held its seat: 128 random bits the host's
@@ -218,6 +237,9 @@ pub struct Welcome {
     pub hash: u64,
     /// The player's rejoin secret (`None` for a spectator, and in a resync).
     pub rejoin: Option<RejoinSecret>,
+    /// The host's epoch: 0 for the host that started the match, one more for each host that
+    /// took it over since.
+    pub epoch: u32,
 }
 
 /// Why the host refuses a peer or ends its connection: said in a goodbye before the
@@ -272,6 +294,19 @@ pub enum Goodbye {
     /// The same player came back from another connection with its rejoin secret.
     #[error("this player rejoined from another connection")]
     Replaced,
+    /// The host left and handed the match to the next in its succession: go on with it.
+    #[error("the host left and handed the match over")]
+    HandedOver,
+    /// This host is not the match's host any more (or not yet the one asked for): a peer asked
+    /// it to be the host of a later epoch, or it found it had been silent long enough for its
+    /// players to take the match over.
+    #[error("this host was succeeded (it hosts epoch {ours}; epoch {theirs} was asked for)")]
+    Superseded {
+        /// The epoch it hosts.
+        ours: u32,
+        /// The epoch the peer asked for.
+        theirs: u32,
+    },
 }
 
 /// The host found a peer's hash of `tick` different from its own: the host's hash and state
@@ -320,6 +355,24 @@ pub enum ToPeer<C, U> {
     Succession {
         /// The successors, first the next host.
         order: Vec<Successor>,
+    },
+    /// A successor asks a resuming player for the ticks it ran that the successor lacks:
+    /// from `from` to the newest ([`ToHost::Ticks`]). Reliable.
+    TicksWanted {
+        /// The first tick wanted: the successor's next.
+        from: Tick,
+    },
+    /// A successor seats a resuming player in its own seat: it plays on from its own state,
+    /// and is sent the ticks from `tick` on. Reliable.
+    Resumed {
+        /// Its seat.
+        player: Player,
+        /// The next tick it is sent: the one it said it would run next.
+        tick: Tick,
+        /// The successor's epoch.
+        epoch: u32,
+        /// The secret that proves it to this host when it rejoins.
+        rejoin: RejoinSecret,
     },
 }
 

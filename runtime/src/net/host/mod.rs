@@ -10,7 +10,7 @@ use super::frame::{
 use super::succession::{Candidate, Successor, succession, valid_offer};
 use super::wire::{
     Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
-    MAX_NAME_BYTES, MAX_UNRELIABLE_BYTES, PeerMessage, Refusal, RejoinSecret, Role, ToHost,
+    MAX_NAME_BYTES, MAX_UNRELIABLE_BYTES, PeerMessage, Refusal, RejoinSecret, Resume, Role, ToHost,
     Welcome, decode, encode, valid_name,
 };
 use super::{MAX_INPUT_LEAD_TICKS, PeerId};
@@ -19,6 +19,8 @@ use crate::hash::HashRecord;
 use crate::seats::SeatChanges;
 use crate::tick::Tick;
 use crate::{Player, TickRecord};
+
+mod takeover;
 
 /// Hashes the host keeps of its own recent ticks, to compare the peers' reports with: 64
 /// ticks (6.4 s), longer than any report takes to come back on a link still worth playing on.
@@ -192,6 +194,30 @@ pub enum HostEvent {
         /// Its state.
         state: Vec<u8>,
     },
+    /// A player whose host went claims its seat of this successor, with the state it has:
+    /// seat it with [`HostSession::resume`] (before the next tick is fixed).
+    ResumeWanted {
+        /// The peer.
+        peer: PeerId,
+    },
+    /// A resuming player sent ticks it ran that this successor lacked: run them
+    /// ([`HostSession::take_recovered`]) before the next tick is fixed.
+    TicksRecovered {
+        /// The peer that had them.
+        peer: PeerId,
+        /// The first of them.
+        from: Tick,
+        /// How many.
+        count: u32,
+    },
+    /// This host was succeeded: a peer came to it as to the successor of a later epoch, or it
+    /// fixed no tick for [`HOST_SILENCE_MICROS`](super::HOST_SILENCE_MICROS) while players
+    /// offered to host (its players have taken the match over). It must fix no more ticks:
+    /// it ends, or joins the match again as a player.
+    Superseded {
+        /// The epoch it hosted.
+        epoch: u32,
+    },
     /// A message was refused and counted (malformed, oversized, out of place, stale).
     Dropped {
         /// The peer.
@@ -325,6 +351,8 @@ struct Waiting {
     name: String,
     /// The connection it takes the seat over from (a rejoin with the seat's secret).
     replaces: Option<PeerId>,
+    /// A player whose host went, claiming its seat and the tick it would run next.
+    resume: Option<Resume>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -433,6 +461,20 @@ pub struct HostSession<D: GameData> {
     welcomes: u64,
     /// The succession as the peers were last told it.
     succession: Vec<Successor>,
+    /// Its epoch: 0 for the host that started the match, one more for each takeover.
+    epoch: u32,
+    /// A successor waiting for the players of the succession to claim their seats.
+    gather: Option<takeover::Gather>,
+    /// Ticks a resuming player sent that this successor lacked, for its game to run.
+    recovered: Vec<TickRecord<D::Command>>,
+    /// It was succeeded, at the epoch it hosted: it fixes no more ticks.
+    superseded: bool,
+    /// The seats of the succession this successor took over from, in order: they keep their
+    /// precedence as they come back.
+    ranks: Vec<Player>,
+    /// When it last fixed a tick (microseconds), to notice a host stopped long enough to be
+    /// succeeded.
+    fixed_micros: Option<u64>,
 }
 
 impl<D: GameData> core::fmt::Debug for HostSession<D> {
@@ -467,6 +509,12 @@ impl<D: GameData> HostSession<D> {
             now_micros: 0,
             welcomes: 0,
             succession: Vec::new(),
+            epoch: 0,
+            gather: None,
+            recovered: Vec::new(),
+            superseded: false,
+            ranks: Vec::new(),
+            fixed_micros: None,
         }
     }
 
@@ -653,6 +701,12 @@ impl<D: GameData> HostSession<D> {
     /// ticks it has not confirmed, reliably, so that it plays to the last one: no frame comes
     /// after the goodbye to make up for one lost.
     pub fn end_match(&mut self) {
+        self.close_all(&Goodbye::MatchEnded);
+    }
+
+    /// Sends every player the ticks it has not confirmed, reliably, then says `goodbye` to
+    /// every peer and forgets it.
+    fn close_all(&mut self, goodbye: &Goodbye) {
         let everyone: Vec<PeerId> = self.peers.keys().copied().collect();
         for peer in everyone {
             let unconfirmed: Vec<TickRecord<D::Command>> = match self.peers.get(&peer) {
@@ -667,7 +721,7 @@ impl<D: GameData> HostSession<D> {
             for record in unconfirmed {
                 self.send(peer, Delivery::Reliable, &HostMessage::<D>::Tick(record));
             }
-            self.drop_peer(peer, Goodbye::MatchEnded);
+            self.drop_peer(peer, goodbye.clone());
         }
     }
 
@@ -710,7 +764,8 @@ impl<D: GameData> HostSession<D> {
                 _ => None,
             })
             .min();
-        silent.into_iter().chain(freed).min()
+        let gathered = self.gather.as_ref().map(|g| g.until_micros);
+        silent.into_iter().chain(freed).chain(gathered).min()
     }
 
     /// Frees the seats whose players have been away for [`HostConfig::seat_grace_micros`] by
@@ -749,6 +804,7 @@ impl<D: GameData> HostSession<D> {
     /// players away longer than [`HostConfig::seat_grace_micros`].
     pub fn check_timeouts(&mut self, now_micros: u64) {
         self.now_micros = self.now_micros.max(now_micros);
+        self.notice_stop();
         self.free_expired_seats();
         let silent: Vec<PeerId> = self
             .peers
@@ -796,9 +852,10 @@ impl<D: GameData> HostSession<D> {
             Err(refusal) => return self.drop_message(peer, Dropped::Refused(refusal)),
         };
         match message {
-            ToHost::Hello { identity, name, role, rejoin } => {
-                self.hello(peer, &identity, name, role, rejoin);
+            ToHost::Hello { identity, name, role, rejoin, resume } => {
+                self.hello(peer, &identity, name, role, rejoin, resume);
             }
+            ToHost::Ticks { records } => self.recover_ticks(peer, records),
             ToHost::Frame(frame) => self.frame(peer, frame),
             ToHost::HostsOn { at } => {
                 let playing = self
@@ -843,6 +900,7 @@ impl<D: GameData> HostSession<D> {
         name: String,
         role: Role,
         rejoin: Option<RejoinSecret>,
+        resume: Option<Resume>,
     ) {
         let known = self.peers.get(&peer);
         if known.is_some_and(|p| p.joined.is_some() || p.waiting.is_some()) {
@@ -853,6 +911,11 @@ impl<D: GameData> HostSession<D> {
         }
         if !valid_name(&name) {
             return self.refuse(peer, &name, role, Goodbye::BadName);
+        }
+        if let Some(resume) = resume
+            && self.claim(peer, &name, role, resume)
+        {
+            return;
         }
         let mut replaces = None;
         if role == Role::Player {
@@ -918,7 +981,7 @@ impl<D: GameData> HostSession<D> {
         }
         if let Some(p) = self.peers.get_mut(&peer) {
             p.name.clone_from(&name);
-            p.waiting = Some(Waiting { role, name, replaces });
+            p.waiting = Some(Waiting { role, name, replaces, resume: None });
         }
         self.events.push(HostEvent::StateWanted { peer });
     }
@@ -958,7 +1021,7 @@ impl<D: GameData> HostSession<D> {
 
     /// Lets `peer` in at `tick` with `state`; see [`welcome`](Self::welcome).
     fn admit(&mut self, peer: PeerId, tick: Tick, state: &[u8], hash: u64, fresh: RejoinSecret) {
-        let Some(Waiting { role, name, replaces }) =
+        let Some(Waiting { role, name, replaces, .. }) =
             self.peers.get_mut(&peer).and_then(|p| p.waiting.take())
         else {
             return;
@@ -1009,9 +1072,18 @@ impl<D: GameData> HostSession<D> {
             rejoin = Some(*slot.secret.get_or_insert(fresh));
         }
         let state = if joined == Joined::Spectator { Vec::new() } else { state.to_vec() };
-        let welcome = HostMessage::<D>::Welcome(Welcome { player, tick, state, hash, rejoin });
+        let epoch = self.epoch;
+        let welcome =
+            HostMessage::<D>::Welcome(Welcome { player, tick, state, hash, rejoin, epoch });
         self.send(peer, Delivery::Reliable, &welcome);
-        if player.is_some() {
+        self.announce(peer, player, name, rejoined);
+    }
+
+    /// Tells every peer of a player's arrival (its name in the roster), and the newcomer who
+    /// hosts next; and the host's game, with an event.
+    fn announce(&mut self, peer: PeerId, player: Option<Player>, name: String, rejoined: bool) {
+        if let Some(player) = player {
+            self.arrived(player);
             // Everyone learns the newcomer's name (a spectator only needs the roster once).
             let everyone: Vec<PeerId> =
                 self.peers.iter().filter(|(_, p)| p.joined.is_some()).map(|(id, _)| *id).collect();
@@ -1159,6 +1231,8 @@ impl<D: GameData> HostSession<D> {
     pub fn fix_tick(&mut self) -> TickRecord<D::Command> {
         self.free_expired_seats();
         let tick = self.next_tick;
+        self.fixed_micros = Some(self.now_micros);
+        self.gather = None;
         let seats = core::mem::take(&mut self.pending);
         let mut commands = Vec::with_capacity(self.slots.len());
         let mut acks = Vec::new();
@@ -1379,8 +1453,8 @@ impl<D: GameData> HostSession<D> {
         // Its hashes start again from the resync's state.
         p.hashes_from = tick;
         self.reports.retain(|&(t, id), _| id != peer || t >= tick);
-        let welcome =
-            Welcome { player: Some(player), tick, state: state.to_vec(), hash, rejoin: None };
+        let (state, epoch) = (state.to_vec(), self.epoch);
+        let welcome = Welcome { player: Some(player), tick, state, hash, rejoin: None, epoch };
         self.send(peer, Delivery::Reliable, &HostMessage::<D>::Resync(welcome));
     }
 

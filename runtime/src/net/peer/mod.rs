@@ -17,6 +17,8 @@ use crate::hash::HashRecord;
 use crate::tick::Tick;
 use crate::{Player, TickRecord};
 
+mod rehome;
+
 /// How long after an input a peer on a lossy link sends it again if the host has not
 /// acknowledged it, microseconds: 50 ms, half a tick. A lost input then reaches the host with
 /// the repeat, half a tick later, instead of with the next frame a whole tick later; the
@@ -111,6 +113,16 @@ pub enum PeerEvent<C, U> {
     Update(U),
     /// Who would host the match next, in order (the host's latest word on it).
     Succession(Vec<Successor>),
+    /// The successor of the host that went seated this player in its own seat: it plays on
+    /// from its own state, and the ticks from `tick` on come from the new host.
+    Resumed {
+        /// The next tick it runs.
+        tick: Tick,
+        /// The new host's epoch.
+        epoch: u32,
+        /// The secret that proves it to the new host when it rejoins.
+        rejoin: RejoinSecret,
+    },
     /// A message was dropped: not a message, or a tick seen already.
     Dropped(Refusal),
 }
@@ -175,6 +187,11 @@ pub struct PeerSession<D: GameData> {
     /// A spectator has been sent a tick's update: from then on the host sends it one every
     /// tick, and its silence means something.
     watching: bool,
+    /// Its host's epoch: 0 for the host that started the match, one more for each takeover.
+    epoch: u32,
+    /// Its host went and it is on its way to the successor, claiming this epoch: it sends no
+    /// frame until the successor seats it.
+    rehoming: Option<u32>,
 }
 
 impl<D: GameData> core::fmt::Debug for PeerSession<D> {
@@ -217,6 +234,8 @@ impl<D: GameData> PeerSession<D> {
             succession: Vec::new(),
             heard_micros: None,
             watching: false,
+            epoch: 0,
+            rehoming: None,
         }
     }
 
@@ -258,10 +277,18 @@ impl<D: GameData> PeerSession<D> {
         self.send(Delivery::Reliable, &offer);
     }
 
-    /// Who would host the match next, in order, as the host last said.
+    /// Who would host the match next, in order, as the host last said (less those this
+    /// player has turned to since its host went).
     #[must_use]
     pub fn succession(&self) -> &[Successor] {
         &self.succession
+    }
+
+    /// Its host's epoch: 0 for the host that started the match, one more for each host that
+    /// took it over since.
+    #[must_use]
+    pub const fn epoch(&self) -> u32 {
+        self.epoch
     }
 
     /// Its player number, once welcomed as a player.
@@ -301,6 +328,7 @@ impl<D: GameData> PeerSession<D> {
             name: self.config.name.clone(),
             role: self.config.role,
             rejoin: self.config.rejoin,
+            resume: self.resume_claim(),
         };
         self.send(Delivery::Reliable, &hello);
     }
@@ -316,9 +344,14 @@ impl<D: GameData> PeerSession<D> {
         self.heard_micros = Some(self.now_micros);
         match message {
             ToPeer::Welcome(welcome) => {
-                if self.is_welcomed() || welcome.tick > MAX_WELCOME_TICK {
+                if self.rehoming.is_some() && welcome.tick <= MAX_WELCOME_TICK {
+                    // The successor could not seat it on its own state: it goes on from the
+                    // successor's, as a newcomer does.
+                    self.start_afresh();
+                } else if self.is_welcomed() || welcome.tick > MAX_WELCOME_TICK {
                     return self.drop_message(Refusal::Malformed);
                 }
+                self.epoch = welcome.epoch;
                 self.player = welcome.player;
                 self.next_tick = Some(welcome.tick);
                 self.unacked_from = welcome.tick;
@@ -359,6 +392,10 @@ impl<D: GameData> PeerSession<D> {
             ToPeer::Frame(frame) => self.frame(frame),
             ToPeer::Tick(record) => {
                 let ahead = |next: Tick| record.tick < next || !within_reach(next, record.tick);
+                if self.rehoming.is_some() {
+                    // From a successor that has not seated it yet: it sends the tick again.
+                    return;
+                }
                 if self.next_tick.is_none_or(ahead) {
                     return self.drop_message(Refusal::Malformed);
                 }
@@ -377,6 +414,10 @@ impl<D: GameData> PeerSession<D> {
                 }
                 self.succession.clone_from(&order);
                 self.events.push(PeerEvent::Succession(order));
+            }
+            ToPeer::TicksWanted { from } => self.send_ticks_from(from),
+            ToPeer::Resumed { player, tick, epoch, rejoin } => {
+                self.resumed(player, tick, epoch, rejoin);
             }
             ToPeer::Roster { names } => {
                 // A free seat's name is empty.
@@ -401,8 +442,9 @@ impl<D: GameData> PeerSession<D> {
         reason = "done is clamped to the unacknowledged hashes' count, at most HASH_MEMORY_TICKS"
     )]
     fn frame(&mut self, frame: HostFrame<D::Command>) {
-        let Some(next) = self.next_tick else {
-            // Overtook the welcome: the next frame repeats it.
+        let Some(next) = self.next_tick.filter(|_| self.rehoming.is_none()) else {
+            // Overtook the welcome (or a successor's word that seats it): the next frame
+            // repeats it.
             return;
         };
         if frame.ticks.as_ref().is_some_and(|run| run.pieces.len() > MAX_TICKS_PER_FRAME) {
@@ -516,6 +558,7 @@ impl<D: GameData> PeerSession<D> {
     /// own: call it [`INPUT_REPEAT_MICROS`] after an input on a link that loses inputs.
     pub fn repeat_inputs(&mut self) {
         if let Some(received) = self.next_tick
+            && self.rehoming.is_none()
             && !self.unacked.is_empty()
         {
             // The newest input alone: the older ones went at least twice already, and the
@@ -573,7 +616,7 @@ impl<D: GameData> PeerSession<D> {
         reason = "tick offsets count unacknowledged inputs and hashes, at most MAX_INPUTS_PER_MESSAGE and HASH_MEMORY_TICKS"
     )]
     pub fn send_frame(&mut self) {
-        let Some(received) = self.next_tick else { return };
+        let Some(received) = self.next_tick.filter(|_| self.rehoming.is_none()) else { return };
         let full = self.frames.is_multiple_of(FULL_FRAME_EVERY);
         self.frames = self.frames.wrapping_add(1);
         // The first of each that goes: the oldest unacknowledged, or the oldest never sent.
