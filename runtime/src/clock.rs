@@ -188,6 +188,10 @@ pub struct NetworkClock {
     nudge_learned_ppm: i64,
     /// Discontinuities taken since the clock was made.
     snaps: u32,
+    /// The newest host tick observed.
+    newest: Option<Tick>,
+    /// The render tick held through a change of host, until the new host's ticks reach it.
+    held: Option<Fx>,
 }
 
 impl Default for NetworkClock {
@@ -209,6 +213,8 @@ impl NetworkClock {
             nudge_ppm: 0,
             nudge_learned_ppm: 0,
             snaps: 0,
+            newest: None,
+            held: None,
         }
     }
 
@@ -238,10 +244,12 @@ impl NetworkClock {
         };
         self.estimate = Some(next);
         self.check_band();
+        self.release_hold();
     }
 
     /// A message measured by the host at `host_tick` arrived now.
     pub fn observe(&mut self, host_tick: Tick) {
+        self.newest = Some(self.newest.map_or(host_tick, |n| n.max(host_tick)));
         let now = self.local_micros;
         let offset = ticks_of_tick(host_tick).saturating_sub(self.local_ticks());
         let window_micros = u64::from(CLOCK_WINDOW_TICKS) * TICK_MICROS;
@@ -335,10 +343,50 @@ impl NetworkClock {
     }
 
     /// The tick remote entities are drawn at now: the estimated host tick less
-    /// [`INTERP_DELAY_TICKS`]. `None` before the first observation.
+    /// [`INTERP_DELAY_TICKS`] (or the tick held through a change of host, until that is
+    /// reached). `None` before the first observation.
     #[must_use]
     pub fn render_tick(&self) -> Option<Fx> {
+        let estimated = self.estimated_render_tick();
+        match (self.held, estimated) {
+            (Some(held), Some(tick)) if tick >= held => Some(tick),
+            (Some(held), _) => Some(held),
+            (None, tick) => tick,
+        }
+    }
+
+    fn estimated_render_tick(&self) -> Option<Fx> {
         self.host_tick().map(|t| t.saturating_sub(fx(INTERP_DELAY_TICKS as i32)))
+    }
+
+    /// The host went silent and another took the match over, its ticks going on from where
+    /// the old one's stopped, but later in time by the silence: the render tick holds where
+    /// what is drawn stopped (now, or at `stopped_at` if that is sooner: the newest tick
+    /// observed unless told, a drawing that carries on past its newest news saying how far)
+    /// and goes on from there at its pace once the new host's ticks reach it; the clock learns
+    /// the new host as it learned the first, from its first observation. Without the hold,
+    /// the render tick would have run on through the silence, and the new host's ticks would
+    /// come seconds behind it: drawn as they came, held, then snapped to.
+    pub fn host_changed(&mut self, stopped_at: Option<Fx>) {
+        let now = self.render_tick();
+        let stopped = stopped_at.or_else(|| self.newest.map(ticks_of_tick));
+        self.held = match (now, stopped) {
+            (Some(now), Some(stopped)) => Some(now.min(stopped)),
+            (now, stopped) => now.or(stopped),
+        };
+        self.window.clear();
+        self.estimate = None;
+        self.first_micros = None;
+        self.outside = None;
+    }
+
+    /// Lets go of a held render tick once the estimate has reached it.
+    fn release_hold(&mut self) {
+        if let (Some(held), Some(tick)) = (self.held, self.estimated_render_tick())
+            && tick >= held
+        {
+            self.held = None;
+        }
     }
 
     /// Discontinuities the clock has stepped over since it was made.

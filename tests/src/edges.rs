@@ -84,6 +84,12 @@ impl Ending {
         fs::read_to_string(&self.stderr).unwrap_or_default()
     }
 
+    /// Its process id (to signal it).
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Waits for the process to end on its own, for at most `limit` from now, and returns
     /// how it ended, whatever its status.
     ///

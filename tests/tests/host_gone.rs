@@ -30,8 +30,8 @@ const END_MARGIN_S: u64 = 10;
 /// machine.
 const WELCOME_S: u64 = 60;
 
-/// A host killed (SIGKILL) while a bot peer and a headless spectator are connected: neither
-/// is told, and each ends by itself within netcode's timeout (the 15 s a connect token gives)
+/// A host killed (SIGKILL) with `--no-migration` while a bot peer and a headless spectator
+/// are connected (so that nobody takes the match over): neither is told, and each ends by itself within netcode's timeout (the 15 s a connect token gives)
 /// and a margin, exiting 1 with one line that names the host's address and says it stopped
 /// answering (not a panic, not a hang, not a bare "timed out"). The peer's hash log agrees
 /// with the host's on every tick both ran: the host's log holds every tick it ran before it
@@ -43,7 +43,8 @@ fn a_host_killed_without_a_goodbye_is_noticed_by_its_peer_and_spectator_who_say_
     let game = Hosting::direct();
     let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
     let mut host_args = game.host_args();
-    host_args.extend(["--bot", "--hash-log", arg(&host_log)].map(str::to_owned));
+    // As before players could take a match over: the match ends with its host.
+    host_args.extend(["--bot", "--hash-log", arg(&host_log), "--no-migration"].map(str::to_owned));
     let host = Running::start(&dir, "host", &strs(&host_args));
     let entry = game.entry.as_str();
     let peer_args =

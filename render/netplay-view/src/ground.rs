@@ -362,6 +362,12 @@ impl GroundView {
         self.view.advance(elapsed_micros);
     }
 
+    /// Another host took the match over: the drawing holds through the pause (see
+    /// [`RemoteView::host_changed`]).
+    pub fn host_changed(&mut self) {
+        self.view.host_changed();
+    }
+
     /// An update arrived now.
     pub fn update(&mut self, update: &GroundUpdate) {
         self.view.snapshot_arrived(update.tick);

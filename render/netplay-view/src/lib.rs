@@ -53,6 +53,10 @@ pub trait Spectator<G: NetGame>: Send + 'static {
     /// What the host sent of a tick arrived now.
     fn update(&mut self, update: G::SpectatorUpdate);
 
+    /// Another host took the match over after a silence, its ticks going on from where the
+    /// old host's stopped: the drawing holds through the pause and goes on, never jumps.
+    fn host_changed(&mut self);
+
     /// What to tell the host the spectator looks at, when its camera looks at `target`.
     fn view(&self, target: glam::Vec3) -> G::SpectatorView;
 

@@ -154,6 +154,10 @@ where
         self.view.advance(elapsed_micros);
     }
 
+    fn host_changed(&mut self) {
+        self.view.host_changed();
+    }
+
     fn update(&mut self, update: ShapeUpdate) {
         self.view.update(&update.ground);
         if let Some(status) = update.status {

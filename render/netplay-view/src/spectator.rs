@@ -9,7 +9,7 @@ use std::sync::Arc;
 use fixstep_net::{Admission, LinkStats, PeerLink};
 use fixstep_present::CameraDraw;
 use fixstep_runtime::Tick;
-use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Role};
+use fixstep_runtime::net::{Goodbye, PeerConfig, PeerEvent, PeerSession, Role};
 use fixstep_runtime::tick::{TICK_MICROS, TICKS_PER_SECOND};
 use glam::Vec3;
 
@@ -47,6 +47,8 @@ pub struct NetSpectator<G: NetGame> {
     /// The match as recorded, from the welcome on.
     watched: Option<WatchedMatch<G>>,
     content: Arc<G::Content>,
+    /// What it presents to a host: to the next host too.
+    admission: Admission,
 }
 
 impl<G: NetGame> std::fmt::Debug for NetSpectator<G> {
@@ -86,6 +88,7 @@ impl<G: NetGame> NetSpectator<G> {
             record_to: record,
             watched: None,
             content: Arc::clone(content),
+            admission: admission.clone(),
         })
     }
 
@@ -152,6 +155,7 @@ impl<G: NetGame> NetSpectator<G> {
         if let Some((_, since)) = self.live.as_mut() {
             *since += elapsed_micros;
         }
+        self.follow_if_host_gone()?;
         if self.link.ended().is_some() {
             return Ok(());
         }
@@ -202,6 +206,26 @@ impl<G: NetGame> NetSpectator<G> {
                 session.report_view(view);
             }
         }
+        Ok(())
+    }
+
+    /// Turns to the match's next host if its host went (silent for the host silence, or
+    /// handing the match over), as its players do: it watches on from there.
+    fn follow_if_host_gone(&mut self) -> Result<(), NetPlayError> {
+        let gone = {
+            let session = self.link.session();
+            session.host_gone()
+                && session.goodbye().is_none_or(|goodbye| *goodbye == Goodbye::HandedOver)
+        };
+        if !gone {
+            return Ok(());
+        }
+        let Some(next) = self.link.session().follow_successor() else { return Ok(()) };
+        let Some(&at) = next.at.first() else { return Ok(()) };
+        tracing::info!(host = %at, "the host is gone: watching on from its successor at {at}");
+        self.link.redial(at, &self.admission)?;
+        self.spectator.host_changed();
+        self.goodbye = None;
         Ok(())
     }
 

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use fixstep_net::lan::LanAnswer;
 use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
-use fixstep_runtime::net::{DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId};
+use fixstep_runtime::net::{
+    DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId, Takeover,
+};
 use fixstep_runtime::replay::{RecordedBy, RosterChange};
 use fixstep_runtime::rules::CommandOf;
 use fixstep_runtime::{HashRecord, Player, Simulation, StateHash, StateHasher, Tick, TickRecord};
@@ -50,6 +52,9 @@ pub struct HostOptions {
     /// [`MAX_SPECTATOR_DELAY_S`](crate::MAX_SPECTATOR_DELAY_S) seconds): they are sent
     /// nothing newer.
     pub spectator_delay_ticks: u32,
+    /// Whether the match may outlive the host: its players offer to host, and the first of
+    /// them takes the match over when the host goes. Without, the match ends with the host.
+    pub migration: bool,
 }
 
 /// What the host's HUD and logs say of the game.
@@ -154,6 +159,39 @@ impl<G: NetRules> HostGame<G> {
         let mut names = names;
         names.resize(sim.players(), None);
         session.hold_seats(&names, 0);
+        Self::with_session(content, options, sim, session)
+    }
+
+    /// The host a player of a match of `content` becomes when it takes the match over (see
+    /// [`HostSession::succeed`]), from `sim`, its game after the takeover's ticks, at 0 on the
+    /// host's clock; otherwise as `options` say.
+    #[must_use]
+    pub fn succeeding(
+        content: &Arc<G::Content>,
+        options: &HostOptions,
+        sim: G::Sim,
+        takeover: Takeover<CommandOf<G>>,
+    ) -> Self {
+        let config = HostConfig {
+            identity: identity_of::<G>(content),
+            max_players: options.max_players,
+            max_spectators: options.max_spectators,
+            local_players: 0,
+            seat_grace_micros: options.seat_grace_micros,
+        };
+        let session = HostSession::succeed(config, takeover, 0);
+        Self::with_session(content, options, sim, session)
+    }
+
+    fn with_session(
+        content: &Arc<G::Content>,
+        options: &HostOptions,
+        sim: G::Sim,
+        mut session: HostSession<G>,
+    ) -> Self {
+        if !options.migration {
+            session.forbid_takeovers();
+        }
         let hash = sim.state_hash();
         Self {
             sim,
@@ -552,6 +590,39 @@ impl<G: NetRules> NetHost<G> {
         if let Some(path) = &options.record {
             game.record_to(path, content.as_ref())?;
         }
+        Self::on_transport(content, options, game, transport)
+    }
+
+    /// The host a player becomes when it takes its match over (see [`HostGame::succeeding`]),
+    /// listening on `socket`, the one it offered to host on.
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot be set up.
+    pub fn succeeding(
+        content: &Arc<G::Content>,
+        options: &HostOptions,
+        socket: std::net::UdpSocket,
+        sim: G::Sim,
+        takeover: Takeover<CommandOf<G>>,
+    ) -> Result<Self, NetPlayError> {
+        let connections = options.max_players + options.max_spectators;
+        let transport = HostTransport::on_socket(
+            socket,
+            &options.also_reachable_at,
+            connections,
+            &options.access,
+        )?;
+        let game = HostGame::succeeding(content, options, sim, takeover);
+        Self::on_transport(content, options, game, transport)
+    }
+
+    fn on_transport(
+        content: &Arc<G::Content>,
+        options: &HostOptions,
+        game: HostGame<G>,
+        transport: HostTransport,
+    ) -> Result<Self, NetPlayError> {
         let state_bytes = game.encoded_state()?.len();
         let mut transport = transport.with_peer_message_limit(peer_message_bytes(state_bytes));
         let lan = LanAnswer {
@@ -734,6 +805,33 @@ impl<G: NetRules> NetHost<G> {
         self.receive(0, self.now_micros)?;
         self.send();
         Ok(())
+    }
+
+    /// Leaves the match to the next host of the succession (see [`HostSession::hand_over`]);
+    /// with nobody to hand it to, ends it. Whether it handed it over.
+    ///
+    /// # Errors
+    ///
+    /// If the socket fails.
+    pub fn hand_over(&mut self) -> Result<bool, NetPlayError> {
+        let handed = self.game.session.hand_over();
+        self.receive(0, self.now_micros)?;
+        self.send();
+        Ok(handed)
+    }
+
+    /// Whether it is a successor still waiting for players to claim their seats: it fixes
+    /// no tick meanwhile (see [`HostSession::gathering`]).
+    #[must_use]
+    pub fn gathering(&self) -> bool {
+        self.game.session.gathering()
+    }
+
+    /// Whether it was succeeded: it must fix no more ticks (see
+    /// [`HostSession::superseded`]).
+    #[must_use]
+    pub fn superseded(&self) -> bool {
+        self.game.session.superseded()
     }
 
     /// Tells every peer still connected that the match is over, and closes every connection.

@@ -49,6 +49,7 @@
 //!     access: fixstep_netplay::Access::Open,
 //!     record: None,
 //!     spectator_delay_ticks: 0,
+//!     migration: true,
 //! };
 //! let mut host = HostGame::<Arena>::new(&rink, &options);
 //! let identity = identity_of::<Arena>(&rink);
@@ -93,6 +94,7 @@ pub mod recording;
 pub mod resume;
 mod schedule;
 mod shared_ticks;
+mod successor;
 mod watched;
 
 use fixstep_runtime::net::GameData;
@@ -112,6 +114,7 @@ pub use peer::{
 pub use recording::{RecordError, Recording};
 pub use schedule::{HostSchedule, SERVE_MICROS, STAND_IN_MICROS};
 pub use shared_ticks::{SharedTicks, Verdict};
+pub use successor::{HostOffer, SuccessorHost};
 pub use watched::WatchedMatch;
 
 /// A game's rules played over the network: what the host sends its spectators, and how a

@@ -24,6 +24,8 @@ use crate::desync::{Kept, Side, write_report};
 use crate::recording::{Recording, keep_going};
 use crate::schedule::SERVE_MICROS;
 use crate::shared_ticks::{SharedTicks, Verdict};
+use crate::successor::{HostOffer, HostSocket, SuccessorHost};
+use crate::{Access, HostOptions, NetHost};
 use crate::{NetPlayError, NetRules, RECENT_STATES, RecentStates, RecentTicks, part_names};
 
 /// What the peer's HUD says.
@@ -53,6 +55,13 @@ pub struct PeerStats {
     /// microseconds (see [`fixstep_runtime::net::InputTicks`]).
     pub margin_micros: Option<(u32, u32)>,
 }
+
+/// The fewest players a successor's host seats: a default host's. A successor does not know
+/// the limit its host had; the match's seats it keeps, and room for a full default game.
+const SUCCESSOR_MIN_PLAYERS: usize = 8;
+
+/// The spectators a successor's host takes: a default host's.
+const SUCCESSOR_SPECTATORS: usize = 8;
 
 /// The most latency samples kept: a quarter of an hour of inputs, enough for any summary.
 const MAX_LATENCY_SAMPLES: usize = 9_000;
@@ -101,6 +110,8 @@ pub struct PeerOptions {
     /// Where to record the match as a replay, from the state the host welcomes it with
     /// (`None`: it is not).
     pub record: Option<PathBuf>,
+    /// Where it offers to host the match if the host goes.
+    pub offer: HostOffer,
 }
 
 /// A rejoin secret file: 32 hex digits and a newline; a little more is allowed for a line end
@@ -247,6 +258,14 @@ pub struct NetPeer<G: NetRules> {
     record_to: Option<PathBuf>,
     /// The match's replay, while it is recorded.
     recording: Option<Recording<G>>,
+    /// What it presents to a host: to its successors too.
+    admission: Admission,
+    /// Where it offers to host.
+    offer: HostOffer,
+    /// The socket it offered to host on, kept until it does.
+    host_socket: Option<HostSocket>,
+    /// The match's host on this machine, once this player took the match over.
+    successor: Option<SuccessorHost>,
 }
 
 impl<G: NetRules> std::fmt::Debug for NetPeer<G> {
@@ -330,6 +349,10 @@ impl<G: NetRules> NetPeer<G> {
             goodbye: None,
             record_to: options.record.clone(),
             recording: None,
+            admission: options.admission.clone(),
+            offer: options.offer,
+            host_socket: None,
+            successor: None,
         })
     }
 
@@ -447,6 +470,7 @@ impl<G: NetRules> NetPeer<G> {
     /// If the connection fails or is refused, a state arrives damaged, or a tick does not run.
     pub fn receive(&mut self, elapsed_micros: u64) -> Result<(), NetPlayError> {
         self.clock.advance(elapsed_micros);
+        self.follow_if_host_gone()?;
         if self.link.ended().is_some() {
             return Ok(());
         }
@@ -459,6 +483,7 @@ impl<G: NetRules> NetPeer<G> {
         for event in events {
             self.event(event)?;
         }
+        self.follow_if_host_gone()?;
         self.since_inputs_micros = self.since_inputs_micros.saturating_add(elapsed_micros);
         let lossy = self.inputs.as_ref().is_some_and(InputTicks::lossy);
         if lossy && !self.repeated && self.since_inputs_micros >= INPUT_REPEAT_MICROS {
@@ -497,6 +522,7 @@ impl<G: NetRules> NetPeer<G> {
                 if let (Some(file), Some(secret)) = (&self.rejoin_file, rejoin) {
                     write_secret(file, secret);
                 }
+                self.offer_to_host();
             }
             PeerEvent::Resync(Welcome { tick, state, hash, .. }) => {
                 // Ticks before it still waiting to run are of the old state: run_due skips them.
@@ -586,6 +612,99 @@ impl<G: NetRules> NetPeer<G> {
             // The succession stays in the session, which keeps the latest.
             PeerEvent::Update(_) | PeerEvent::Succession(_) | PeerEvent::Dropped(_) => {}
         }
+        Ok(())
+    }
+
+    /// Offers to host the match if its host goes, on a socket kept for it: a player that
+    /// runs its own game and reaches its host with nothing (or a password) a successor could
+    /// not present too. A matchmaker's token is the matchmaker's: such a player offers nothing.
+    fn offer_to_host(&mut self) {
+        let can =
+            matches!(self.runner, Runner::Own(_)) && !matches!(self.admission, Admission::Token(_));
+        if !can {
+            return;
+        }
+        if self.host_socket.is_none() {
+            self.host_socket = HostSocket::reserve(self.link.host(), self.offer);
+        }
+        if let Some(socket) = &self.host_socket {
+            self.link.session().offer_to_host(vec![socket.at]);
+        }
+    }
+
+    /// Turns to the next host of the succession if the host went (silent for the host
+    /// silence, or handing the match over): takes the match over if this player is next, and
+    /// connects to the next host. With nobody to turn to, the match ends as it did before
+    /// players could take it over.
+    fn follow_if_host_gone(&mut self) -> Result<(), NetPlayError> {
+        let gone = {
+            let session = self.link.session();
+            session.host_gone()
+                && session.goodbye().is_none_or(|goodbye| *goodbye == Goodbye::HandedOver)
+        };
+        if !gone {
+            return Ok(());
+        }
+        let Some(next) = self.link.session().follow_successor() else { return Ok(()) };
+        let name = self.names.get(next.player.index()).cloned().unwrap_or_default();
+        if Some(next.player) == self.player() {
+            self.take_over()?;
+        }
+        let Some(&at) = next.at.first() else { return Ok(()) };
+        tracing::info!(host = %at, "the host is gone: {name} hosts now, at {at}");
+        self.link.redial(at, &self.admission)?;
+        // The ticks drawn hold through the pause, and go on at their pace after it.
+        self.clock.host_changed(None);
+        self.goodbye = None;
+        Ok(())
+    }
+
+    /// Hosts the match from this player's game (apart from its player, which claims its seat
+    /// there as the others do), on the socket it offered.
+    fn take_over(&mut self) -> Result<(), NetPlayError> {
+        let Runner::Own(Some(sim)) = &self.runner else { return Ok(()) };
+        let (Some(host_socket), Some(takeover)) =
+            (self.host_socket.take(), self.link.session().takeover(self.names.clone()))
+        else {
+            return Ok(());
+        };
+        // The host's game is this player's, with the ticks it has and has not run yet.
+        let mut game = G::new_sim(&self.content, 0, 0);
+        game.restore(sim.state());
+        for record in &self.playout {
+            if record.tick >= game.next_tick() {
+                record.run(&mut game)?;
+            }
+        }
+        if game.next_tick() != takeover.next_tick() {
+            tracing::warn!("cannot host the match: its ticks are not all here");
+            return Ok(());
+        }
+        let access = match &self.admission {
+            Admission::Key(key) => Access::Key(key.clone()),
+            Admission::Open | Admission::Token(_) => Access::Open,
+        };
+        let seats = self.names.len();
+        let options = HostOptions {
+            bind: host_socket.at,
+            also_reachable_at: vec![host_socket.at],
+            max_players: seats.max(SUCCESSOR_MIN_PLAYERS),
+            max_spectators: SUCCESSOR_SPECTATORS,
+            seat_grace_micros: fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS,
+            own_player: false,
+            seed: 0,
+            name: String::new(),
+            reports: self.reports.clone(),
+            access,
+            record: None,
+            spectator_delay_ticks: 0,
+            migration: true,
+        };
+        let takeover = takeover.hosted_apart();
+        let socket = host_socket.socket;
+        let host = NetHost::<G>::succeeding(&self.content, &options, socket, game, takeover)?;
+        tracing::info!(at = %host_socket.at, "hosting the match from here on");
+        self.successor = Some(SuccessorHost::start(host));
         Ok(())
     }
 

@@ -80,7 +80,7 @@ impl HostSchedule {
 
     /// The next tick at `now_micros`: whether to run it (`false`: it is not due, or the
     /// serving thread ran it already).
-    const fn take_due(&mut self, now_micros: u64) -> bool {
+    pub const fn take_due(&mut self, now_micros: u64) -> bool {
         if self.ran < self.due(now_micros) {
             self.ran += 1;
             true

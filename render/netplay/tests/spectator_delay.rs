@@ -42,6 +42,7 @@ fn host(delay_ticks: u32) -> (HostGame<Arena>, Arc<<Arena as Rules>::Content>) {
         access: Access::Open,
         record: None,
         spectator_delay_ticks: delay_ticks,
+        migration: true,
     };
     (HostGame::<Arena>::new(&rink, &options), rink)
 }

@@ -77,6 +77,7 @@ impl Room {
             access: fixstep_netplay::Access::Open,
             record: None,
             spectator_delay_ticks: 0,
+            migration: true,
         };
         let mut host = HostGame::new(&level, &options);
         let mut sessions = Vec::new();

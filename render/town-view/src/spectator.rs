@@ -153,6 +153,10 @@ impl Spectator<Town> for TownSpectator {
         self.view.advance(elapsed_micros);
     }
 
+    fn host_changed(&mut self) {
+        self.view.host_changed();
+    }
+
     fn update(&mut self, update: TownUpdate) {
         self.view.update(&update.ground);
         for object in &update.objects {

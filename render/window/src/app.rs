@@ -170,6 +170,7 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             access: key(password)?.map_or(Access::Open, Access::Key),
             record: Some(new_recording(&replays_dir(), now_unix_ms())),
             spectator_delay_ticks: 0,
+            migration: true,
         }),
         Launch::Join { host, name, password } => Mode::Join(PeerOptions {
             host: *host,
@@ -178,6 +179,7 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             reports: reports_dir(),
             rejoin_file: rejoin_file(&host.to_string(), name),
             record: Some(new_recording(&replays_dir(), now_unix_ms())),
+            offer: fixstep_netplay::HostOffer::default(),
         }),
         Launch::Spectate { host, password } => Mode::Spectate {
             host: *host,

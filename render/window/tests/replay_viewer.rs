@@ -272,6 +272,7 @@ fn a_window_hosts_on_from_a_replays_moment() {
         access: fixstep_netplay::Access::Open,
         record: None,
         spectator_delay_ticks: 0,
+        migration: true,
     };
     let host =
         fixstep_window::session::HostPlay::<Town>::starting(&town(), &options, Some(resumed))

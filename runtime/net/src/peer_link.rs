@@ -34,6 +34,8 @@ pub struct PeerLink<D: GameData> {
     /// received or sent.
     ended: Option<String>,
     host: std::net::SocketAddr,
+    /// How often the serving thread serves, once there is one.
+    every: Option<Duration>,
 }
 
 impl<D: GameData> std::fmt::Debug for PeerLink<D> {
@@ -74,7 +76,8 @@ impl<D: GameData> PeerLink<D> {
     ) -> Result<Self, NetError> {
         let transport = PeerTransport::connect(host, admission)?;
         let served = Served { session, transport, failure: None };
-        Ok(Self { served: Arc::new(Mutex::new(served)), thread: None, ended: None, host })
+        let served = Arc::new(Mutex::new(served));
+        Ok(Self { served, thread: None, ended: None, host, every: None })
     }
 
     fn served(&self) -> MutexGuard<'_, Served<D>> {
@@ -90,6 +93,7 @@ impl<D: GameData> PeerLink<D> {
         if self.thread.is_some() {
             return;
         }
+        self.every = Some(every);
         let stop = Arc::new(AtomicBool::new(false));
         let served = Arc::clone(&self.served);
         let stopped = Arc::clone(&stop);
@@ -200,6 +204,36 @@ impl<D: GameData> PeerLink<D> {
     #[must_use]
     pub fn stats(&self) -> LinkStats {
         self.served().transport.stats()
+    }
+
+    /// Turns this session to another host, at `host` with `admission` (its host went, and
+    /// `host` is the successor it turns to): the connection to the old host is closed, a new
+    /// one made, and the session says hello there as it comes up, served as before (from a
+    /// thread, if it was). What the old host said in ending is forgotten.
+    ///
+    /// # Errors
+    ///
+    /// If no socket can be bound.
+    pub fn redial(
+        &mut self,
+        host: std::net::SocketAddr,
+        admission: &Admission,
+    ) -> Result<(), NetError> {
+        let threaded = self.thread.is_some();
+        self.stop_thread();
+        let transport = PeerTransport::connect(host, admission)?;
+        {
+            let mut served = self.served();
+            served.transport.disconnect();
+            served.transport = transport;
+            served.failure = None;
+        }
+        self.ended = None;
+        self.host = host;
+        if let Some(every) = threaded.then_some(self.every).flatten() {
+            self.serve_from_thread(every);
+        }
+        Ok(())
     }
 
     /// Stops the serving thread, if there is one, and says goodbye to the host.

@@ -163,6 +163,23 @@ impl HostTransport {
         access: &Access,
     ) -> Result<Self, NetError> {
         let socket = UdpSocket::bind(bind).map_err(|e| NetError::Bind { addr: bind, source: e })?;
+        Self::on_socket(socket, also_reachable_at, max_connections, access)
+    }
+
+    /// A host listening on `socket`, bound already (a player's, kept for the day it takes its
+    /// match over); otherwise as [`bind`](Self::bind).
+    ///
+    /// # Errors
+    ///
+    /// If the socket cannot be set up.
+    pub fn on_socket(
+        socket: UdpSocket,
+        also_reachable_at: &[SocketAddr],
+        max_connections: usize,
+        access: &Access,
+    ) -> Result<Self, NetError> {
+        let unbound = SocketAddr::from(([0, 0, 0, 0], 0));
+        let bind = socket.local_addr().unwrap_or(unbound);
         let local = socket.local_addr().map_err(|e| NetError::Bind { addr: bind, source: e })?;
         let mut public_addresses = vec![local];
         public_addresses.extend_from_slice(also_reachable_at);

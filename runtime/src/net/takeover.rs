@@ -40,6 +40,8 @@ pub struct Takeover<C> {
     pub(super) inputs: Vec<(Tick, C)>,
     /// The other players of the succession: the seats it waits for.
     pub(super) expected: Vec<Player>,
+    /// The successor hosts apart from its own player, which claims its seat as the others do.
+    pub(super) apart: bool,
 }
 
 impl<C> Takeover<C> {
@@ -47,6 +49,18 @@ impl<C> Takeover<C> {
     #[must_use]
     pub const fn epoch(&self) -> u32 {
         self.epoch
+    }
+
+    /// The same takeover by a successor that hosts apart from its player (a host of its own,
+    /// on a thread or in another process): its seat waits for its player to claim it, as the
+    /// others' do, instead of being the host's own.
+    #[must_use]
+    pub fn hosted_apart(mut self) -> Self {
+        if !self.apart {
+            self.apart = true;
+            self.expected.push(self.seat);
+        }
+        self
     }
 
     /// The next tick the successor fixes: the one after the newest it ran.

@@ -304,7 +304,12 @@ fn a_stopped_host_finds_it_was_succeeded_and_fixes_no_more() {
     let mut frozen = table.host.take().expect("hosting");
     table.run_until(stopped + 3_000_000);
     assert_eq!(table.host.as_ref().map(|h| h.session.epoch()), Some(1), "taken over");
-    // It runs again: it finds it fixed nothing for longer than its players wait, and stops.
+    // It runs again: its transport says its players left (they closed their connections as
+    // they turned to the successor), and it finds it fixed nothing for longer than its
+    // players wait, and stops.
+    for id in 1..=2 {
+        frozen.session.disconnect(PeerId(id));
+    }
     let fixed = frozen.session.next_tick();
     frozen.step(STEP_MICROS, table.now);
     assert!(frozen.session.superseded());

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use fixstep_net::WallClock;
 use fixstep_netplay::resume::from_replay;
@@ -128,6 +128,10 @@ pub struct HostArgs {
     /// A player who drops out and comes back within them finds the game going on.
     #[arg(long, value_name = "SECONDS", requires = "headless")]
     pub end_when_empty: Option<u64>,
+    /// End the match when the host ends, as it was before players could take it over: no
+    /// player offers to host it, and when the host goes, its players stop.
+    #[arg(long)]
+    pub no_migration: bool,
     /// Run as an Agones game server (headless): Ready once listening, Health from the tick
     /// loop, the players in the GameServer's `players` List, Shutdown when the match ends.
     /// The SDK sidecar is reached on `AGONES_SDK_HTTP_PORT` (which Agones sets).
@@ -221,6 +225,7 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         access: args.password.access()?,
         record: args.record.clone(),
         spectator_delay_ticks: args.spectator_delay_ticks(),
+        migration: !args.no_migration,
     };
     // Every file is read before anything is said or bound: a bad one is the only line.
     let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
@@ -315,6 +320,11 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         // Without a fleet, nobody follows the seats.
         #[cfg(not(feature = "agones"))]
         let _ = seats_changed;
+        if host.superseded() {
+            // Stopped (or cut off) long enough for its players to take the match over: they
+            // play on with their new host, and this one must fix nothing more.
+            break;
+        }
         let held = held_at(script.as_ref(), now, elapsed);
         let ticked_from = host.sim().next_tick();
         let mut done = false;
@@ -376,10 +386,13 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         let wake = [Some(now + POLL_MICROS), Some(schedule.next_due_micros()), host.poll_timeout()];
         sleep_until(&clock, wake.into_iter().flatten().min().unwrap_or(now));
     }
+    let superseded = host.superseded();
     // The goodbye goes out with the last ticks, on the same ordered channel, and has the
-    // farewell to get through.
-    host.end_match()?;
-    let farewell_until = clock.now_micros() + FAREWELL_MICROS;
+    // farewell to get through (a host that was succeeded has nobody left to tell).
+    if !superseded {
+        host.end_match()?;
+    }
+    let farewell_until = if superseded { 0 } else { clock.now_micros() + FAREWELL_MICROS };
     while clock.now_micros() < farewell_until {
         let now = clock.now_micros();
         host.receive(now - last, now)?;
@@ -396,6 +409,14 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         }
     }
     logs.finish()?;
+    if superseded {
+        bail!(
+            "this host was silent for over {} s and its players took the match over: it ends \
+             at tick {}",
+            fixstep_runtime::net::HOST_SILENCE_MICROS / 1_000_000,
+            host.sim().next_tick().0
+        );
+    }
     if let Some((metrics, _)) = &metrics {
         // The last scrape sees what the summary says.
         metrics.observe(&host);

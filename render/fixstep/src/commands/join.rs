@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use fixstep_net::WallClock;
-use fixstep_netplay::{InputLatency, NetPeer, PeerOptions};
+use fixstep_netplay::{HostOffer, InputLatency, NetPeer, PeerOptions};
 use fixstep_netplay_view::PlayerFrames;
 use fixstep_present::CommandOf;
 use fixstep_runtime::math::Fx;
@@ -48,6 +48,15 @@ pub struct JoinArgs {
     pub record: Option<PathBuf>,
     #[command(flatten)]
     pub password: PasswordArgs,
+    /// The UDP port this player would host the match on if its host went (default: one the
+    /// system gives): a port forwarded on a router, say.
+    #[arg(long, value_name = "PORT")]
+    pub host_port: Option<u16>,
+    /// The address the other players are told to reach this player at if it hosts the match
+    /// after its host, `HOST:PORT` (default: this machine's address towards the host, with
+    /// the port above).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub offer_at: Option<String>,
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
@@ -86,6 +95,7 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
     let host = resolve(&args.host)?;
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
+    let offer_at = args.offer_at.as_deref().map(resolve).transpose()?;
     let options = PeerOptions {
         host,
         name: args.name.clone(),
@@ -93,6 +103,7 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
         reports: args.reports.clone(),
         rejoin_file: rejoin_file(&args.host, &args.name),
         record: args.record.clone(),
+        offer: HostOffer { port: args.host_port, at: offer_at },
     };
     if !args.logs.headless {
         let mode = super::play::Windowed::Join(options);

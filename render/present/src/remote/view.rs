@@ -116,6 +116,24 @@ impl RemoteView {
         self.since_draw_micros = self.since_draw_micros.saturating_add(elapsed_micros);
     }
 
+    /// Another host took the match over after a silence: the drawing holds where it stopped
+    /// and goes on once the new host's snapshots reach it (see
+    /// [`NetworkClock::host_changed`]). A moving entity stops [`MAX_EXTRAPOLATION_TICKS`]
+    /// past its newest measurement, drawn its own delay behind the render tick; the render
+    /// tick holds where the last of them stopped, so that none is drawn back where it was.
+    /// Those that stopped sooner catch up by the blend their next measurements start.
+    ///
+    /// [`MAX_EXTRAPOLATION_TICKS`]: super::MAX_EXTRAPOLATION_TICKS
+    pub fn host_changed(&mut self) {
+        let ahead = f64::from(super::MAX_EXTRAPOLATION_TICKS);
+        let stopped = self
+            .buffers
+            .iter()
+            .map(|b| f64::from(b.newest().tick) + ahead + b.delay_ticks())
+            .reduce(f64::max);
+        self.clock.host_changed(stopped.map(fixstep_runtime::math::Fx::from_num));
+    }
+
     /// A snapshot the host measured at `tick` arrived now: an observation for the clock.
     pub fn snapshot_arrived(&mut self, tick: Tick) {
         self.clock.observe(tick);

@@ -83,6 +83,7 @@ impl Loopback {
             access: Access::Open,
             record: None,
             spectator_delay_ticks: 0,
+            migration: true,
         }
     }
 
@@ -95,6 +96,7 @@ impl Loopback {
             reports: self.reports.clone(),
             rejoin_file: None,
             record: None,
+            offer: fixstep_netplay::HostOffer::default(),
         }
     }
 }

@@ -472,9 +472,18 @@ pub struct HostSession<D: GameData> {
     /// The seats of the succession this successor took over from, in order: they keep their
     /// precedence as they come back.
     ranks: Vec<Player>,
-    /// When it last fixed a tick (microseconds), to notice a host stopped long enough to be
-    /// succeeded.
+    /// Whether the match may outlive this host: players' offers make a succession.
+    takeovers: bool,
+    /// The seat of a successor's own player, which claims it from the same process: never a
+    /// successor of this host.
+    own_seat: Option<Player>,
+    /// When it last sent its players a frame while gathering, microseconds.
+    heartbeat_micros: u64,
+    /// When it last fixed a tick (microseconds), and whether it had a succession then: a host
+    /// that fixes no tick for the host silence with one was succeeded, whatever it learns of
+    /// its players' departures once it looks again.
     fixed_micros: Option<u64>,
+    fixed_with_successors: bool,
 }
 
 impl<D: GameData> core::fmt::Debug for HostSession<D> {
@@ -514,7 +523,11 @@ impl<D: GameData> HostSession<D> {
             recovered: Vec::new(),
             superseded: false,
             ranks: Vec::new(),
+            takeovers: true,
+            own_seat: None,
+            heartbeat_micros: 0,
             fixed_micros: None,
+            fixed_with_successors: false,
         }
     }
 
@@ -527,13 +540,15 @@ impl<D: GameData> HostSession<D> {
     /// Works the succession out again from the players connected now and tells every peer if
     /// it changed; whether it did.
     fn update_succession(&mut self) -> bool {
+        let own = self.own_seat;
         let candidates = self.peers.values().filter_map(|p| match p.joined {
-            Some(Joined::Player(player)) => {
+            // A successor's own player hosts here already: it dies with this host.
+            Some(Joined::Player(player)) if Some(player) != own => {
                 Some(Candidate { player, joined: p.joined_order, at: &p.hosts_on })
             }
             _ => None,
         });
-        let order = succession(candidates);
+        let order = if self.takeovers { succession(candidates) } else { Vec::new() };
         if order == self.succession {
             return false;
         }
@@ -805,6 +820,7 @@ impl<D: GameData> HostSession<D> {
     pub fn check_timeouts(&mut self, now_micros: u64) {
         self.now_micros = self.now_micros.max(now_micros);
         self.notice_stop();
+        self.heartbeat();
         self.free_expired_seats();
         let silent: Vec<PeerId> = self
             .peers
@@ -1232,6 +1248,7 @@ impl<D: GameData> HostSession<D> {
         self.free_expired_seats();
         let tick = self.next_tick;
         self.fixed_micros = Some(self.now_micros);
+        self.fixed_with_successors = !self.succession.is_empty();
         self.gather = None;
         let seats = core::mem::take(&mut self.pending);
         let mut commands = Vec::with_capacity(self.slots.len());

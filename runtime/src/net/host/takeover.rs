@@ -11,6 +11,7 @@ use crate::net::wire::{
     Delivery, GameData, Goodbye, HostMessage, Refusal, RejoinSecret, Resume, Role, valid_name,
 };
 use crate::seats::SeatChanges;
+use crate::tick::TICK_MICROS;
 use crate::{Player, TickRecord};
 
 /// A successor waiting for the players of its succession to claim their seats.
@@ -37,7 +38,7 @@ impl<D: GameData> HostSession<D> {
         now_micros: u64,
     ) -> Self {
         let next = takeover.next_tick();
-        let Takeover { epoch, seat, names, ticks, inputs, expected } = takeover;
+        let Takeover { epoch, seat, names, ticks, inputs, expected, apart } = takeover;
         config.local_players = 0;
         let mut host = Self::new(config, next);
         let away = Holder::Away { since_micros: now_micros };
@@ -46,7 +47,7 @@ impl<D: GameData> HostSession<D> {
             let name = names.get(index).filter(|n| valid_name(n)).cloned().unwrap_or_default();
             let taken = host.slots.iter().any(|s| !name.is_empty() && s.name == name);
             let (name, holder) = match name {
-                _ if index == seat.index() => (name, Holder::Local),
+                _ if index == seat.index() && !apart => (name, Holder::Local),
                 name if name.is_empty() || taken => (String::new(), Holder::Free),
                 name => (name, away),
             };
@@ -54,13 +55,14 @@ impl<D: GameData> HostSession<D> {
             slot.last = command;
             host.slots.push(slot);
         }
-        if let Some(own) = host.slots.get_mut(seat.index()) {
+        if let Some(own) = host.slots.get_mut(seat.index()).filter(|_| !apart) {
             own.inputs = inputs.into_iter().map(|(tick, c)| (tick, (c, now_micros))).collect();
         }
         for record in &ticks {
             host.remember(record);
         }
         host.epoch = epoch;
+        host.own_seat = apart.then_some(seat);
         host.now_micros = now_micros;
         host.fixed_micros = Some(now_micros);
         // The players of the old succession keep their precedence in the new one.
@@ -71,6 +73,13 @@ impl<D: GameData> HostSession<D> {
             waiting: expected,
         });
         host
+    }
+
+    /// Makes the match end with this host: no player's offer makes a succession, so when the
+    /// host goes its players have nobody to turn to.
+    pub fn forbid_takeovers(&mut self) {
+        self.takeovers = false;
+        self.update_succession();
     }
 
     /// Its epoch: 0 for the host that started the match, one more for each takeover since.
@@ -113,13 +122,36 @@ impl<D: GameData> HostSession<D> {
     }
 
     /// Notices a host that fixed no tick for [`HOST_SILENCE_MICROS`] while players offered to
-    /// host: its players took it for gone, and the first of them took the match over.
+    /// host (a successor: since it stopped gathering): its players took it for gone, and the
+    /// first of them took the match over.
     pub(super) fn notice_stop(&mut self) {
+        let gathered = self.gather.as_ref().map(|g| g.until_micros);
         let stopped = self
             .fixed_micros
+            .max(gathered)
             .is_some_and(|at| self.now_micros.saturating_sub(at) >= HOST_SILENCE_MICROS);
-        if stopped && !self.superseded && !self.succession.is_empty() && !self.gathering() {
+        let successors = self.fixed_with_successors || !self.succession.is_empty();
+        if stopped && !self.superseded && successors && !self.gathering() {
             self.supersede();
+        }
+    }
+
+    /// While it gathers the players' claims, a successor fixes no tick; it sends the players
+    /// it seated a frame a tick all the same, so that none of them takes it for gone.
+    pub(super) fn heartbeat(&mut self) {
+        let due = self.now_micros.saturating_sub(self.heartbeat_micros) >= TICK_MICROS;
+        if !self.gathering() || !due {
+            return;
+        }
+        self.heartbeat_micros = self.now_micros;
+        let players: Vec<PeerId> = self
+            .peers
+            .iter()
+            .filter(|(_, p)| matches!(p.joined, Some(Joined::Player(_))))
+            .map(|(&id, _)| id)
+            .collect();
+        for peer in players {
+            self.send_frames(peer, None);
         }
     }
 

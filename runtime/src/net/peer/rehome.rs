@@ -24,8 +24,10 @@ impl<D: GameData> PeerSession<D> {
         // Every successor tried is asked for the same epoch: one past the host that went.
         self.rehoming.get_or_insert(self.epoch.saturating_add(1));
         self.goodbye = None;
-        // The successor's silence counts from now.
+        // The successor's silence counts from now (a spectator's, from its first update: a
+        // successor sends it none while it gathers the players' claims).
         self.heard_micros = Some(self.now_micros);
+        self.watching = false;
         // What the old host sent of ticks not yet handed out is moot: the successor fixes
         // them anew.
         self.early.clear();
@@ -67,6 +69,7 @@ impl<D: GameData> PeerSession<D> {
             ticks: self.handed.iter().cloned().collect(),
             inputs,
             expected,
+            apart: false,
         })
     }
 

@@ -467,6 +467,7 @@ fn join_more<G: NetGame>(
             reports: options.reports.clone(),
             rejoin_file: None,
             record: None,
+            offer: fixstep_netplay::HostOffer::default(),
         };
         players.push(Player {
             peer: NetPeer::connect_shared(Arc::clone(content), &peer_options)?,
