@@ -168,6 +168,33 @@ pub struct PlayingLine {
     pub hashed: Option<(u32, u64)>,
     /// Whether the host found the hashes equal.
     pub agreement: Agreement,
+    /// The match's latest change of host, while it is news.
+    pub host_change: Option<HostChange>,
+}
+
+/// The match's host went and another took it over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostChange {
+    /// The old host's own player's name (empty for a host that played no character).
+    pub left: String,
+    /// The new host's player's name.
+    pub hosts: String,
+    /// How long the match paused for this player, milliseconds, once it went on.
+    pub pause_ms: Option<u64>,
+}
+
+impl fmt::Display for HostChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.left.as_str() {
+            "" => f.write_str("the host left")?,
+            left => write!(f, "{left} left")?,
+        }
+        write!(f, "; {} hosts now", self.hosts)?;
+        match self.pause_ms {
+            Some(ms) => write!(f, " (the match paused {}.{} s)", ms / 1000, ms % 1000 / 100),
+            None => f.write_str(" (waiting)"),
+        }
+    }
 }
 
 /// How a player's hashes stand with the host's.
@@ -261,6 +288,9 @@ impl fmt::Display for HostingLine {
 
 impl fmt::Display for PlayingLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(change) = &self.host_change {
+            write!(f, "{change}   ")?;
+        }
         write!(
             f,
             "host tick {}   rtt {} ms   input queue {}, margin ",
@@ -348,11 +378,20 @@ mod tests {
             late_inputs: 0,
             hashed: Some((38, 0xdead_beef_0123_4567)),
             agreement: Agreement::Agrees,
+            host_change: None,
         };
         assert_eq!(
-            NetworkLine::Playing(line).to_string(),
+            NetworkLine::Playing(line.clone()).to_string(),
             "host tick 40   rtt 82 ms   input queue 2, margin -   late inputs 0   last hash 38 \
              deadbeef (agrees)"
+        );
+        let change = HostChange { left: "ada".into(), hosts: "bob".into(), pause_ms: Some(1_340) };
+        let moved = PlayingLine { host_change: Some(change), ..line };
+        assert!(
+            NetworkLine::Playing(moved).to_string().starts_with(
+                "ada left; bob hosts now (the match paused 1.3 s)   host tick 40   rtt 82 ms"
+            ),
+            "the news comes first"
         );
         let ended = NetworkLine::Ended("the host at 10.0.0.2:7777 ended the match".to_owned());
         assert_eq!(

@@ -66,8 +66,8 @@ pub use wgpu;
 
 pub use context::{GpuContext, GpuError};
 pub use hud::{
-    Agreement, DesyncCount, HostingLine, Hud, NetworkLine, PlayingLine, ReplayLine, match_clock,
-    speed_words,
+    Agreement, DesyncCount, HostChange, HostingLine, Hud, NetworkLine, PlayingLine, ReplayLine,
+    match_clock, speed_words,
 };
 pub use offscreen::OffscreenTarget;
 pub use skinning::SkinningPath;

@@ -108,8 +108,8 @@ pub use host::{GOODBYE_GRACE_MICROS, HostGame, HostOptions, HostStats, NetHost};
 pub use metrics::{HostMetrics, METRICS_CONTENT_TYPE, METRICS_PATH, MetricsServer};
 pub use news::{HostNews, Leaver};
 pub use peer::{
-    InputLatency, NetPeer, PeerOptions, PeerStats, dropped_by, identity_of, parse_rejoin_secret,
-    rejoin_file, said_goodbye,
+    HostMoved, InputLatency, NetPeer, PeerOptions, PeerStats, dropped_by, identity_of,
+    parse_rejoin_secret, rejoin_file, said_goodbye,
 };
 pub use recording::{RecordError, Recording};
 pub use schedule::{HostSchedule, SERVE_MICROS, STAND_IN_MICROS};

@@ -54,6 +54,22 @@ pub struct PeerStats {
     /// How long before their ticks its inputs reach the host, and how long they should,
     /// microseconds (see [`fixstep_runtime::net::InputTicks`]).
     pub margin_micros: Option<(u32, u32)>,
+    /// The latest change of host this player saw, if the match has had one.
+    pub host_moved: Option<HostMoved>,
+}
+
+/// The match's host went and another took it over, as a player saw it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HostMoved {
+    /// The old host's own player's name (empty for a host that played no character).
+    pub left: String,
+    /// The new host's player's name.
+    pub hosts: String,
+    /// When this player turned to the new host, on its network clock's time, microseconds.
+    pub at_micros: u64,
+    /// How long no tick came, from the old host's last to the new host's first, microseconds
+    /// (`None` until the first came).
+    pub pause_micros: Option<u64>,
 }
 
 /// The fewest players a successor's host seats: a default host's. A successor does not know
@@ -264,6 +280,8 @@ pub struct NetPeer<G: NetRules> {
     offer: HostOffer,
     /// The socket it offered to host on, kept until it does.
     host_socket: Option<HostSocket>,
+    /// When the latest tick arrived, on the clock's time, microseconds: a pause starts there.
+    tick_micros: u64,
     /// The match's host on this machine, once this player took the match over.
     successor: Option<SuccessorHost>,
 }
@@ -352,6 +370,7 @@ impl<G: NetRules> NetPeer<G> {
             admission: options.admission.clone(),
             offer: options.offer,
             host_socket: None,
+            tick_micros: 0,
             successor: None,
         })
     }
@@ -542,6 +561,19 @@ impl<G: NetRules> NetPeer<G> {
                     Some(said_goodbye(self.link.host(), welcomed, &goodbye, Role::Player)?);
             }
             PeerEvent::Tick(record) => {
+                let now = self.clock.local_micros();
+                if let Some(moved) =
+                    self.stats.host_moved.as_mut().filter(|m| m.pause_micros.is_none())
+                {
+                    let pause = now.saturating_sub(self.tick_micros);
+                    moved.pause_micros = Some(pause);
+                    tracing::info!(
+                        "the match goes on under {}, after {} ms",
+                        moved.hosts,
+                        pause / 1000
+                    );
+                }
+                self.tick_micros = now;
                 self.clock.observe(record.tick);
                 self.stats.host_tick = Some(record.tick);
                 self.playout.push_back(record);
@@ -645,8 +677,20 @@ impl<G: NetRules> NetPeer<G> {
         if !gone {
             return Ok(());
         }
+        let left = self.link.session().host_seat().and_then(|s| self.names.get(s.index()).cloned());
         let Some(next) = self.link.session().follow_successor() else { return Ok(()) };
         let name = self.names.get(next.player.index()).cloned().unwrap_or_default();
+        // Turning to a successor that did not answer, the host that left is the same.
+        let left = match &self.stats.host_moved {
+            Some(moved) if moved.pause_micros.is_none() => moved.left.clone(),
+            _ => left.unwrap_or_default(),
+        };
+        self.stats.host_moved = Some(HostMoved {
+            left,
+            hosts: name.clone(),
+            at_micros: self.clock.local_micros(),
+            pause_micros: None,
+        });
         if Some(next.player) == self.player() {
             self.take_over()?;
         }

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use fixstep_gpu::{Agreement, DesyncCount, HostingLine, Hud, NetworkLine, PlayingLine};
+use fixstep_gpu::{Agreement, DesyncCount, HostChange, HostingLine, Hud, NetworkLine, PlayingLine};
 use fixstep_net::{Admission, WallClock};
 use fixstep_netplay::resume::Resumed;
 use fixstep_netplay::{HostOptions, NetHost, NetPeer, PeerOptions};
@@ -388,7 +388,27 @@ impl<G: NetGame> JoinPlay<G> {
             camera: CameraRig::default(),
         })
     }
+
+    /// The match's latest change of host, while it is news: until [`HOST_CHANGE_NEWS_MICROS`]
+    /// after the match went on.
+    fn host_change(&self) -> Option<HostChange> {
+        let moved = self.peer.stats().host_moved.as_ref()?;
+        let now = self.peer.clock().local_micros();
+        let over = moved.pause_micros.map(|pause| moved.at_micros.saturating_add(pause));
+        if over.is_some_and(|at| now.saturating_sub(at) > HOST_CHANGE_NEWS_MICROS) {
+            return None;
+        }
+        Some(HostChange {
+            left: moved.left.clone(),
+            hosts: moved.hosts.clone(),
+            pause_ms: moved.pause_micros.map(|p| p / 1_000),
+        })
+    }
 }
+
+/// How long a change of host stays in a player's HUD after the match went on, microseconds:
+/// ten seconds, time to read it and see the game go on.
+const HOST_CHANGE_NEWS_MICROS: u64 = 10_000_000;
 
 impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
     fn frame(
@@ -473,6 +493,7 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
                 late_inputs: stats.late_inputs,
                 hashed: stats.hashed.map(|(t, h)| (t.0, h)),
                 agreement,
+                host_change: self.host_change(),
             })
         };
         hud.network = Some(line);

@@ -355,6 +355,8 @@ pub enum ToPeer<C, U> {
     Succession {
         /// The successors, first the next host.
         order: Vec<Successor>,
+        /// The seat of the host's own player, if it has one: who left when the host goes.
+        host: Option<Player>,
     },
     /// A successor asks a resuming player for the ticks it ran that the successor lacks:
     /// from `from` to the newest ([`ToHost::Ticks`]). Reliable.

@@ -563,7 +563,9 @@ impl<D: GameData> HostSession<D> {
 
     fn send_succession(&mut self, peer: PeerId) {
         let order = self.succession.clone();
-        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Succession { order });
+        let local = self.slots.iter().position(|s| s.holder == Holder::Local);
+        let host = self.own_seat.or_else(|| local.and_then(Player::from_index));
+        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Succession { order, host });
     }
 
     /// Holds the seats of a match resumed from its replay: `names` are every seat's player's

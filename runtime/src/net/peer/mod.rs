@@ -189,6 +189,8 @@ pub struct PeerSession<D: GameData> {
     watching: bool,
     /// Its host's epoch: 0 for the host that started the match, one more for each takeover.
     epoch: u32,
+    /// The seat of its host's own player, as the host last said.
+    host_seat: Option<Player>,
     /// Its host went and it is on its way to the successor, claiming this epoch: it sends no
     /// frame until the successor seats it.
     rehoming: Option<u32>,
@@ -235,6 +237,7 @@ impl<D: GameData> PeerSession<D> {
             heard_micros: None,
             watching: false,
             epoch: 0,
+            host_seat: None,
             rehoming: None,
         }
     }
@@ -289,6 +292,13 @@ impl<D: GameData> PeerSession<D> {
     #[must_use]
     pub const fn epoch(&self) -> u32 {
         self.epoch
+    }
+
+    /// The seat of its host's own player, as the host last said (`None`: a host without one):
+    /// who left when the host went.
+    #[must_use]
+    pub const fn host_seat(&self) -> Option<Player> {
+        self.host_seat
     }
 
     /// Its player number, once welcomed as a player.
@@ -407,11 +417,12 @@ impl<D: GameData> PeerSession<D> {
                 self.watching |= self.is_welcomed();
                 self.events.push(PeerEvent::Update(update));
             }
-            ToPeer::Succession { order } => {
+            ToPeer::Succession { order, host } => {
                 let sane = order.len() <= MAX_ROSTER && order.iter().all(|s| valid_offer(&s.at));
                 if !sane {
                     return self.drop_message(Refusal::Malformed);
                 }
+                self.host_seat = host;
                 self.succession.clone_from(&order);
                 self.events.push(PeerEvent::Succession(order));
             }
