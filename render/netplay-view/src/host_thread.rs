@@ -37,6 +37,12 @@ use crate::NetGame;
 /// cut).
 const UNDRAWN_TICKS: usize = MAX_BACKLOG_TICKS as usize;
 
+/// How long a host that leaves its match keeps serving its socket for the goodbyes that hand
+/// the match over, microseconds: a fifth of a second, a round trip and a resend on any link
+/// worth playing on, short enough that leaving feels immediate. A player that misses it turns
+/// to the next host anyway, a second of silence later.
+pub const HAND_OVER_FAREWELL_MICROS: u64 = 200_000;
+
 /// A tick completed: what the window draws of it.
 pub struct CompletedTick<G: Game> {
     /// The game after it.
@@ -70,6 +76,10 @@ impl<G: NetGame> ServedHost<G> {
     ///
     /// If the tick does not run (a bug).
     pub fn run_tick(&mut self, own: Option<CommandOf<G>>) -> Result<(), NetPlayError> {
+        if self.host.superseded() {
+            // Two hosts must never fix ticks for one match.
+            return Err(NetPlayError::Superseded);
+        }
         self.host.run_tick(own)?;
         if self.completed.len() >= UNDRAWN_TICKS {
             self.completed.pop_front();
@@ -155,6 +165,33 @@ impl<G: NetGame> HostThread<G> {
     #[must_use]
     pub const fn clock(&self) -> &WallClock {
         &self.clock
+    }
+
+    /// Stops the thread and leaves the match to the next host of the succession: every peer
+    /// is told and turns to it at once (see [`NetHost::hand_over`]); with nobody to hand it to,
+    /// the match ends. The goodbyes have [`HAND_OVER_FAREWELL_MICROS`] to leave.
+    pub fn hand_over(&mut self) {
+        self.lock().stop = true;
+        if let Some(thread) = self.thread.take() {
+            // A thread that panicked has nothing more to say than its panic message did.
+            let _ = thread.join();
+        }
+        let mut served = self.lock();
+        let host = &mut served.host;
+        if let Err(error) = host.hand_over() {
+            tracing::warn!("the match could not be handed over: {error}");
+        }
+        let (start, mut last) = (self.clock.now_micros(), self.clock.now_micros());
+        while self.clock.now_micros() - start < HAND_OVER_FAREWELL_MICROS {
+            let now = self.clock.now_micros();
+            if host.receive(now - last, now).is_err() {
+                break;
+            }
+            last = now;
+            host.send();
+            std::thread::sleep(std::time::Duration::from_micros(SERVE_MICROS));
+        }
+        host.shut_down();
     }
 
     /// Stops the thread and tells every peer the game is over.

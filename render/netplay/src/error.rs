@@ -80,4 +80,11 @@ pub enum NetPlayError {
     /// The serving thread could not be started.
     #[error("cannot start the thread serving the socket: {0}")]
     Thread(std::io::Error),
+    /// The host was silent for longer than its players wait (its process stopped, its link
+    /// down) and they took the match over: it fixes nothing more.
+    #[error(
+        "this host was silent for over a second and its players took the match over: the match \
+         goes on without it"
+    )]
+    Superseded,
 }

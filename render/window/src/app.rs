@@ -322,6 +322,20 @@ where
         {
             self.error.get_or_insert(error);
         }
+        self.back_to_front(why);
+    }
+
+    /// Ends the match for everyone (a host's choice) and goes back to the front screen.
+    fn end_match(&mut self) {
+        if let Some(Stage::Playing(playing)) = self.stage.take()
+            && let Err(error) = playing.end_match()
+        {
+            self.error.get_or_insert(error);
+        }
+        self.back_to_front(None);
+    }
+
+    fn back_to_front(&mut self, why: Option<String>) {
         self.sound.stop();
         if let Some(shell) = &self.shell {
             shell.capture_mouse(false);
@@ -545,7 +559,7 @@ where
         let mut front_actions = Vec::new();
         let front = &self.front;
         let what = playing.game.describe();
-        let network = playing.game.plays_on_unseen();
+        let network = (playing.game.plays_on_unseen(), playing.game.hosts());
         let drawn = shell.present(|canvas| {
             if connecting {
                 canvas.menu(Some(BACKDROP), |ui| {
@@ -596,6 +610,7 @@ where
                 }
                 PauseAction::Settings => {}
                 PauseAction::Leave => self.leave(None),
+                PauseAction::EndMatch => self.end_match(),
                 PauseAction::Quit => event_loop.exit(),
             }
         }

@@ -24,8 +24,11 @@ pub enum PauseAction {
     Resume,
     /// The settings screen.
     Settings,
-    /// Leave the game (saying goodbye to the host) for the front screen.
+    /// Leave the game (saying goodbye to the host; a host hands the match over to the next
+    /// one) for the front screen.
     Leave,
+    /// End the match for everyone (a host's choice), for the front screen.
+    EndMatch,
     /// Quit the program.
     Quit,
 }
@@ -56,7 +59,8 @@ impl PauseMenu {
 }
 
 /// Lays out the pause menu over the game: `what` says what is played (the address friends
-/// join at, when hosting), `network` whether the game goes on behind it. Settings are
+/// join at, when hosting), `network` whether the game goes on behind it, `hosting` whether
+/// this window hosts it (leaving hands it over; ending it is a button of its own). Settings are
 /// changed in place.
 pub fn pause_menu(
     ui: &mut egui::Ui,
@@ -64,7 +68,7 @@ pub fn pause_menu(
     settings: &mut Settings,
     names: &ControlNames,
     what: &str,
-    network: bool,
+    (network, hosting): (bool, bool),
     actions: &mut Vec<PauseAction>,
 ) {
     if let PauseMenu::Settings(screen) = menu {
@@ -89,12 +93,19 @@ pub fn pause_menu(
                     }
                     ui.add_space(16.0);
                     let size = egui::vec2(BUTTON_POINTS, 34.0);
-                    for (label, action) in [
-                        ("Resume", PauseAction::Resume),
-                        ("Settings", PauseAction::Settings),
-                        ("Leave to the front screen", PauseAction::Leave),
-                        ("Quit", PauseAction::Quit),
-                    ] {
+                    let leave = if hosting {
+                        "Leave (a player hosts on)"
+                    } else {
+                        "Leave to the front screen"
+                    };
+                    let buttons = [
+                        Some(("Resume", PauseAction::Resume)),
+                        Some(("Settings", PauseAction::Settings)),
+                        Some((leave, PauseAction::Leave)),
+                        hosting.then_some(("End the match", PauseAction::EndMatch)),
+                        Some(("Quit", PauseAction::Quit)),
+                    ];
+                    for (label, action) in buttons.into_iter().flatten() {
                         let button = ui.add_sized(size, egui::Button::new(label));
                         if action == PauseAction::Resume && ui.memory(|m| m.focused().is_none()) {
                             // Enter resumes at once; Tab goes down the buttons.

@@ -192,9 +192,20 @@ impl<G: Game> Playing<G> {
         Ok(seconds as f32)
     }
 
-    /// Ends the game: says goodbye to the host, and finishes the drawn log.
+    /// Ends the game: says goodbye to the host (a host hands the match over), and finishes
+    /// the drawn log.
     pub fn close(mut self) -> Result<(), PlayError> {
         self.game.close();
+        self.finish_drawn_log()
+    }
+
+    /// Ends the match for everyone (a host's choice), and finishes the drawn log.
+    pub fn end_match(mut self) -> Result<(), PlayError> {
+        self.game.end_match();
+        self.finish_drawn_log()
+    }
+
+    fn finish_drawn_log(&mut self) -> Result<(), PlayError> {
         match self.drawn_log.take() {
             Some(record) => record.log.finish().map(drop).map_err(|e| PlayError::Write {
                 what: "drawn log",

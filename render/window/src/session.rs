@@ -67,8 +67,18 @@ pub trait PlaySession<G: Game> {
     /// The player whose character is the window's own, if it plays one.
     fn local_player(&self) -> Option<Player>;
 
-    /// The game is closing (say goodbye).
+    /// The game is closing (say goodbye): a host hands the match over to the next one.
     fn close(&mut self) {}
+
+    /// A host ends the match for everyone (say so); others only leave it.
+    fn end_match(&mut self) {
+        self.close();
+    }
+
+    /// Whether this hosts the match: its pause menu offers to end it for everyone.
+    fn hosts(&self) -> bool {
+        false
+    }
 
     /// What is played, in a few words for the pause menu: where friends join a host.
     fn describe(&self) -> String;
@@ -348,7 +358,15 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
     }
 
     fn close(&mut self) {
+        self.host.hand_over();
+    }
+
+    fn end_match(&mut self) {
         self.host.shut_down();
+    }
+
+    fn hosts(&self) -> bool {
+        true
     }
 
     fn describe(&self) -> String {

@@ -96,11 +96,22 @@ fn the_pause_menu_and_its_settings_draw_and_change_nothing_untouched() {
     let mut actions = Vec::new();
     let what = "Hosting: friends join at 192.168.1.20:7465";
     let Some(picture) = draw_ui("pause", |ui| {
-        pause_menu(ui, &mut menu, &mut settings, &CONTROLS, what, true, &mut actions);
+        pause_menu(ui, &mut menu, &mut settings, &CONTROLS, what, (true, false), &mut actions);
     }) else {
         return;
     };
     assert!(drawn_pixels(&picture) > 2_000, "the menu's text and buttons are drawn");
+    assert!(actions.is_empty(), "nothing is pressed: {actions:?}");
+    // A host's menu has a button more: to end the match for everyone, leaving hands it over.
+    let Some(hosting) = draw_ui("pause-host", |ui| {
+        pause_menu(ui, &mut menu, &mut settings, &CONTROLS, what, (true, true), &mut actions);
+    }) else {
+        return;
+    };
+    assert!(
+        drawn_pixels(&hosting) > drawn_pixels(&picture) + 100,
+        "a host's menu draws its End the match button"
+    );
     assert!(actions.is_empty(), "nothing is pressed: {actions:?}");
 
     let mut screen = SettingsScreen::default();
