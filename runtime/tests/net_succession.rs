@@ -7,9 +7,9 @@ use std::net::SocketAddr;
 
 use crate::common::DriftCommand;
 use fixstep_runtime::net::{
-    DEFAULT_SEAT_GRACE_MICROS, Delivery, Dropped, GameData, HOST_SILENCE_MICROS, HostConfig,
-    HostEvent, HostSession, Identity, MAX_HOST_ADDRESSES, PROTOCOL_VERSION, PeerConfig, PeerEvent,
-    PeerId, PeerSession, RejoinSecret, Role, Successor, ToHost,
+    DEFAULT_SEAT_GRACE_MICROS, Delivery, Dropped, GameData, Goodbye, HOST_SILENCE_MICROS,
+    HostConfig, HostEvent, HostSession, Identity, MAX_HOST_ADDRESSES, PROTOCOL_VERSION, PeerConfig,
+    PeerEvent, PeerId, PeerSession, RejoinSecret, Role, Successor, ToHost,
 };
 use fixstep_runtime::{ContentDigest, Player, Tick};
 
@@ -216,4 +216,29 @@ fn a_player_takes_its_host_for_gone_after_a_second_of_silence_not_on_a_lossy_lin
         table.peer(eve).receive(delivery, &bytes);
     }
     assert_eq!(table.peer(eve).host_gone_at(), Some(now + HOST_SILENCE_MICROS));
+}
+
+/// A host that hands its match over tells every peer, players and spectators, that it went,
+/// and leaves each the whole succession it was told: dropping them one by one must not tell
+/// the last ones a succession without those dropped before (nobody left to turn to).
+#[test]
+fn a_host_that_hands_over_leaves_every_peer_the_succession_to_turn_to() {
+    let mut table = Table::new();
+    let eve = table.join("eve", Role::Spectator, None);
+    let ada = table.join("ada", Role::Player, Some(at(7001)));
+    let bob = table.join("bob", Role::Player, Some(at(7002)));
+    assert!(table.host.hand_over(), "there is somebody to hand it to");
+    table.settle();
+    for id in [eve, ada, bob] {
+        let peer = table.peer(id);
+        assert_eq!(peer.goodbye(), Some(&Goodbye::HandedOver), "{id:?}");
+        assert!(peer.host_gone(), "{id:?} turns to the successor at once");
+        assert_eq!(order(peer.succession()), [Player(1), Player(2)], "{id:?}");
+    }
+    // With nobody to hand it to, the match ends.
+    let mut alone = Table::new();
+    let watcher = alone.join("eve", Role::Spectator, None);
+    assert!(!alone.host.hand_over());
+    alone.settle();
+    assert_eq!(alone.peer(watcher).goodbye(), Some(&Goodbye::MatchEnded));
 }

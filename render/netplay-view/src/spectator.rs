@@ -163,6 +163,8 @@ impl<G: NetGame> NetSpectator<G> {
         let events: Vec<_> = self.link.session().drain_events().collect();
         for event in events {
             match event {
+                // The goodbye of a host this spectator has turned from already.
+                PeerEvent::Goodbye(_) if self.link.session().rehoming() => {}
                 PeerEvent::Goodbye(goodbye) => {
                     let welcomed = self.link.session().is_welcomed();
                     let host = self.link.host();

@@ -554,6 +554,8 @@ impl<G: NetRules> NetPeer<G> {
                 self.stats.resynced = Some(tick);
                 self.stats.resyncs += 1;
             }
+            // The goodbye of a host this player has turned from already.
+            PeerEvent::Goodbye(_) if self.link.session().rehoming() => {}
             PeerEvent::Goodbye(goodbye) => {
                 // Welcomed, it was given its first tick's schedule.
                 let welcomed = self.inputs.is_some();

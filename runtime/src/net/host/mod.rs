@@ -474,6 +474,8 @@ pub struct HostSession<D: GameData> {
     ranks: Vec<Player>,
     /// Whether the match may outlive this host: players' offers make a succession.
     takeovers: bool,
+    /// It is closing every connection: the succession its peers were told stands.
+    closing: bool,
     /// The seat of a successor's own player, which claims it from the same process: never a
     /// successor of this host.
     own_seat: Option<Player>,
@@ -524,6 +526,7 @@ impl<D: GameData> HostSession<D> {
             superseded: false,
             ranks: Vec::new(),
             takeovers: true,
+            closing: false,
             own_seat: None,
             heartbeat_micros: 0,
             fixed_micros: None,
@@ -548,6 +551,9 @@ impl<D: GameData> HostSession<D> {
             }
             _ => None,
         });
+        if self.closing {
+            return false;
+        }
         let order = if self.takeovers { succession(candidates) } else { Vec::new() };
         if order == self.succession {
             return false;
@@ -724,6 +730,9 @@ impl<D: GameData> HostSession<D> {
     /// Sends every player the ticks it has not confirmed, reliably, then says `goodbye` to
     /// every peer and forgets it.
     fn close_all(&mut self, goodbye: &Goodbye) {
+        // The peers keep the succession they were told: one without those dropped before
+        // them would leave the last with nobody to turn to.
+        self.closing = true;
         let everyone: Vec<PeerId> = self.peers.keys().copied().collect();
         for peer in everyone {
             let unconfirmed: Vec<TickRecord<D::Command>> = match self.peers.get(&peer) {

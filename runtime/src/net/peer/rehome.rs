@@ -43,6 +43,12 @@ impl<D: GameData> PeerSession<D> {
         Some(next)
     }
 
+    /// Whether it has turned to a successor that has not seated it yet.
+    #[must_use]
+    pub const fn rehoming(&self) -> bool {
+        self.rehoming.is_some()
+    }
+
     /// What this player hands the host session it becomes when it is the successor
     /// ([`follow_successor`](Self::follow_successor) named it): its seat, the ticks it ran,
     /// its inputs not yet fixed, and who it waits for; `names` are every seat's player's name,
