@@ -177,9 +177,10 @@ fn killed_twice(dir: &Scratch, link: Option<&[&str]>, limit: Duration) {
         let (hashes, truth) =
             (dir.path(&format!("{name}.hashes")), dir.path(&format!("{name}.truth")));
         let ticks = MATCH_TICKS.to_string();
+        let replay = dir.path(&format!("{name}.fxr"));
         let mut args: Vec<String> = ["--name", name, "--ticks", &ticks, "--hash-log", arg(&hashes)]
             .into_iter()
-            .chain(["--truth-log", arg(&truth)])
+            .chain(["--truth-log", arg(&truth), "--record", arg(&replay)])
             .map(str::to_owned)
             .collect();
         if let Some(link) = link {
@@ -250,6 +251,15 @@ fn killed_twice(dir: &Scratch, link: Option<&[&str]>, limit: Duration) {
     }
     assert_eq!(survivors.len(), 3, "three players played to the end");
     assert_runs_on_and_agrees(&players);
+    // A survivor's replay holds both takeovers and verifies end to end.
+    for &i in &survivors {
+        let replay = dir.path(&format!("{}.fxr", players[i].name));
+        let info = fixstep_tests::run_fixstep(&["replay", arg(&replay), "--info"]);
+        let said = fixstep_tests::stdout(&info);
+        assert!(said.contains("taken over by a player 2 times"), "{}: {said}", players[i].name);
+        let verified = fixstep_tests::run_fixstep(&["replay", arg(&replay), "--verify"]);
+        assert!(verified.status.success(), "{}: {verified:?}", players[i].name);
+    }
     // The spectator's drawing held through both pauses and went on: nothing popped.
     let report = judge(&drawn, &players[survivors[0]].truth);
     println!("{report}");

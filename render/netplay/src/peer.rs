@@ -13,7 +13,7 @@ use fixstep_runtime::net::{
     DesyncNotice, Goodbye, INPUT_REPEAT_MICROS, Identity, InputTicks, PROTOCOL_VERSION, PeerConfig,
     PeerEvent, PeerEventOf, PeerSession, RejoinSecret, Role, Welcome,
 };
-use fixstep_runtime::replay::RecordedBy;
+use fixstep_runtime::replay::{RecordedBy, RosterChange};
 use fixstep_runtime::rules::CommandOf;
 use fixstep_runtime::tick::TICK_MICROS;
 use fixstep_runtime::{
@@ -282,6 +282,8 @@ pub struct NetPeer<G: NetRules> {
     host_socket: Option<HostSocket>,
     /// When the latest tick arrived, on the clock's time, microseconds: a pause starts there.
     tick_micros: u64,
+    /// The seat of the successor this player turned to last.
+    following: Option<Player>,
     /// The match's host on this machine, once this player took the match over.
     successor: Option<SuccessorHost>,
 }
@@ -371,6 +373,7 @@ impl<G: NetRules> NetPeer<G> {
             offer: options.offer,
             host_socket: None,
             tick_micros: 0,
+            following: None,
             successor: None,
         })
     }
@@ -636,6 +639,11 @@ impl<G: NetRules> NetPeer<G> {
             }
             PeerEvent::Resumed { tick, epoch, rejoin } => {
                 tracing::info!(epoch, tick = tick.0, "seated by the new host");
+                // The replay says who hosts from the first tick the new host sends.
+                if let Some(host) = self.following {
+                    let change = RosterChange::Hosts { epoch };
+                    keep_going(&mut self.recording, |r| r.roster(tick, host, change));
+                }
                 // Its inputs start again a round trip ahead of the new host's first tick.
                 let round_trip = self.link().rtt_micros;
                 self.inputs = Some(InputTicks::new(tick, round_trip));
@@ -681,6 +689,7 @@ impl<G: NetRules> NetPeer<G> {
         }
         let left = self.link.session().host_seat().and_then(|s| self.names.get(s.index()).cloned());
         let Some(next) = self.link.session().follow_successor() else { return Ok(()) };
+        self.following = Some(next.player);
         let name = self.names.get(next.player.index()).cloned().unwrap_or_default();
         // Turning to a successor that did not answer, the host that left is the same.
         let left = match &self.stats.host_moved {

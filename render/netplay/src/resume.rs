@@ -60,7 +60,10 @@ fn seat_names<C: fixstep_runtime::Command>(
         match event.change {
             RosterChange::Joined { name } => names[seat] = Some(name),
             RosterChange::Freed => names[seat] = None,
-            RosterChange::Left | RosterChange::Rejoined | RosterChange::Resynced => {}
+            RosterChange::Left
+            | RosterChange::Rejoined
+            | RosterChange::Resynced
+            | RosterChange::Hosts { .. } => {}
         }
     }
     Ok(names)

@@ -78,6 +78,12 @@ pub enum RosterChange {
     Freed,
     /// A spectator was sent the match's state after a desync.
     Resynced,
+    /// The seat's player hosts the match from this tick on: its host went, and it took the
+    /// match over, at this epoch (one more for each takeover).
+    Hosts {
+        /// The takeover's epoch.
+        epoch: u32,
+    },
 }
 
 impl<C: Clone + Default + PartialEq> TickEntry<C> {

@@ -13,7 +13,7 @@ use crate::error::ReplayError;
 pub const REPLAY_SIGNATURE: [u8; 8] = *b"FXREPLAY";
 
 /// The replay format this build writes and the only one it reads.
-pub const REPLAY_FORMAT_VERSION: u16 = 5;
+pub const REPLAY_FORMAT_VERSION: u16 = 6;
 
 /// Bytes before the first record: the signature and the format version.
 pub(crate) const PREFIX_BYTES: usize = REPLAY_SIGNATURE.len() + 2;

@@ -267,18 +267,24 @@ fn summary<C: fixstep_runtime::Command>(replay: &ReplayFile<C>) -> String {
     let ticks = replay.end_tick().since(replay.first_tick());
     // Who played, as the replay's roster names them, each once (a damaged roster names none).
     let mut names: Vec<String> = Vec::new();
+    let mut takeovers = 0;
     for event in replay.roster().unwrap_or_default() {
-        if let RosterChange::Joined { name } = event.change
-            && !names.contains(&name)
-        {
-            names.push(name);
+        match event.change {
+            RosterChange::Joined { name } if !names.contains(&name) => names.push(name),
+            RosterChange::Hosts { .. } => takeovers += 1,
+            _ => {}
         }
     }
     let played_by =
         if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
+    let taken_over = match takeovers {
+        0 => String::new(),
+        1 => ", taken over by a player once".to_owned(),
+        n => format!(", taken over by a player {n} times"),
+    };
     format!(
         "replay of {} (simulation version {}), recorded by {by}: ticks {} to {} ({ticks} ticks, \
-         {}), {} players at the start{played_by}, {} keyframes, {} bytes\n",
+         {}), {} players at the start{played_by}{taken_over}, {} keyframes, {} bytes\n",
         h.content_title,
         h.sim_version,
         replay.first_tick(),

@@ -300,7 +300,10 @@ impl<G: Game> ReplayPlay<G> {
             match &event.change {
                 RosterChange::Joined { name } => names[seat] = Some(name.clone()),
                 RosterChange::Freed => names[seat] = None,
-                RosterChange::Left | RosterChange::Rejoined | RosterChange::Resynced => {}
+                RosterChange::Left
+                | RosterChange::Rejoined
+                | RosterChange::Resynced
+                | RosterChange::Hosts { .. } => {}
             }
         }
         names
