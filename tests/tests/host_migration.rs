@@ -224,6 +224,17 @@ fn killed_twice(dir: &Scratch, link: Option<&[&str]>, limit: Duration) {
     let killed = Instant::now();
     let successor = wait_for_successor(&players, None);
     thread::sleep(Duration::from_secs(PLAYED_ON_S));
+    if link.is_none() {
+        // The LAN list finds the match under its new host, its players seated again.
+        let other = players.iter().find(|p| p.name != players[successor].name);
+        let said = other.and_then(|p| p.process.as_ref()).map(Running::stderr).unwrap_or_default();
+        let at =
+            said.split(" hosts now, at ").nth(1).and_then(|rest| rest.split_whitespace().next());
+        let port = at.and_then(|a| a.rsplit(':').next()).expect("the new host's address is said");
+        let lan = fixstep_tests::run_fixstep(&["lan", "--port", port, "--to", "127.0.0.1"]);
+        let listing = fixstep_tests::stdout(&lan);
+        assert!(listing.contains("\"Fixstep Town\"  4/8 players"), "the LAN list: {listing}");
+    }
     let pauses: Vec<(&str, Option<Duration>)> =
         (0..players.len()).map(|i| (players[i].name, growth.pause_after(i, killed))).collect();
     println!("pauses after the host was killed: {pauses:?}");

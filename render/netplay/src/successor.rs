@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 use fixstep_net::WallClock;
+use fixstep_net::lan::LAN_PORTS;
 use fixstep_runtime::tick::TICK_MICROS;
 
 use crate::host::GOODBYE_GRACE_MICROS;
@@ -39,10 +40,12 @@ pub(crate) struct HostSocket {
 }
 
 impl HostSocket {
-    /// A socket on every address of the family of `host`, on the port `offer` names or one the
-    /// system gives, offered at the address `offer` names or the one this machine reaches
-    /// `host` from (its LAN address for a host on the LAN, the loopback for one on the
-    /// loopback). `None` if there is none, or the port is taken (said in the log).
+    /// A socket on every address of the family of `host`, on the port `offer` names (or the
+    /// first free one the LAN list asks on, so that the match is found there under its new
+    /// host, or else one the system gives), offered at the address `offer` names or the one
+    /// this machine reaches `host` from (its LAN address for a host on the LAN, the loopback
+    /// for one on the loopback). `None` if there is none, or the port named is taken (said in
+    /// the log).
     pub(crate) fn reserve(host: SocketAddr, offer: HostOffer) -> Option<Self> {
         let any: IpAddr = if host.is_ipv4() {
             Ipv4Addr::UNSPECIFIED.into()
@@ -56,14 +59,19 @@ impl HostSocket {
         if route.is_unspecified() {
             return None;
         }
-        let port = offer.port.unwrap_or(0);
-        let socket = UdpSocket::bind((any, port))
-            .map_err(|error| {
-                tracing::warn!(
-                    "cannot keep port {port} to host the match if its host goes: {error}"
-                );
-            })
-            .ok()?;
+        let socket = match offer.port {
+            Some(port) => UdpSocket::bind((any, port))
+                .map_err(|error| {
+                    tracing::warn!(
+                        "cannot keep port {port} to host the match if its host goes: {error}"
+                    );
+                })
+                .ok()?,
+            None => LAN_PORTS
+                .map(|port| UdpSocket::bind((any, port)))
+                .find_map(Result::ok)
+                .or_else(|| UdpSocket::bind((any, 0)).ok())?,
+        };
         let port = socket.local_addr().ok()?.port();
         Some(Self { socket, at: offer.at.unwrap_or(SocketAddr::new(route, port)) })
     }
