@@ -242,3 +242,23 @@ fn a_host_that_hands_over_leaves_every_peer_the_succession_to_turn_to() {
     alone.settle();
     assert_eq!(alone.peer(watcher).goodbye(), Some(&Goodbye::MatchEnded));
 }
+
+/// A player's input clock starts again on a new host's schedule, a little behind where it had
+/// run on through the pause: the inputs for ticks before its new start still go to the new
+/// host (they were typed for ticks it has yet to fix), and those from it on are replaced.
+#[test]
+fn inputs_for_ticks_not_yet_fixed_survive_an_input_clock_that_steps_back() {
+    let mut table = Table::new();
+    let ada = table.join("ada", Role::Player, Some(at(7001)));
+    let peer = table.peer(ada);
+    for tick in 12..18 {
+        peer.submit_input(Tick(tick), DriftCommand::default());
+    }
+    assert_eq!(peer.unacknowledged(), 6);
+    // The new host's first tick is 12; the clock starts again at 14.
+    peer.submit_input(Tick(14), DriftCommand::default());
+    assert_eq!(peer.unacknowledged(), 3, "12 and 13 kept, 14 replaced");
+    // A clock that skips ahead makes the old ones moot.
+    peer.submit_input(Tick(40), DriftCommand::default());
+    assert_eq!(peer.unacknowledged(), 1);
+}

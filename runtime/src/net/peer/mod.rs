@@ -551,7 +551,14 @@ impl<D: GameData> PeerSession<D> {
             reason = "at most MAX_INPUTS_PER_MESSAGE inputs wait to be acknowledged"
         )]
         let expected = Tick(self.unacked_from.0 + self.unacked.len() as u32);
-        if tick != expected {
+        if tick < expected && tick >= self.unacked_from {
+            // The input clock stepped back (it started again on a new host's schedule): the
+            // inputs before this tick go to the host still; this one and those after it are
+            // replaced.
+            let kept = usize::try_from(tick.since(self.unacked_from)).unwrap_or(0);
+            self.unacked.truncate(kept);
+            self.inputs_sent_to = self.inputs_sent_to.min(tick);
+        } else if tick != expected {
             // A skipped stretch (the input clock stepped): the old inputs are moot.
             self.unacked.clear();
             self.unacked_from = tick;
