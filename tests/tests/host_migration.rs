@@ -205,12 +205,22 @@ fn killed_twice(dir: &Scratch, link: Option<&[&str]>, limit: Duration) {
         let process = entry.bot_peer(dir, name, &strs(&args));
         players.push(Player { name, process: Some(process), hashes, truth });
     }
-    let drawn = dir.path("spectator.drawn");
+    let (drawn, kept) = (dir.path("spectator.drawn"), dir.path("spectator.fxr"));
     let watched = WATCHED_TICKS.to_string();
     let spectator = Running::start(
         dir,
         "spectator",
-        &["spectate", &entry.entry, "--headless", "--ticks", &watched, "--drawn-log", arg(&drawn)],
+        &[
+            "spectate",
+            &entry.entry,
+            "--headless",
+            "--ticks",
+            &watched,
+            "--drawn-log",
+            arg(&drawn),
+            "--record",
+            arg(&kept),
+        ],
     );
     for name in NAMES {
         host.wait_for(&format!("{name} joined as player"), Duration::from_secs(WELCOME_S));
@@ -262,6 +272,18 @@ fn killed_twice(dir: &Scratch, link: Option<&[&str]>, limit: Duration) {
     }
     assert_eq!(survivors.len(), 3, "three players played to the end");
     assert_runs_on_and_agrees(&players);
+    // The spectator kept the match as it watched it, through both takeovers.
+    let verified = fixstep_tests::run_fixstep(&["replay", arg(&kept), "--verify"]);
+    assert!(verified.status.success(), "the spectator's replay: {verified:?}");
+    let info =
+        fixstep_tests::stdout(&fixstep_tests::run_fixstep(&["replay", arg(&kept), "--info"]));
+    let end: u32 = info
+        .split(" to ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(end + 40 >= WATCHED_TICKS, "the spectator kept the match to its end: {info}");
     // A survivor's replay holds both takeovers and verifies end to end.
     for &i in &survivors {
         let replay = dir.path(&format!("{}.fxr", players[i].name));

@@ -172,6 +172,11 @@ impl<G: NetGame> NetSpectator<G> {
                 }
                 PeerEvent::Welcomed(welcome) => {
                     self.live = Some((welcome.tick, 0));
+                    if let Some(watched) = self.watched.as_mut()
+                        && let Err(error) = watched.welcomed_again(&self.content, &welcome)
+                    {
+                        self.watched = stop_recording(&error);
+                    }
                     if let Some(path) = self.record_to.take() {
                         self.watched = WatchedMatch::start(&self.content, &welcome, &path)
                             .unwrap_or_else(|error| stop_recording(&error));

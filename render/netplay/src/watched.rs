@@ -58,6 +58,31 @@ impl<G: NetRules> WatchedMatch<G> {
         Ok(recording.map(|recording| Self { sim, recording: Some(recording), names: Vec::new() }))
     }
 
+    /// The match's next host welcomed this recorder with `welcome` (its host went, and it
+    /// followed): the state it watches from there. The same state as its own goes on as it
+    /// was; another (the new host watches from a later tick, or holds spectators back
+    /// otherwise) is recorded as a state that replaced the match's, and the ticks go on from
+    /// it.
+    ///
+    /// # Errors
+    ///
+    /// A state that does not decode, or does not hash as the host said.
+    pub fn welcomed_again(
+        &mut self,
+        content: &Arc<G::Content>,
+        welcome: &Welcome,
+    ) -> Result<(), NetPlayError> {
+        let same =
+            welcome.tick == self.sim.next_tick() && welcome.hash == self.sim.state_hash().total();
+        if same || welcome.state.is_empty() {
+            return Ok(());
+        }
+        self.sim = restore_state::<G>(content, &welcome.state, welcome.hash, welcome.tick)?;
+        let sim = &self.sim;
+        keep_going(&mut self.recording, |r| r.replaced(sim));
+        Ok(())
+    }
+
     /// Runs and records the next tick watched.
     ///
     /// # Errors
