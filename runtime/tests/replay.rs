@@ -406,14 +406,14 @@ fn newer_and_older_formats_are_refused_with_both_versions() {
     let mut bytes = recorded();
     bytes[8..10].copy_from_slice(&(REPLAY_FORMAT_VERSION + 1).to_le_bytes());
     let err = open(&bytes).expect_err("newer");
-    assert_eq!(err.to_string(), "replay format version 6 is newer than this build reads (up to 5)");
+    assert_eq!(err.to_string(), "replay format version 7 is newer than this build reads (up to 6)");
     for older in 1..REPLAY_FORMAT_VERSION {
         bytes[8..10].copy_from_slice(&older.to_le_bytes());
         let err = open(&bytes).expect_err("older");
         assert_eq!(
             err.to_string(),
             format!(
-                "replay format version {older} is older than this build reads (version 5): \
+                "replay format version {older} is older than this build reads (version 6): \
                  record it again"
             )
         );

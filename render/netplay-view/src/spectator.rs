@@ -9,7 +9,7 @@ use std::sync::Arc;
 use fixstep_net::{Admission, LinkStats, PeerLink};
 use fixstep_present::CameraDraw;
 use fixstep_runtime::Tick;
-use fixstep_runtime::net::{Goodbye, PeerConfig, PeerEvent, PeerSession, Role};
+use fixstep_runtime::net::{PeerConfig, PeerEvent, PeerSession, Role};
 use fixstep_runtime::tick::{TICK_MICROS, TICKS_PER_SECOND};
 use glam::Vec3;
 
@@ -219,12 +219,7 @@ impl<G: NetGame> NetSpectator<G> {
     /// Turns to the match's next host if its host went (silent for the host silence, or
     /// handing the match over), as its players do: it watches on from there.
     fn follow_if_host_gone(&mut self) -> Result<(), NetPlayError> {
-        let gone = {
-            let session = self.link.session();
-            session.host_gone()
-                && session.goodbye().is_none_or(|goodbye| *goodbye == Goodbye::HandedOver)
-        };
-        if !gone {
+        if !self.link.session().host_went() {
             return Ok(());
         }
         let Some(next) = self.link.session().follow_successor() else { return Ok(()) };

@@ -679,12 +679,7 @@ impl<G: NetRules> NetPeer<G> {
     /// connects to the next host. With nobody to turn to, the match ends as it did before
     /// players could take it over.
     fn follow_if_host_gone(&mut self) -> Result<(), NetPlayError> {
-        let gone = {
-            let session = self.link.session();
-            session.host_gone()
-                && session.goodbye().is_none_or(|goodbye| *goodbye == Goodbye::HandedOver)
-        };
-        if !gone {
+        if !self.link.session().host_went() {
             return Ok(());
         }
         let left = self.link.session().host_seat().and_then(|s| self.names.get(s.index()).cloned());

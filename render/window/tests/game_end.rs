@@ -16,17 +16,23 @@ use loopback::{Loopback, frames};
 /// Where the HUD points a player whose game has ended: the window's menu, opened with Esc.
 const WAY_OUT: &str = "Esc for the menu";
 
+/// Bob joins the game to play, and eve to watch.
+fn bob_and_eve(game: &Loopback) -> (JoinPlay<Town>, SpectatePlay<Town>) {
+    let peer =
+        JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("the peer binds");
+    let spectator =
+        SpectatePlay::<Town>::new(&game.level, game.addr(), "eve", &Admission::Open, None)
+            .expect("binds");
+    (peer, spectator)
+}
+
 /// Protects the end of a match as the others see it: a player and a spectator in the game are
 /// told in words that the host ended it and how to leave, and their last picture stays, still.
 #[test]
 fn players_and_spectators_are_told_the_host_ended_the_match_and_keep_its_last_picture() {
     let mut game = Loopback::new("game-end");
     let mut host = game.host();
-    let mut peer =
-        JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("the peer binds");
-    let mut spectator =
-        SpectatePlay::<Town>::new(&game.level, game.addr(), "eve", &Admission::Open, None)
-            .expect("binds");
+    let (mut peer, mut spectator) = bob_and_eve(&game);
     let playing = frames(&mut [&mut host, &mut peer, &mut spectator], |huds| {
         huds[1].tick > 5 && huds[2].tick > 5
     });
@@ -69,11 +75,7 @@ fn host_change(hud: &Hud) -> Option<&HostChange> {
 fn a_host_that_leaves_hands_the_match_to_its_player_who_plays_on_and_says_so() {
     let mut game = Loopback::new("hand-over");
     let mut host = game.host();
-    let mut peer =
-        JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("the peer binds");
-    let mut spectator =
-        SpectatePlay::<Town>::new(&game.level, game.addr(), "eve", &Admission::Open, None)
-            .expect("binds");
+    let (mut peer, mut spectator) = bob_and_eve(&game);
     // Long enough for bob's offer to host to have reached every peer.
     let playing = frames(&mut [&mut host, &mut peer, &mut spectator], |huds| {
         huds[1].tick > 15 && huds[2].tick > 15

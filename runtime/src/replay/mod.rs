@@ -14,7 +14,7 @@
 //! wants it whole. A player's replay also records the states the host sent it after a desync:
 //! a reader restores them where they came.
 //!
-//! ## File format (version 5)
+//! ## File format (version 6)
 //!
 //! ```text
 //! signature   8 bytes  "FXREPLAY"

@@ -559,12 +559,17 @@ impl<D: GameData> HostSession<D> {
             return false;
         }
         self.succession = order;
-        let everyone: Vec<PeerId> =
-            self.peers.iter().filter(|(_, p)| p.joined.is_some()).map(|(id, _)| *id).collect();
+        let everyone = self.joined_peers(|_| true);
         for to in everyone {
             self.send_succession(to);
         }
         true
+    }
+
+    /// The welcomed peers `which` picks, by how they joined.
+    fn joined_peers(&self, which: impl Fn(Joined) -> bool) -> Vec<PeerId> {
+        let picked = |p: &Peer<D::SpectatorView>| p.joined.is_some_and(&which);
+        self.peers.iter().filter(|(_, p)| picked(p)).map(|(&id, _)| id).collect()
     }
 
     fn send_succession(&mut self, peer: PeerId) {
@@ -818,8 +823,7 @@ impl<D: GameData> HostSession<D> {
             freed = true;
         }
         if freed {
-            let everyone: Vec<PeerId> =
-                self.peers.iter().filter(|(_, p)| p.joined.is_some()).map(|(id, _)| *id).collect();
+            let everyone = self.joined_peers(|_| true);
             for to in everyone {
                 self.send_roster(to);
             }
@@ -1112,8 +1116,7 @@ impl<D: GameData> HostSession<D> {
         if let Some(player) = player {
             self.arrived(player);
             // Everyone learns the newcomer's name (a spectator only needs the roster once).
-            let everyone: Vec<PeerId> =
-                self.peers.iter().filter(|(_, p)| p.joined.is_some()).map(|(id, _)| *id).collect();
+            let everyone = self.joined_peers(|_| true);
             for to in everyone {
                 self.send_roster(to);
             }
@@ -1302,13 +1305,7 @@ impl<D: GameData> HostSession<D> {
                 (peer, InputStatus { tick, missing, queued, early_micros })
             })
             .collect();
-        let players: Vec<PeerId> = self
-            .peers
-            .iter()
-            .filter(|(_, p)| matches!(p.joined, Some(Joined::Player(_))))
-            .map(|(&id, _)| id)
-            .collect();
-        for peer in players {
+        for peer in self.joined_peers(|joined| matches!(joined, Joined::Player(_))) {
             self.send_frames(peer, statuses.get(&peer).copied());
         }
         for (_, number, _, late, _, _) in acks {

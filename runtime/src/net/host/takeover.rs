@@ -144,13 +144,7 @@ impl<D: GameData> HostSession<D> {
             return;
         }
         self.heartbeat_micros = self.now_micros;
-        let players: Vec<PeerId> = self
-            .peers
-            .iter()
-            .filter(|(_, p)| matches!(p.joined, Some(Joined::Player(_))))
-            .map(|(&id, _)| id)
-            .collect();
-        for peer in players {
+        for peer in self.joined_peers(|joined| matches!(joined, Joined::Player(_))) {
             self.send_frames(peer, None);
         }
     }

@@ -4,10 +4,21 @@
 use super::{PeerEvent, PeerSession};
 use crate::net::succession::Successor;
 use crate::net::takeover::Takeover;
-use crate::net::wire::{Delivery, GameData, PeerMessage, Refusal, RejoinSecret, Resume, Role};
+use crate::net::wire::{
+    Delivery, GameData, Goodbye, PeerMessage, Refusal, RejoinSecret, Resume, Role,
+};
 use crate::{Player, Tick};
 
 impl<D: GameData> PeerSession<D> {
+    /// Whether its host went in a way the match outlives: silent for the host silence
+    /// ([`host_gone`](Self::host_gone)), or handing the match over; not ending it, nor
+    /// dropping this peer. Then [`follow_successor`](Self::follow_successor).
+    #[must_use]
+    pub fn host_went(&self) -> bool {
+        self.host_gone()
+            && self.goodbye.as_ref().is_none_or(|goodbye| *goodbye == Goodbye::HandedOver)
+    }
+
     /// Turns to the next host of the succession, its host having gone
     /// ([`host_gone`](Self::host_gone)): the first successor not tried yet, which it takes off
     /// its list. If that is this player, it takes the match over
