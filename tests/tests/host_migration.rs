@@ -50,6 +50,9 @@ const LOOPBACK_PAUSE: Duration = Duration::from_secs(2);
 /// The same over the lossy link: three seconds.
 const LOSSY_PAUSE: Duration = Duration::from_secs(3);
 
+/// The stopped host's session's password.
+const PASSWORD: &str = "correct horse battery staple";
+
 /// The players' names.
 const NAMES: [&str; 4] = ["ada", "bob", "cyd", "dee"];
 
@@ -340,7 +343,8 @@ fn over_a_lossy_link_each_takeover_pauses_the_match_at_most_three_seconds() {
 /// A host stopped for three seconds (SIGSTOP, then SIGCONT): its players take the match over
 /// meanwhile; woken, the host finds it fixed nothing for longer than its players wait, fixes
 /// nothing more, and ends saying so. The players play on to the end, agreeing, without a gap
-/// or a repeat, and the old host's last ticks are theirs.
+/// or a repeat, and the old host's last ticks are theirs. The session has a password: the new
+/// host asks the same one of the players it seats.
 #[test]
 fn a_host_stopped_for_three_seconds_is_succeeded_and_fixes_nothing_more() {
     let _game = one_game();
@@ -348,14 +352,23 @@ fn a_host_stopped_for_three_seconds_is_succeeded_and_fixes_nothing_more() {
     let game = Hosting::direct();
     let host_hashes = dir.path("host.hashes");
     let mut host_args = game.host_args();
-    host_args.extend(["--hash-log".to_owned(), arg(&host_hashes).to_owned()]);
+    host_args.extend(["--hash-log", arg(&host_hashes), "--password", PASSWORD].map(str::to_owned));
     let host = Ending::start(&dir, "host", &strs(&host_args));
     let mut players: Vec<Player> = NAMES[..3]
         .iter()
         .map(|&name| {
             let hashes = dir.path(&format!("{name}.hashes"));
             let ticks = (MATCH_TICKS / 2).to_string();
-            let args = ["--name", name, "--ticks", &ticks, "--hash-log", arg(&hashes)];
+            let args = [
+                "--name",
+                name,
+                "--ticks",
+                &ticks,
+                "--hash-log",
+                arg(&hashes),
+                "--password",
+                PASSWORD,
+            ];
             let process = Some(game.bot_peer(&dir, name, &args));
             Player { name, process, hashes, truth: PathBuf::new() }
         })
