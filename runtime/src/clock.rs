@@ -249,6 +249,11 @@ impl NetworkClock {
 
     /// A message measured by the host at `host_tick` arrived now.
     pub fn observe(&mut self, host_tick: Tick) {
+        self.take_observation(host_tick);
+        self.release_hold();
+    }
+
+    fn take_observation(&mut self, host_tick: Tick) {
         self.newest = Some(self.newest.map_or(host_tick, |n| n.max(host_tick)));
         let now = self.local_micros;
         let offset = ticks_of_tick(host_tick).saturating_sub(self.local_ticks());
@@ -380,11 +385,29 @@ impl NetworkClock {
         self.outside = None;
     }
 
-    /// Lets go of a held render tick once the estimate has reached it.
+    /// Whether the render tick holds through a change of host (see
+    /// [`host_changed`](Self::host_changed)).
+    #[must_use]
+    pub const fn holding(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// The newest host tick observed, if any.
+    #[must_use]
+    pub const fn newest_observed(&self) -> Option<Tick> {
+        self.newest
+    }
+
+    /// Lets go of a held render tick once the estimate has reached it. An estimate that came
+    /// past it at once (the new host's first observations) is lowered to it, so the render
+    /// tick goes on from where it held at its pace, and rises to the band at the clock's
+    /// usual rates: never a jump.
     fn release_hold(&mut self) {
         if let (Some(held), Some(tick)) = (self.held, self.estimated_render_tick())
             && tick >= held
         {
+            let over = tick.saturating_sub(held);
+            self.estimate = self.estimate.map(|e| e.saturating_sub(over));
             self.held = None;
         }
     }

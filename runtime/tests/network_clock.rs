@@ -507,3 +507,77 @@ fn the_estimate_never_bends_with_the_tick_rate_nudge() {
     }
     assert_eq!(nudged.clock.render_tick(), plain.clock.render_tick());
 }
+
+/// Protects what a player and a spectator see through a change of host: the render tick holds
+/// where the drawing stopped (never moving back), waits for the new host's ticks (which go on
+/// from the old host's, a silence later), and goes on from where it held at its pace, without
+/// a jump, even when the new host's first ticks come in a burst ahead of it.
+#[test]
+fn through_a_change_of_host_the_render_tick_holds_then_goes_on_without_a_jump() {
+    let mut clock = NetworkClock::new();
+    for tick in 0..50 {
+        clock.advance(TICK_MICROS);
+        clock.observe(Tick(tick));
+    }
+    // A second and a half of silence: the render tick runs on meanwhile.
+    for _ in 0..90 {
+        clock.advance(16_667);
+    }
+    let before = clock.render_tick().expect("observed");
+    clock.host_changed(None);
+    let held = clock.render_tick().expect("held");
+    assert_eq!(held, fx(49), "held at the newest tick observed");
+    assert!(held <= before, "never forward at the change");
+    assert!(clock.holding());
+    let mut last = held;
+    let mut tick = 50;
+    for frame in 0..600 {
+        clock.advance(16_667);
+        // The new host's ticks: five at once first (those it had that this peer lacked), then
+        // one a tick.
+        if frame == 20 {
+            for _ in 0..5 {
+                clock.observe(Tick(tick));
+                tick += 1;
+            }
+        } else if frame > 20 && frame % 6 == 0 {
+            clock.observe(Tick(tick));
+            tick += 1;
+        }
+        let now = clock.render_tick().expect("drawn");
+        let step = now - last;
+        assert!(step >= Fx::ZERO, "frame {frame}: the render tick went back {step}");
+        // A frame is a sixth of a tick; at most the clock's catch-up rate faster.
+        assert!(step <= fx_ratio(18, 100), "frame {frame}: a jump of {step} ticks");
+        last = now;
+    }
+    assert!(!clock.holding(), "the hold ended once the new host's ticks reached it");
+    assert!(last > held + fx(50), "it went on: {last}");
+}
+
+/// The same when the host hands the match over and the new host's first tick comes at once: the
+/// new host's timeline puts the render tick ahead of where it held, and it goes on from where it
+/// held all the same, catching up at the clock's rates instead of jumping.
+#[test]
+fn a_quick_change_of_host_goes_on_from_the_held_tick_without_a_jump() {
+    let mut clock = NetworkClock::new();
+    for tick in 0..50 {
+        clock.advance(TICK_MICROS);
+        clock.observe(Tick(tick));
+    }
+    clock.advance(30_000);
+    clock.host_changed(None);
+    let mut last = clock.render_tick().expect("held");
+    for frame in 0..120 {
+        clock.advance(16_667);
+        // The new host's ticks from 50, the first a few frames after the change.
+        if frame >= 3 && (frame - 3) % 6 == 0 {
+            clock.observe(Tick(50 + (frame - 3) / 6));
+        }
+        let now = clock.render_tick().expect("drawn");
+        let step = now - last;
+        assert!(step >= Fx::ZERO, "frame {frame}: the render tick went back {step}");
+        assert!(step <= fx_ratio(18, 100), "frame {frame}: a jump of {step} ticks");
+        last = now;
+    }
+}

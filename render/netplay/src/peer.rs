@@ -703,8 +703,11 @@ impl<G: NetRules> NetPeer<G> {
         let Some(&at) = next.at.first() else { return Ok(()) };
         tracing::info!(host = %at, "the host is gone: {name} hosts now, at {at}");
         self.link.redial(at, &self.admission)?;
-        // The ticks drawn hold through the pause, and go on at their pace after it.
-        self.clock.host_changed(None);
+        // The ticks drawn hold through the pause, and go on at their pace after it: the
+        // newest tick's state is drawn at the tick after it.
+        let newest = self.clock.newest_observed();
+        let stopped = newest.map(|t| fixstep_runtime::clock::ticks_of_tick(t.next()));
+        self.clock.host_changed(stopped);
         self.goodbye = None;
         Ok(())
     }
