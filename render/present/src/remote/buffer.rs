@@ -90,6 +90,10 @@ pub struct RemoteBuffer {
     /// The newest measurement's tick when the last frame was drawn.
     newest_when_drawn: u32,
     gap: UpdateGapDelay,
+    /// Extra delay after a change of host, ticks: the entity is drawn where its drawing
+    /// stopped through the old host's silence while the render tick holds, and catches up
+    /// after it at [`RENDER_DRIFT`].
+    pause_delay: f32,
     last: Option<Drawn>,
     correction: Option<Correction>,
     /// The newest measurements, oldest first: `len` of them.
@@ -115,6 +119,7 @@ impl RemoteBuffer {
             newest_when_drawn: first.tick,
             tier_delay: tier_delay(first.tier) as f32,
             gap,
+            pause_delay: 0.0,
             correction: None,
             last: None,
         }
@@ -186,10 +191,49 @@ impl RemoteBuffer {
         self.gone_at != NOT_GONE && tick >= f64::from(self.gone_at)
     }
 
-    /// The tier and update-gap delays in use, ticks.
+    /// The tier, update-gap and pause delays in use, ticks.
     #[must_use]
     pub fn delay_ticks(&self) -> f64 {
-        f64::from(self.tier_delay) + self.gap.delay_ticks()
+        f64::from(self.tier_delay) + self.gap.delay_ticks() + f64::from(self.pause_delay)
+    }
+
+    /// Where its drawing stopped through a host's silence, in its own ticks, the newest
+    /// snapshot having been of `newest_snapshot`: at that snapshot if it rests (a resting
+    /// entity is not sent, so every snapshot to the newest said it rested), or
+    /// [`MAX_EXTRAPOLATION_TICKS`] past its newest measurement if it moves; or where it was last
+    /// drawn if that is sooner. Drawn at any later tick, it looks the same until news of those
+    /// ticks comes.
+    #[must_use]
+    pub fn stopped_at(&self, newest_snapshot: u32) -> f64 {
+        let newest = self.newest_stored();
+        let stop = if newest.at_rest {
+            newest.tick.max(newest_snapshot)
+        } else {
+            newest.tick.saturating_add(MAX_EXTRAPOLATION_TICKS)
+        };
+        let stop = f64::from(stop);
+        self.last.map_or(stop, |drawn| drawn.tick.min(stop))
+    }
+
+    /// The render tick holds at `held_render_tick` through a change of host: the entity is
+    /// drawn where it stopped ([`stopped_at`](Self::stopped_at)) until the hold ends, so what
+    /// the new host says of the ticks after that is drawn as those ticks come, not at once.
+    pub fn hold_at(&mut self, held_render_tick: f64, newest_snapshot: u32) {
+        let pause = f64::from(self.pause_delay);
+        let drawn_at = held_render_tick - (self.delay_ticks() - pause);
+        // A few ticks: single precision holds them exactly enough.
+        self.pause_delay = (drawn_at - self.stopped_at(newest_snapshot)).max(0.0) as f32;
+    }
+
+    /// Eases the pause delay away after the hold, `dt_seconds` of real time after the last
+    /// frame: the entity plays [`RENDER_DRIFT`] faster than real time until it is drawn at the
+    /// render tick again.
+    pub fn ease_pause(&mut self, dt_seconds: f64) {
+        if self.pause_delay > 0.0 {
+            let rate = crate::convert::f64_of(RENDER_DRIFT);
+            let step = (rate * dt_seconds.max(0.0) / TICK_SECONDS) as f32;
+            self.pause_delay = (self.pause_delay - step).max(0.0);
+        }
     }
 
     /// The update-gap delay of this entity.
@@ -218,7 +262,8 @@ impl RemoteBuffer {
         }
         let render_delay = INTERP_DELAY_TICKS + u32::from(tier.max(1) - 1);
         let gap_delay = self.gap.advance(render_delay, MAX_GAP_TICKS, dt_seconds);
-        let tick = render_tick - f64::from(self.tier_delay) - gap_delay;
+        let tick =
+            render_tick - f64::from(self.tier_delay) - gap_delay - f64::from(self.pause_delay);
         if tick < f64::from(self.first_tick) || self.gone_by(tick) {
             return false;
         }

@@ -125,13 +125,21 @@ impl RemoteView {
     ///
     /// [`MAX_EXTRAPOLATION_TICKS`]: super::MAX_EXTRAPOLATION_TICKS
     pub fn host_changed(&mut self) {
-        let ahead = f64::from(super::MAX_EXTRAPOLATION_TICKS);
-        let stopped = self
-            .buffers
-            .iter()
-            .map(|b| f64::from(b.newest().tick) + ahead + b.delay_ticks())
-            .reduce(f64::max);
-        self.clock.host_changed(stopped.map(fixstep_runtime::math::Fx::from_num));
+        let newest = self.clock.newest_observed().map_or(0, |t| t.0);
+        let stopped =
+            self.buffers.iter().map(|b| b.stopped_at(newest) + b.delay_ticks()).reduce(f64::max);
+        let now = self.clock.render_tick().map(crate::convert::f64_of);
+        let held = match (now, stopped) {
+            (Some(now), Some(stopped)) => Some(now.min(stopped)),
+            (now, stopped) => now.or(stopped),
+        };
+        self.clock.host_changed(held.map(fixstep_runtime::math::Fx::from_num));
+        // Each entity is drawn where it stopped while the render tick holds.
+        if let Some(held) = held {
+            for buffer in &mut self.buffers {
+                buffer.hold_at(held, newest);
+            }
+        }
     }
 
     /// A snapshot the host measured at `tick` arrived now: an observation for the clock.
@@ -197,8 +205,12 @@ impl RemoteView {
         self.frame.render_tick = render_tick;
         let mut sample = RemoteSample::default();
         let mut slot = 0;
+        let holding = self.clock.holding();
         while slot < self.buffers.len() {
             let buffer = &mut self.buffers[slot];
+            if !holding {
+                buffer.ease_pause(dt_seconds);
+            }
             if buffer.draw(render_tick, dt_seconds, &mut sample) {
                 self.frame.entities.push(RemoteDraw {
                     id: self.ids[slot],
