@@ -60,6 +60,16 @@ const CONNECTION_REQUEST: u8 = 0;
 /// four bits.
 const MAX_SEQUENCE_BYTES: u8 = 8;
 
+/// The highest sequence number a packet may carry: `u64::MAX` less netcode's replay window
+/// (256 packets). renetcode 2.0's replay check adds the window to the sequence before it
+/// opens the packet, which overflows above this, and overflow checks are on in every build
+/// (determinism rule), so such a datagram from anyone would panic the reader. A real
+/// connection counts up from 0 a packet at a time and never comes near it.
+pub const MAX_SEQUENCE: u64 = u64::MAX - REPLAY_WINDOW_PACKETS;
+
+/// netcode's replay window, packets: see [`MAX_SEQUENCE`].
+const REPLAY_WINDOW_PACKETS: u64 = 256;
+
 /// The authentication tag that ends every packet but the connection request, bytes
 /// (ChaCha20-Poly1305's).
 const MAC_BYTES: usize = 16;
@@ -111,8 +121,9 @@ enum RequestAdmission {
 }
 
 /// Whether `datagram` is shaped as a netcode packet can be: a known packet type and, but for
-/// a connection request, a sequence number no longer than a `u64` followed by at least an
-/// authentication tag. Anything else is dropped unread.
+/// a connection request, a sequence number no longer than a `u64` and no higher than
+/// [`MAX_SEQUENCE`], followed by at least an authentication tag. Anything else is dropped
+/// unread.
 #[must_use]
 pub fn well_formed(datagram: &[u8]) -> bool {
     let Some(&prefix) = datagram.first() else { return false };
@@ -120,9 +131,17 @@ pub fn well_formed(datagram: &[u8]) -> bool {
     if kind > LAST_PACKET_TYPE {
         return false;
     }
-    kind == CONNECTION_REQUEST
-        || (sequence_bytes <= MAX_SEQUENCE_BYTES
-            && datagram.len() >= 1 + usize::from(sequence_bytes) + MAC_BYTES)
+    if kind == CONNECTION_REQUEST {
+        return true;
+    }
+    let sequence_end = 1 + usize::from(sequence_bytes);
+    if sequence_bytes > MAX_SEQUENCE_BYTES || datagram.len() < sequence_end + MAC_BYTES {
+        return false;
+    }
+    // Little-endian, as netcode writes it.
+    let mut sequence = [0; 8];
+    sequence[..usize::from(sequence_bytes)].copy_from_slice(&datagram[1..sequence_end]);
+    u64::from_le_bytes(sequence) <= MAX_SEQUENCE
 }
 
 /// The host's end: netcode's server on a non-blocking socket, feeding a renet server.

@@ -4,13 +4,14 @@
 //!
 //! `fixstep_net::netcode` checks every datagram first. These tests protect that check; the
 //! flood of the network tests (random and mutated packets from a connected peer's address)
-//! found both panics, the over-long sequence and a packet too short for its tag, by
-//! bringing down a running host.
+//! found the first two panics, the over-long sequence and a packet too short for its tag, by
+//! bringing down a running host; the datagram fuzz target found the third, a sequence number
+//! so high that netcode's replay check overflows adding its window to it.
 
 use std::time::Duration;
 
 use crate::common::Connected;
-use fixstep_net::netcode::well_formed;
+use fixstep_net::netcode::{MAX_SEQUENCE, well_formed};
 use fixstep_runtime::rng::SimRng;
 
 /// netcode's packet types, 0 (connection request) to 6 (disconnect).
@@ -50,6 +51,29 @@ fn a_sequence_longer_than_eight_bytes_or_an_unknown_type_is_not_a_netcode_packet
     assert!(!well_formed(&[]), "an empty datagram");
 }
 
+/// A packet of type `kind` with an eight-byte `sequence` and a tag of zeros.
+fn sequenced(kind: u8, sequence: u64) -> Vec<u8> {
+    let mut datagram = vec![(8 << 4) | kind];
+    datagram.extend_from_slice(&sequence.to_le_bytes());
+    datagram.extend_from_slice(&[0; MAC_BYTES]);
+    datagram
+}
+
+#[test]
+fn a_sequence_number_netcodes_replay_check_would_overflow_on_is_not_a_netcode_packet() {
+    for kind in PACKET_TYPES.skip(1) {
+        assert!(well_formed(&sequenced(kind, 0)), "type {kind}, the first packet");
+        assert!(well_formed(&sequenced(kind, MAX_SEQUENCE)), "type {kind}, the highest");
+        for sequence in [MAX_SEQUENCE + 1, u64::MAX - 1, u64::MAX] {
+            assert!(!well_formed(&sequenced(kind, sequence)), "type {kind}, sequence {sequence}");
+        }
+    }
+    // A shorter sequence can never come near the limit.
+    let mut short = vec![(2 << 4) | 2, 0xFF, 0xFF];
+    short.extend_from_slice(&[0; MAC_BYTES]);
+    assert!(well_formed(&short), "a two-byte sequence of all ones");
+}
+
 #[test]
 fn a_running_host_drops_datagrams_that_would_panic_netcode_from_a_connected_peers_address() {
     // A peer of our own making: netcode's client on a socket this test holds, so that it can
@@ -73,6 +97,7 @@ fn a_running_host_drops_datagrams_that_would_panic_netcode_from_a_connected_peer
             datagram[0] = (8 << 4) | kind;
             crafted.push(datagram);
         }
+        crafted.push(sequenced(kind, u64::MAX));
     }
     let crafted_count = crafted.len() as u64;
     let mut rng = SimRng::new(0xBAD_DA7A, 0);
