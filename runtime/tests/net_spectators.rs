@@ -1,7 +1,7 @@
 //! A spectator's side of the protocol, with a game whose spectator data is its own: the view a
 //! spectator reports reaches the host (the latest one), the updates the host sends arrive in
-//! order as events, a player may not report a view, and spectators beyond the host's limit are
-//! refused.
+//! order as events, a spectator says its view again in its hello to the next host, a player
+//! may not report a view, and spectators beyond the host's limit are refused.
 
 use crate::common;
 
@@ -92,6 +92,24 @@ fn a_spectators_view_reaches_the_host_and_its_updates_arrive_in_order() {
         })
         .collect();
     assert_eq!(updates, [vec!["one".to_owned()], vec!["two".to_owned(), "three".to_owned()]]);
+}
+
+#[test]
+fn a_spectator_says_its_view_in_its_hello_to_the_next_host() {
+    let id = PeerId(9);
+    let (_, mut peer, _) = joined(Role::Spectator, id);
+    peer.report_view((7, -2));
+    let _ = peer.drain_outgoing().count();
+    // The host went; the spectator says hello to another, which knows at once what it looks
+    // at, before any frame: its first updates are cut for it.
+    let mut next = HostSession::<Watched>::new(host_config(), Tick::ZERO);
+    let other = PeerId(4);
+    next.connect(other, 0);
+    peer.connect();
+    for (delivery, bytes) in peer.drain_outgoing() {
+        next.receive(other, delivery, &bytes, 0);
+    }
+    assert_eq!(next.spectator_view(other), Some(&(7, -2)));
 }
 
 #[test]

@@ -12,7 +12,7 @@ use crate::tick::Tick;
 use crate::{Player, TickRecord};
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 11;
+pub const PROTOCOL_VERSION: u32 = 12;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -168,6 +168,10 @@ pub enum ToHost<C, V> {
         /// A player whose host went, coming to its successor: it plays on from its own state,
         /// and asks for its seat back and the ticks it lacks, not for a state.
         resume: Option<Resume>,
+        /// What a spectator looks at, if it said so to a host before: a spectator following
+        /// the match to a successor says it at once, so the successor's first updates are
+        /// cut for it. Ignored from a player.
+        view: Option<V>,
     },
     /// The peer's frame: its inputs, hashes and what it received ([`PeerFrame`]).
     /// Unreliable.

@@ -328,6 +328,7 @@ fn a_host_asked_to_host_a_later_epoch_knows_it_was_succeeded() {
         role: Role::Player,
         rejoin: None,
         resume: Some(fixstep_runtime::net::Resume { epoch: 1, next_tick: Tick(40) }),
+        view: None,
     };
     let bytes = fixstep_runtime::net::wire::encode(&hello);
     host.session.receive(PeerId(5), Delivery::Reliable, &bytes, 0);

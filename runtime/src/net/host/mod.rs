@@ -883,8 +883,14 @@ impl<D: GameData> HostSession<D> {
             Err(refusal) => return self.drop_message(peer, Dropped::Refused(refusal)),
         };
         match message {
-            ToHost::Hello { identity, name, role, rejoin, resume } => {
+            ToHost::Hello { identity, name, role, rejoin, resume, view } => {
                 self.hello(peer, &identity, name, role, rejoin, resume);
+                if let Some(p) = self.peers.get_mut(&peer)
+                    && role.watches()
+                    && view.is_some()
+                {
+                    p.view = view;
+                }
             }
             ToHost::Ticks { records } => self.recover_ticks(peer, records),
             ToHost::Frame(frame) => self.frame(peer, frame),

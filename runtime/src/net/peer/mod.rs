@@ -168,6 +168,9 @@ pub struct PeerSession<D: GameData> {
     hashes_from: Tick,
     /// What a spectator looks at, to send with the next frame.
     view: Option<D::SpectatorView>,
+    /// The view last reported, said again in the hello to a successor so that its first
+    /// updates are cut for where this spectator looks.
+    last_view: Option<D::SpectatorView>,
     round_trip_ms: u16,
     /// The transport's clock, microseconds, as it last said ([`set_time`](Self::set_time)).
     now_micros: u64,
@@ -225,6 +228,7 @@ impl<D: GameData> PeerSession<D> {
             frames: 0,
             hashes_from: Tick::ZERO,
             view: None,
+            last_view: None,
             round_trip_ms: 0,
             now_micros: 0,
             round_trips: VecDeque::new(),
@@ -339,6 +343,7 @@ impl<D: GameData> PeerSession<D> {
             role: self.config.role,
             rejoin: self.config.rejoin,
             resume: self.resume_claim(),
+            view: self.last_view.clone(),
         };
         self.send(Delivery::Reliable, &hello);
     }
@@ -695,6 +700,7 @@ impl<D: GameData> PeerSession<D> {
     /// Tells the host what this spectator looks at (where its camera is), in a frame sent at
     /// once.
     pub fn report_view(&mut self, view: D::SpectatorView) {
+        self.last_view = Some(view.clone());
         self.view = Some(view);
         self.send_frame();
     }
