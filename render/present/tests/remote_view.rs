@@ -186,3 +186,148 @@ fn the_view_removes_a_dropped_entity_without_losing_the_others() {
         assert!((drawn.x - id as f32 * 100.0).abs() < 5.0, "entity {id} drawn as itself");
     }
 }
+
+/// The host's silence before a spectator turns to the successor, microseconds: a second.
+const SILENCE_MICROS: u64 = 1_000_000;
+
+/// How long the successor gathers its players before it fixes ticks again, microseconds.
+const GATHER_MICROS: u64 = 300_000;
+
+/// Draws entity 1 through a takeover: the old host measures it (`old`) at every tick to
+/// `last_old`, the view is told of the change a silence later, and the new host, after it
+/// gathered, sends a snapshot a tick from `first_new` on, measuring it when `new` says.
+/// Returns every frame's drawn x. Entity 2, when `walking_by`, walks on all along.
+fn drawn_through_a_takeover(
+    last_old: u32,
+    old: impl Fn(u32) -> Measurement,
+    first_new: u32,
+    new: impl Fn(u32) -> Option<Measurement>,
+    walking_by: bool,
+) -> Vec<f32> {
+    let drawn_x =
+        |frame: &RemoteFrame| frame.entities.iter().find(|e| e.id == 1).map(|e| e.sample.pos.x);
+    let by = |view: &mut RemoteView, tick: u32| {
+        if walking_by && tick.is_multiple_of(4) {
+            view.measure(2, Motion::Walker, &walker(tick, walked(tick)).in_tier(4));
+        }
+    };
+    let mut host = Host::new();
+    let mut drawn = Vec::new();
+    let end_old = u64::from(last_old) * TICK_MICROS + LATENCY_MICROS;
+    host.run_watching(
+        end_old,
+        |view, tick| {
+            view.measure(1, Motion::Walker, &old(tick));
+            by(view, tick);
+        },
+        |frame| drawn.extend(drawn_x(frame)),
+    );
+    // The old host is silent: frames go on, nothing arrives.
+    let changed = end_old + SILENCE_MICROS;
+    let resumed = changed + GATHER_MICROS;
+    let mut now = end_old;
+    let mut next_tick = first_new;
+    let mut told = false;
+    while now < resumed + 6_000_000 {
+        let next_frame = (now / FRAME_MICROS + 1) * FRAME_MICROS;
+        let arrives = resumed + u64::from(next_tick - first_new) * TICK_MICROS + LATENCY_MICROS;
+        let next = next_frame.min(arrives);
+        host.view.advance(next - now);
+        now = next;
+        if !told && now >= changed {
+            told = true;
+            host.view.host_changed();
+        }
+        if next == arrives {
+            host.view.snapshot_arrived(Tick(next_tick));
+            if let Some(measured) = new(next_tick) {
+                host.view.measure(1, Motion::Walker, &measured);
+            }
+            by(&mut host.view, next_tick);
+            next_tick += 1;
+        } else {
+            let frame = host.view.draw();
+            drawn.push(drawn_x(frame).expect("drawn through the takeover"));
+        }
+    }
+    drawn
+}
+
+/// The x of a walker at one metre a second, at `tick`.
+fn walked(tick: u32) -> f32 {
+    tick as f32 * 0.1
+}
+
+#[test]
+fn through_a_takeover_a_walker_holds_and_goes_on_never_backwards_and_never_popping() {
+    // The new host goes on from the tick after the spectator's newest, or a few ticks later
+    // (ticks the successor ran whose snapshots never reached this spectator).
+    for (first_new, tier) in [(51, 1), (53, 1), (56, 1), (51, 2), (53, 4)] {
+        let case = format!("first new tick {first_new}, tier {tier}");
+        // A new host's first word on an entity near a tier's edge may differ from the old
+        // one's, which kept it in its tier by hysteresis.
+        let new = |tick: u32| {
+            (tick == first_new || tick.is_multiple_of(u32::from(tier)))
+                .then(|| walker(tick, walked(tick)).in_tier(tier))
+        };
+        let drawn = drawn_through_a_takeover(50, |t| walker(t, walked(t)), first_new, new, false);
+        for (frame, pair) in drawn.windows(2).enumerate() {
+            let step = pair[1] - pair[0];
+            assert!(step >= -1e-5, "{case}: frame {frame} went back {step} m");
+            // A frame's true step is under 2 cm; catching up after the hold, a little more.
+            assert!(step < 0.05, "{case}: frame {frame} popped {step} m");
+        }
+        let last = *drawn.last().expect("frames drawn");
+        assert!(last > 9.0, "{case}: it walked on, to {last} m");
+    }
+}
+
+#[test]
+fn a_runner_guessed_on_past_where_it_stopped_is_drawn_back_after_a_takeover_never_cut_back() {
+    // Four metres a second to tick 50, where it stops: the old host falls silent before it
+    // says so, and the drawing guesses the run on past the stop before it holds.
+    const RUN_M_PER_TICK: f32 = 0.4;
+    let stop = 50.0 * RUN_M_PER_TICK;
+    let old = |tick: u32| {
+        Measurement::moving(
+            tick,
+            Vec3::new(tick as f32 * RUN_M_PER_TICK, 0.0, 0.0),
+            Vec3::X * 4.0,
+            0.0,
+            0,
+        )
+    };
+    let new = |tick: u32| Some(Measurement::at_rest(tick, Vec3::new(stop, 0.0, 0.0), 0.0, 0));
+    let drawn = drawn_through_a_takeover(50, old, 51, new, false);
+    let furthest = drawn.iter().copied().fold(f32::MIN, f32::max);
+    assert!(furthest > stop + 0.5, "the run was guessed on past the stop (to {furthest} m)");
+    for (frame, pair) in drawn.windows(2).enumerate() {
+        let step = pair[1] - pair[0];
+        // At most a run's frame and a half (a blend's peak pace is 1.5 times its average).
+        assert!(step.abs() < 0.1, "frame {frame} popped {step} m");
+    }
+    let last = *drawn.last().expect("frames drawn");
+    assert!((last - stop).abs() < 1e-3, "it ends where it stopped, not at {last} m");
+}
+
+#[test]
+fn an_entity_resting_through_a_takeover_goes_on_smoothly_when_it_moves_again() {
+    // It rests at 5 m from tick 30 and walks off at tick 56, soon after the takeover; another
+    // walks by all along, so the render tick holds where that one's guess stopped, three ticks
+    // past the resting one's newest news.
+    let rest = Vec3::new(5.0, 0.0, 0.0);
+    let old = |tick: u32| Measurement::at_rest(tick.min(30), rest, 0.0, 0);
+    let new = |tick: u32| match tick {
+        51 => Some(Measurement::at_rest(51, rest, 0.0, 0)),
+        56.. => Some(walker(tick, 5.0 + walked(tick - 56))),
+        _ => None,
+    };
+    let drawn = drawn_through_a_takeover(50, old, 51, new, true);
+    for (frame, pair) in drawn.windows(2).enumerate() {
+        let step = pair[1] - pair[0];
+        assert!(step >= -1e-5, "frame {frame} went back {step} m");
+        assert!(step < 0.05, "frame {frame} popped {step} m");
+    }
+    let last = *drawn.last().expect("frames drawn");
+    assert!(last > 7.0, "it walked off, to {last} m");
+}

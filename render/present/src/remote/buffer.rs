@@ -218,7 +218,11 @@ impl RemoteBuffer {
     /// The render tick holds at `held_render_tick` through a change of host: the entity is
     /// drawn where it stopped ([`stopped_at`](Self::stopped_at)) until the hold ends, so what
     /// the new host says of the ticks after that is drawn as those ticks come, not at once.
+    /// The silence is no gap of the entity's rate: its update-gap delay measures afresh from
+    /// the new host's first measurement, and does not grow (which would draw it backwards
+    /// while the render tick holds).
     pub fn hold_at(&mut self, held_render_tick: f64, newest_snapshot: u32) {
+        self.gap.pause();
         let pause = f64::from(self.pause_delay);
         let drawn_at = held_render_tick - (self.delay_ticks() - pause);
         // A few ticks: single precision holds them exactly enough.
@@ -228,12 +232,33 @@ impl RemoteBuffer {
     /// Eases the pause delay away after the hold, `dt_seconds` of real time after the last
     /// frame: the entity plays [`RENDER_DRIFT`] faster than real time until it is drawn at the
     /// render tick again.
+    ///
+    /// An entity that rests in one place from the tick last drawn through its newest
+    /// measurement looks the same at any later tick: its pause delay goes at once. Eased
+    /// instead, it would keep a resting entity (held at the newest snapshot, behind the
+    /// moving ones) drawn further behind its news than its history reaches, long after it
+    /// moves again.
     pub fn ease_pause(&mut self, dt_seconds: f64) {
+        if self.pause_delay > 0.0 && dt_seconds > 0.0 && self.resting_since_drawn() {
+            self.pause_delay = 0.0;
+        }
         if self.pause_delay > 0.0 {
             let rate = crate::convert::f64_of(RENDER_DRIFT);
             let step = (rate * dt_seconds.max(0.0) / TICK_SECONDS) as f32;
             self.pause_delay = (self.pause_delay - step).max(0.0);
         }
+    }
+
+    /// Whether the entity rests in one place from the tick last drawn through its newest
+    /// measurement.
+    fn resting_since_drawn(&self) -> bool {
+        let Some(last) = self.last else { return false };
+        let kept = &self.history[..usize::from(self.len)];
+        let Some(from) = kept.iter().rposition(|s| f64::from(s.tick) <= last.tick) else {
+            return false;
+        };
+        let first = kept[from];
+        kept[from..].iter().all(|s| s.at_rest && s.pos == first.pos && s.leg == first.leg)
     }
 
     /// The update-gap delay of this entity.
@@ -303,7 +328,13 @@ impl RemoteBuffer {
         if let Some(correction) = &self.correction {
             correction.apply(last.tick, &mut known);
         }
-        let speed = raw.vel.length().max(self.newest_stored().vel.length());
+        // The pace of the guess too: an entity guessed on at a run past where it stopped (a
+        // host falling silent before it said so) goes back at a share of that run's pace,
+        // not cut back at once as a slow walker's would be.
+        let kept = &self.history[..usize::from(self.len)];
+        let guessed_from = kept.iter().rev().find(|s| s.tick <= self.newest_when_drawn);
+        let guess_speed = guessed_from.map_or(0.0, |s| s.vel.length());
+        let speed = raw.vel.length().max(self.newest_stored().vel.length()).max(guess_speed);
         match Correction::decide(&last.pose(), &known, last.tick, speed) {
             Decision::Nothing => {}
             Decision::TakeAtOnce => self.correction = None,

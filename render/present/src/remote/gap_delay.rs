@@ -93,6 +93,13 @@ impl UpdateGapDelay {
         }
     }
 
+    /// States stopped coming for a reason that is not the entity's (its host went silent):
+    /// the next one arrives after no gap of its rate, and starts the measurement from its
+    /// tick. The gaps already measured and the delay in use stay.
+    pub fn pause(&mut self) {
+        self.last_tick = None;
+    }
+
     /// The larger of the last two gaps between states within the limit, in ticks; 0 until
     /// two states have arrived.
     #[must_use]

@@ -202,16 +202,20 @@ impl RemoteView {
             return &self.frame;
         };
         let render_tick = crate::convert::f64_of(render_tick);
+        // Every delay moves no faster than the render tick: at its rates (well under the
+        // tick's pace) an entity then never goes backwards, even while the render tick holds
+        // through a change of host or creeps as the hold ends, when a delay that grew by the
+        // frame's real time (a new host's first word on a tier) would draw it back.
+        let advanced_seconds =
+            (render_tick - self.frame.render_tick).max(0.0) * crate::convert::TICK_SECONDS;
+        let slew_seconds = dt_seconds.min(advanced_seconds);
         self.frame.render_tick = render_tick;
         let mut sample = RemoteSample::default();
         let mut slot = 0;
-        let holding = self.clock.holding();
         while slot < self.buffers.len() {
             let buffer = &mut self.buffers[slot];
-            if !holding {
-                buffer.ease_pause(dt_seconds);
-            }
-            if buffer.draw(render_tick, dt_seconds, &mut sample) {
+            buffer.ease_pause(slew_seconds);
+            if buffer.draw(render_tick, slew_seconds, &mut sample) {
                 self.frame.entities.push(RemoteDraw {
                     id: self.ids[slot],
                     motion: buffer.motion(),
