@@ -313,8 +313,10 @@ fn a_runner_guessed_on_past_where_it_stopped_is_drawn_back_after_a_takeover_neve
 #[test]
 fn an_entity_resting_through_a_takeover_goes_on_smoothly_when_it_moves_again() {
     // It rests at 5 m from tick 30 and walks off at tick 56, soon after the takeover; another
-    // walks by all along, so the render tick holds where that one's guess stopped, three ticks
-    // past the resting one's newest news.
+    // walks by far off (tier 4) all along, so the render tick holds where that one's guess
+    // stopped, four ticks past the resting one's newest news: eased away slowly, that pause
+    // would draw it behind the six measurements it keeps once it walks, a tick's step at a
+    // time.
     let rest = Vec3::new(5.0, 0.0, 0.0);
     let old = |tick: u32| Measurement::at_rest(tick.min(30), rest, 0.0, 0);
     let new = |tick: u32| match tick {
