@@ -65,8 +65,9 @@ pub struct HostMoved {
     pub left: String,
     /// The new host's player's name.
     pub hosts: String,
-    /// When this player turned to the new host, on its network clock's time, microseconds.
-    pub at_micros: u64,
+    /// When the old host's last tick came, on this player's network clock, microseconds: the
+    /// pause's start.
+    pub stopped_at_micros: u64,
     /// How long no tick came, from the old host's last to the new host's first, microseconds
     /// (`None` until the first came).
     pub pause_micros: Option<u64>,
@@ -492,6 +493,8 @@ impl<G: NetRules> NetPeer<G> {
     /// If the connection fails or is refused, a state arrives damaged, or a tick does not run.
     pub fn receive(&mut self, elapsed_micros: u64) -> Result<(), NetPlayError> {
         self.clock.advance(elapsed_micros);
+        // A host silent for the host silence by now, or one whose goodbye ended the link in
+        // the last frame; a goodbye in this frame's messages is followed after them, below.
         self.follow_if_host_gone()?;
         if self.link.ended().is_some() {
             return Ok(());
@@ -694,7 +697,7 @@ impl<G: NetRules> NetPeer<G> {
         self.stats.host_moved = Some(HostMoved {
             left,
             hosts: name.clone(),
-            at_micros: self.clock.local_micros(),
+            stopped_at_micros: self.tick_micros,
             pause_micros: None,
         });
         if Some(next.player) == self.player() {

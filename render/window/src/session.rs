@@ -412,7 +412,8 @@ impl<G: NetGame> JoinPlay<G> {
     fn host_change(&self) -> Option<HostChange> {
         let moved = self.peer.stats().host_moved.as_ref()?;
         let now = self.peer.clock().local_micros();
-        let over = moved.pause_micros.map(|pause| moved.at_micros.saturating_add(pause));
+        // The match went on when the pause ended: its first tick under the new host.
+        let over = moved.pause_micros.map(|pause| moved.stopped_at_micros.saturating_add(pause));
         if over.is_some_and(|at| now.saturating_sub(at) > HOST_CHANGE_NEWS_MICROS) {
             return None;
         }
