@@ -2,7 +2,8 @@
 //! match over as it quits; the first player of the succession takes the match over from its
 //! own state and the others claim their seats there with theirs. Every survivor's ticks run
 //! on without a gap or a repeat, all to the same hashes, through a second takeover and down
-//! to a single player; a host that was only stopped finds it was succeeded and fixes no more.
+//! to a single player, and past a successor that died with its host; a host that was only
+//! stopped finds it was succeeded and fixes no more.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -89,17 +90,18 @@ impl Table {
     }
 
     /// Each player whose host is gone turns to the successor: takes the match over if it is
-    /// the successor, or connects to it once it hosts.
+    /// the successor, or connects to it once it hosts. One still waiting for a successor
+    /// that has not hosted after the host silence turns to the next.
     fn follow_successors(&mut self) {
         let now = self.now;
         let mut index = 0;
         while index < self.peers.len() {
             let peer = &mut self.peers[index];
-            let turning = peer.session.host_gone() && !self.waiting.iter().any(|w| w.0 == index);
-            if !turning {
+            if !peer.session.host_gone() {
                 index += 1;
                 continue;
             }
+            self.waiting.retain(|w| w.0 != index);
             let Some(next) = peer.session.follow_successor() else {
                 panic!("{} has no successor left: {:?}", Self::name(peer), peer.session);
             };
@@ -249,6 +251,32 @@ fn the_match_outlives_its_host_and_the_next_down_to_one_player() {
     table.run_until(table.now + 2_000_000);
     let more = table.logs[table.hosted_by.as_deref().expect("hosted")].len() - ran;
     assert!((19..=21).contains(&more), "alone it runs 10 ticks a second: {more} in 2 s");
+    table.assert_agree();
+}
+
+#[test]
+fn a_successor_that_never_answers_is_passed_over_for_the_next() {
+    let mut table = Table::new(&["ada", "bob", "cyd", "dee"]);
+    table.run_until(8_000_000);
+    let order: Vec<Player> = table.peers[0].session.succession().iter().map(|s| s.player).collect();
+    // The host and its first successor die together: the others turn to that successor,
+    // hear nothing from it for the host silence, and turn to the next.
+    let first = table.peers.iter().position(|p| p.session.player() == Some(order[0]));
+    table.peers.remove(first.expect("the first successor plays"));
+    let killed = table.now;
+    table.kill_host();
+    table.run_until(killed + 8_000_000);
+    let host = table.host.as_ref().expect("a successor");
+    assert_eq!(host.local, Some(order[1]), "the second of the succession took over");
+    assert_eq!(host.session.epoch(), 1, "the epoch after the host that went");
+    let pauses = table.pauses(killed, 1);
+    println!("pauses past a silent successor, µs: {pauses:?}");
+    assert_eq!(pauses.len(), 3);
+    for (name, pause) in &pauses {
+        // Two seconds of silence (the host's, then the first successor's), then as ever.
+        assert!(*pause <= 4_000_000, "{name} paused {pause} µs");
+        assert!(*pause >= 2 * HOST_SILENCE_MICROS, "{name} went on before both were missed");
+    }
     table.assert_agree();
 }
 
