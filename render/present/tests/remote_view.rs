@@ -312,24 +312,26 @@ fn a_runner_guessed_on_past_where_it_stopped_is_drawn_back_after_a_takeover_neve
 
 #[test]
 fn an_entity_resting_through_a_takeover_goes_on_smoothly_when_it_moves_again() {
-    // It rests at 5 m from tick 30 and walks off at tick 56, soon after the takeover; another
-    // walks by far off (tier 4) all along, so the render tick holds where that one's guess
-    // stopped, four ticks past the resting one's newest news: eased away slowly, that pause
-    // would draw it behind the six measurements it keeps once it walks, a tick's step at a
-    // time.
+    // It rests at 5 m from tick 30 and walks off soon after the takeover (its news there
+    // before the render tick goes on, or after); another walks by far off (tier 4) all along,
+    // so the render tick holds where that one's guess stopped, four ticks past the resting
+    // one's newest news: eased away slowly, that pause would draw it behind the six
+    // measurements it keeps once it walks, a tick's step at a time.
     let rest = Vec3::new(5.0, 0.0, 0.0);
-    let old = |tick: u32| Measurement::at_rest(tick.min(30), rest, 0.0, 0);
-    let new = |tick: u32| match tick {
-        51 => Some(Measurement::at_rest(51, rest, 0.0, 0)),
-        56.. => Some(walker(tick, 5.0 + walked(tick - 56))),
-        _ => None,
-    };
-    let drawn = drawn_through_a_takeover(50, old, 51, new, true);
-    for (frame, pair) in drawn.windows(2).enumerate() {
-        let step = pair[1] - pair[0];
-        assert!(step >= -1e-5, "frame {frame} went back {step} m");
-        assert!(step < 0.05, "frame {frame} popped {step} m");
+    for walks_at in [56, 70] {
+        let old = |tick: u32| Measurement::at_rest(tick.min(30), rest, 0.0, 0);
+        let new = |tick: u32| match tick {
+            51 => Some(Measurement::at_rest(51, rest, 0.0, 0)),
+            t if t >= walks_at => Some(walker(t, 5.0 + walked(t - walks_at))),
+            _ => None,
+        };
+        let drawn = drawn_through_a_takeover(50, old, 51, new, true);
+        for (frame, pair) in drawn.windows(2).enumerate() {
+            let step = pair[1] - pair[0];
+            assert!(step >= -1e-5, "walking at {walks_at}: frame {frame} went back {step} m");
+            assert!(step < 0.05, "walking at {walks_at}: frame {frame} popped {step} m");
+        }
+        let last = *drawn.last().expect("frames drawn");
+        assert!(last > 7.0, "walking at {walks_at}: it walked off, to {last} m");
     }
-    let last = *drawn.last().expect("frames drawn");
-    assert!(last > 7.0, "it walked off, to {last} m");
 }

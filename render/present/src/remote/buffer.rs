@@ -233,14 +233,19 @@ impl RemoteBuffer {
     /// frame: the entity plays [`RENDER_DRIFT`] faster than real time until it is drawn at the
     /// render tick again.
     ///
-    /// An entity that rests in one place from the tick last drawn through its newest
-    /// measurement looks the same at any later tick: its pause delay goes at once. Eased
-    /// instead, it would keep a resting entity (held at the newest snapshot, behind the
-    /// moving ones) drawn further behind its news than its history reaches, long after it
-    /// moves again.
+    /// Where it stands still, it looks the same at any tick of its stillness: that much of the
+    /// pause goes at once, unseen (all of it for an entity resting at its newest news). Eased
+    /// instead, a resting entity (held at the newest snapshot, behind the moving ones) would
+    /// be drawn further behind its news than its history reaches once it moves again, a
+    /// tick's step at a time.
     pub fn ease_pause(&mut self, dt_seconds: f64) {
-        if self.pause_delay > 0.0 && dt_seconds > 0.0 && self.resting_since_drawn() {
-            self.pause_delay = 0.0;
+        if self.pause_delay > 0.0
+            && dt_seconds > 0.0
+            && let Some(last) = self.last
+        {
+            let unseen = (self.still_until(&last) - last.tick).max(0.0);
+            // At most the pause's few ticks: single precision holds them.
+            self.pause_delay = (f64::from(self.pause_delay) - unseen).max(0.0) as f32;
         }
         if self.pause_delay > 0.0 {
             let rate = crate::convert::f64_of(RENDER_DRIFT);
@@ -249,16 +254,28 @@ impl RemoteBuffer {
         }
     }
 
-    /// Whether the entity rests in one place from the tick last drawn through its newest
-    /// measurement.
-    fn resting_since_drawn(&self) -> bool {
-        let Some(last) = self.last else { return false };
+    /// The latest tick at which the entity is drawn as it was at `last`: the end of the
+    /// stillness `last` lies in (forever, for one resting at its newest measurement), or
+    /// `last`'s own tick if it was moving. Still means the same place, heading and leg from one
+    /// measurement to the next; for a vehicle, at rest at both (its curve through the same
+    /// place with a velocity at either end moves off it).
+    fn still_until(&self, last: &Drawn) -> f64 {
         let kept = &self.history[..usize::from(self.len)];
-        let Some(from) = kept.iter().rposition(|s| f64::from(s.tick) <= last.tick) else {
-            return false;
+        let Some(mut end) = kept.iter().rposition(|s| f64::from(s.tick) <= last.tick) else {
+            return last.tick;
         };
-        let first = kept[from];
-        kept[from..].iter().all(|s| s.at_rest && s.pos == first.pos && s.leg == first.leg)
+        while let Some(next) = kept.get(end + 1) {
+            let here = &kept[end];
+            let turns = self.motion == Motion::Vehicle && !(here.at_rest && next.at_rest);
+            if next.pos != here.pos || next.yaw != here.yaw || next.leg != here.leg || turns {
+                break;
+            }
+            end += 1;
+        }
+        if end + 1 == kept.len() && kept[end].at_rest {
+            return f64::INFINITY;
+        }
+        f64::from(kept[end].tick).max(last.tick)
     }
 
     /// The update-gap delay of this entity.
