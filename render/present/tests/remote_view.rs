@@ -196,7 +196,9 @@ const GATHER_MICROS: u64 = 300_000;
 /// Draws entity 1 through a takeover: the old host measures it (`old`) at every tick to
 /// `last_old`, the view is told of the change a silence later, and the new host, after it
 /// gathered, sends a snapshot a tick from `first_new` on, measuring it when `new` says.
-/// Returns every frame's drawn x. Entity 2, when `walking_by`, walks on all along.
+/// Returns every frame's drawn x. Entity 2, when `walking_by`, walks on all along far off
+/// (tier 4: sent every fourth tick, and at tick 50 as a change makes a host send it), so the
+/// render tick holds where its guess stopped, three tiers' ticks past the others'.
 fn drawn_through_a_takeover(
     last_old: u32,
     old: impl Fn(u32) -> Measurement,
@@ -207,7 +209,7 @@ fn drawn_through_a_takeover(
     let drawn_x =
         |frame: &RemoteFrame| frame.entities.iter().find(|e| e.id == 1).map(|e| e.sample.pos.x);
     let by = |view: &mut RemoteView, tick: u32| {
-        if walking_by && tick.is_multiple_of(4) {
+        if walking_by && (tick.is_multiple_of(4) || tick == 50) {
             view.measure(2, Motion::Walker, &walker(tick, walked(tick)).in_tier(4));
         }
     };
@@ -285,7 +287,9 @@ fn through_a_takeover_a_walker_holds_and_goes_on_never_backwards_and_never_poppi
 #[test]
 fn a_runner_guessed_on_past_where_it_stopped_is_drawn_back_after_a_takeover_never_cut_back() {
     // Four metres a second to tick 50, where it stops: the old host falls silent before it
-    // says so, and the drawing guesses the run on past the stop before it holds.
+    // says so, and the drawing guesses the run on past the stop before it holds. Another
+    // walks by far off, so the render tick holds past the runner's stop: the runner's pause
+    // must not skip its stillness while the blend back runs.
     const RUN_M_PER_TICK: f32 = 0.4;
     let stop = 50.0 * RUN_M_PER_TICK;
     let old = |tick: u32| {
@@ -298,7 +302,7 @@ fn a_runner_guessed_on_past_where_it_stopped_is_drawn_back_after_a_takeover_neve
         )
     };
     let new = |tick: u32| Some(Measurement::at_rest(tick, Vec3::new(stop, 0.0, 0.0), 0.0, 0));
-    let drawn = drawn_through_a_takeover(50, old, 51, new, false);
+    let drawn = drawn_through_a_takeover(50, old, 51, new, true);
     let furthest = drawn.iter().copied().fold(f32::MIN, f32::max);
     assert!(furthest > stop + 0.5, "the run was guessed on past the stop (to {furthest} m)");
     for (frame, pair) in drawn.windows(2).enumerate() {

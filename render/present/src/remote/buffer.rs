@@ -239,8 +239,11 @@ impl RemoteBuffer {
     /// be drawn further behind its news than its history reaches once it moves again, a
     /// tick's step at a time.
     pub fn ease_pause(&mut self, dt_seconds: f64) {
+        // Not while a correction is drawn away: it runs on the entity's ticks, and skipping
+        // some would jump it.
         if self.pause_delay > 0.0
             && dt_seconds > 0.0
+            && self.correction.is_none()
             && let Some(last) = self.last
         {
             let unseen = (self.still_until(&last) - last.tick).max(0.0);
