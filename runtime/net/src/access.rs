@@ -38,13 +38,6 @@ const PASSWORD_SALT: &[u8] = b"fixstep session key from a password, v1";
 /// second of minting; the rest allows for the host's clock running ahead of the peer's.
 pub const TOKEN_EXPIRE_SECONDS: u64 = 120;
 
-/// How far ahead of the host's a peer's clock may be, seconds: two minutes, as far as it may
-/// be behind (past that its tokens arrive expired). A token good for longer than a token is
-/// minted for plus this is refused: netcode keeps a pending connection until its token
-/// expires, so a token crafted to expire in years would hold one of the host's pending slots
-/// for as long.
-pub const CLOCK_AHEAD_SECONDS: u64 = 120;
-
 /// How long netcode waits for a packet before it drops a connection, seconds: 15, netcode's
 /// own default. The lockstep session drops a silent peer after 5 s, sooner, and with a
 /// reason.
@@ -198,9 +191,6 @@ pub enum Refusal {
     Key,
     /// The token expired before it arrived: the peer's clock is behind the host's.
     Expired,
-    /// The token is good for longer than a token is minted for: the peer's clock is more
-    /// than [`CLOCK_AHEAD_SECONDS`] ahead of the host's.
-    Ahead,
 }
 
 /// The first bytes of a host's refusal: a first byte no netcode packet has (its low four
@@ -212,7 +202,6 @@ impl Refusal {
         match self {
             Self::Key => b'k',
             Self::Expired => b'e',
-            Self::Ahead => b'a',
         }
     }
 
@@ -230,7 +219,6 @@ impl Refusal {
         match datagram.strip_prefix(REFUSAL_PREFIX)? {
             [b'k'] => Some(Self::Key),
             [b'e'] => Some(Self::Expired),
-            [b'a'] => Some(Self::Ahead),
             _ => None,
         }
     }
@@ -288,10 +276,6 @@ pub fn check_request(datagram: &[u8], key: &SessionKey, now_seconds: u64) -> Req
     if now_seconds >= expire_seconds {
         return RequestCheck::Refuse(Refusal::Expired);
     }
-    let latest = now_seconds.saturating_add(TOKEN_EXPIRE_SECONDS + CLOCK_AHEAD_SECONDS);
-    if expire_seconds > latest {
-        return RequestCheck::Refuse(Refusal::Ahead);
-    }
     RequestCheck::Pass
 }
 
@@ -324,19 +308,6 @@ mod tests {
         let later = now.as_secs() + TOKEN_EXPIRE_SECONDS;
         let expired = RequestCheck::Refuse(Refusal::Expired);
         assert_eq!(check_request(&sealed, &key, later), expired, "a token past its time");
-        // Minted by a clock ahead of the host's: two minutes ahead passes, more is refused,
-        // and a token good for years never holds a pending connection that long.
-        let ahead = |seconds: u64| {
-            let minted = now + Duration::from_secs(seconds);
-            request(key.mint(host, minted).expect("a token"), minted)
-        };
-        let early = RequestCheck::Refuse(Refusal::Ahead);
-        assert_eq!(
-            check_request(&ahead(CLOCK_AHEAD_SECONDS), &key, now.as_secs()),
-            RequestCheck::Pass
-        );
-        assert_eq!(check_request(&ahead(CLOCK_AHEAD_SECONDS + 1), &key, now.as_secs()), early);
-        assert_eq!(check_request(&ahead(1 << 40), &key, now.as_secs()), early, "years ahead");
         let mut damaged = sealed.clone();
         damaged[100] ^= 1;
         assert_eq!(check_request(&damaged, &key, now.as_secs()), refused, "a damaged token");
@@ -346,7 +317,7 @@ mod tests {
 
     #[test]
     fn a_refusal_reads_back_and_nothing_else_reads_as_one() {
-        for refusal in [Refusal::Key, Refusal::Expired, Refusal::Ahead] {
+        for refusal in [Refusal::Key, Refusal::Expired] {
             assert_eq!(Refusal::read(&refusal.datagram()), Some(refusal));
             assert!(!crate::netcode::well_formed(&refusal.datagram()), "never a netcode packet");
         }

@@ -205,10 +205,6 @@ const fn refused_how(refusal: access::Refusal, sealed: bool) -> &'static str {
             "found the connect token expired: this machine's clock is more than two minutes \
              behind the host's"
         }
-        (access::Refusal::Ahead, _) => {
-            "found the connect token good for too long: this machine's clock is more than two \
-             minutes ahead of the host's"
-        }
     }
 }
 
