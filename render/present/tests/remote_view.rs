@@ -287,31 +287,30 @@ fn through_a_takeover_a_walker_holds_and_goes_on_never_backwards_and_never_poppi
 #[test]
 fn a_runner_guessed_on_past_where_it_stopped_is_drawn_back_after_a_takeover_never_cut_back() {
     // Four metres a second to tick 50, where it stops: the old host falls silent before it
-    // says so, and the drawing guesses the run on past the stop before it holds. Another
-    // walks by far off, so the render tick holds past the runner's stop: the runner's pause
-    // must not skip its stillness while the blend back runs.
+    // says so, and the drawing guesses the run on past the stop before it holds. Alone, the
+    // render tick holds where the runner's guess stopped; with another walking by far off, it
+    // holds past it, and the runner's pause must not skip its stillness while the blend back
+    // runs.
     const RUN_M_PER_TICK: f32 = 0.4;
     let stop = 50.0 * RUN_M_PER_TICK;
-    let old = |tick: u32| {
-        Measurement::moving(
-            tick,
-            Vec3::new(tick as f32 * RUN_M_PER_TICK, 0.0, 0.0),
-            Vec3::X * 4.0,
-            0.0,
-            0,
-        )
-    };
-    let new = |tick: u32| Some(Measurement::at_rest(tick, Vec3::new(stop, 0.0, 0.0), 0.0, 0));
-    let drawn = drawn_through_a_takeover(50, old, 51, new, true);
-    let furthest = drawn.iter().copied().fold(f32::MIN, f32::max);
-    assert!(furthest > stop + 0.5, "the run was guessed on past the stop (to {furthest} m)");
-    for (frame, pair) in drawn.windows(2).enumerate() {
-        let step = pair[1] - pair[0];
-        // At most a run's frame and a half (a blend's peak pace is 1.5 times its average).
-        assert!(step.abs() < 0.1, "frame {frame} popped {step} m");
+    for walking_by in [false, true] {
+        let old = |tick: u32| {
+            let at = Vec3::new(tick as f32 * RUN_M_PER_TICK, 0.0, 0.0);
+            Measurement::moving(tick, at, Vec3::X * 4.0, 0.0, 0)
+        };
+        let new = |tick: u32| Some(Measurement::at_rest(tick, Vec3::new(stop, 0.0, 0.0), 0.0, 0));
+        let drawn = drawn_through_a_takeover(50, old, 51, new, walking_by);
+        let furthest = drawn.iter().copied().fold(f32::MIN, f32::max);
+        let case = if walking_by { "walked by" } else { "alone" };
+        assert!(furthest > stop + 0.5, "{case}: guessed on past the stop (to {furthest} m)");
+        for (frame, pair) in drawn.windows(2).enumerate() {
+            let step = pair[1] - pair[0];
+            // At most a run's frame and a half (a blend's peak pace is 1.5 times its average).
+            assert!(step.abs() < 0.1, "{case}: frame {frame} popped {step} m");
+        }
+        let last = *drawn.last().expect("frames drawn");
+        assert!((last - stop).abs() < 1e-3, "{case}: it ends where it stopped, not at {last} m");
     }
-    let last = *drawn.last().expect("frames drawn");
-    assert!((last - stop).abs() < 1e-3, "it ends where it stopped, not at {last} m");
 }
 
 #[test]

@@ -77,6 +77,8 @@ pub struct RemoteBuffer {
     motion: Motion,
     /// Measurements came since the last frame was drawn.
     fresh: bool,
+    /// Held through a change of host, and no measurement of the new host's corrected yet.
+    resumed: bool,
     /// The newest measurement's tier, so a frame knows its delay before reading the history.
     tier: u8,
     /// The current leg (see [`Stored::leg`]).
@@ -112,6 +114,7 @@ impl RemoteBuffer {
             len: 1,
             motion,
             fresh: false,
+            resumed: false,
             tier: first.tier,
             leg: 0,
             first_tick: first.tick,
@@ -223,6 +226,7 @@ impl RemoteBuffer {
     /// while the render tick holds).
     pub fn hold_at(&mut self, held_render_tick: f64, newest_snapshot: u32) {
         self.gap.pause();
+        self.resumed = true;
         let pause = f64::from(self.pause_delay);
         let drawn_at = held_render_tick - (self.delay_ticks() - pause);
         // A few ticks: single precision holds them exactly enough.
@@ -338,6 +342,7 @@ impl RemoteBuffer {
     /// newest measurement of then) with what is known now of its tick, and starts blending
     /// the difference away, takes it at once, or leaves the running blend as it is.
     fn correct(&mut self) {
+        let resumed = std::mem::take(&mut self.resumed);
         let Some(last) = self.last else { return };
         if last.tick < f64::from(self.newest_when_drawn) {
             // Drawn between two measurements: new ones beyond cannot change it.
@@ -348,13 +353,17 @@ impl RemoteBuffer {
         if let Some(correction) = &self.correction {
             correction.apply(last.tick, &mut known);
         }
-        // The pace of the guess too: an entity guessed on at a run past where it stopped (a
-        // host falling silent before it said so) goes back at a share of that run's pace,
-        // not cut back at once as a slow walker's would be.
-        let kept = &self.history[..usize::from(self.len)];
-        let guessed_from = kept.iter().rev().find(|s| s.tick <= self.newest_when_drawn);
-        let guess_speed = guessed_from.map_or(0.0, |s| s.vel.length());
-        let speed = raw.vel.length().max(self.newest_stored().vel.length()).max(guess_speed);
+        let mut speed = raw.vel.length().max(self.newest_stored().vel.length());
+        if resumed {
+            // The new host's first word after a change of host: the pace of the guess too. An
+            // entity guessed on at a run past where it stopped (its host falling silent before
+            // saying so) goes back at a share of that run's pace, not cut back at once as a
+            // slow walker's would be. Only then: a picture held for seconds hides where a blend
+            // starts, where at any other time a cut is the lesser sight.
+            let kept = &self.history[..usize::from(self.len)];
+            let guessed_from = kept.iter().rev().find(|s| s.tick <= self.newest_when_drawn);
+            speed = speed.max(guessed_from.map_or(0.0, |s| s.vel.length()));
+        }
         match Correction::decide(&last.pose(), &known, last.tick, speed) {
             Decision::Nothing => {}
             Decision::TakeAtOnce => self.correction = None,
