@@ -255,6 +255,16 @@ fn drawn_through_a_takeover(
     drawn
 }
 
+/// Asserts that a walker's drawn x (one a frame) never goes back and never pops: a frame's
+/// true step is under 2 cm, a little more while it catches up after the hold.
+fn assert_walks_on(drawn: &[f32], case: &str) {
+    for (frame, pair) in drawn.windows(2).enumerate() {
+        let step = pair[1] - pair[0];
+        assert!(step >= -1e-5, "{case}: frame {frame} went back {step} m");
+        assert!(step < 0.05, "{case}: frame {frame} popped {step} m");
+    }
+}
+
 /// The x of a walker at one metre a second, at `tick`.
 fn walked(tick: u32) -> f32 {
     tick as f32 * 0.1
@@ -273,12 +283,7 @@ fn through_a_takeover_a_walker_holds_and_goes_on_never_backwards_and_never_poppi
                 .then(|| walker(tick, walked(tick)).in_tier(tier))
         };
         let drawn = drawn_through_a_takeover(50, |t| walker(t, walked(t)), first_new, new, false);
-        for (frame, pair) in drawn.windows(2).enumerate() {
-            let step = pair[1] - pair[0];
-            assert!(step >= -1e-5, "{case}: frame {frame} went back {step} m");
-            // A frame's true step is under 2 cm; catching up after the hold, a little more.
-            assert!(step < 0.05, "{case}: frame {frame} popped {step} m");
-        }
+        assert_walks_on(&drawn, &case);
         let last = *drawn.last().expect("frames drawn");
         assert!(last > 9.0, "{case}: it walked on, to {last} m");
     }
@@ -329,11 +334,7 @@ fn an_entity_resting_through_a_takeover_goes_on_smoothly_when_it_moves_again() {
             _ => None,
         };
         let drawn = drawn_through_a_takeover(50, old, 51, new, true);
-        for (frame, pair) in drawn.windows(2).enumerate() {
-            let step = pair[1] - pair[0];
-            assert!(step >= -1e-5, "walking at {walks_at}: frame {frame} went back {step} m");
-            assert!(step < 0.05, "walking at {walks_at}: frame {frame} popped {step} m");
-        }
+        assert_walks_on(&drawn, &format!("walking at {walks_at}"));
         let last = *drawn.last().expect("frames drawn");
         assert!(last > 7.0, "walking at {walks_at}: it walked off, to {last} m");
     }

@@ -197,6 +197,23 @@ impl Table {
             .collect()
     }
 
+    /// Asserts that `survivors` players ran epoch `epoch`'s first tick, each a pause after
+    /// `killed` (microseconds) within `within`.
+    fn assert_pauses(
+        &self,
+        killed: u64,
+        epoch: u32,
+        survivors: usize,
+        within: std::ops::RangeInclusive<u64>,
+    ) {
+        let pauses = self.pauses(killed, epoch);
+        println!("pauses to epoch {epoch}, µs: {pauses:?}");
+        assert_eq!(pauses.len(), survivors, "{pauses:?}");
+        for (name, pause) in &pauses {
+            assert!(within.contains(pause), "{name} paused {pause} µs, not within {within:?}");
+        }
+    }
+
     fn epochs(&self) -> Vec<Vec<u32>> {
         self.peers.iter().map(|p| p.resumed.iter().map(|r| r.1).collect()).collect()
     }
@@ -216,14 +233,8 @@ fn the_match_outlives_its_host_and_the_next_down_to_one_player() {
     assert_eq!(host.local, Some(order[0]), "the first of the succession took over");
     assert_eq!(host.session.epoch(), 1);
     assert_eq!(host.session.players(), 4, "every seat is played again");
-    let pauses = table.pauses(killed, 1);
-    println!("pauses after the first kill, µs: {pauses:?}");
-    assert_eq!(pauses.len(), 4);
-    for (name, pause) in &pauses {
-        // A second of silence, a claim and its answer over the link, then a tick on its way.
-        assert!(*pause <= 3_000_000, "{name} paused {pause} µs");
-        assert!(*pause >= HOST_SILENCE_MICROS, "{name} went on before the host was missed");
-    }
+    // A second of silence, a claim and its answer over the link, then a tick on its way.
+    table.assert_pauses(killed, 1, 4, HOST_SILENCE_MICROS..=3_000_000);
     assert!(table.epochs().iter().all(|e| e == &[1]), "{:?}", table.epochs());
     table.assert_agree();
 
@@ -269,14 +280,8 @@ fn a_successor_that_never_answers_is_passed_over_for_the_next() {
     let host = table.host.as_ref().expect("a successor");
     assert_eq!(host.local, Some(order[1]), "the second of the succession took over");
     assert_eq!(host.session.epoch(), 1, "the epoch after the host that went");
-    let pauses = table.pauses(killed, 1);
-    println!("pauses past a silent successor, µs: {pauses:?}");
-    assert_eq!(pauses.len(), 3);
-    for (name, pause) in &pauses {
-        // Two seconds of silence (the host's, then the first successor's), then as ever.
-        assert!(*pause <= 4_000_000, "{name} paused {pause} µs");
-        assert!(*pause >= 2 * HOST_SILENCE_MICROS, "{name} went on before both were missed");
-    }
+    // Two seconds of silence (the host's, then the first successor's), then as ever.
+    table.assert_pauses(killed, 1, 3, 2 * HOST_SILENCE_MICROS..=4_000_000);
     table.assert_agree();
 }
 

@@ -166,11 +166,11 @@ pub struct PeerSession<D: GameData> {
     /// Hash checks not yet acknowledged, from `hashes_from` on.
     hashes: VecDeque<HashCheck>,
     hashes_from: Tick,
-    /// What a spectator looks at, to send with the next frame.
+    /// What a spectator looks at, as it last said: sent with the next frame while
+    /// `view_unsent`, and said again in the hello to a successor so that its first updates
+    /// are cut for where this spectator looks.
     view: Option<D::SpectatorView>,
-    /// The view last reported, said again in the hello to a successor so that its first
-    /// updates are cut for where this spectator looks.
-    last_view: Option<D::SpectatorView>,
+    view_unsent: bool,
     round_trip_ms: u16,
     /// The transport's clock, microseconds, as it last said ([`set_time`](Self::set_time)).
     now_micros: u64,
@@ -228,7 +228,7 @@ impl<D: GameData> PeerSession<D> {
             frames: 0,
             hashes_from: Tick::ZERO,
             view: None,
-            last_view: None,
+            view_unsent: false,
             round_trip_ms: 0,
             now_micros: 0,
             round_trips: VecDeque::new(),
@@ -343,7 +343,7 @@ impl<D: GameData> PeerSession<D> {
             role: self.config.role,
             rejoin: self.config.rejoin,
             resume: self.resume_claim(),
-            view: self.last_view.clone(),
+            view: self.view.clone(),
         };
         self.send(Delivery::Reliable, &hello);
     }
@@ -671,7 +671,7 @@ impl<D: GameData> PeerSession<D> {
             hashes,
             round_trip_ms: self.round_trip_ms,
             stamp: self.stamp(),
-            view: self.view.take(),
+            view: if std::mem::take(&mut self.view_unsent) { self.view.clone() } else { None },
         };
         self.send(Delivery::Unreliable, &PeerMessage::<D>::Frame(frame));
     }
@@ -700,8 +700,8 @@ impl<D: GameData> PeerSession<D> {
     /// Tells the host what this spectator looks at (where its camera is), in a frame sent at
     /// once.
     pub fn report_view(&mut self, view: D::SpectatorView) {
-        self.last_view = Some(view.clone());
         self.view = Some(view);
+        self.view_unsent = true;
         self.send_frame();
     }
 
