@@ -288,10 +288,15 @@ impl GoldenStream {
             ));
         }
         let difference = self.first_difference(pinned);
+        // The file is the same for every architecture: a stream that holds on one and not on
+        // another is a platform difference to find, not a rule change to pin.
+        let arch = std::env::consts::ARCH;
         if now == then {
             Err(format!(
-                "the golden hash stream of {shown} changed ({difference}), but {sim}::VERSION is \
-                 still {now}: bump {sim}::VERSION, so that replays recorded under the old rules \
+                "the golden hash stream of {shown} changed on {arch} ({difference}), but \
+                 {sim}::VERSION is still {now}. If it still holds on another architecture, \
+                 {arch} computes other bits: find the operation, and pin nothing. If the rules \
+                 changed, bump {sim}::VERSION, so that replays recorded under the old rules \
                  are refused instead of failing their hashes, then re-pin with {BLESS_VAR}=1 \
                  and commit the file"
             ))
