@@ -1,6 +1,6 @@
 //! Helpers for Fixstep's cross-crate tests, which live in `tests/tests/`, one file per topic:
 //! the `fixstep` binary and scratch directories (here), the processes of a network game on
-//! loopback ([`processes`]), a game played alone from an input script and measured
+//! loopback ([`processes`]) and built for other architectures ([`foreign`]), a game played alone from an input script and measured
 //! ([`scripted`]), hostile files and runs measured from outside ([`untrusted`]), and the scan
 //! for float literals the clippy ban cannot see ([`float_literals`]).
 //!
@@ -13,6 +13,7 @@
 
 pub mod edges;
 pub mod float_literals;
+pub mod foreign;
 pub mod processes;
 pub mod scripted;
 pub mod untrusted;

@@ -49,9 +49,26 @@ pub fn spawn(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> (Child, PathBuf, PathBuf) {
+    spawn_program(&Program::native(), dir, name, args, env)
+}
+
+/// [`spawn`] with `program` instead of this build's binary.
+///
+/// # Panics
+///
+/// If the files cannot be made or the program cannot be started.
+#[must_use]
+pub fn spawn_program(
+    program: &Program,
+    dir: &Scratch,
+    name: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Child, PathBuf, PathBuf) {
     let stdout = dir.path(&format!("{name}.out"));
     let stderr = dir.path(&format!("{name}.err"));
-    let child = Command::new(fixstep_binary())
+    let child = program
+        .command()
         .args(args)
         .envs(env.iter().copied())
         .current_dir(workspace_root())
@@ -63,6 +80,43 @@ pub fn spawn(
         .spawn()
         .expect("the fixstep binary starts");
     (child, stdout, stderr)
+}
+
+/// A `fixstep` program: this build's binary, or one built for another architecture and the
+/// emulator this machine runs it under.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The emulator, if the binary is not of this machine's architecture.
+    runner: Option<PathBuf>,
+    /// The binary.
+    binary: PathBuf,
+}
+
+impl Program {
+    /// This build's `fixstep` (see [`fixstep_binary`]).
+    #[must_use]
+    pub fn native() -> Self {
+        Self { runner: None, binary: fixstep_binary().to_path_buf() }
+    }
+
+    /// `binary`, run under `runner` if there is one.
+    #[must_use]
+    pub const fn new(runner: Option<PathBuf>, binary: PathBuf) -> Self {
+        Self { runner, binary }
+    }
+
+    /// A command that runs the program (its arguments still to add).
+    #[must_use]
+    pub fn command(&self) -> Command {
+        match &self.runner {
+            Some(runner) => {
+                let mut command = Command::new(runner);
+                command.arg(&self.binary);
+                command
+            }
+            None => Command::new(&self.binary),
+        }
+    }
 }
 
 /// A `fixstep` process, killed when dropped (a failing test leaves nothing running); its
@@ -92,7 +146,19 @@ impl Running {
     /// The same, with the environment variables `env` set (`AGONES_SDK_HTTP_PORT`, say).
     #[must_use]
     pub fn start_with_env(dir: &Scratch, name: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
-        let (child, stdout, stderr) = spawn(dir, name, args, env);
+        Self::start_program(&Program::native(), dir, name, args, env)
+    }
+
+    /// The same, running `program`.
+    #[must_use]
+    pub fn start_program(
+        program: &Program,
+        dir: &Scratch,
+        name: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
+        let (child, stdout, stderr) = spawn_program(program, dir, name, args, env);
         Self { name: name.to_owned(), child, stdout, stderr }
     }
 
@@ -329,10 +395,22 @@ impl Hosting {
     /// `args` after, its output under `run` in `dir`.
     #[must_use]
     pub fn bot_peer(&self, dir: &Scratch, run: &str, args: &[&str]) -> Running {
+        self.bot_peer_of(&Program::native(), dir, run, args)
+    }
+
+    /// The same, running `program`.
+    #[must_use]
+    pub fn bot_peer_of(
+        &self,
+        program: &Program,
+        dir: &Scratch,
+        run: &str,
+        args: &[&str],
+    ) -> Running {
         let mut all: Vec<&str> = self.game.iter().map(String::as_str).collect();
         all.extend(["join", self.entry.as_str(), "--headless", "--bot"]);
         all.extend_from_slice(args);
-        Running::start(dir, run, &all)
+        Running::start_program(program, dir, run, &all, &[])
     }
 
     /// Starts the link conditioner in front of the host with `link`.
@@ -539,22 +617,49 @@ impl Hosting {
     /// If any of that does not hold.
     #[must_use]
     pub fn bots_agree(&self, dir: &Scratch, peers: usize, ticks: u32) -> BotGame {
+        self.bots_agree_across(dir, &Program::native(), &vec![Program::native(); peers], ticks)
+    }
+
+    /// [`Hosting::bots_agree`] with the host run by `host` and a peer run by each of `peers`;
+    /// each of them also records the match (`NAME.fxr` in `dir`: `host.fxr`, `peer-1.fxr`,
+    /// ...).
+    ///
+    /// # Panics
+    ///
+    /// As [`Hosting::bots_agree`].
+    #[must_use]
+    pub fn bots_agree_across(
+        &self,
+        dir: &Scratch,
+        host: &Program,
+        peers: &[Program],
+        ticks: u32,
+    ) -> BotGame {
         let (host_log, reports) = (dir.path("host.hashes"), dir.path("reports"));
         let ticks_text = ticks.to_string();
         let mut host_args = self.host_args();
+        let recording = dir.path("host.fxr");
         host_args.extend(
             ["--bot", "--ticks", &ticks_text, "--hash-log"].map(str::to_owned).into_iter().chain(
                 [crate::arg(&host_log), "--reports", crate::arg(&reports)].map(str::to_owned),
             ),
         );
-        let host = Running::start(dir, "host", &strs(&host_args));
-        let running: Vec<(String, PathBuf, Running)> = (1..=peers)
-            .map(|i| {
-                let name = format!("peer-{i}");
+        host_args.extend(["--record".to_owned(), crate::arg(&recording).to_owned()]);
+        let host = Running::start_program(host, dir, "host", &strs(&host_args), &[]);
+        let running: Vec<(String, PathBuf, Running)> = peers
+            .iter()
+            .enumerate()
+            .map(|(i, program)| {
+                let name = format!("peer-{}", i + 1);
                 let log = dir.path(&format!("{name}.hashes"));
+                let recording = dir.path(&format!("{name}.fxr"));
                 let args = ["--ticks", &ticks_text, "--name", &name, "--hash-log"];
-                let args = [&args[..], &[crate::arg(&log), "--reports", crate::arg(&reports)]];
-                let peer = self.bot_peer(dir, &name, &args.concat());
+                let args = [
+                    &args[..],
+                    &[crate::arg(&log), "--reports", crate::arg(&reports)],
+                    &["--record", crate::arg(&recording)],
+                ];
+                let peer = self.bot_peer_of(program, dir, &name, &args.concat());
                 (name, log, peer)
             })
             .collect();
@@ -570,7 +675,7 @@ impl Hosting {
         assert_eq!(host_hashes.len(), ticks as usize, "the host runs every tick");
         let players: std::collections::BTreeSet<u32> =
             finished.iter().map(|(_, _, done)| player_of(&done.stdout)).collect();
-        assert_eq!(players.len(), peers, "a player each: {players:?}");
+        assert_eq!(players.len(), peers.len(), "a player each: {players:?}");
         assert!(reports_in(&reports).is_empty(), "desync reports: {:?}", reports_in(&reports));
         let summaries = finished.iter().map(|(_, _, done)| done.stdout.clone()).collect();
         let peers = finished
