@@ -418,3 +418,51 @@ fn sim_without_ticks_names_the_missing_flag() {
          not name the flag, so the user cannot tell what is missing: {line}"
     );
 }
+
+// --- The stress level at a scale --------------------------------------------------------------
+
+/// `--level stress:SCALE` is the generated stress level at that scale, the same on every run;
+/// `--timing` adds one line of what the ticks, the hash and the state came to; a replay of it
+/// carries what makes it again and verifies.
+#[test]
+fn the_stress_level_runs_at_a_scale_and_says_what_its_ticks_took() {
+    let dir = Scratch::new("cli-sim", "stress-scale");
+    let replay = dir.path("stress.fxr");
+    let run =
+        || run_fixstep(&["sim", "--level", "stress:2", "--ticks", "5", "--bots", "2", "--timing"]);
+    let (first, second) = (run(), run());
+    assert!(first.status.success(), "{}", stderr(&first));
+    let said = stdout(&first);
+    let mut lines = said.lines();
+    let hash_line = lines.next().unwrap_or_default();
+    assert!(hash_line.starts_with("tick 5 hash "), "{said}");
+    let timing = lines.next().unwrap_or_default();
+    for part in ["timing: 5 ticks; tick median ", " ms; state hash median ", "% of the tick)"] {
+        assert!(timing.contains(part), "no {part:?} in {timing:?}");
+    }
+    // The state of 20,000 walkers, 2,000 taxis and 4,000 objects: megabytes.
+    let megabytes: f64 = timing
+        .rsplit("; state ")
+        .next()
+        .and_then(|rest| rest.split(" MB").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_default();
+    assert!(megabytes > 1.0, "{timing}");
+    assert_eq!(stdout(&second).lines().next(), Some(hash_line), "the same level each run");
+    let recorded =
+        run_fixstep(&["sim", "--level", "stress:2", "--ticks", "5", "--record", arg(&replay)]);
+    assert!(recorded.status.success(), "{}", stderr(&recorded));
+    let verified = run_fixstep(&["replay", arg(&replay), "--verify"]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+}
+
+#[test]
+fn a_stress_level_scale_out_of_range_is_named() {
+    let out = run_fixstep(&["sim", "--level", "stress:50", "--ticks", "5"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let error = one_line_error(&out);
+    assert!(
+        error.contains("\"50\": the stress level's scale is a whole number from 1 to 20"),
+        "{error}"
+    );
+}

@@ -351,6 +351,84 @@ fn stress_level_is_as_large_as_promised_and_passes_the_file_checks() {
     assert_eq!(stress, level::stress_level(humanoid_clips()));
 }
 
+/// Protects the stress level at larger scales (`--level stress:4`, the benchmarks' 4× and 10×):
+/// as many times the people, taxis and objects on as many times the blocks, passing the same
+/// checks (at 4×: the checks compare every walker with every building, too slow at 10× for a
+/// debug test), and made the same every time.
+#[test]
+fn the_stress_level_scales_its_people_taxis_and_objects_and_passes_the_checks() {
+    let four = level::StressScale::new(4).expect("a scale");
+    let file = level::stress_level_file_at(four);
+    if let Err(error) = level::validate_level_file(&file, Path::new("stress:4")) {
+        panic!("the stress level at 4 times breaks the rules:\n{error}");
+    }
+    assert_eq!((file.buildings.len(), file.streets.waypoints.len()), (38 * 38, 39 * 39));
+    for times in [4, 10] {
+        let scale = level::StressScale::new(times).expect("a scale");
+        let stress = level::stress_level_at(scale, humanoid_clips());
+        let n = usize::try_from(times).expect("small");
+        assert_eq!(
+            (stress.pedestrians.len(), stress.taxis.len(), stress.objects.len()),
+            (10_000 * n, 1_000 * n, 2_000 * n)
+        );
+        assert_eq!(stress.source, format!("stress:{times}"));
+    }
+    let ten = level::StressScale::new(10).expect("a scale");
+    assert_eq!(level::stress_level_file_at(ten).buildings.len(), 60 * 60, "28 walkers a block");
+    assert_eq!(
+        level::stress_level_at(ten, humanoid_clips()),
+        level::stress_level_at(ten, humanoid_clips()),
+        "the same every time"
+    );
+}
+
+/// Protects the names the command line gives the stress level: `stress` and `stress:SCALE`
+/// from 1 to the largest; anything else after `stress:` is refused naming what was given, and
+/// other names are level files.
+#[test]
+fn the_stress_level_is_named_with_its_scale() {
+    let scale =
+        |name: &str| level::StressScale::from_name(name).map(|s| s.map(level::StressScale::times));
+    assert_eq!(scale("stress"), Some(Ok(1)));
+    assert_eq!(scale("stress:10"), Some(Ok(10)));
+    assert_eq!(scale("stress:20"), Some(Ok(level::MAX_STRESS_SCALE)));
+    for bad in ["0", "21", "-1", "ten", "", "4.5"] {
+        let error = scale(&format!("stress:{bad}")).expect("the stress level's").expect_err(bad);
+        assert_eq!(
+            error.to_string(),
+            format!("{bad:?}: the stress level's scale is a whole number from 1 to 20")
+        );
+    }
+    for file in ["stress.ron", "levels/stress", "./stress", "stressed", "town"] {
+        assert_eq!(scale(file), None, "{file}");
+    }
+    let ten = level::StressScale::new(10).expect("a scale");
+    assert_eq!(level::StressScale::from_name(&ten.name()), Some(Ok(ten)));
+    assert_eq!(level::StressScale::ONE.name(), "stress");
+}
+
+/// Protects the stress level as content: named where a level file would be, it is made with
+/// the clips of the assets, and its files (the clip file, under its name as their own) make it
+/// again where the assets are missing, as a replay of it does; a bad scale is a problem
+/// naming it.
+#[test]
+fn the_stress_level_loads_by_name_and_again_from_its_files() {
+    use fixstep_runtime::file::ContentReader;
+    let made = level::load_level(&assets(), Path::new("stress:2")).expect("the stress level");
+    assert_eq!((made.pedestrians.len(), made.source.as_str()), (20_000, "stress:2"));
+    assert_eq!(made.files.main, "stress:2");
+    assert_eq!(made.files.names().collect::<Vec<_>>(), ["animations/humanoid.ron"]);
+    let carried = ContentReader::files(Arc::clone(&made.files), Path::new("match.fxr"));
+    let again = level::read_level(&carried, Path::new("")).expect("made again");
+    assert_eq!(again.digest(), made.digest());
+    assert_eq!(again, made);
+    let error = level::load_level(&assets(), Path::new("stress:0")).expect_err("no scale 0");
+    assert_eq!(
+        error.to_string(),
+        "stress:0: \"0\": the stress level's scale is a whole number from 1 to 20"
+    );
+}
+
 /// Protects the crowd level the benches measure: the stress level's checks pass, with no
 /// pedestrians and one spawn for everyone.
 #[test]
@@ -1101,24 +1179,31 @@ fn with_entries(text: &str, list: &str, entries: impl Iterator<Item = String>) -
     edit(text, &head, &format!("{head}{added}"))
 }
 
-/// Protects the cap on pedestrians: one more than a level may hold is refused, naming the cap,
-/// at the list.
+/// Protects the cap on pedestrians: one more than a level may hold is refused, naming the cap.
+/// A level file's megabyte cannot hold so many, so the cap is met by a level made in code: the
+/// crowd level (no pedestrians of its own) with that many copies of the stress level's first
+/// walker, each named apart.
 #[test]
 fn more_pedestrians_than_a_level_may_hold_are_refused_naming_the_cap() {
-    let extra = (0..level::MAX_PEDESTRIANS - 1).map(|i| {
-        format!("(name: \"w{i}\", route: [(-4000, 3000), (4000, 3000)], stops: [], pause_ticks: 1, speed_cm_per_s: 100),\n")
-    });
-    let text = with_entries(&small_level(), "pedestrians", extra);
-    let found = problems(&text, &assets());
-    assert_eq!(found.len(), 1, "{:?}", &found[..found.len().min(3)]);
-    let message =
-        format!("65536 pedestrians is over the {} a level may hold", level::MAX_PEDESTRIANS);
-    assert_problem(
-        &found,
-        Path::new(LABEL),
-        position_in(&text, "pedestrians: [", "["),
-        &[&message],
+    let mut file = level::crowd_level_file();
+    // No buildings (nor the doors on them): each walker's route is checked against each one.
+    file.buildings.clear();
+    file.objects.clear();
+    let walker = level::stress_level_file().pedestrians.swap_remove(0);
+    file.pedestrians = (0..=level::MAX_PEDESTRIANS)
+        .map(|i| level::model::Pedestrian { name: format!("w{i}"), ..walker.clone() })
+        .collect();
+    let error = level::validate_level_file(&file, Path::new("crowded")).expect_err("too many");
+    let message = format!(
+        "crowded: {} pedestrians is over the {} a level may hold",
+        level::MAX_PEDESTRIANS + 1,
+        level::MAX_PEDESTRIANS
     );
+    assert_eq!(error.to_string(), message);
+    // As many as the cap pass.
+    file.pedestrians.pop();
+    let held = level::validate_level_file(&file, Path::new("crowded"));
+    assert!(held.is_ok(), "{held:?}");
 }
 
 /// Protects the cap on talkers: one more than a level may hold is refused, naming the cap.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use fixstep_present::skinning::{RIG_FILE, Rig, RigError};
 use fixstep_runtime::file::{ContentReadError, ContentReader};
-use fixstep_town::level::{Level, LevelError, load_level};
+use fixstep_town::level::{Level, LevelError, STRESS_CLIP_FILE, StressScale, load_level};
 use serde::Deserialize;
 
 /// The level played when none is given: the town, `levels/town.ron` under `assets`.
@@ -69,7 +69,8 @@ struct ClipsField {
 /// ([`Level::files`]) where it has them: a level loaded from a replay's files draws on a
 /// machine without the assets, and any level is posed from the very clip file it was checked
 /// against. Errors show them under `assets`. A level without files (one made in code) reads
-/// `level_file` and its clip file under `assets` from disk.
+/// `level_file` and its clip file under `assets` from disk. The generated stress level has no
+/// level file: its clip file is the one it was made with.
 ///
 /// # Errors
 ///
@@ -77,20 +78,28 @@ struct ClipsField {
 /// rig whose clips are not the level's.
 pub fn load_rig(assets: &Path, level_file: &Path, level: &Level) -> Result<Rig, RigLoadError> {
     let files = &level.files;
-    let reader = if files.get(&files.main).is_some() {
+    // The generated stress level has no level file: its clip file is known, and kept.
+    let generated = StressScale::from_name(&level.source).is_some();
+    let own = if generated { STRESS_CLIP_FILE } else { files.main.as_str() };
+    let reader = if files.get(own).is_some() {
         ContentReader::files(Arc::clone(files), assets)
     } else {
         ContentReader::folder(assets)
     };
-    let (level_path, text) = reader
-        .read_main(level_file, &level.source, fixstep_town::level::LEVEL_FILE)
-        .map_err(|e| match e {
-            ContentReadError::Read(e) => RigLoadError::Read(e),
-            ContentReadError::Path(e) => RigLoadError::LevelName(e),
+    let (level_path, field) = if generated {
+        (level_file.to_path_buf(), ClipsField { clips: STRESS_CLIP_FILE.to_owned() })
+    } else {
+        let (level_path, text) = reader
+            .read_main(level_file, &level.source, fixstep_town::level::LEVEL_FILE)
+            .map_err(|e| match e {
+                ContentReadError::Read(e) => RigLoadError::Read(e),
+                ContentReadError::Path(e) => RigLoadError::LevelName(e),
+            })?;
+        let field: ClipsField = ron::Options::default().from_str(&text).map_err(|e| {
+            RigLoadError::ClipsField { path: level_path.clone(), source: Box::new(e) }
         })?;
-    let field: ClipsField = ron::Options::default()
-        .from_str(&text)
-        .map_err(|e| RigLoadError::ClipsField { path: level_path.clone(), source: Box::new(e) })?;
+        (level_path, field)
+    };
     let (clips_path, clips) = reader.read_text(&field.clips, RIG_FILE).map_err(|e| match e {
         ContentReadError::Read(e) => RigLoadError::Rig(RigError::Io(e)),
         ContentReadError::Path(source) => RigLoadError::ClipsPath { path: level_path, source },

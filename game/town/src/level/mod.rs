@@ -22,15 +22,17 @@ pub use load::{
 };
 pub use model::Easing;
 pub use stress::{
-    STRESS_OBJECTS, STRESS_PEDESTRIANS, STRESS_TAXIS, crowd_level, crowd_level_file, stress_level,
-    stress_level_file,
+    MAX_STRESS_SCALE, STRESS_CLIP_FILE, STRESS_NAME, STRESS_OBJECTS, STRESS_PEDESTRIANS,
+    STRESS_TAXIS, StressScale, StressScaleError, crowd_level, crowd_level_file, read_stress_level,
+    stress_level, stress_level_at, stress_level_file, stress_level_file_at,
 };
 
-/// The most pedestrians a level may hold: as many as the players a town holds
-/// ([`crate::MAX_PLAYERS`]), so that a full town is twice the players in characters. A tick's
-/// work grows with the walkers, and 65,535 of them cost about six times the stress level's
-/// 10,000, well inside a tick's 100 ms.
-pub const MAX_PEDESTRIANS: usize = 65_535;
+/// The most pedestrians a level may hold: the generated stress level at its largest scale
+/// ([`MAX_STRESS_SCALE`] times its 10,000). A tick's work grows with the walkers, about in
+/// proportion (the benchmarks measure 1, 4 and 10 times), and 200,000 of them stay inside a
+/// tick's 100 ms on a laptop's core. A level file's megabyte
+/// ([`LEVEL_FILE`]) holds a few thousand; the levels made in code reach this.
+pub const MAX_PEDESTRIANS: usize = 200_000;
 
 /// The most talkers a level may hold. Each press of interact looks at every talker, and each
 /// may be in a dialogue at once, which a press looks through too: 256 keep a tick in which

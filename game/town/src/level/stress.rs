@@ -1,13 +1,15 @@
 //! The generated stress level: a large street grid with 10,000 pedestrians, 1,000 taxis and
-//! 2,000 interactive objects, for benchmarks and load tests; and the same level with as many
-//! players on one spawn instead of its pedestrians ([`crowd_level`]).
+//! 2,000 interactive objects, for benchmarks and load tests; the same at any [`StressScale`]
+//! (ten times the people, taxis and objects on ten times the blocks, say), which the command
+//! line names as content `stress` or `stress:SCALE` ([`StressScale::from_name`]); and the
+//! level with as many players on one spawn instead of its pedestrians ([`crowd_level`]).
 //!
 //! It is made by a function, not read from a file, and is the same on every run: every
 //! choice is a fixed integer formula of an item's index. It is built as a level file model
 //! ([`stress_level_file`]) so that it passes through the same checks
 //! ([`super::validate_level_file`]) and the same conversion as a level read from `assets/`.
 //!
-//! Layout: [`GRID`] × [`GRID`] intersections [`BLOCK_CM`] apart, with lanes both ways
+//! Layout: a square of intersections [`BLOCK_CM`] apart (20 × 20 at scale 1), with lanes both ways
 //! between neighbours. Each block holds one building set back [`BUILDING_SETBACK_CM`] from
 //! the street centre lines; pedestrians walk loops around their block on one of
 //! [`SIDEWALK_LANES`] sidewalk lines, clear of the buildings and of the taxi lanes; taxis
@@ -17,19 +19,110 @@
 
 use std::sync::Arc;
 
+use fixstep_runtime::file::ContentReader;
+
 use super::load::level_from_file;
 use super::model::{
     Building, CircleCm, Door, Easing, Lamp, LevelFile, Lift, Object, ObjectKind, Pedestrian,
     PointCm, RectCm, Sign, Spawn, Streets, Taxi, TeleportEnd, TeleportPair, Waypoint,
 };
-use super::{Clips, Level};
+use super::{Clips, Level, LevelError};
 
-/// Intersections along each side of the grid: 20 × 20 intersections make 19 × 19 = 361
-/// blocks, enough room for 10,000 pedestrians at about 28 a block.
-const GRID: i32 = 20;
+/// Blocks of the scale-1 level: 19 × 19 (20 × 20 intersections), enough room for 10,000
+/// pedestrians at about 28 a block. A larger scale has as many times the blocks, as near as a
+/// square allows, so that the crowd on each block stays the same.
+const BLOCKS_AT_SCALE_ONE: u32 = 19 * 19;
 
-/// Blocks along each side of the grid.
-const BLOCKS: i32 = GRID - 1;
+/// The largest scale: as many pedestrians as a level may hold
+/// ([`MAX_PEDESTRIANS`](super::MAX_PEDESTRIANS)).
+pub const MAX_STRESS_SCALE: u32 = 20;
+
+/// What the command line calls the generated stress level where it takes a content file:
+/// `stress`, or `stress:SCALE`.
+pub const STRESS_NAME: &str = "stress";
+
+/// How large a stress level is: its pedestrians, taxis and objects are this many times
+/// [`STRESS_PEDESTRIANS`], [`STRESS_TAXIS`] and [`STRESS_OBJECTS`], on as many times the
+/// blocks (1 to [`MAX_STRESS_SCALE`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct StressScale(u32);
+
+/// A stress level's scale that is not one: not a whole number from 1 to [`MAX_STRESS_SCALE`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{given:?}: the stress level's scale is a whole number from 1 to {MAX_STRESS_SCALE}")]
+pub struct StressScaleError {
+    /// The scale as given.
+    pub given: String,
+}
+
+impl StressScale {
+    /// The stress level the benchmarks have always measured.
+    pub const ONE: Self = Self(1);
+
+    /// `times` the scale-1 level.
+    ///
+    /// # Errors
+    ///
+    /// A scale of 0 or over [`MAX_STRESS_SCALE`].
+    pub fn new(times: u32) -> Result<Self, StressScaleError> {
+        if (1..=MAX_STRESS_SCALE).contains(&times) {
+            Ok(Self(times))
+        } else {
+            Err(StressScaleError { given: times.to_string() })
+        }
+    }
+
+    /// The scale a content name gives: `stress` is 1, `stress:SCALE` is SCALE; `None` for a
+    /// name that is not the stress level's (a level file's).
+    ///
+    /// # Errors
+    ///
+    /// `stress:` followed by anything but a scale from 1 to [`MAX_STRESS_SCALE`].
+    pub fn from_name(name: &str) -> Option<Result<Self, StressScaleError>> {
+        let rest = name.strip_prefix(STRESS_NAME)?;
+        if rest.is_empty() {
+            return Some(Ok(Self::ONE));
+        }
+        let times = rest.strip_prefix(':')?;
+        let bad = || StressScaleError { given: times.to_owned() };
+        Some(times.parse().map_err(|_| bad()).and_then(|t| Self::new(t).map_err(|_| bad())))
+    }
+
+    /// How many times the scale-1 level.
+    #[must_use]
+    pub const fn times(self) -> u32 {
+        self.0
+    }
+
+    /// The content name of this scale ([`from_name`](Self::from_name) reads it back).
+    #[must_use]
+    pub fn name(self) -> String {
+        if self == Self::ONE { STRESS_NAME.to_owned() } else { format!("{STRESS_NAME}:{}", self.0) }
+    }
+
+    /// Its pedestrians.
+    #[must_use]
+    pub const fn pedestrians(self) -> usize {
+        STRESS_PEDESTRIANS * self.0 as usize
+    }
+
+    /// Its taxis.
+    #[must_use]
+    pub const fn taxis(self) -> usize {
+        STRESS_TAXIS * self.0 as usize
+    }
+
+    /// Its interactive objects.
+    #[must_use]
+    pub const fn objects(self) -> usize {
+        STRESS_OBJECTS * self.0 as usize
+    }
+
+    /// Blocks along each side of its grid: 19 at scale 1, 38 at 4, 60 at 10.
+    fn blocks(self) -> i32 {
+        i32::try_from((BLOCKS_AT_SCALE_ONE * self.0).isqrt()).unwrap_or(i32::MAX)
+    }
+}
 
 /// Distance between neighbouring intersections, centimetres: a 50 m city block.
 const BLOCK_CM: i32 = 5000;
@@ -91,24 +184,48 @@ pub const STRESS_TAXIS: usize = 1_000;
 /// update is measured at.
 pub const STRESS_OBJECTS: usize = 2_000;
 
-/// The name [`Level::source`] gives the stress level: it has no file.
-const SOURCE: &str = "generated:stress";
-
 /// The clip file the stress level names (its clips are passed to [`stress_level`]).
 const CLIP_FILE: &str = "animations/humanoid.ron";
+
+/// The clip file the stress level's characters are posed from, under the assets: the one
+/// [`stress_level_at`] is given the clips of, and the one [`read_stress_level`] reads.
+pub const STRESS_CLIP_FILE: &str = CLIP_FILE;
 
 /// The stress level, with `clips` (usually the ones of `assets/animations/humanoid.ron`,
 /// from [`super::load_clips`]).
 #[must_use]
 pub fn stress_level(clips: Clips) -> Level {
+    stress_level_at(StressScale::ONE, clips)
+}
+
+/// The stress level at `scale`, with `clips`. Its [`Level::source`] is its content name
+/// ([`StressScale::name`]); it keeps no files.
+#[must_use]
+pub fn stress_level_at(scale: StressScale, clips: Clips) -> Level {
     level_from_file(
-        &stress_level_file(),
-        SOURCE.to_owned(),
+        &stress_level_file_at(scale),
+        scale.name(),
         clips,
         Vec::new(),
         Vec::new(),
         Arc::default(),
     )
+}
+
+/// The stress level at `scale`, its clips read through `reader` (from the assets, or from the
+/// files a replay carries): [`super::read_level`]'s content named `stress:SCALE`. Its
+/// [`Level::files`] are the clip file, under the stress level's name as their own: what a
+/// replay of it carries, and all it needs to be made again.
+///
+/// # Errors
+///
+/// A clip file that does not load, naming it.
+pub fn read_stress_level(reader: &ContentReader, scale: StressScale) -> Result<Level, LevelError> {
+    let clips = super::load::read_clips(reader, CLIP_FILE)?;
+    let mut files = reader.files_read();
+    files.main = scale.name();
+    let file = stress_level_file_at(scale);
+    Ok(level_from_file(&file, scale.name(), clips, Vec::new(), Vec::new(), Arc::new(files)))
 }
 
 /// The stress level for its crowd on one spot: no pedestrians, and one spawn, on the first
@@ -136,7 +253,8 @@ const CROWD_SOURCE: &str = "generated:crowd";
 pub fn crowd_level_file() -> LevelFile {
     let mut file = stress_level_file();
     file.pedestrians.clear();
-    file.spawns = vec![Spawn { at: pedestrian(0).route[0], facing_deg: 0 }];
+    file.spawns =
+        vec![Spawn { at: pedestrian(0, StressScale::ONE.blocks()).route[0], facing_deg: 0 }];
     file.name = "Stress grid, one spawn".to_owned();
     file
 }
@@ -145,27 +263,39 @@ pub fn crowd_level_file() -> LevelFile {
 /// converts, and what the tests check with [`super::validate_level_file`].
 #[must_use]
 pub fn stress_level_file() -> LevelFile {
-    let far = BLOCKS * BLOCK_CM;
+    stress_level_file_at(StressScale::ONE)
+}
+
+/// [`stress_level_file`] at `scale`.
+#[must_use]
+pub fn stress_level_file_at(scale: StressScale) -> LevelFile {
+    let blocks = scale.blocks();
+    let grid = blocks + 1;
+    let far = blocks * BLOCK_CM;
     LevelFile {
-        name: "Stress grid".to_owned(),
+        name: if scale == StressScale::ONE {
+            "Stress grid".to_owned()
+        } else {
+            format!("Stress grid at {} times", scale.times())
+        },
         ground: RectCm { min: (-MARGIN_CM, -MARGIN_CM), max: (far + MARGIN_CM, far + MARGIN_CM) },
         day_minutes: 24,
         start_minute: 8 * 60,
         clips: CLIP_FILE.to_owned(),
-        streets: streets(),
-        buildings: (0..BLOCKS * BLOCKS).map(building).collect(),
-        spawns: spawns(),
-        objects: (0..STRESS_OBJECTS).map(object).collect(),
-        teleports: teleports(),
-        pedestrians: (0..STRESS_PEDESTRIANS).map(pedestrian).collect(),
-        taxis: spread_taxis((0..STRESS_TAXIS).map(taxi).collect()),
+        streets: streets(grid),
+        buildings: (0..blocks * blocks).map(|b| building(b, blocks)).collect(),
+        spawns: spawns(blocks),
+        objects: (0..scale.objects()).map(|n| object(n, blocks)).collect(),
+        teleports: teleports(blocks),
+        pedestrians: block_by_block((0..scale.pedestrians()).map(|n| pedestrian(n, blocks))),
+        taxis: spread_taxis(taxis_block_by_block(scale.taxis(), grid)),
         talkers: Vec::new(),
         cutscene_triggers: Vec::new(),
-        lamps: (0..GRID * GRID)
+        lamps: (0..grid * grid)
             .map(|i| Lamp {
                 at: (
-                    (i % GRID) * BLOCK_CM + LAMP_OFFSET_CM,
-                    (i / GRID) * BLOCK_CM + LAMP_OFFSET_CM,
+                    (i % grid) * BLOCK_CM + LAMP_OFFSET_CM,
+                    (i / grid) * BLOCK_CM + LAMP_OFFSET_CM,
                 ),
                 height_cm: 450,
             })
@@ -178,18 +308,18 @@ fn waypoint_id(x: i32, y: i32) -> String {
     format!("x{x:02}y{y:02}")
 }
 
-/// The intersections, and lanes both ways between neighbours.
-fn streets() -> Streets {
+/// The `grid` × `grid` intersections, and lanes both ways between neighbours.
+fn streets(grid: i32) -> Streets {
     let mut waypoints = Vec::new();
     let mut lanes = Vec::new();
-    for y in 0..GRID {
-        for x in 0..GRID {
+    for y in 0..grid {
+        for x in 0..grid {
             waypoints.push(Waypoint { id: waypoint_id(x, y), at: (x * BLOCK_CM, y * BLOCK_CM) });
-            if x + 1 < GRID {
+            if x + 1 < grid {
                 lanes.push((waypoint_id(x, y), waypoint_id(x + 1, y)));
                 lanes.push((waypoint_id(x + 1, y), waypoint_id(x, y)));
             }
-            if y + 1 < GRID {
+            if y + 1 < grid {
                 lanes.push((waypoint_id(x, y), waypoint_id(x, y + 1)));
                 lanes.push((waypoint_id(x, y + 1), waypoint_id(x, y)));
             }
@@ -198,14 +328,15 @@ fn streets() -> Streets {
     Streets { waypoints, lanes }
 }
 
-/// The south-west corner of block `block` (blocks numbered row by row from the south-west).
-fn block_origin(block: i32) -> PointCm {
-    ((block % BLOCKS) * BLOCK_CM, (block / BLOCKS) * BLOCK_CM)
+/// The south-west corner of block `block` of a grid `blocks` blocks a side (blocks numbered
+/// row by row from the south-west).
+fn block_origin(block: i32, blocks: i32) -> PointCm {
+    ((block % blocks) * BLOCK_CM, (block / blocks) * BLOCK_CM)
 }
 
 /// The footprint of block `block`'s building.
-fn building_footprint(block: i32) -> RectCm {
-    let (x, y) = block_origin(block);
+fn building_footprint(block: i32, blocks: i32) -> RectCm {
+    let (x, y) = block_origin(block, blocks);
     RectCm {
         min: (x + BUILDING_SETBACK_CM, y + BUILDING_SETBACK_CM),
         max: (x + BLOCK_CM - BUILDING_SETBACK_CM, y + BLOCK_CM - BUILDING_SETBACK_CM),
@@ -218,18 +349,18 @@ fn building_id(block: i32) -> String {
 }
 
 /// Block `block`'s building, 10 to 37 m tall.
-fn building(block: i32) -> Building {
-    let (x, y) = block_origin(block);
+fn building(block: i32, blocks: i32) -> Building {
+    let (x, y) = block_origin(block, blocks);
     Building {
         id: building_id(block),
-        footprint: building_footprint(block),
+        footprint: building_footprint(block, blocks),
         height_cm: 1000 + ((x / BLOCK_CM * 7 + y / BLOCK_CM * 3) % 10) * 300,
     }
 }
 
 /// Four spawns on the streets around the middle of the grid, beside the lane centre lines.
-fn spawns() -> Vec<Spawn> {
-    let mid = BLOCKS / 2 * BLOCK_CM;
+fn spawns(blocks: i32) -> Vec<Spawn> {
+    let mid = blocks / 2 * BLOCK_CM;
     let half = BLOCK_CM / 2;
     vec![
         Spawn { at: (mid + half, mid + 300), facing_deg: 0 },
@@ -240,14 +371,13 @@ fn spawns() -> Vec<Spawn> {
 }
 
 /// Object `n`: doors, lifts and signs in turn.
-fn object(n: usize) -> Object {
+fn object(n: usize, blocks: i32) -> Object {
     let kind_index = n % 3;
     let k = i32::try_from(n / 3).unwrap_or(0);
     let ku = u32::try_from(n / 3).unwrap_or(0);
-    let blocks = BLOCKS * BLOCKS;
-    let block = k % blocks;
-    let round = k / blocks;
-    let footprint = building_footprint(block);
+    let block = k % (blocks * blocks);
+    let round = k / (blocks * blocks);
+    let footprint = building_footprint(block, blocks);
     let (prefix, kind) = match kind_index {
         0 => {
             // A door on the south wall, then (second round) the north wall, opening outward.
@@ -270,7 +400,7 @@ fn object(n: usize) -> Object {
         }
         1 => {
             // A lift in one corner of the block, the next corner in the next round.
-            let (x, y) = block_origin(block);
+            let (x, y) = block_origin(block, blocks);
             let corner = round % 4;
             let near = |origin: i32, far_side: bool| {
                 if far_side {
@@ -318,8 +448,8 @@ fn object(n: usize) -> Object {
 }
 
 /// Two teleport pairs across the grid, in the margin around it.
-fn teleports() -> Vec<TeleportPair> {
-    let far = BLOCKS * BLOCK_CM;
+fn teleports(blocks: i32) -> Vec<TeleportPair> {
+    let far = blocks * BLOCK_CM;
     let out = MARGIN_CM * 2 / 3;
     let end = |centre: PointCm, exit: PointCm, exit_facing_deg: i32| TeleportEnd {
         zone: CircleCm { centre, radius_cm: TELEPORT_RADIUS_CM },
@@ -347,14 +477,14 @@ fn teleports() -> Vec<TeleportPair> {
 /// Pedestrian `n`: a loop around a block on one sidewalk line, counter-clockwise on the
 /// outer two lines and clockwise on the inner two (so nobody meets head-on on a line),
 /// starting at one of eight points, with one stop.
-fn pedestrian(n: usize) -> Pedestrian {
+fn pedestrian(n: usize, blocks: i32) -> Pedestrian {
     let i = i32::try_from(n).unwrap_or(0);
-    let blocks = BLOCKS * BLOCKS;
-    let block = i % blocks;
-    let line = (i / blocks) % SIDEWALK_LANES;
-    let start = (i / (blocks * SIDEWALK_LANES)) % 8;
+    let all_blocks = blocks * blocks;
+    let block = i % all_blocks;
+    let line = (i / all_blocks) % SIDEWALK_LANES;
+    let start = (i / (all_blocks * SIDEWALK_LANES)) % 8;
     let inset = SIDEWALK_INSET_CM + line * SIDEWALK_STEP_CM;
-    let (x0, y0) = block_origin(block);
+    let (x0, y0) = block_origin(block, blocks);
     let (x1, y1) = (x0 + BLOCK_CM - inset, y0 + BLOCK_CM - inset);
     let (x0, y0) = (x0 + inset, y0 + inset);
     let (xm, ym) = ((x0 + x1) / 2, (y0 + y1) / 2);
@@ -375,6 +505,36 @@ fn pedestrian(n: usize) -> Pedestrian {
     }
 }
 
+/// The pedestrians in the order of their blocks, row by row from the south-west, each named by
+/// its place in that order. Neighbours in the world are then neighbours in the characters'
+/// store, as a level's author lays a town out street by street: a tick's passes over the crowd
+/// (the neighbour grid it fills, the pairs it pushes apart) then walk memory in order, where
+/// walkers numbered round the blocks would jump the whole grid's width from one to the next.
+fn block_by_block(pedestrians: impl Iterator<Item = Pedestrian>) -> Vec<Pedestrian> {
+    let mut pedestrians: Vec<Pedestrian> = pedestrians.collect();
+    pedestrians.sort_by_key(|p| p.route.first().map(|&(x, y)| (y / BLOCK_CM, x / BLOCK_CM)));
+    for (n, pedestrian) in pedestrians.iter_mut().enumerate() {
+        pedestrian.name = format!("ped-{n:05}");
+    }
+    pedestrians
+}
+
+/// The `count` taxis of a grid of `grid` intersections a side, in the order of the corners
+/// their loops start from (row by row), each named by its place in that order: for the same
+/// reason as [`block_by_block`], as each taxi looks about it in the neighbour grid.
+fn taxis_block_by_block(count: usize, grid: i32) -> Vec<Taxi> {
+    let mut order: Vec<usize> = (0..count).collect();
+    order.sort_by_key(|&n| {
+        let (x0, y0) = taxi_corner(n, grid);
+        (y0, x0, n)
+    });
+    order
+        .into_iter()
+        .enumerate()
+        .map(|(place, n)| Taxi { id: format!("taxi-{place:04}"), ..taxi(n, grid) })
+        .collect()
+}
+
 /// Turns each taxi's loop so that no two taxis start on the same lane at the same waypoint:
 /// two taxis placed on one spot would start inside each other.
 fn spread_taxis(mut taxis: Vec<Taxi>) -> Vec<Taxi> {
@@ -391,14 +551,21 @@ fn spread_taxis(mut taxis: Vec<Taxi>) -> Vec<Taxi> {
     taxis
 }
 
-/// Taxi `n`: a loop around a rectangle of one to three blocks a side, through every
-/// intersection on its edge, one way round or the other; every fourth taxi has a stand.
-fn taxi(n: usize) -> Taxi {
+/// The intersection (column, row) at the south-west corner of taxi `n`'s loop.
+fn taxi_corner(n: usize, grid: i32) -> (i32, i32) {
+    let i = i32::try_from(n).unwrap_or(0);
+    let (w, h) = (1 + i % 3, 1 + (i / 3) % 3);
+    ((i * 7 + i / (grid - 1)) % (grid - w), (i * 11 + 3) % (grid - h))
+}
+
+/// Taxi `n` on a grid of `grid` intersections a side: a loop around a rectangle of one to
+/// three blocks a side, through every intersection on its edge, one way round or the other;
+/// every fourth taxi has a stand.
+fn taxi(n: usize, grid: i32) -> Taxi {
     let i = i32::try_from(n).unwrap_or(0);
     let w = 1 + i % 3;
     let h = 1 + (i / 3) % 3;
-    let x0 = (i * 7 + i / 19) % (GRID - w);
-    let y0 = (i * 11 + 3) % (GRID - h);
+    let (x0, y0) = taxi_corner(n, grid);
     let mut route = Vec::new();
     for x in x0..x0 + w {
         route.push(waypoint_id(x, y0));

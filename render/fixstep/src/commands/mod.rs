@@ -20,6 +20,7 @@ pub mod secret;
 pub mod sim;
 pub mod spectate;
 pub mod sync_test;
+mod timing;
 pub mod trace;
 
 use std::fs::File;

@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
@@ -17,6 +18,7 @@ use fixstep_runtime::{
     Bot, HeldInput, Player, Simulation, StateHash, StateHasher, Tick, TickRecord,
 };
 
+use super::timing::TickTimes;
 use super::{Logs, Paths, bad_input, held_mark, read_command_script, read_input_script};
 
 /// `fixstep sim`'s arguments.
@@ -67,6 +69,11 @@ pub struct SimArgs {
     /// Write the authoritative positions of every tick (JSON Lines) to this file.
     #[arg(long)]
     pub truth_log: Option<PathBuf>,
+    /// Also print what the ticks and state hashes took on this machine (median, 99th
+    /// percentile, longest), the size of the state a late joiner is sent, and the resident
+    /// memory: the benchmarks' figures, for `--level stress:SCALE` say.
+    #[arg(long, conflicts_with_all = ["drawn_log", "truth_log", "input_script"])]
+    pub timing: bool,
 }
 
 /// A frame-times file: a number of milliseconds a line, repeated over the run; a few thousand
@@ -252,6 +259,8 @@ struct Stepper<G: Game> {
     hash: StateHash,
     hash_log: Option<BufWriter<File>>,
     recording: Option<Recording<G>>,
+    /// What each tick and hash took, with `--timing`.
+    times: Option<TickTimes>,
 }
 
 impl<G: Game> Stepper<G> {
@@ -279,6 +288,7 @@ impl<G: Game> Stepper<G> {
             hash,
             hash_log,
             recording,
+            times: args.timing.then(|| TickTimes::with_capacity(args.ticks as usize)),
         };
         Ok((stepper, content))
     }
@@ -286,9 +296,14 @@ impl<G: Game> Stepper<G> {
     fn step(&mut self, held: Option<&CommandOf<G>>) -> Result<()> {
         let tick = self.sim.next_tick();
         self.drivers.commands(tick, &self.sim, held, &mut self.commands);
+        let started = Instant::now();
         self.sim.step(tick, &self.commands)?;
+        let stepped = Instant::now();
         self.sim.hash_state(&mut self.hasher);
         self.hash = self.hasher.finish_reuse();
+        if let Some(times) = self.times.as_mut() {
+            times.record(stepped - started, stepped.elapsed());
+        }
         if let Some(log) = self.hash_log.as_mut() {
             writeln!(log, "{} {}", tick.0, self.hash).context("cannot write the hash log")?;
         }
@@ -304,6 +319,14 @@ impl<G: Game> Stepper<G> {
             log.flush().context("cannot write the hash log")?;
         }
         Ok((self.sim.next_tick(), self.hash))
+    }
+
+    /// The `--timing` line, if asked for: what the ticks took, and the state a late joiner
+    /// would be sent now (postcard, as a welcome carries it).
+    fn timing(&self) -> Result<Option<String>> {
+        let Some(times) = &self.times else { return Ok(None) };
+        let state = postcard::to_allocvec(self.sim.state()).context("the state encodes")?;
+        Ok(Some(times.report(state.len())))
     }
 }
 
@@ -321,15 +344,17 @@ pub fn run<G: Game>(args: &SimArgs, paths: &Paths) -> Result<String> {
     let frames = FramePacing::of(args.fps, args.frame_times.as_deref())?;
     let input = read_input_script::<G>(args.input_script.as_deref())?;
     let (mut stepper, content) = Stepper::<G>::new(args, paths)?;
+    let mut timing = None;
     let (tick, hash) = if args.drawn_log.is_none() && args.truth_log.is_none() && input.is_none() {
         for _ in 0..args.ticks {
             stepper.step(None)?;
         }
+        timing = stepper.timing()?;
         stepper.finish()?
     } else {
         frame_loop(args, &frames, input.as_ref(), stepper, &content)?
     };
-    Ok(format!("tick {} hash {hash}\n", tick.0))
+    Ok(format!("tick {} hash {hash}\n{}", tick.0, timing.unwrap_or_default()))
 }
 
 /// The local frame loop on a simulated clock; see [`run`].

@@ -27,13 +27,13 @@
 //! [`model`]: super::model
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fixstep_runtime::file::ContentReader;
 
 use super::model::{CutsceneFile, DialogueFile, LevelFile};
-use super::{Clips, Level};
+use super::{Clips, Level, StressScale};
 use check::{Checker, check_cutscene, check_dialogue, check_images, check_level_file};
 use convert::{cutscene_def, dialogue_def};
 use locate::{Doc, Seg};
@@ -68,6 +68,10 @@ pub use problems::{LevelError, LevelProblem, MAX_LISTED_PROBLEMS};
 /// [`CUTSCENE_IMAGE_FILE`]). The level's [`Level::source`] is `level_file` relative to
 /// `assets_root` when it lies under it. It is [`read_level`] from the folder `assets_root`.
 ///
+/// A `level_file` of `stress` or `stress:SCALE` is the generated stress level at that scale
+/// ([`super::StressScale`]), its clips read from `assets_root`; a level file of that name is
+/// given as `./stress`.
+///
 /// # Errors
 ///
 /// A [`LevelError`] listing every problem found: unreadable files, RON syntax and type errors,
@@ -83,13 +87,28 @@ pub fn load_level(assets_root: &Path, level_file: &Path) -> Result<Level, LevelE
 /// carries, the level is the file they call their own (`level_file` is unused), the files it
 /// names are looked up among them by the same names and checked by the same rules, and
 /// problems name each file under what carries them; [`Level::source`] is the name of the
-/// level's own file there.
+/// level's own file there. Carried files whose own is named `stress` or `stress:SCALE` are a
+/// generated stress level's ([`super::read_stress_level`]): it is made again, with their clips.
 ///
 /// # Errors
 ///
 /// As [`load_level`]; a file the level names that is not among the carried files is a
 /// problem at the value that names it, as a missing file on disk is.
 pub fn read_level(reader: &ContentReader, level_file: &Path) -> Result<Level, LevelError> {
+    // The stress level is made, not read: by its name where a level file would be named, or
+    // as the carried files' own.
+    let named = reader.main().or_else(|| level_file.to_str()).unwrap_or_default();
+    if let Some(scale) = StressScale::from_name(named) {
+        let scale = scale.map_err(|e| LevelError {
+            problems: vec![LevelProblem {
+                file: PathBuf::from(named),
+                line: 0,
+                column: 0,
+                message: e.to_string(),
+            }],
+        })?;
+        return super::read_stress_level(reader, scale);
+    }
     let name = reader.root().map_or_else(String::new, |root| source_name(root, level_file));
     let (label, text) = reader
         .read_main(level_file, &name, LEVEL_FILE)
@@ -206,9 +225,20 @@ fn level_from_text(
 ///
 /// [`AnimState`]: crate::AnimState
 pub fn load_clips(assets_root: &Path, clip_file: &str) -> Result<Clips, LevelError> {
-    let reader = ContentReader::folder(assets_root);
+    read_clips(&ContentReader::folder(assets_root), clip_file)
+}
+
+/// [`load_clips`] through `reader`, which keeps the file.
+///
+/// # Errors
+///
+/// As [`load_clips`].
+pub(in crate::level) fn read_clips(
+    reader: &ContentReader,
+    clip_file: &str,
+) -> Result<Clips, LevelError> {
     let mut problems = Vec::new();
-    let clips = load_clip_file(&reader, clip_file, None, &mut problems);
+    let clips = load_clip_file(reader, clip_file, None, &mut problems);
     match (LevelError::from_problems(problems), clips) {
         (None, Some(clips)) => Ok(clips),
         (Some(error), _) => Err(error),
