@@ -104,22 +104,32 @@ impl TownBot {
     fn clear(&self, a: Vec2, b: Vec2) -> bool {
         let offset = b - a;
         let steps = (offset.length() / BOT_SIGHT_STEP).to_num::<i64>().clamp(1, 4_000);
-        (0..=steps).all(|i| {
-            let p = a + offset * (Fx::from_num(i) / Fx::from_num(steps));
-            !self.solids.iter().any(|r| r.contains(p))
-        })
+        // Every point of the walk lies in the box of its ends: only the solids that box touches
+        // can hold one, a few of a large town's thousands.
+        let (low, high) =
+            (Vec2::new(a.x.min(b.x), a.y.min(b.y)), Vec2::new(a.x.max(b.x), a.y.max(b.y)));
+        let near: Vec<&crate::geom::Rect> = self
+            .solids
+            .iter()
+            .filter(|r| {
+                r.min.x <= high.x && r.max.x >= low.x && r.min.y <= high.y && r.max.y >= low.y
+            })
+            .collect();
+        near.is_empty()
+            || (0..=steps).all(|i| {
+                let p = a + offset * (Fx::from_num(i) / Fx::from_num(steps));
+                !near.iter().any(|r| r.contains(p))
+            })
     }
 
-    /// The waypoint nearest to `p` that `p` can walk to straight, if any.
+    /// The waypoint nearest to `p` that `p` can walk to straight, if any (the first of the
+    /// nearest, by index). Tried nearest first, so a town of thousands of waypoints costs a
+    /// sort and a walk or two, not a walk to every waypoint nearer than the best so far.
     fn nearest_waypoint(&self, p: Vec2) -> Option<usize> {
-        let mut best: Option<(Fx, usize)> = None;
-        for (i, &w) in self.waypoints.iter().enumerate() {
-            let d = (w - p).length();
-            if best.is_none_or(|(bd, _)| d < bd) && self.clear(p, w) {
-                best = Some((d, i));
-            }
-        }
-        best.map(|(_, i)| i)
+        let mut by_distance: Vec<(Fx, usize)> =
+            self.waypoints.iter().enumerate().map(|(i, &w)| ((w - p).length(), i)).collect();
+        by_distance.sort_unstable();
+        by_distance.into_iter().find(|&(_, i)| self.clear(p, self.waypoints[i])).map(|(_, i)| i)
     }
 
     /// Plans the way from `from` to `to`: straight if clear, else along the streets (a
