@@ -158,8 +158,9 @@ pub fn one_line_error(out: &Output) -> String {
     err.trim_end().to_owned()
 }
 
-/// A scratch directory for one test, removed when the test ends (also when it fails), so
-/// parallel tests and repeated runs never see each other's files.
+/// A scratch directory for one test, removed when the test passes, so parallel tests and
+/// repeated runs never see each other's files. A failing test keeps it, and says where: the
+/// logs, drawn logs and replays a failure message names are there to look at.
 #[derive(Debug)]
 pub struct Scratch(PathBuf);
 
@@ -205,7 +206,11 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        if std::thread::panicking() {
+            println!("the failed test's files are kept in {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 }
 

@@ -319,6 +319,41 @@ fn a_runner_guessed_on_past_where_it_stopped_is_drawn_back_after_a_takeover_neve
 }
 
 #[test]
+fn a_runner_whose_guess_the_new_host_bears_out_before_it_stops_is_never_cut_back() {
+    // Six metres a second to tick 51, then a stop at tick 52; the spectator's newest word from
+    // the old host is of tick 50, so it guesses the run on three ticks, to tick 53. The new
+    // host's first word bears the guess out (still running at 51: nothing to correct), and
+    // only the next says it stopped, 1.2 m short of the guess. That correction is still of
+    // the guess made before the change of host, paced by the run it guessed: never a cut.
+    // The successor may also go on from a tick the spectator has (48): those say nothing new.
+    const RUN_M_PER_TICK: f32 = 0.6;
+    const STOP_TICK: u32 = 52;
+    let at = |tick: u32| Vec3::new(tick.min(STOP_TICK - 1) as f32 * RUN_M_PER_TICK, 0.0, 0.0);
+    let measured = |tick: u32| {
+        if tick < STOP_TICK {
+            Measurement::moving(tick, at(tick), Vec3::X * 6.0, 0.0, 0)
+        } else {
+            Measurement::at_rest(tick, at(tick), 0.0, 0)
+        }
+    };
+    let stop = at(STOP_TICK).x;
+    for first_new in [51, 48] {
+        let drawn = drawn_through_a_takeover(50, measured, first_new, |t| Some(measured(t)), false);
+        let furthest = drawn.iter().copied().fold(f32::MIN, f32::max);
+        assert!(furthest > stop + 1.0, "from {first_new}: guessed on past the stop, to {furthest}");
+        for (frame, pair) in drawn.windows(2).enumerate() {
+            let step = pair[1] - pair[0];
+            assert!(step.abs() < 0.15, "from {first_new}: frame {frame} popped {step} m");
+        }
+        let last = *drawn.last().expect("frames drawn");
+        assert!(
+            (last - stop).abs() < 1e-3,
+            "from {first_new}: it ends where it stopped, at {last}"
+        );
+    }
+}
+
+#[test]
 fn an_entity_resting_through_a_takeover_goes_on_smoothly_when_it_moves_again() {
     // It rests at 5 m from tick 30 and walks off soon after the takeover (its news there
     // before the render tick goes on, or after); another walks by far off (tier 4) all along,

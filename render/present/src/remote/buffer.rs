@@ -77,7 +77,9 @@ pub struct RemoteBuffer {
     motion: Motion,
     /// Measurements came since the last frame was drawn.
     fresh: bool,
-    /// Held through a change of host, and no measurement of the new host's corrected yet.
+    /// Held through a change of host, and the guess drawn then (past its newest measurement)
+    /// not yet borne out or corrected to the end: the new host's measurements have not yet
+    /// reached the tick it was drawn at.
     resumed: bool,
     /// The newest measurement's tier, so a frame knows its delay before reading the history.
     tier: u8,
@@ -342,8 +344,14 @@ impl RemoteBuffer {
     /// newest measurement of then) with what is known now of its tick, and starts blending
     /// the difference away, takes it at once, or leaves the running blend as it is.
     fn correct(&mut self) {
-        let resumed = std::mem::take(&mut self.resumed);
         let Some(last) = self.last else { return };
+        // The guess of a change of host is settled once the measurements reach the tick it
+        // was drawn at: until then each of the new host's words may correct it further (one
+        // bears a run out, the next says it stopped), and each correction is of that guess.
+        let resumed = self.resumed;
+        if f64::from(self.newest_stored().tick) >= last.tick {
+            self.resumed = false;
+        }
         if last.tick < f64::from(self.newest_when_drawn) {
             // Drawn between two measurements: new ones beyond cannot change it.
             return;
@@ -355,11 +363,11 @@ impl RemoteBuffer {
         }
         let mut speed = raw.vel.length().max(self.newest_stored().vel.length());
         if resumed {
-            // The new host's first word after a change of host: the pace of the guess too. An
-            // entity guessed on at a run past where it stopped (its host falling silent before
-            // saying so) goes back at a share of that run's pace, not cut back at once as a
-            // slow walker's would be. Only then: a picture held for seconds hides where a blend
-            // starts, where at any other time a cut is the lesser sight.
+            // The new host's words on the guess drawn through a change of host: the pace of the
+            // guess too. An entity guessed on at a run past where it stopped (its host falling
+            // silent before saying so) goes back at a share of that run's pace, not cut back at
+            // once as a slow walker's would be. Only then: a picture held for seconds hides
+            // where a blend starts, where at any other time a cut is the lesser sight.
             let kept = &self.history[..usize::from(self.len)];
             let guessed_from = kept.iter().rev().find(|s| s.tick <= self.newest_when_drawn);
             speed = speed.max(guessed_from.map_or(0.0, |s| s.vel.length()));
