@@ -46,10 +46,13 @@ fn bench(c: &mut Criterion) {
         });
         let mut sim = built.expect("built");
         let entities = scale.pedestrians() + PLAYERS + scale.taxis() + scale.objects();
+        // Whole bytes and tenths of a megabyte: no floats in a simulation crate, benches too.
+        let live = heap.bytes_current;
         println!(
-            "stress x{times}: {entities} entities; {:.0} heap bytes an entity ({:.1} MB live)",
-            heap.bytes_current as f64 / entities as f64,
-            heap.bytes_current as f64 / 1e6,
+            "stress x{times}: {entities} entities; {} heap bytes an entity ({}.{} MB live)",
+            live / i64::try_from(entities).unwrap_or(i64::MAX),
+            live / 1_000_000,
+            live / 100_000 % 10,
         );
         for _ in 1..WARM_UP_TICKS {
             sim.step(sim.next_tick(), &commands).expect("in order");
