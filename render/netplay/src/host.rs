@@ -450,6 +450,13 @@ impl<G: NetRules> HostGame<G> {
             }
             HostEvent::ResumeWanted { peer } => self.session.resume(peer, rejoin_secret()),
             HostEvent::TicksRecovered { .. } => self.run_recovered()?,
+            HostEvent::ClaimUnserved { name, why, .. } => {
+                tracing::warn!(
+                    player = %name,
+                    "{name}'s claim of its seat could not be served ({why}): it is sent the \
+                     match's state"
+                );
+            }
             HostEvent::Superseded { epoch } => {
                 tracing::warn!(epoch, "this host was succeeded: it fixes no more ticks");
             }

@@ -109,7 +109,7 @@ pub mod wire;
 pub use host::{
     DEFAULT_SEAT_GRACE_MICROS, DESYNC_WINDOW_MICROS, DropCounts, Dropped, FAULT_WINDOW_MICROS,
     HASH_MEMORY_TICKS, HostConfig, HostEvent, HostSession, MAX_DESYNCS, MAX_FAULTS, MAX_STALE,
-    PEER_TIMEOUT_MICROS, TICK_MEMORY,
+    PEER_TIMEOUT_MICROS, TICK_MEMORY, UnservedClaim,
 };
 pub use lead::{InputTicks, LOSS_MARGIN_MICROS, MARGIN_FLOOR_MICROS};
 pub use peer::{

@@ -376,3 +376,27 @@ fn a_host_asked_to_host_a_later_epoch_knows_it_was_succeeded() {
     });
     assert!(told, "the peer is told why");
 }
+
+/// A claim a host cannot serve is a hello like any other (the claimer is sent the match's
+/// state), and the host says why: here no seat of that name waits.
+#[test]
+fn a_claim_that_cannot_be_served_says_why_and_gets_the_state() {
+    let mut host = Host::new();
+    host.session.connect(PeerId(5), 0);
+    let hello = fixstep_runtime::net::ToHost::<DriftCommand, ()>::Hello {
+        identity: identity(),
+        name: "bob".into(),
+        role: Role::Player,
+        rejoin: None,
+        resume: Some(fixstep_runtime::net::Resume { epoch: 0, next_tick: Tick(0) }),
+        view: None,
+    };
+    let bytes = fixstep_runtime::net::wire::encode(&hello);
+    host.session.receive(PeerId(5), Delivery::Reliable, &bytes, 0);
+    let events: Vec<HostEvent> = host.session.drain_events().collect();
+    let why = fixstep_runtime::net::UnservedClaim::NoSeatWaiting;
+    let unserved = HostEvent::ClaimUnserved { peer: PeerId(5), name: "bob".into(), why };
+    assert!(events.contains(&unserved), "{events:?}");
+    assert!(events.contains(&HostEvent::StateWanted { peer: PeerId(5) }), "{events:?}");
+    assert_eq!(why.to_string(), "no seat of that name waits for its player");
+}

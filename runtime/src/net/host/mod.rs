@@ -99,6 +99,28 @@ pub struct HostConfig {
     pub seat_grace_micros: u64,
 }
 
+/// Why a successor could not seat a player on the state it claimed with
+/// ([`HostEvent::ClaimUnserved`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnservedClaim {
+    /// No seat of that name waits for its player.
+    #[error("no seat of that name waits for its player")]
+    NoSeatWaiting,
+    /// Another connection claimed the same seat first and is still being seated.
+    #[error("another connection is already claiming that seat")]
+    AlreadyClaimed,
+    /// The ticks from the one claimed on are no longer kept, or are still to come.
+    #[error("the ticks from {claimed} are not kept (kept from {oldest:?}, next {next})")]
+    TicksNotKept {
+        /// The tick the claim goes on from.
+        claimed: Tick,
+        /// The oldest tick kept to send again.
+        oldest: Option<Tick>,
+        /// The next tick this host fixes.
+        next: Tick,
+    },
+}
+
 /// What happened, for the host's game to act on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HostEvent {
@@ -217,6 +239,17 @@ pub enum HostEvent {
     Superseded {
         /// The epoch it hosted.
         epoch: u32,
+    },
+    /// A player whose host went claimed its seat of this successor, and the claim could not be
+    /// served: it is sent the match's state as a newcomer would be (its replay and hash log
+    /// then go on from that state's tick). Said so that an operator sees why.
+    ClaimUnserved {
+        /// The peer.
+        peer: PeerId,
+        /// The name it claimed under.
+        name: String,
+        /// Why.
+        why: UnservedClaim,
     },
     /// A message was refused and counted (malformed, oversized, out of place, stale).
     Dropped {

@@ -2,7 +2,8 @@
 //! over or finds it was succeeded; see [`Takeover`].
 
 use super::{
-    Dropped, Holder, HostConfig, HostEvent, HostSession, Joined, Slot, TICK_MEMORY, Waiting,
+    Dropped, Holder, HostConfig, HostEvent, HostSession, Joined, Slot, TICK_MEMORY, UnservedClaim,
+    Waiting,
 };
 use crate::net::PeerId;
 use crate::net::peer::HOST_SILENCE_MICROS;
@@ -176,7 +177,20 @@ impl<D: GameData> HostSession<D> {
         let oldest = self.history.front().map(|f| f.record.tick);
         let sendable = oldest.is_some_and(|o| resume.next_tick >= o)
             && (resume.next_tick <= next || self.gathering());
-        if role != Role::Player || !waits || asked_already || !sendable {
+        if role != Role::Player {
+            return false;
+        }
+        let unserved = if !waits {
+            Some(UnservedClaim::NoSeatWaiting)
+        } else if asked_already {
+            Some(UnservedClaim::AlreadyClaimed)
+        } else if !sendable {
+            Some(UnservedClaim::TicksNotKept { claimed: resume.next_tick, oldest, next })
+        } else {
+            None
+        };
+        if let Some(why) = unserved {
+            self.events.push(HostEvent::ClaimUnserved { peer, name: name.to_owned(), why });
             return false;
         }
         let Some(p) = self.peers.get_mut(&peer) else { return true };
@@ -288,7 +302,13 @@ impl<D: GameData> HostSession<D> {
         let oldest = self.history.front().map(|f| f.record.tick);
         let sendable =
             oldest.is_some_and(|o| claim.next_tick >= o) && claim.next_tick <= self.next_tick;
+        let why = if seat.is_none() {
+            UnservedClaim::NoSeatWaiting
+        } else {
+            UnservedClaim::TicksNotKept { claimed: claim.next_tick, oldest, next: self.next_tick }
+        };
         let (Some(seat), true) = (seat.and_then(Player::from_index), sendable) else {
+            self.events.push(HostEvent::ClaimUnserved { peer, name, why });
             return self.settle_for_state(peer);
         };
         let rank = self.ranks.iter().position(|&p| p == seat);
