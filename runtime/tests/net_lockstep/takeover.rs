@@ -351,8 +351,9 @@ fn a_stopped_host_finds_it_was_succeeded_and_fixes_no_more() {
     table.assert_agree();
 }
 
-#[test]
-fn a_host_asked_to_host_a_later_epoch_knows_it_was_succeeded() {
+/// A fresh host (epoch 0) that peer 5, "bob", said hello to, claiming its seat of the host of
+/// `epoch` from tick `next_tick` on.
+fn claimed_by_bob(epoch: u32, next_tick: Tick) -> Host {
     let mut host = Host::new();
     host.session.connect(PeerId(5), 0);
     let hello = fixstep_runtime::net::ToHost::<DriftCommand, ()>::Hello {
@@ -360,11 +361,17 @@ fn a_host_asked_to_host_a_later_epoch_knows_it_was_succeeded() {
         name: "bob".into(),
         role: Role::Player,
         rejoin: None,
-        resume: Some(fixstep_runtime::net::Resume { epoch: 1, next_tick: Tick(40) }),
+        resume: Some(fixstep_runtime::net::Resume { epoch, next_tick }),
         view: None,
     };
     let bytes = fixstep_runtime::net::wire::encode(&hello);
     host.session.receive(PeerId(5), Delivery::Reliable, &bytes, 0);
+    host
+}
+
+#[test]
+fn a_host_asked_to_host_a_later_epoch_knows_it_was_succeeded() {
+    let mut host = claimed_by_bob(1, Tick(40));
     assert!(host.session.superseded());
     let events: Vec<HostEvent> = host.session.drain_events().collect();
     assert!(events.contains(&HostEvent::Superseded { epoch: 0 }), "{events:?}");
@@ -381,18 +388,7 @@ fn a_host_asked_to_host_a_later_epoch_knows_it_was_succeeded() {
 /// state), and the host says why: here no seat of that name waits.
 #[test]
 fn a_claim_that_cannot_be_served_says_why_and_gets_the_state() {
-    let mut host = Host::new();
-    host.session.connect(PeerId(5), 0);
-    let hello = fixstep_runtime::net::ToHost::<DriftCommand, ()>::Hello {
-        identity: identity(),
-        name: "bob".into(),
-        role: Role::Player,
-        rejoin: None,
-        resume: Some(fixstep_runtime::net::Resume { epoch: 0, next_tick: Tick(0) }),
-        view: None,
-    };
-    let bytes = fixstep_runtime::net::wire::encode(&hello);
-    host.session.receive(PeerId(5), Delivery::Reliable, &bytes, 0);
+    let mut host = claimed_by_bob(0, Tick(0));
     let events: Vec<HostEvent> = host.session.drain_events().collect();
     let why = fixstep_runtime::net::UnservedClaim::NoSeatWaiting;
     let unserved = HostEvent::ClaimUnserved { peer: PeerId(5), name: "bob".into(), why };
