@@ -2,7 +2,7 @@
 //! id order so every peer pushes the same character first.
 
 use core::ops::ControlFlow;
-use fixstep_runtime::EntityStore;
+use fixstep_runtime::{EntityId, EntityStore};
 
 use fixstep_runtime::math::{Angle, Fx, Vec2};
 
@@ -44,13 +44,13 @@ pub fn push_out_of_rect(pos: Vec2, radius: Fx, rect: &Rect) -> Vec2 {
 }
 
 /// Moves every enabled character to where [`resolve_pairs`] left it in `positions` (by slot),
-/// and keeps it out of `solids` and inside `ground`.
+/// and keeps it out of `solids` and inside `ground`; tells `placed` each one's id and where it
+/// stands now, in id order.
 pub fn resolve_static(
     characters: &mut EntityStore<Character>,
     positions: &[Vec2],
-    solids: &[Rect],
-    ground: &Rect,
-    solid_grid: &RectIndex,
+    (solids, ground, solid_grid): (&[Rect], &Rect, &RectIndex),
+    mut placed: impl FnMut(EntityId, Vec2),
 ) {
     let inner = standing_area(ground);
     for (id, character) in characters.iter_mut() {
@@ -58,6 +58,7 @@ pub fn resolve_static(
             continue;
         }
         character.pos = keep_out(positions[id.index as usize], solids, &inner, solid_grid);
+        placed(id, character.pos);
     }
 }
 
@@ -230,8 +231,11 @@ pub struct PairWork {
 #[derive(Clone, Debug, Default)]
 pub struct RectIndex {
     space: Cells,
-    /// Per cell, the range of `items` listing its rectangles.
-    ranges: Vec<(u32, u32)>,
+    /// Per cell, where its rectangles start in `items`, and after the last cell where the
+    /// items end: the cells' lists lie in cell order, so a cell's ends where the next one's
+    /// starts. Four bytes a cell, half of what a start and an end would take: on a large town
+    /// this table is megabytes, read at every character's cell every tick.
+    starts: Vec<u32>,
     items: Vec<u32>,
     /// One bit per cell: whether it lists any rectangle. Most of a crowd stands where no solid
     /// is near, and this bitmap is small enough to stay in the cache, where the ranges are not.
@@ -258,7 +262,7 @@ impl RectIndex {
         let cols = space.cols;
         let mut index = Self {
             space,
-            ranges: Vec::new(),
+            starts: Vec::with_capacity(space.count() + 1),
             items: Vec::new(),
             listed: vec![0; space.count().div_ceil(64)],
         };
@@ -277,10 +281,10 @@ impl RectIndex {
             if !list.is_empty() {
                 index.listed[cell / 64] |= 1 << (cell % 64);
             }
-            let start = index.items.len() as u32;
+            index.starts.push(index.items.len() as u32);
             index.items.extend(list);
-            index.ranges.push((start, index.items.len() as u32));
         }
+        index.starts.push(index.items.len() as u32);
         index
     }
 
@@ -296,8 +300,7 @@ impl RectIndex {
         if self.listed[cell / 64] & (1 << (cell % 64)) == 0 {
             return &[];
         }
-        let (start, end) = self.ranges[cell];
-        &self.items[start as usize..end as usize]
+        &self.items[self.starts[cell] as usize..self.starts[cell + 1] as usize]
     }
 }
 

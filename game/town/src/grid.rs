@@ -13,12 +13,14 @@
 //! stand does is a pile ([`pile`]), its entries laid out by the parts of the cell, so that the
 //! neighbours an entry meets first are those near it.
 //!
-//! Rebuilding costs what the entries cost, not what the ground does: only the cells that held
-//! entries are cleared, and the occupied cells are found through a bitmap of one bit a cell (a
-//! read per 64 cells), never by a pass over the cells' table. Each occupied cell gets its run
-//! of the entry list in cell order, so neighbouring cells' entries lie side by side. The bitmap,
-//! small enough to stay in the cache, also lets queries pass over empty cells without reading
-//! their tables.
+//! The grid keeps nothing per cell of the ground but a bit saying whether the cell holds
+//! entries: the occupied cells are numbered in cell order by counting the bits before them (a
+//! count kept per 64 cells, and one population count), and only they have a place in the table
+//! of where each cell's run of entries starts. So its tables grow with the entries, not with
+//! the ground: on a large town a table by cell would be megabytes that every look-up reads at
+//! random, where the bitmap and its counts stay in the cache. Rebuilding clears only the bitmap
+//! words the last build set; each occupied cell gets its run of the entry list in cell order,
+//! so neighbouring cells' entries lie side by side.
 
 mod after;
 mod pile;
@@ -113,14 +115,16 @@ impl Cells {
 #[derive(Clone, Debug, Default)]
 pub struct Grid {
     space: Cells,
-    /// Per cell, where its entries start in `entries` (for occupied cells) and how many it
-    /// holds (0 for every cell not in `occupied`): side by side, so that a lookup reads one
-    /// cache line.
-    cells: Vec<(u32, u32)>,
     /// One bit per cell: whether it holds entries.
     filled: Vec<u64>,
-    /// The cells with entries, to clear before the next build.
-    occupied: Vec<u32>,
+    /// Per word of `filled`, the occupied cells before it: an occupied cell's rank, its place
+    /// among the occupied cells in cell order, is this plus the bits below it in its word.
+    ranks: Vec<u32>,
+    /// The words of `filled` with bits set, to clear before the next build.
+    touched: Vec<u32>,
+    /// By rank, where each occupied cell's entries start in `entries`, and after the last where
+    /// the entries end: a cell's count is the next start less its own.
+    starts: Vec<u32>,
     entries: Vec<(EntityId, Vec2)>,
     /// The entries as they were pushed, and their cells, until `finish` places them.
     unsorted: Vec<(EntityId, Vec2)>,
@@ -142,9 +146,10 @@ impl Grid {
         let space = Cells::new(area, cell);
         Self {
             space,
-            cells: vec![(0, 0); space.count()],
             filled: vec![0; space.count().div_ceil(64)],
-            occupied: Vec::new(),
+            ranks: vec![0; space.count().div_ceil(64)],
+            touched: Vec::new(),
+            starts: Vec::new(),
             entries: Vec::new(),
             unsorted: Vec::new(),
             cell_of: Vec::new(),
@@ -165,13 +170,12 @@ impl Grid {
     }
 
     /// Empties the grid for a rebuild by [`push`](Self::push) and [`finish`](Self::finish),
-    /// clearing only the cells the last build filled.
+    /// clearing only the bitmap words the last build set.
     pub fn begin(&mut self) {
-        for &cell in &self.occupied {
-            self.cells[cell as usize].1 = 0;
-            self.filled[cell as usize / 64] = 0;
+        for &word in &self.touched {
+            self.filled[word as usize] = 0;
         }
-        self.occupied.clear();
+        self.touched.clear();
         self.unsorted.clear();
         self.cell_of.clear();
         self.piles.clear();
@@ -186,17 +190,11 @@ impl Grid {
             "pushed out of id order"
         );
         let cell = self.space.index(pos);
-        let bit = 1 << (cell % 64);
         let word = &mut self.filled[cell as usize / 64];
-        if *word & bit == 0 {
-            *word |= bit;
-            self.occupied.push(cell);
+        if *word == 0 {
+            self.touched.push(cell / 64);
         }
-        let count = &mut self.cells[cell as usize].1;
-        *count += 1;
-        if *count == PILE_ENTRIES + 1 {
-            self.piles.push(Pile { cell, starts: PartStarts::default() });
-        }
+        *word |= 1 << (cell % 64);
         self.cell_of.push(cell);
         self.unsorted.push((id, pos));
     }
@@ -207,45 +205,60 @@ impl Grid {
         reason = "one entry per entity pushed, fewer than 2^32 like the entities' slots"
     )]
     pub fn finish(&mut self) {
-        // Runs laid out in cell order, found through the bitmap (a bit a cell, 64 cells a read):
-        // the cells side by side in a row have their entries side by side, so a query reads a
-        // run of memory per row rather than one per cell.
-        let mut start = 0;
-        for (word, &filled) in self.filled.iter().enumerate() {
-            let mut bits = filled;
-            while bits != 0 {
-                let slot = &mut self.cells[word * 64 + bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-                slot.0 = start;
-                start += slot.1;
+        let mut occupied = 0;
+        for (&word, rank) in self.filled.iter().zip(&mut self.ranks) {
+            *rank = occupied;
+            occupied += word.count_ones();
+        }
+        // Each occupied cell's count, then the sums up to and including it: where its run ends.
+        self.starts.clear();
+        self.starts.resize(occupied as usize + 1, 0);
+        for &cell in &self.cell_of {
+            let count = &mut self.starts[rank(&self.filled, &self.ranks, cell) as usize];
+            *count += 1;
+            if *count == PILE_ENTRIES + 1 {
+                self.piles.push(Pile { cell, starts: PartStarts::default() });
             }
         }
-        // Each cell's start serves as its cursor while placing, and is set back after.
+        let mut end = 0;
+        for start in &mut self.starts {
+            end += *start;
+            *start = end;
+        }
+        // Placed from the last pushed to the first, each at its cell's end less one, so that
+        // each cell keeps push order and every end comes down to its cell's start.
         self.entries.clear();
         self.entries.resize(self.unsorted.len(), (EntityId::default(), Vec2::ZERO));
         self.placed.resize(self.unsorted.len(), 0);
-        // Which pushed entry each entry of a pile is, for laying the piles out after.
-        let piled = !self.piles.is_empty();
-        if piled {
+        let pushed = self.unsorted.iter().zip(&self.cell_of).zip(&mut self.placed);
+        for ((entry, &cell), placed) in pushed.rev() {
+            let cursor = &mut self.starts[rank(&self.filled, &self.ranks, cell) as usize];
+            *cursor -= 1;
+            self.entries[*cursor as usize] = *entry;
+            *placed = *cursor;
+        }
+        if !self.piles.is_empty() {
+            // Which pushed entry each entry is, for laying the piles out.
             self.pushed_of.clear();
             self.pushed_of.resize(self.unsorted.len(), 0);
-        }
-        let pushed = self.unsorted.iter().zip(&self.cell_of).zip(&mut self.placed);
-        for (k, ((entry, &cell), placed)) in pushed.enumerate() {
-            let slot = &mut self.cells[cell as usize];
-            let cursor = slot.0 as usize;
-            self.entries[cursor] = *entry;
-            *placed = slot.0;
-            slot.0 += 1;
-            if piled && slot.1 > PILE_ENTRIES {
-                self.pushed_of[cursor] = k as u32;
+            for (k, &at) in self.placed.iter().enumerate() {
+                self.pushed_of[at as usize] = k as u32;
             }
         }
-        for &cell in &self.occupied {
-            let slot = &mut self.cells[cell as usize];
-            slot.0 -= slot.1;
-        }
         self.lay_out_piles();
+    }
+
+    /// Where occupied cell `cell`'s entries start in `entries`, and how many it holds.
+    #[inline(always)]
+    fn run_of(&self, cell: u32) -> (u32, u32) {
+        let at = rank(&self.filled, &self.ranks, cell) as usize;
+        (self.starts[at], self.starts[at + 1] - self.starts[at])
+    }
+
+    /// Whether cell `cell` holds entries.
+    #[inline(always)]
+    fn is_filled(&self, cell: u32) -> bool {
+        self.filled[cell as usize / 64] & (1 << (cell % 64)) != 0
     }
 
     /// Lays each pile (noted as it filled) out by parts (see [`pile`]), and notes where its
@@ -256,7 +269,8 @@ impl Grid {
     )]
     fn lay_out_piles(&mut self) {
         for pile in &mut self.piles {
-            let (start, count) = self.cells[pile.cell as usize];
+            let at = rank(&self.filled, &self.ranks, pile.cell) as usize;
+            let (start, count) = (self.starts[at], self.starts[at + 1] - self.starts[at]);
             let range = start as usize..(start + count) as usize;
             let run = (&mut self.entries[range.clone()], &mut self.pushed_of[range]);
             pile.starts = lay_out(&self.space, (pile.cell, start), run, &mut self.room);
@@ -350,12 +364,15 @@ impl Grid {
                 let below_low = if word == low / 64 { (1u64 << (low % 64)) - 1 } else { 0 };
                 let above_high =
                     if word == high / 64 && high % 64 < 63 { !0u64 << (high % 64 + 1) } else { 0 };
-                let mut bits = self.filled[word] & !below_low & !above_high;
+                let all = self.filled[word];
+                let mut bits = all & !below_low & !above_high;
                 while bits != 0 {
-                    let cell = word * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let (start, count) = self.cells[cell];
-                    let run = &self.entries[start as usize..(start + count) as usize];
+                    let bit = bits & bits.wrapping_neg();
+                    bits ^= bit;
+                    let at = (self.ranks[word] + (all & (bit - 1)).count_ones()) as usize;
+                    let (start, end) = (self.starts[at], self.starts[at + 1]);
+                    let count = end - start;
+                    let run = &self.entries[start as usize..end as usize];
                     let room = (limit - seen.count) as usize;
                     if run.len() > room {
                         for &(id, pos) in &run[..room] {
@@ -372,6 +389,13 @@ impl Grid {
         }
         seen
     }
+}
+
+/// The rank of occupied cell `cell`: how many occupied cells come before it.
+#[inline(always)]
+fn rank(filled: &[u64], ranks: &[u32], cell: u32) -> u32 {
+    let word = cell as usize / 64;
+    ranks[word] + (filled[word] & ((1 << (cell % 64)) - 1)).count_ones()
 }
 
 /// What a bounded query visited.

@@ -20,10 +20,12 @@ use crate::grid::Grid;
 use crate::level::Level;
 use crate::objects::{new_object, run_cycle, run_tasks};
 use crate::snapshot::{CharacterView, GameSnapshot, ObjectView, TaxiView};
-use crate::state::{GameState, Leg, Role, RoleKind, ZoneState};
-use crate::taxis::{LanePoint, TaxiWork, Traffic, drive, lane_points, new_taxi, strike_characters};
+use crate::state::{Character, GameState, Leg, Role, RoleKind, ZoneState};
+use crate::taxis::{
+    LanePoint, Route, TaxiWork, Traffic, drive, lane_points, new_taxi, strike_characters,
+};
 use crate::tuning::{GRID_CELL, TAXI_GRID_CELL};
-use crate::zones::{end_cutscenes, teleport, trigger_cutscenes};
+use crate::zones::{TeleportSquares, end_cutscenes, teleport, trigger_cutscenes};
 
 /// The random-number stream of the rules (any fixed number: streams only need to differ
 /// from other generators seeded with the same seed).
@@ -45,6 +47,8 @@ struct Scratch {
     lanes: Vec<LanePoint>,
     /// Where each taxi's lane points are in `lanes`.
     lane_ranges: Vec<core::ops::Range<usize>>,
+    /// Each taxi's route entry last driven to, and its lane point (see [`Route`]).
+    current_lanes: Vec<(u32, LanePoint)>,
     solids: Vec<Rect>,
     solid_index: RectIndex,
     /// Where the collisions between characters move them, by slot.
@@ -65,6 +69,10 @@ struct Scratch {
     player_ids: Vec<EntityId>,
     /// The trigger zones the players stood in, as the triggers gather it.
     inside_triggers: Vec<(EntityId, u32)>,
+    /// The level's teleport zones' bounding squares.
+    teleport_squares: TeleportSquares,
+    /// The characters that might stand in a teleport zone this tick, in id order.
+    may_teleport: Vec<EntityId>,
 }
 
 /// The town's rules, stepped one 100 ms tick at a time.
@@ -143,6 +151,8 @@ impl TownSim {
                     Some(range)
                 })
                 .collect(),
+            // No route entry is `u32::MAX`: every taxi reads its first lane point afresh.
+            current_lanes: vec![(u32::MAX, LanePoint::default()); level.taxis.len()],
             solid_index: RectIndex::new(&solids, &area, GRID_CELL),
             solids,
             positions: Vec::new(),
@@ -155,6 +165,8 @@ impl TownSim {
             doors: Doors::new(&level),
             player_ids: Vec::new(),
             inside_triggers: Vec::new(),
+            teleport_squares: TeleportSquares::new(&level),
+            may_teleport: Vec::new(),
         };
         let mut sim = Self {
             level,
@@ -250,29 +262,20 @@ impl TownSim {
     /// turns (double buffering), and a buffer is reused, never cloned, once its holders let
     /// go. Only when every spare is held is a new one allocated.
     fn publish(&mut self) {
-        let free = self.spares.iter_mut().position(|spare| Arc::get_mut(spare).is_some());
-        let mut next = free.map_or_else(Arc::default, |at| self.spares.swap_remove(at));
-        // Never a clone: `next` is a spare nobody holds, or new.
-        let snapshot = Arc::make_mut(&mut next);
+        let mut next = take_spare(&mut self.spares);
+        let views = &mut snapshot_of(&mut next).characters;
+        views.clear();
+        views
+            .extend(self.state.characters.iter().map(|(id, c)| character_view(id, c, &self.level)));
+        self.publish_with(next);
+    }
+
+    /// Publishes `next`, whose characters are already the state's, with the rest of the state.
+    fn publish_with(&mut self, mut next: Arc<GameSnapshot>) {
+        let snapshot = snapshot_of(&mut next);
         let s = &self.state;
         snapshot.tick = s.next_tick;
         snapshot.time_of_day = s.time_of_day;
-        snapshot.characters.clear();
-        snapshot.characters.extend(s.characters.iter().map(|(id, c)| CharacterView {
-            id,
-            role: c.role(),
-            player: c.player(),
-            pos: c.pos,
-            facing: c.facing,
-            velocity: c.velocity,
-            mode: c.mode,
-            anim: c.anim,
-            clip: self.level.clips.by_state[c.anim.index()],
-            frame: c.frame,
-            enabled: c.enabled,
-            jumps: c.jumps,
-            health: c.health,
-        }));
         snapshot.taxis.clear();
         snapshot.taxis.extend(s.taxis.iter().map(|t| TaxiView {
             pos: t.pos,
@@ -300,6 +303,36 @@ impl TownSim {
             // Held by someone for long: let them keep it, and forget it here.
             self.spares.remove(0);
         }
+    }
+}
+
+/// A snapshot buffer nobody else holds: a spare whose holders let go, or a new one.
+fn take_spare(spares: &mut Vec<Arc<GameSnapshot>>) -> Arc<GameSnapshot> {
+    let free = spares.iter_mut().position(|spare| Arc::get_mut(spare).is_some());
+    free.map_or_else(Arc::default, |at| spares.swap_remove(at))
+}
+
+/// The snapshot in a buffer from [`take_spare`]: never a clone, as nobody else holds it.
+fn snapshot_of(buffer: &mut Arc<GameSnapshot>) -> &mut GameSnapshot {
+    Arc::make_mut(buffer)
+}
+
+/// What the presentation sees of character `id`.
+fn character_view(id: EntityId, c: &Character, level: &Level) -> CharacterView {
+    CharacterView {
+        id,
+        role: c.role(),
+        player: c.player(),
+        pos: c.pos,
+        facing: c.facing,
+        velocity: c.velocity,
+        mode: c.mode,
+        anim: c.anim,
+        clip: level.clips.by_state[c.anim.index()],
+        frame: c.frame,
+        enabled: c.enabled,
+        jumps: c.jumps,
+        health: c.health,
     }
 }
 
@@ -440,12 +473,20 @@ impl Simulation for TownSim {
         // Collisions, in id order.
         let slots = s.characters.slots();
         self.pair_work = resolve_pairs(&scratch.grid, slots, &mut scratch.positions);
+        let (squares, candidates) = (&scratch.teleport_squares, &mut scratch.may_teleport);
+        candidates.clear();
         resolve_static(
             &mut s.characters,
             &scratch.positions,
-            &scratch.solids,
-            &level.ground,
-            &scratch.solid_index,
+            (&scratch.solids, &level.ground, &scratch.solid_index),
+            // Nothing moves a character between here and the teleports (taxis' blows knock
+            // back over ticks to come, and nobody is disabled before the health pass): who
+            // might teleport is known here.
+            |id, at| {
+                if squares.might_hold(at) {
+                    candidates.push(id);
+                }
+            },
         );
 
         // Taxis drive, brake for people in the way, and strike those they hit. They find people
@@ -465,9 +506,11 @@ impl Simulation for TownSim {
         );
         let traffic = Traffic { grid: &scratch.taxi_grid, yaws: &scratch.taxi_yaws };
         let mut taxi_work = TaxiWork::default();
-        for (me, (taxi, def)) in s.taxis.iter_mut().zip(&level.taxis).enumerate() {
+        let driven = s.taxis.iter_mut().zip(&level.taxis).zip(&mut scratch.current_lanes);
+        for (me, ((taxi, def), current)) in driven.enumerate() {
             let lanes = &scratch.lanes[scratch.lane_ranges[me].clone()];
-            drive(me, taxi, (def, lanes), (&scratch.grid, traffic), &mut taxi_work);
+            let route = Route { lanes, current };
+            drive(me, taxi, (def, route), (&scratch.grid, traffic), &mut taxi_work);
             let hits = (&mut scratch.hits, &mut taxi_work);
             strike_characters(taxi, &scratch.grid, &mut s.characters, hits);
         }
@@ -480,7 +523,7 @@ impl Simulation for TownSim {
         }
 
         // Zones, dialogues, cutscenes.
-        teleport(&mut s.characters, &mut s.zones, level, tick);
+        teleport(&mut s.characters, &scratch.may_teleport, &mut s.zones, level, tick);
         trigger_cutscenes(
             &s.characters,
             &s.players,
@@ -496,6 +539,12 @@ impl Simulation for TownSim {
         // Health, animation, and the velocity each character was moved at. Who talks is a sorted
         // list walked beside the characters (in id order too), where a search of the dialogues
         // per character would cost the crowd times the dialogues.
+        // The same pass writes each character's view into the next snapshot: the last change a
+        // tick makes to the characters is this pass's, so the view is what publishing after
+        // would read, without a pass of its own over the crowd.
+        let mut next = take_spare(&mut self.spares);
+        let views = &mut snapshot_of(&mut next).characters;
+        views.clear();
         let talking = &mut scratch.talking;
         talking.clear();
         for d in &s.dialogues {
@@ -511,11 +560,12 @@ impl Simulation for TownSim {
             }
             animate(character, level, talking.get(next_talking) == Some(&id));
             character.velocity = character.pos - before;
+            views.push(character_view(id, character, level));
         }
 
         s.next_tick = tick.next();
         s.time_of_day = time_of_day(level, s.next_tick);
-        self.publish();
+        self.publish_with(next);
     }
 
     fn snapshot(&self) -> &Arc<GameSnapshot> {

@@ -72,8 +72,33 @@ pub fn lane_points(def: &TaxiDef, level: &Level) -> Vec<LanePoint> {
         .collect()
 }
 
+/// A taxi's route as it drives it: every lane point, and the one it drives to now kept apart.
+///
+/// Not simulation state: the kept point is a copy of `lanes[target]`, checked against the
+/// taxi's target on every use. Kept a taxi's after another's, it is read in order every tick,
+/// where the route's points, a few hundred bytes a taxi, are read one a taxi at scattered
+/// places and on a large town come from memory every time.
+#[derive(Debug)]
+pub struct Route<'a> {
+    /// Every lane point of the route, in route order.
+    pub lanes: &'a [LanePoint],
+    /// The route entry last driven to, and its lane point.
+    pub current: &'a mut (u32, LanePoint),
+}
+
+impl Route<'_> {
+    /// The lane point of route entry `target`.
+    #[inline]
+    fn point(&mut self, target: u32) -> LanePoint {
+        if self.current.0 != target {
+            *self.current = (target, self.lanes[target as usize]);
+        }
+        self.current.1
+    }
+}
+
 /// A point of a taxi's lane, the way the lane runs into it, and the way it runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LanePoint {
     /// Where the taxi aims.
     pub at: Vec2,
@@ -244,12 +269,12 @@ fn obstacle_ahead(
     if seen.cut_off { Some(Fx::ZERO) } else { nearest }
 }
 
-/// Runs one tick of taxi `me` (its index), whose route is `lanes` (one point per route entry).
-/// `grid` holds the enabled characters; what the taxi looks at is counted in `work`.
+/// Runs one tick of taxi `me` (its index), whose route is `route` (one lane point per route
+/// entry). `grid` holds the enabled characters; what the taxi looks at is counted in `work`.
 pub fn drive(
     me: usize,
     taxi: &mut TaxiState,
-    (def, lanes): (&TaxiDef, &[LanePoint]),
+    (def, mut route): (&TaxiDef, Route<'_>),
     (grid, traffic): (&Grid, Traffic<'_>),
     work: &mut TaxiWork,
 ) {
@@ -257,7 +282,7 @@ pub fn drive(
         clippy::cast_possible_truncation,
         reason = "a lane point per point of a route of a level, far fewer than 2^32"
     )]
-    let route_len = lanes.len() as u32;
+    let route_len = route.lanes.len() as u32;
     if taxi.standing > 0 {
         taxi.standing -= 1;
         taxi.speed = Fx::ZERO;
@@ -266,8 +291,8 @@ pub fn drive(
         }
         return;
     }
-    let target_at = lanes[taxi.target as usize].at;
-    let is_stand = lanes[taxi.target as usize].stand;
+    let aim = route.point(taxi.target);
+    let (target_at, is_stand) = (aim.at, aim.stand);
     let to_target = target_at - taxi.pos;
     let mut distance = to_target.length();
 
@@ -281,10 +306,10 @@ pub fn drive(
     let mut to_target = to_target;
     if !is_stand && distance <= TAXI_ARRIVE_RADIUS {
         taxi.target = (taxi.target + 1) % route_len;
-        to_target = lanes[taxi.target as usize].at - taxi.pos;
+        to_target = route.point(taxi.target).at - taxi.pos;
         distance = to_target.length();
     }
-    let target = lanes[taxi.target as usize];
+    let target = route.point(taxi.target);
 
     // Steering: toward the target, within the lock, at a bounded rate.
     let target_heading = to_target.angle();

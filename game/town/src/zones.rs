@@ -1,5 +1,6 @@
 //! Teleport zones and cutscene triggers.
 
+use fixstep_runtime::math::Vec2;
 use fixstep_runtime::{EntityId, EntityStore, Tick};
 
 use crate::level::Level;
@@ -10,11 +11,63 @@ use crate::tuning::TELEPORT_COOLDOWN_TICKS;
 /// handful (the town two pairs); a level with more checks every zone in full.
 const MAX_TELEPORT_SQUARES: usize = 8;
 
+/// The bounding squares of a level's teleport zones, in raw bits: what tells, in four integer
+/// comparisons a zone, that a character is nowhere near one, as most of a crowd is. Built once
+/// per level.
+#[derive(Clone, Debug, Default)]
+pub struct TeleportSquares {
+    squares: [(i64, i64, i64, i64); MAX_TELEPORT_SQUARES],
+    /// How many of `squares` are the level's zones.
+    listed: usize,
+    /// The level has more zones than squares: anyone might be in one.
+    too_many: bool,
+}
+
+impl TeleportSquares {
+    /// The squares of `level`'s teleport zones.
+    #[must_use]
+    pub fn new(level: &Level) -> Self {
+        let mut squares = [(0, 0, 0, 0); MAX_TELEPORT_SQUARES];
+        let zones = level.teleports.iter().flat_map(|pair| &pair.ends);
+        for (square, end) in squares.iter_mut().zip(zones) {
+            let (c, r) = (end.zone.centre, end.zone.radius);
+            *square = (
+                (c.x - r).to_bits(),
+                (c.x + r).to_bits(),
+                (c.y - r).to_bits(),
+                (c.y + r).to_bits(),
+            );
+        }
+        let zones = level.teleports.len() * 2;
+        Self {
+            squares,
+            listed: zones.min(MAX_TELEPORT_SQUARES),
+            too_many: zones > MAX_TELEPORT_SQUARES,
+        }
+    }
+
+    /// Whether a character at `pos` might stand in a teleport zone (a square holds it).
+    #[must_use]
+    #[inline]
+    pub fn might_hold(&self, pos: Vec2) -> bool {
+        let (x, y) = (pos.x.to_bits(), pos.y.to_bits());
+        self.too_many
+            || self.squares[..self.listed]
+                .iter()
+                .any(|&(x0, x1, y0, y1)| x0 <= x && x <= x1 && y0 <= y && y <= y1)
+    }
+}
+
 /// Sends every enabled character standing in a teleport zone to the paired exit, unless it
 /// teleported within [`TELEPORT_COOLDOWN_TICKS`]. A teleport is a jump: the character's jump
 /// counter goes up, so nothing is ever drawn between the two places.
+///
+/// Only `candidates` are looked at: the enabled characters that [`TeleportSquares`] says might
+/// be in a zone where they stand, in id order. The caller notes them as it puts each character
+/// where it stands this tick, so that the teleports need no pass over the whole crowd.
 pub fn teleport(
     characters: &mut EntityStore<Character>,
+    candidates: &[EntityId],
     zones: &mut ZoneState,
     level: &Level,
     tick: Tick,
@@ -23,34 +76,18 @@ pub fn teleport(
     if level.teleports.is_empty() {
         return;
     }
-    // The cooldowns are sorted by character, as the characters are: one walk along both finds
-    // each character's, where a search per character would cost the crowd times the list.
-    // (Entries added below are for characters already passed.)
+    // The cooldowns are sorted by character, as the candidates are: one walk along both finds
+    // each character's, where a search per character would cost the candidates times the
+    // list. (Entries added below are for characters already passed.)
     let cooling = zones.cooldowns.len();
     let mut next = 0;
-    // Each zone's bounding square, in raw bits: most of the crowd is outside all of them, which
-    // four integer comparisons a zone tell.
-    let mut squares = [(0i64, 0i64, 0i64, 0i64); MAX_TELEPORT_SQUARES];
-    let zones_listed = level.teleports.iter().flat_map(|pair| &pair.ends);
-    for (square, end) in squares.iter_mut().zip(zones_listed) {
-        let (c, r) = (end.zone.centre, end.zone.radius);
-        *square =
-            ((c.x - r).to_bits(), (c.x + r).to_bits(), (c.y - r).to_bits(), (c.y + r).to_bits());
-    }
-    let listed = (level.teleports.len() * 2).min(MAX_TELEPORT_SQUARES);
-    let few = level.teleports.len() * 2 <= MAX_TELEPORT_SQUARES;
-    for (id, character) in characters.iter_mut() {
+    for &id in candidates {
         while next < cooling && zones.cooldowns[next].0 < id {
             next += 1;
         }
         let cooling_down = next < cooling && zones.cooldowns[next].0 == id;
+        let Some(character) = characters.get_mut(id) else { continue };
         if !character.enabled || cooling_down {
-            continue;
-        }
-        let (x, y) = (character.pos.x.to_bits(), character.pos.y.to_bits());
-        let near =
-            |&(x0, x1, y0, y1): &(i64, i64, i64, i64)| x0 <= x && x <= x1 && y0 <= y && y <= y1;
-        if few && !squares[..listed].iter().any(near) {
             continue;
         }
         let destination = level.teleports.iter().find_map(|pair| {
@@ -59,7 +96,7 @@ pub fn teleport(
         if let Some(exit) = destination {
             character.pos = exit.exit;
             character.facing = exit.exit_facing;
-            character.knockback = fixstep_runtime::math::Vec2::ZERO;
+            character.knockback = Vec2::ZERO;
             character.jumps = character.jumps.wrapping_add(1);
             zones.cooldowns.push((id, Tick(tick.0 + TELEPORT_COOLDOWN_TICKS)));
         }

@@ -14,6 +14,7 @@ mod objects;
 mod predict;
 mod script;
 mod seats;
+mod snapshots;
 mod state_checks;
 mod taxis;
 mod zones;

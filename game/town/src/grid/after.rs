@@ -38,10 +38,10 @@ impl Grid {
             while column <= c1 {
                 let cell = row * self.space.cols + column;
                 column += 1;
-                if self.filled[cell as usize / 64] & (1 << (cell % 64)) == 0 {
+                if !self.is_filled(cell) {
                     continue;
                 }
-                let (start, count) = self.cells[cell as usize];
+                let (start, count) = self.run_of(cell);
                 let entries = &self.entries[start as usize..(start + count) as usize];
                 let run = if count > PILE_ENTRIES {
                     let own = Own { id, cell: own_cell, placed, centre, reach };
