@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use fixstep_runtime::math::{Angle, Vec2};
+use fixstep_runtime::math::{Angle, Fx, Vec2};
 use fixstep_runtime::rng::SimRng;
 use fixstep_runtime::{
     ContentDigest, EntityId, EntityStore, Error, Player, Simulation, StateError, StateHasher, Tick,
@@ -69,6 +69,8 @@ struct Scratch {
     player_ids: Vec<EntityId>,
     /// The trigger zones the players stood in, as the triggers gather it.
     inside_triggers: Vec<(EntityId, u32)>,
+    /// Each pedestrian's speed, by pedestrian (see [`drive_pedestrian`]).
+    walking_speeds: Vec<Fx>,
     /// The level's teleport zones' bounding squares.
     teleport_squares: TeleportSquares,
     /// The characters that might stand in a teleport zone this tick, in id order.
@@ -165,6 +167,7 @@ impl TownSim {
             doors: Doors::new(&level),
             player_ids: Vec::new(),
             inside_triggers: Vec::new(),
+            walking_speeds: level.pedestrians.iter().map(|def| def.speed).collect(),
             teleport_squares: TeleportSquares::new(&level),
             may_teleport: Vec::new(),
         };
@@ -459,7 +462,9 @@ impl Simulation for TownSim {
                     let command = valid.get(p.index()).copied().unwrap_or_default();
                     drive_player(character, &command, frozen);
                 }
-                Role::Pedestrian(_) => drive_pedestrian(character, level, &mut s.rng),
+                Role::Pedestrian(_) => {
+                    drive_pedestrian(character, (level, &scratch.walking_speeds), &mut s.rng);
+                }
                 Role::Talker(_) => {}
             }
             apply_knockback(character);
