@@ -4,10 +4,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fixstep_arena::{ArenaCommand, ArenaSim, Layout};
+use fixstep_arena::{ArenaCommand, ArenaSim, ArenaState, Layout};
 use fixstep_arena_view::Arena;
 use fixstep_netplay::NetRules;
 use fixstep_present::shapes::ShapeGame;
+use fixstep_runtime::math::{Fx, Vec2};
 use fixstep_runtime::{Player, Rules as _, Simulation};
 
 fn rink() -> Arc<Layout> {
@@ -68,4 +69,36 @@ fn the_rink_read_from_its_own_files_is_the_same_rink() {
     assert_eq!(Arena::content_source(&again), "arena/arena.ron");
     assert_eq!(Arena::content_files(&again), files);
     assert_eq!(reader.into_files(), *files, "the reader kept what it read");
+}
+
+/// A puck pushed out of another disc is moved without a velocity of its own. Sent as resting
+/// at its new place, a spectator would draw it stepping there (two rests in two places are
+/// the host putting it somewhere): the tick it moved it is sent as moving, and resting again
+/// the tick after, so it is drawn sliding over the tick as it went.
+#[test]
+fn a_puck_pushed_without_a_velocity_is_sent_moving_for_the_tick_it_moved() {
+    use fixstep_netplay_view::ground::GroundPoint;
+    use fixstep_netplay_view::shapes::{ShapeFeed, ShapeSource};
+
+    let sim = ArenaSim::new(rink(), 1, 1);
+    let mut state = (**sim.snapshot()).clone();
+    assert!(state.pucks.iter().all(|p| p.vel == Vec2::ZERO), "the pucks start at rest");
+    let camera = GroundPoint { at_mm: [0, 0] };
+    let (mut source, mut feed) = (ShapeSource::default(), ShapeFeed::default());
+    // The first puck's id: the first shape that is nobody's pusher (pushers, then pucks).
+    let mut ids = Vec::new();
+    Arena::shapes(&state, &mut |pose| ids.extend(pose.player.is_none().then_some(pose.id)));
+    let puck_id = ids[0];
+    let mut puck_sent = |state: &ArenaState| {
+        source.fill::<Arena>(state);
+        let update = feed.update(&source, camera);
+        update.ground.poses.into_iter().find(|p| p.id == puck_id)
+    };
+    assert!(puck_sent(&state).is_some_and(|p| p.at_rest), "first sent at rest");
+    state.pucks[0].pos += Vec2::new(Fx::from_num(0.6), Fx::ZERO);
+    let pushed = puck_sent(&state).expect("sent the tick it moved");
+    assert!(!pushed.at_rest, "moving the tick it was pushed: {pushed:?}");
+    let resting = puck_sent(&state).expect("sent the tick it stopped");
+    assert!(resting.at_rest, "at rest again where it was pushed: {resting:?}");
+    assert_eq!(puck_sent(&state), None, "and not sent again while it rests");
 }

@@ -61,25 +61,41 @@ pub fn of_role_code(code: u64) -> Option<(u16, Option<Player>)> {
 #[derive(Clone, Debug, Default)]
 pub struct ShapeSource {
     ground: GroundSource,
+    /// The poses gathered the time before, in id order: what a shape moved from.
+    before: Vec<Pose>,
     status: String,
 }
 
 impl ShapeSource {
     /// Gathers the shapes and the status line of `snapshot`.
+    ///
+    /// A shape stands still when it has no velocity and has not moved since the poses
+    /// gathered before: a disc pushed out of another one is moved without a velocity of its
+    /// own, and sent as resting at its new place it would be drawn stepping there at once (two
+    /// rests in two places are the host putting it somewhere), where it slid there over the
+    /// tick.
     pub fn fill<G: ShapeGame>(&mut self, snapshot: &SnapshotOf<G>) {
+        core::mem::swap(&mut self.before, &mut self.ground.poses);
         self.ground.start(G::tick_of(snapshot));
         let kinds = G::kinds();
-        let ground = &mut self.ground;
+        let (ground, before) = (&mut self.ground, &self.before);
+        // Both lists in id order: one walk along the poses before finds each shape's.
+        let mut next_before = 0;
         G::shapes(snapshot, &mut |s: ShapePose| {
             let vehicle =
                 kinds.get(usize::from(s.kind)).is_some_and(|k| k.motion == Motion::Vehicle);
+            let pos_mm = mm2(s.pos);
+            while before.get(next_before).is_some_and(|p| p.id < s.id) {
+                next_before += 1;
+            }
+            let moved = before.get(next_before).is_some_and(|p| p.id == s.id && p.pos_mm != pos_mm);
             ground.poses.push(Pose {
                 id: s.id,
                 vehicle,
-                pos_mm: mm2(s.pos),
+                pos_mm,
                 vel_mm_s: mm_per_second(s.velocity),
                 yaw: s.yaw.0,
-                at_rest: s.velocity == Vec2::ZERO,
+                at_rest: s.velocity == Vec2::ZERO && !moved,
                 tier: 1,
                 jumps: s.jumps,
                 health: 0,
