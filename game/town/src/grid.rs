@@ -268,9 +268,9 @@ impl Grid {
         reason = "a place within a pile, and the grid holds fewer than 2^32 entries"
     )]
     fn lay_out_piles(&mut self) {
-        for pile in &mut self.piles {
-            let at = rank(&self.filled, &self.ranks, pile.cell) as usize;
-            let (start, count) = (self.starts[at], self.starts[at + 1] - self.starts[at]);
+        let mut piles = core::mem::take(&mut self.piles);
+        for pile in &mut piles {
+            let (start, count) = self.run_of(pile.cell);
             let range = start as usize..(start + count) as usize;
             let run = (&mut self.entries[range.clone()], &mut self.pushed_of[range]);
             pile.starts = lay_out(&self.space, (pile.cell, start), run, &mut self.room);
@@ -280,7 +280,8 @@ impl Grid {
                 self.placed[pushed as usize] = start + at as u32;
             }
         }
-        self.piles.sort_unstable_by_key(|pile| pile.cell);
+        piles.sort_unstable_by_key(|pile| pile.cell);
+        self.piles = piles;
     }
 
     /// The entries, with their positions, in the order they were pushed.
@@ -364,15 +365,13 @@ impl Grid {
                 let below_low = if word == low / 64 { (1u64 << (low % 64)) - 1 } else { 0 };
                 let above_high =
                     if word == high / 64 && high % 64 < 63 { !0u64 << (high % 64 + 1) } else { 0 };
-                let all = self.filled[word];
-                let mut bits = all & !below_low & !above_high;
+                let mut bits = self.filled[word] & !below_low & !above_high;
                 while bits != 0 {
-                    let bit = bits & bits.wrapping_neg();
-                    bits ^= bit;
-                    let at = (self.ranks[word] + (all & (bit - 1)).count_ones()) as usize;
-                    let (start, end) = (self.starts[at], self.starts[at + 1]);
-                    let count = end - start;
-                    let run = &self.entries[start as usize..end as usize];
+                    let cell = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    #[expect(clippy::cast_possible_truncation, reason = "a cell number, a u32")]
+                    let (start, count) = self.run_of(cell as u32);
+                    let run = &self.entries[start as usize..(start + count) as usize];
                     let room = (limit - seen.count) as usize;
                     if run.len() > room {
                         for &(id, pos) in &run[..room] {

@@ -87,3 +87,26 @@ fn a_once_trigger_plays_once_per_character() {
     step(&mut town, &idle(1));
     assert!(town.snapshot().cutscenes.is_empty(), "already played");
 }
+
+/// A level of more teleport zones than the rules keep bounding squares for (eight): anyone
+/// might stand in one, and a character entering the last pair's zone is sent on all the same.
+#[test]
+fn a_level_of_many_teleports_sends_a_character_through_the_last_listed() {
+    let mut level = common::level();
+    let portal = level.teleports.remove(0);
+    for i in 0..4 {
+        let mut far = portal.clone();
+        far.id = format!("far-{i}");
+        for end in &mut far.ends {
+            end.zone.centre += v(-300 - 40 * i, -300);
+            end.exit += v(-300 - 40 * i, -300);
+        }
+        level.teleports.push(far);
+    }
+    level.teleports.push(portal);
+    let mut town = TownSim::new(std::sync::Arc::new(level), 7, 1);
+    place(&mut town, v(0, -20), Angle::ZERO);
+    step(&mut town, &idle(1));
+    assert_eq!(me(&town).jumps, 1, "sent through the fifth pair");
+    assert_eq!(me(&town).pos, v(60, 65));
+}
