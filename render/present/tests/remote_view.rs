@@ -374,3 +374,22 @@ fn an_entity_resting_through_a_takeover_goes_on_smoothly_when_it_moves_again() {
         assert!(last > 7.0, "walking at {walks_at}: it walked off, to {last} m");
     }
 }
+
+#[test]
+fn a_held_picture_stays_bit_for_bit_when_the_new_host_agrees_with_it_to_rounding() {
+    // The new host's words put the walker a twentieth of a millimetre behind where the old
+    // host's did (a position rounded the other way): nothing to see, and nothing drawn. While
+    // the render tick holds, the drawing stays exactly where it is; a step back of any size
+    // (a micrometre of a blend's rounding, or the twentieth of a millimetre) is a reversal.
+    const ROUNDED_M: f32 = 5e-5;
+    for (first_new, walking_by) in [(51, false), (51, true), (53, true)] {
+        let case = format!("first new tick {first_new}, walking by {walking_by}");
+        let new = |tick: u32| Some(walker(tick, walked(tick) - ROUNDED_M));
+        let drawn =
+            drawn_through_a_takeover(50, |t| walker(t, walked(t)), first_new, new, walking_by);
+        for (frame, pair) in drawn.windows(2).enumerate() {
+            let step = pair[1] - pair[0];
+            assert!(step >= 0.0, "{case}: frame {frame} went back {step} m");
+        }
+    }
+}

@@ -4,9 +4,9 @@ use fixstep_runtime::clock::{INTERP_DELAY_TICKS, RENDER_DRIFT};
 use glam::Vec3;
 
 use super::TICK_SECONDS;
-use super::correction::{Correction, Decision};
+use super::correction::{Correction, Decision, NOTHING_TO_BLEND_M, NOTHING_TO_BLEND_RAD};
 use super::gap_delay::{MAX_GAP_TICKS, UpdateGapDelay};
-use super::kernel::{Pose, Stored, between, extrapolate, hold};
+use super::kernel::{Pose, Stored, between, extrapolate, hold, short_delta};
 use super::measurement::{Measurement, Motion};
 
 /// Measurements a buffer keeps, newest last: six. An entity is drawn at most a little over two
@@ -59,6 +59,15 @@ impl Drawn {
     /// What was drawn, as a pose to compare with what is known now.
     const fn pose(&self) -> Pose {
         Pose { pos: self.pos, vel: Vec3::ZERO, yaw: self.yaw, leg: self.leg, jumps: 0 }
+    }
+
+    /// Whether `pose`, at `tick`, is what was drawn: the same tick and leg, and a place and
+    /// heading that differ by less than the rounding a correction ignores.
+    fn agrees_at(&self, tick: f64, pose: &Pose) -> bool {
+        self.tick == tick
+            && self.leg == pose.leg
+            && self.pos.distance(pose.pos) < NOTHING_TO_BLEND_M
+            && short_delta(self.yaw, pose.yaw).abs() < NOTHING_TO_BLEND_RAD
     }
 }
 
@@ -328,6 +337,15 @@ impl RemoteBuffer {
             && !correction.apply(tick, &mut pose)
         {
             self.correction = None;
+        }
+        if let Some(last) = self.last.filter(|last| last.agrees_at(tick, &pose)) {
+            // Drawn at the same tick again (the render tick holds through a change of host)
+            // and known there as drawn, to rounding: the same picture, bit for bit. A blend
+            // starting here adds back the difference it takes away, and news that agrees to
+            // rounding moves nothing; either would flicker by a rounding step, which a
+            // held picture must not.
+            pose.pos = last.pos;
+            pose.yaw = last.yaw;
         }
         self.last = Some(Drawn { tick, pos: pose.pos, yaw: pose.yaw, leg: pose.leg });
         *out = RemoteSample {
