@@ -29,6 +29,9 @@ struct Table {
     hosted_by: Option<String>,
     /// The first tick each successor fixed of its own, by epoch.
     first_fixed: BTreeMap<u32, Tick>,
+    /// The links (to and from) between a player, by name, and its successors, when not
+    /// [`BAD_LINK`]s.
+    to_successor: BTreeMap<String, (LinkConditions, LinkConditions)>,
     now: u64,
 }
 
@@ -46,6 +49,7 @@ impl Table {
             logs: BTreeMap::new(),
             hosted_by: None,
             first_fixed: BTreeMap::new(),
+            to_successor: BTreeMap::new(),
             now: 0,
         }
     }
@@ -115,9 +119,11 @@ impl Table {
                 continue;
             }
             // New links to the successor, under a new connection id.
+            let (to, from) =
+                self.to_successor.get(&Self::name(peer)).copied().unwrap_or((BAD_LINK, BAD_LINK));
             peer.id = PeerId(peer.id.0 + 100);
-            peer.to_host = SimulatedLink::new(BAD_LINK, peer.id.0 * 2);
-            peer.from_host = SimulatedLink::new(BAD_LINK, peer.id.0 * 2 + 1);
+            peer.to_host = SimulatedLink::new(to, peer.id.0 * 2);
+            peer.from_host = SimulatedLink::new(from, peer.id.0 * 2 + 1);
             self.waiting.push((index, next.player));
             index += 1;
         }
@@ -310,6 +316,93 @@ fn the_newest_tick_any_survivor_ran_wins() {
     let recovered = host.recovered;
     assert!(recovered >= lacked, "it ran {recovered} ticks of a survivor's, lacked {lacked}");
     table.assert_agree();
+}
+
+/// A survivor the successor asked for the ticks it lacked, whose answer comes only after the
+/// successor stopped waiting and went on: the other survivor brought those ticks meanwhile,
+/// so the late one is seated on its claim and plays on from its own state, its log without a
+/// gap, not sent the match's state as a newcomer.
+#[test]
+fn a_survivor_whose_ticks_come_after_the_successor_went_on_is_seated_on_its_claim() {
+    /// Its way to the successor: 0.1 s, so that its claim comes before the other's ticks,
+    /// and back 0.85 s, so that it hears the successor ask for its ticks within the host
+    /// silence, and its answer comes after the second the successor gathers.
+    const TO: LinkConditions =
+        LinkConditions { delay_micros: 100_000, jitter_micros: 0, loss_percent: 0, ..BAD_LINK };
+    const FROM: LinkConditions = LinkConditions { delay_micros: 850_000, ..TO };
+    let mut table = Table::new(&["ada", "bob", "cyd"]);
+    table.run_until(6_000_000);
+    // The successor hears nothing for the host's last 400 ms: the others ran ticks it lacks.
+    let first = table.peers[0].session.succession()[0].player;
+    let successor = table.peers.iter().position(|p| p.session.player() == Some(first));
+    let successor = successor.expect("the successor plays");
+    let late = usize::from(successor == 0);
+    let late_name = Table::name(&table.peers[late]);
+    table.to_successor.insert(late_name.clone(), (TO, FROM));
+    let cut = table.now;
+    while table.now < cut + 400_000 {
+        table.peers[successor].from_host = SimulatedLink::new(BAD_LINK, 1);
+        table.run_until(table.now + STEP_MICROS);
+    }
+    table.peers[successor].from_host = SimulatedLink::new(BAD_LINK, 1);
+    let killed = table.now;
+    table.kill_host();
+    table.run_until(killed + 6_000_000);
+    let host = table.host.as_ref().expect("a successor");
+    assert!(host.recovered >= 2, "the successor ran {} ticks of a survivor's", host.recovered);
+    table.assert_agree();
+    let late = table.peers.iter().find(|p| Table::name(p) == late_name).expect("it plays on");
+    assert_eq!(late.resumed.iter().map(|r| r.1).collect::<Vec<_>>(), [1], "seated on its claim");
+    let ran = &table.logs[&late_name];
+    assert!(ran.last().is_some_and(|l| l.0 > host.first_fixed.expect("fixed")), "it played on");
+}
+
+/// As above, but nobody else brought the ticks the successor lacked: it fixed them anew
+/// once it stopped gathering (the late survivor's inputs for them, which the old host had
+/// taken, are held), and the late survivor had run the old host's. Its ticks differ from the
+/// successor's: it is sent the match's state rather than seated on its own, and no two
+/// players ever differ on a tick.
+#[test]
+fn a_survivor_whose_ticks_the_successor_fixed_otherwise_is_sent_the_state() {
+    const TO: LinkConditions =
+        LinkConditions { delay_micros: 100_000, jitter_micros: 0, loss_percent: 0, ..BAD_LINK };
+    const FROM: LinkConditions = LinkConditions { delay_micros: 850_000, ..TO };
+    let mut table = Table::new(&["ada", "bob", "cyd"]);
+    table.run_until(6_000_000);
+    let first = table.peers[0].session.succession()[0].player;
+    let successor = table.peers.iter().position(|p| p.session.player() == Some(first));
+    let successor = successor.expect("the successor plays");
+    let others: Vec<usize> = (0..table.peers.len()).filter(|&i| i != successor).collect();
+    let (starved, late) = (others[0], others[1]);
+    let late_name = Table::name(&table.peers[late]);
+    table.to_successor.insert(late_name.clone(), (TO, FROM));
+    // The successor and one other hear nothing for the host's last 400 ms.
+    let cut = table.now;
+    while table.now < cut + 400_000 {
+        for quiet in [successor, starved] {
+            table.peers[quiet].from_host = SimulatedLink::new(BAD_LINK, 1);
+        }
+        table.run_until(table.now + STEP_MICROS);
+    }
+    for quiet in [successor, starved] {
+        table.peers[quiet].from_host = SimulatedLink::new(BAD_LINK, 1);
+    }
+    let killed = table.now;
+    table.kill_host();
+    table.run_until(killed + 6_000_000);
+    let host = table.host.as_ref().expect("a successor");
+    assert_eq!(host.recovered, 0, "nobody brought the ticks it lacked in time");
+    let late = table.peers.iter().find(|p| Table::name(p) == late_name).expect("it plays on");
+    assert!(late.resumed.is_empty(), "not seated on ticks the host fixed otherwise");
+    let mut hashes: BTreeMap<Tick, (u64, &str)> = BTreeMap::new();
+    for (name, log) in &table.logs {
+        for &(tick, hash, _) in log {
+            let (first, by) = *hashes.entry(tick).or_insert((hash, name));
+            assert_eq!(hash, first, "{name} and {by} differ at tick {tick}");
+        }
+    }
+    let ran = &table.logs[&late_name];
+    assert!(ran.last().is_some_and(|l| l.0 > host.first_fixed.expect("fixed")), "it played on");
 }
 
 #[test]

@@ -119,6 +119,14 @@ pub enum UnservedClaim {
         /// The next tick this host fixes.
         next: Tick,
     },
+    /// The player ran a tick that this host fixed anew after it took the match over
+    /// (its predecessor's version, which this host never had), and the two differ, or the
+    /// player did not send its version to compare.
+    #[error("its tick {tick} is not the one this host fixed")]
+    TicksDiffer {
+        /// The first tick that differs, or that was not sent.
+        tick: Tick,
+    },
 }
 
 /// What happened, for the host's game to act on.
@@ -519,6 +527,11 @@ pub struct HostSession<D: GameData> {
     /// its players' departures once it looks again.
     fixed_micros: Option<u64>,
     fixed_with_successors: bool,
+    /// The first tick it fixed itself, once it has: the ticks before it are its
+    /// predecessors' (a successor's, what it took over or was brought), which every player
+    /// that ran them ran alike; from it on, a player that ran ticks of the host before fixed
+    /// them apart from this one.
+    own_from: Option<Tick>,
 }
 
 impl<D: GameData> core::fmt::Debug for HostSession<D> {
@@ -564,6 +577,7 @@ impl<D: GameData> HostSession<D> {
             heartbeat_micros: 0,
             fixed_micros: None,
             fixed_with_successors: false,
+            own_from: None,
         }
     }
 
@@ -1300,6 +1314,7 @@ impl<D: GameData> HostSession<D> {
     pub fn fix_tick(&mut self) -> TickRecord<D::Command> {
         self.free_expired_seats();
         let tick = self.next_tick;
+        self.own_from.get_or_insert(tick);
         self.fixed_micros = Some(self.now_micros);
         self.fixed_with_successors = !self.succession.is_empty();
         self.gather = None;

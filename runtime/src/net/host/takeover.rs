@@ -13,7 +13,7 @@ use crate::net::wire::{
 };
 use crate::seats::SeatChanges;
 use crate::tick::TICK_MICROS;
-use crate::{Player, TickRecord};
+use crate::{Player, Tick, TickRecord};
 
 /// A successor waiting for the players of its succession to claim their seats.
 #[derive(Clone, Debug)]
@@ -175,7 +175,10 @@ impl<D: GameData> HostSession<D> {
             .any(|p| p.waiting.as_ref().is_some_and(|w| w.role == Role::Player && w.name == name));
         let next = self.next_tick;
         let oldest = self.history.front().map(|f| f.record.tick);
-        let sendable = oldest.is_some_and(|o| resume.next_tick >= o)
+        // Ticks it ran that this host fixed too, itself: compared before it is seated.
+        let compare_from = self.own_from.filter(|&own| resume.next_tick > own);
+        let first_sent = compare_from.unwrap_or(resume.next_tick);
+        let sendable = oldest.is_some_and(|o| first_sent >= o)
             && (resume.next_tick <= next || self.gathering());
         if role != Role::Player {
             return false;
@@ -197,7 +200,9 @@ impl<D: GameData> HostSession<D> {
         p.name = name.to_owned();
         p.waiting =
             Some(Waiting { role, name: name.to_owned(), replaces: None, resume: Some(resume) });
-        if resume.next_tick > next {
+        if let Some(from) = compare_from.filter(|_| resume.next_tick <= next) {
+            self.send(peer, Delivery::Reliable, &HostMessage::<D>::TicksWanted { from });
+        } else if resume.next_tick > next {
             self.send(peer, Delivery::Reliable, &HostMessage::<D>::TicksWanted { from: next });
         } else {
             self.events.push(HostEvent::ResumeWanted { peer });
@@ -205,8 +210,10 @@ impl<D: GameData> HostSession<D> {
         true
     }
 
-    /// Ticks a resuming player ran that this successor lacked ([`ToHost::Ticks`]): kept and
-    /// handed to the game, to go on from the newest.
+    /// Ticks a resuming player ran ([`ToHost::Ticks`]): those this successor lacked are kept
+    /// and handed to the game, to go on from the newest; those it has are compared with its
+    /// own where it fixed them itself, and a player whose ticks differ is sent the host's
+    /// state.
     ///
     /// [`ToHost::Ticks`]: crate::net::ToHost::Ticks
     pub(super) fn recover_ticks(&mut self, peer: PeerId, records: Vec<TickRecord<D::Command>>) {
@@ -218,9 +225,27 @@ impl<D: GameData> HostSession<D> {
             return self.drop_message(peer, Dropped::Refused(Refusal::Malformed));
         }
         let from = self.next_tick;
+        // Where this host fixed ticks itself that the player ran too, the player's must be
+        // the same, all of them, for it to play on from its own state.
+        let compare_from = self.own_from.filter(|&own| claim.next_tick > own);
+        if let Some(own) = compare_from.filter(|&own| records.first().is_none_or(|r| r.tick > own))
+        {
+            return self.claim_differs(peer, own);
+        }
         let mut count = 0_u32;
-        for record in records.into_iter().filter(|r| r.tick >= from) {
-            let in_order = record.tick == self.next_tick && record.tick < claim.next_tick;
+        let mut expected = records.first().map(|r| r.tick);
+        for record in records {
+            let consecutive = expected == Some(record.tick);
+            expected = Some(record.tick.next());
+            if consecutive && record.tick < self.next_tick {
+                let same = self.history.iter().any(|f| f.record == record);
+                if !same {
+                    return self.claim_differs(peer, record.tick);
+                }
+                continue;
+            }
+            let in_order =
+                consecutive && record.tick == self.next_tick && record.tick < claim.next_tick;
             if !in_order || !self.seat_recovered(&record) {
                 let name = self.peers.get(&peer).map(|p| p.name.clone()).unwrap_or_default();
                 return self.refuse(peer, &name, Role::Player, Goodbye::Malformed);
@@ -237,7 +262,11 @@ impl<D: GameData> HostSession<D> {
         if count > 0 {
             self.events.push(HostEvent::TicksRecovered { peer, from, count });
         }
-        if self.next_tick == claim.next_tick {
+        if self.next_tick >= claim.next_tick {
+            // Its ticks reach the host's: it plays on from its own state, sent the ticks from
+            // its claim on. The host may be past them already: another player brought the
+            // ticks it lacked while this one's were on their way, and it went on once it
+            // stopped gathering.
             self.events.push(HostEvent::ResumeWanted { peer });
         } else {
             // It did not bring what it claimed: it is sent the host's state instead.
@@ -279,6 +308,15 @@ impl<D: GameData> HostSession<D> {
             slot.last = command.clone();
         }
         true
+    }
+
+    /// A resuming player whose tick `tick` is not this host's: it is sent the host's state,
+    /// and the host says why.
+    fn claim_differs(&mut self, peer: PeerId, tick: Tick) {
+        let name = self.peers.get(&peer).map(|p| p.name.clone()).unwrap_or_default();
+        let why = UnservedClaim::TicksDiffer { tick };
+        self.events.push(HostEvent::ClaimUnserved { peer, name, why });
+        self.settle_for_state(peer);
     }
 
     /// A resuming player this host cannot seat on its own state is sent the host's.
