@@ -6,11 +6,10 @@
 //! skips the tests that need it, saying so; CI installs them and sets [`REQUIRE_FOREIGN_VAR`],
 //! which turns a missing toolchain into a failure.
 
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use crate::processes::Program;
-use crate::workspace_root;
+use crate::{build_fixstep, workspace_root};
 
 /// Set to `1` where the foreign targets must run (CI): a target that cannot is a failure, not
 /// a skip.
@@ -54,23 +53,7 @@ impl Foreign {
         if let Err(missing) = self.toolchain() {
             return skip_or_fail(self.target, &missing);
         }
-        let release = !cfg!(debug_assertions);
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "fixstep", "--bin", "fixstep"]);
-        build.args(["--no-default-features", "--target", self.target]);
-        if release {
-            build.arg("--release");
-        }
-        let status = build.current_dir(workspace_root()).status().expect("cargo runs");
-        assert!(status.success(), "building fixstep for {} failed", self.target);
-        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-            .map_or_else(|| workspace_root().join("target"), PathBuf::from);
-        let binary = target_dir
-            .join(self.target)
-            .join(if release { "release" } else { "debug" })
-            .join("fixstep");
-        assert!(binary.exists(), "no binary at {}", binary.display());
+        let binary = build_fixstep(Some(self.target));
         let runner = self.runner.map(|runner| workspace_root().join(runner));
         let program = Program::new(runner, binary);
         // The emulator, the target's loader and C library: what the build does not need.

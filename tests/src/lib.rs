@@ -40,24 +40,43 @@ pub fn workspace_root() -> &'static Path {
 /// If cargo cannot build it: every end-to-end test needs it.
 pub fn fixstep_binary() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let release = !cfg!(debug_assertions);
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "fixstep", "--bin", "fixstep"]);
-        if release {
-            build.arg("--release");
-        }
-        let status = build.current_dir(workspace_root()).status().expect("cargo runs");
-        assert!(status.success(), "building the fixstep binary failed");
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map_or_else(|| workspace_root().join("target"), PathBuf::from);
-        let binary = target
-            .join(if release { "release" } else { "debug" })
-            .join(format!("fixstep{}", std::env::consts::EXE_SUFFIX));
-        assert!(binary.exists(), "no binary at {}", binary.display());
-        binary
-    })
+    BINARY.get_or_init(|| build_fixstep(None))
+}
+
+/// Builds the `fixstep` binary in this build profile, for this machine or for `target` (a
+/// target triple, headless: no window, no GPU), and returns its path.
+///
+/// # Panics
+///
+/// If cargo cannot build it.
+#[must_use]
+pub fn build_fixstep(target: Option<&str>) -> PathBuf {
+    let release = !cfg!(debug_assertions);
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut build = Command::new(cargo);
+    build.args(["build", "--quiet", "-p", "fixstep", "--bin", "fixstep"]);
+    if let Some(target) = target {
+        build.args(["--no-default-features", "--target", target]);
+    }
+    if release {
+        build.arg("--release");
+    }
+    let status = build.current_dir(workspace_root()).status().expect("cargo runs");
+    let what = target.unwrap_or("this machine");
+    assert!(status.success(), "building the fixstep binary for {what} failed");
+    let mut binary = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace_root().join("target"), PathBuf::from);
+    if let Some(target) = target {
+        binary.push(target);
+    }
+    binary.push(if release { "release" } else { "debug" });
+    // A foreign target is a Unix one here: no suffix.
+    binary.push(format!(
+        "fixstep{}",
+        if target.is_some() { "" } else { std::env::consts::EXE_SUFFIX }
+    ));
+    assert!(binary.exists(), "no binary at {}", binary.display());
+    binary
 }
 
 /// The longest a run of [`run_fixstep`] may take: the longest command a test runs so, a debug
