@@ -6,15 +6,17 @@ use glam::Vec3;
 use super::TICK_SECONDS;
 use super::correction::{Correction, Decision, NOTHING_TO_BLEND_M, NOTHING_TO_BLEND_RAD};
 use super::gap_delay::{MAX_GAP_TICKS, UpdateGapDelay};
-use super::kernel::{Pose, Stored, between, extrapolate, hold, short_delta};
+use super::kernel::{Pose, Stored, between, extrapolate, hold, short_delta, wrap_once};
 use super::measurement::{Measurement, Motion};
 
 /// Measurements a buffer keeps, newest last: six. An entity is drawn at most a little over two
 /// ticks behind its newest measurement, plus its tier's delay (three ticks at tier 4, whose
 /// measurements are four apart) or an update-gap delay: three measurements cover that, and
 /// six leave room for a start and a stop among them. A burst after a stall replaces them with
-/// its own newest six, which is where the render tick is. A hundred thousand buffers are read
-/// every frame, so the history is as short as is safe.
+/// its own newest six, which is where the render tick is; where it is not (the render tick
+/// catching up after a change of host), a mover is drawn on from where it was drawn to the
+/// oldest kept. A hundred thousand buffers are read every frame, so the history is as short
+/// as is safe.
 pub const REMOTE_HISTORY: usize = 6;
 
 /// How far past its newest measurement a moving entity is carried on at its last velocity,
@@ -53,6 +55,21 @@ struct Drawn {
     pos: Vec3,
     yaw: f32,
     leg: u16,
+}
+
+/// The pose at `tick` of an entity drawn at `from` going on to measurement `to`, which it
+/// reaches at `to`'s tick: straight, at the pace that takes.
+fn approach(from: &Drawn, to: &Stored, tick: f64) -> Pose {
+    let ticks = f64::from(to.tick) - from.tick;
+    let s = ((tick - from.tick) / ticks).clamp(0.0, 1.0) as f32;
+    let d = to.pos - from.pos;
+    Pose {
+        pos: from.pos + d * s,
+        vel: d / (ticks * TICK_SECONDS) as f32,
+        yaw: wrap_once(from.yaw + short_delta(from.yaw, to.yaw) * s),
+        leg: to.leg,
+        jumps: to.jumps,
+    }
 }
 
 impl Drawn {
@@ -254,10 +271,13 @@ impl RemoteBuffer {
     /// be drawn further behind its news than its history reaches once it moves again, a
     /// tick's step at a time.
     pub fn ease_pause(&mut self, dt_seconds: f64) {
-        // Not while a correction is drawn away: it runs on the entity's ticks, and skipping
-        // some would jump it.
+        // Not while a correction is drawn away, nor before news just come is compared with
+        // the picture (which may start one): a correction runs on the entity's ticks, and
+        // skipping some would jump it. Even while the render tick holds: news of the entity
+        // moving off may come before the hold ends, and a pause not gone by then would draw
+        // it that much behind its news, further than its history reaches.
         if self.pause_delay > 0.0
-            && dt_seconds > 0.0
+            && !self.fresh
             && self.correction.is_none()
             && let Some(last) = self.last
         {
@@ -328,6 +348,20 @@ impl RemoteBuffer {
             return false;
         }
         let mut pose = self.pose_at(tick);
+        if let Some(last) = self.last {
+            let oldest = &self.history[0];
+            let behind = tick < f64::from(oldest.tick) && last.tick < tick;
+            if behind && !oldest.at_rest && last.leg == oldest.leg {
+                // Drawn behind every measurement kept: news of a mover came faster than the
+                // drawing went (after a change of host, whose first snapshots come ticks past
+                // where the render tick held) and pushed out the one it was drawn from.
+                // Holding the oldest would step a tick at a time; it goes on from where it was
+                // drawn (a correction's offset and all, which it takes over) to the oldest,
+                // reaching it at its tick.
+                pose = approach(&last, oldest, tick);
+                self.correction = None;
+            }
+        }
         if self.fresh {
             self.fresh = false;
             self.correct();

@@ -13,6 +13,13 @@ use super::measurement::{Measurement, Motion};
 /// entity measured at rest and then in motion at tick `b` still stood at `b − 1`.
 pub const SNAPSHOT_INTERVAL_TICKS: u32 = 1;
 
+/// The most ticks a start seen at its first snapshot can take, at its measured speed, to cover
+/// the distance from the standstill: two (a start from rest to speed `v` over one tick covers
+/// up to `v` ticks' worth, which needs two at an even acceleration). A start that needs more
+/// was not seen from its beginning (a change of host, whose first snapshot comes ticks after
+/// the old host's last): it set off as late as it could to get there at that speed.
+pub const SEEN_START_TICKS: u32 = 2;
+
 /// A measurement as the buffer keeps it: 40 bytes, with its heading brought into (−π, π] and
 /// the leg it belongs to. A buffer of a hundred thousand entities is read whole every frame,
 /// so its size is its speed.
@@ -121,9 +128,10 @@ pub fn between(a: &Stored, b: &Stored, motion: Motion, tick: f64) -> Pose {
         // Two measurements at rest in one place: it stood there all along.
         (true, true) => hold(a),
         // A start: it stood until one snapshot before the second at the latest, and moved
-        // from there, from a standstill.
+        // from there, from a standstill; or, a start not seen from its beginning, until it had
+        // to set off to get there at its measured speed.
         (true, false) => {
-            let start = a.tick.max(b.tick.saturating_sub(SNAPSHOT_INTERVAL_TICKS));
+            let start = a.tick.max(b.tick.saturating_sub(start_ticks(a, b)));
             if tick < f64::from(start) {
                 hold(a)
             } else {
@@ -133,6 +141,21 @@ pub fn between(a: &Stored, b: &Stored, motion: Motion, tick: f64) -> Pose {
         // A stop, or motion throughout: over the whole interval (a stop ends at the
         // standstill measured, whose velocity is zero).
         _ => moving(a, b, motion, tick),
+    }
+}
+
+/// How many ticks before `b` an entity at rest at `a` set off: one snapshot, unless covering
+/// the distance from a standstill to `b`'s speed at an even acceleration takes longer than a
+/// start seen from its beginning can ([`SEEN_START_TICKS`]).
+fn start_ticks(a: &Stored, b: &Stored) -> u32 {
+    let per_tick = b.vel.length() * TICK_SECONDS as f32;
+    let distance = (b.pos - a.pos).length();
+    let needed = if per_tick > 0.0 { 2.0 * distance / per_tick } else { 0.0 };
+    if needed > SEEN_START_TICKS as f32 {
+        // At most the ticks between the two, which a u32 holds.
+        needed.ceil().min((b.tick - a.tick) as f32) as u32
+    } else {
+        SNAPSHOT_INTERVAL_TICKS
     }
 }
 
