@@ -57,21 +57,6 @@ struct Drawn {
     leg: u16,
 }
 
-/// The pose at `tick` of an entity drawn at `from` going on to measurement `to`, which it
-/// reaches at `to`'s tick: straight, at the pace that takes.
-fn approach(from: &Drawn, to: &Stored, tick: f64) -> Pose {
-    let ticks = f64::from(to.tick) - from.tick;
-    let s = ((tick - from.tick) / ticks).clamp(0.0, 1.0) as f32;
-    let d = to.pos - from.pos;
-    Pose {
-        pos: from.pos + d * s,
-        vel: d / (ticks * TICK_SECONDS) as f32,
-        yaw: wrap_once(from.yaw + short_delta(from.yaw, to.yaw) * s),
-        leg: to.leg,
-        jumps: to.jumps,
-    }
-}
-
 impl Drawn {
     /// What was drawn, as a pose to compare with what is known now.
     const fn pose(&self) -> Pose {
@@ -85,6 +70,21 @@ impl Drawn {
             && self.leg == pose.leg
             && self.pos.distance(pose.pos) < NOTHING_TO_BLEND_M
             && short_delta(self.yaw, pose.yaw).abs() < NOTHING_TO_BLEND_RAD
+    }
+
+    /// The pose at `tick` of the entity going on from what was drawn to measurement `to`,
+    /// which it reaches at `to`'s tick: straight, at the pace that takes.
+    fn toward(&self, to: &Stored, tick: f64) -> Pose {
+        let ticks = f64::from(to.tick) - self.tick;
+        let s = ((tick - self.tick) / ticks).clamp(0.0, 1.0) as f32;
+        let d = to.pos - self.pos;
+        Pose {
+            pos: self.pos + d * s,
+            vel: d / (ticks * TICK_SECONDS) as f32,
+            yaw: wrap_once(self.yaw + short_delta(self.yaw, to.yaw) * s),
+            leg: to.leg,
+            jumps: to.jumps,
+        }
     }
 }
 
@@ -358,7 +358,7 @@ impl RemoteBuffer {
                 // Holding the oldest would step a tick at a time; it goes on from where it was
                 // drawn (a correction's offset and all, which it takes over) to the oldest,
                 // reaching it at its tick.
-                pose = approach(&last, oldest, tick);
+                pose = last.toward(oldest, tick);
                 self.correction = None;
             }
         }
