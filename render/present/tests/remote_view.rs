@@ -256,6 +256,23 @@ fn drawn_through_a_takeover(
     drawn
 }
 
+/// [`drawn_through_a_takeover`] of a walker the old host measured walking at one metre a
+/// second ([`walked`]) to tick 50.
+fn walker_through_a_takeover(
+    first_new: u32,
+    new: impl Fn(u32) -> Option<Measurement>,
+    walking_by: bool,
+) -> Vec<f32> {
+    drawn_through_a_takeover(
+        Motion::Walker,
+        50,
+        |t| walker(t, walked(t)),
+        first_new,
+        new,
+        walking_by,
+    )
+}
+
 /// Asserts that a walker's drawn x (one a frame) never goes back and never pops: a frame's
 /// true step is under 2 cm, a little more while it catches up after the hold.
 fn assert_walks_on(drawn: &[f32], case: &str) {
@@ -283,14 +300,7 @@ fn through_a_takeover_a_walker_holds_and_goes_on_never_backwards_and_never_poppi
             (tick == first_new || tick.is_multiple_of(u32::from(tier)))
                 .then(|| walker(tick, walked(tick)).in_tier(tier))
         };
-        let drawn = drawn_through_a_takeover(
-            Motion::Walker,
-            50,
-            |t| walker(t, walked(t)),
-            first_new,
-            new,
-            false,
-        );
+        let drawn = walker_through_a_takeover(first_new, new, false);
         assert_walks_on(&drawn, &case);
         let last = *drawn.last().expect("frames drawn");
         assert!(last > 9.0, "{case}: it walked on, to {last} m");
@@ -400,14 +410,7 @@ fn a_held_picture_stays_bit_for_bit_when_the_new_host_agrees_with_it_to_rounding
     for (first_new, walking_by) in [(51, false), (51, true), (53, true)] {
         let case = format!("first new tick {first_new}, walking by {walking_by}");
         let new = |tick: u32| Some(walker(tick, walked(tick) - ROUNDED_M));
-        let drawn = drawn_through_a_takeover(
-            Motion::Walker,
-            50,
-            |t| walker(t, walked(t)),
-            first_new,
-            new,
-            walking_by,
-        );
+        let drawn = walker_through_a_takeover(first_new, new, walking_by);
         for (frame, pair) in drawn.windows(2).enumerate() {
             let step = pair[1] - pair[0];
             assert!(step >= 0.0, "{case}: frame {frame} went back {step} m");

@@ -16,6 +16,19 @@ fn offer(id: u64) -> SocketAddr {
     SocketAddr::from(([192, 168, 1, 10], 7_000 + id as u16))
 }
 
+/// How long before the kill the players the tests make deaf hear nothing from the host,
+/// microseconds: four ticks, which the others run and they lack.
+const DEAF_MICROS: u64 = 400_000;
+
+/// The links between a late survivor and its successor: 0.1 s there, so that its claim comes
+/// before another's ticks, and 0.85 s back, so that it hears the successor ask for its ticks
+/// within the host silence and its answer comes after the second the successor gathers.
+const LATE_ANSWER: (LinkConditions, LinkConditions) = {
+    let to =
+        LinkConditions { delay_micros: 100_000, jitter_micros: 0, loss_percent: 0, ..BAD_LINK };
+    (to, LinkConditions { delay_micros: 850_000, ..to })
+};
+
 /// A match on [`BAD_LINK`]s whose hosts come and go, on the test's clock.
 struct Table {
     host: Option<Host>,
@@ -172,7 +185,6 @@ impl Table {
     /// Every log runs on tick by tick, without a gap or a repeat, and every log agrees with
     /// every other on every tick's hash.
     fn assert_agree(&self) {
-        let mut hashes: BTreeMap<Tick, (u64, &str)> = BTreeMap::new();
         for (name, log) in &self.logs {
             for pair in log.windows(2) {
                 assert_eq!(
@@ -183,10 +195,40 @@ impl Table {
                     pair[0].0
                 );
             }
+        }
+        self.assert_hashes_agree();
+    }
+
+    /// Every log agrees with every other on the hash of every tick both ran.
+    fn assert_hashes_agree(&self) {
+        let mut hashes: BTreeMap<Tick, (u64, &str)> = BTreeMap::new();
+        for (name, log) in &self.logs {
             for &(tick, hash, _) in log {
                 let (first, by) = *hashes.entry(tick).or_insert((hash, name));
                 assert_eq!(hash, first, "{name} and {by} differ at tick {tick}");
             }
+        }
+    }
+
+    /// The index of the player first in the succession.
+    fn successor(&self) -> usize {
+        let first = self.peers[0].session.succession()[0].player;
+        let successor = self.peers.iter().position(|p| p.session.player() == Some(first));
+        successor.expect("the successor plays")
+    }
+
+    /// Runs the table `micros` on, players `deaf` hearing nothing from the host meanwhile (and
+    /// what was on its way to them lost).
+    fn run_deaf(&mut self, deaf: &[usize], micros: u64) {
+        let until = self.now + micros;
+        while self.now < until {
+            for &player in deaf {
+                self.peers[player].from_host = SimulatedLink::new(BAD_LINK, 1);
+            }
+            self.run_until(self.now + STEP_MICROS);
+        }
+        for &player in deaf {
+            self.peers[player].from_host = SimulatedLink::new(BAD_LINK, 1);
         }
     }
 
@@ -296,15 +338,8 @@ fn the_newest_tick_any_survivor_ran_wins() {
     let mut table = Table::new(&["ada", "bob", "cyd"]);
     table.run_until(6_000_000);
     // The successor hears nothing for the host's last 400 ms: the others ran ticks it lacks.
-    let first = table.peers[0].session.succession()[0].player;
-    let successor = table.peers.iter().position(|p| p.session.player() == Some(first));
-    let successor = successor.expect("the successor plays");
-    let cut = table.now;
-    while table.now < cut + 400_000 {
-        table.peers[successor].from_host = SimulatedLink::new(BAD_LINK, 1);
-        table.run_until(table.now + STEP_MICROS);
-    }
-    table.peers[successor].from_host = SimulatedLink::new(BAD_LINK, 1);
+    let successor = table.successor();
+    table.run_deaf(&[successor], DEAF_MICROS);
     let killed = table.now;
     let lacked = table.logs.values().map(|l| l.last().map_or(0, |e| e.0.0)).max().unwrap_or(0)
         - table.peers[successor].hashes.last().map_or(0, |e| e.0.0);
@@ -324,27 +359,14 @@ fn the_newest_tick_any_survivor_ran_wins() {
 /// gap, not sent the match's state as a newcomer.
 #[test]
 fn a_survivor_whose_ticks_come_after_the_successor_went_on_is_seated_on_its_claim() {
-    /// Its way to the successor: 0.1 s, so that its claim comes before the other's ticks,
-    /// and back 0.85 s, so that it hears the successor ask for its ticks within the host
-    /// silence, and its answer comes after the second the successor gathers.
-    const TO: LinkConditions =
-        LinkConditions { delay_micros: 100_000, jitter_micros: 0, loss_percent: 0, ..BAD_LINK };
-    const FROM: LinkConditions = LinkConditions { delay_micros: 850_000, ..TO };
     let mut table = Table::new(&["ada", "bob", "cyd"]);
     table.run_until(6_000_000);
     // The successor hears nothing for the host's last 400 ms: the others ran ticks it lacks.
-    let first = table.peers[0].session.succession()[0].player;
-    let successor = table.peers.iter().position(|p| p.session.player() == Some(first));
-    let successor = successor.expect("the successor plays");
+    let successor = table.successor();
     let late = usize::from(successor == 0);
     let late_name = Table::name(&table.peers[late]);
-    table.to_successor.insert(late_name.clone(), (TO, FROM));
-    let cut = table.now;
-    while table.now < cut + 400_000 {
-        table.peers[successor].from_host = SimulatedLink::new(BAD_LINK, 1);
-        table.run_until(table.now + STEP_MICROS);
-    }
-    table.peers[successor].from_host = SimulatedLink::new(BAD_LINK, 1);
+    table.to_successor.insert(late_name.clone(), LATE_ANSWER);
+    table.run_deaf(&[successor], DEAF_MICROS);
     let killed = table.now;
     table.kill_host();
     table.run_until(killed + 6_000_000);
@@ -364,29 +386,15 @@ fn a_survivor_whose_ticks_come_after_the_successor_went_on_is_seated_on_its_clai
 /// players ever differ on a tick.
 #[test]
 fn a_survivor_whose_ticks_the_successor_fixed_otherwise_is_sent_the_state() {
-    const TO: LinkConditions =
-        LinkConditions { delay_micros: 100_000, jitter_micros: 0, loss_percent: 0, ..BAD_LINK };
-    const FROM: LinkConditions = LinkConditions { delay_micros: 850_000, ..TO };
     let mut table = Table::new(&["ada", "bob", "cyd"]);
     table.run_until(6_000_000);
-    let first = table.peers[0].session.succession()[0].player;
-    let successor = table.peers.iter().position(|p| p.session.player() == Some(first));
-    let successor = successor.expect("the successor plays");
+    let successor = table.successor();
     let others: Vec<usize> = (0..table.peers.len()).filter(|&i| i != successor).collect();
-    let (starved, late) = (others[0], others[1]);
+    let (deaf, late) = (others[0], others[1]);
     let late_name = Table::name(&table.peers[late]);
-    table.to_successor.insert(late_name.clone(), (TO, FROM));
+    table.to_successor.insert(late_name.clone(), LATE_ANSWER);
     // The successor and one other hear nothing for the host's last 400 ms.
-    let cut = table.now;
-    while table.now < cut + 400_000 {
-        for quiet in [successor, starved] {
-            table.peers[quiet].from_host = SimulatedLink::new(BAD_LINK, 1);
-        }
-        table.run_until(table.now + STEP_MICROS);
-    }
-    for quiet in [successor, starved] {
-        table.peers[quiet].from_host = SimulatedLink::new(BAD_LINK, 1);
-    }
+    table.run_deaf(&[successor, deaf], DEAF_MICROS);
     let killed = table.now;
     table.kill_host();
     table.run_until(killed + 6_000_000);
@@ -394,13 +402,7 @@ fn a_survivor_whose_ticks_the_successor_fixed_otherwise_is_sent_the_state() {
     assert_eq!(host.recovered, 0, "nobody brought the ticks it lacked in time");
     let late = table.peers.iter().find(|p| Table::name(p) == late_name).expect("it plays on");
     assert!(late.resumed.is_empty(), "not seated on ticks the host fixed otherwise");
-    let mut hashes: BTreeMap<Tick, (u64, &str)> = BTreeMap::new();
-    for (name, log) in &table.logs {
-        for &(tick, hash, _) in log {
-            let (first, by) = *hashes.entry(tick).or_insert((hash, name));
-            assert_eq!(hash, first, "{name} and {by} differ at tick {tick}");
-        }
-    }
+    table.assert_hashes_agree();
     let ran = &table.logs[&late_name];
     assert!(ran.last().is_some_and(|l| l.0 > host.first_fixed.expect("fixed")), "it played on");
 }

@@ -1383,6 +1383,14 @@ impl<D: GameData> HostSession<D> {
         self.history.push_back(FixedTick { record: record.clone(), piece, size });
     }
 
+    /// The record of `tick` as this host fixed or took it, if it still keeps it (the ticks it
+    /// keeps follow on from each other).
+    fn kept(&self, tick: Tick) -> Option<&TickRecord<D::Command>> {
+        let oldest = self.history.front()?.record.tick;
+        let at = usize::try_from(tick.0.checked_sub(oldest.0)?).ok()?;
+        self.history.get(at).map(|f| &f.record).filter(|r| r.tick == tick)
+    }
+
     /// Sends `peer` the ticks it has not confirmed, in frames, the first with how its inputs
     /// stood (`status`). A tick too large for a frame goes reliably, once.
     fn send_frames(&mut self, peer: PeerId, status: Option<InputStatus>) {

@@ -238,8 +238,7 @@ impl<D: GameData> HostSession<D> {
             let consecutive = expected == Some(record.tick);
             expected = Some(record.tick.next());
             if consecutive && record.tick < self.next_tick {
-                let same = self.history.iter().any(|f| f.record == record);
-                if !same {
+                if self.kept(record.tick) != Some(&record) {
                     return self.claim_differs(peer, record.tick);
                 }
                 continue;
