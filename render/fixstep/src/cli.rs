@@ -14,6 +14,7 @@ use crate::commands::lan::LanArgs;
 use crate::commands::loadtest::LoadtestArgs;
 use crate::commands::netem::NetemArgs;
 use crate::commands::play::PlayArgs;
+use crate::commands::rendezvous::RendezvousArgs;
 use crate::commands::replay::{ReplayArgs, Replayed};
 use crate::commands::screenshot::ScreenshotArgs;
 use crate::commands::sim::SimArgs;
@@ -78,6 +79,9 @@ pub enum Command {
     Loadtest(LoadtestArgs),
     /// A link conditioner: a UDP proxy that delays, jitters, drops, duplicates and reorders.
     Netem(NetemArgs),
+    /// Run a rendezvous: hosts list their matches under join codes, and joiners look them up
+    /// and are put through to their host (`host --code`, `join CODE`).
+    Rendezvous(RendezvousArgs),
     /// Print the differences of two state dumps (the RON files of a desync report); exits 1
     /// if they differ.
     DesyncDiff(DesyncDiffArgs),
@@ -172,8 +176,8 @@ where
 /// the user's (a window that cannot open, a file the command was given), whatever it is.
 fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyhow::Error, bool)> {
     use crate::commands::{
-        about, desync_diff, host, join, judder, lan, loadtest, netem, play, replay, screenshot,
-        sim, spectate, sync_test, trace,
+        about, desync_diff, host, join, judder, lan, loadtest, netem, play, rendezvous, replay,
+        screenshot, sim, spectate, sync_test, trace,
     };
     let said = |result: anyhow::Result<String>| result.map(Done::Said);
     // A summary that may show a failure (a peer dropped, a desync, states that differ).
@@ -194,6 +198,7 @@ fn run_game<G: Playable>(command: Command, paths: &Paths) -> Result<Done, (anyho
         Command::Spectate(args) => failure(judged(spectate::run::<G>(&args, paths))),
         Command::Loadtest(args) => failure(judged(loadtest::run::<G>(&args, paths))),
         Command::Netem(args) => failure(said(netem::run(&args))),
+        Command::Rendezvous(args) => failure(said(rendezvous::run(&args))),
         Command::Lan(args) => failure(said(lan::run(&args))),
         Command::DesyncDiff(args) => usage(judged(desync_diff::run::<G>(&args))),
         Command::Judder(args) => usage(said(judder::run(&args, paths))),

@@ -71,6 +71,26 @@ impl<G: NetGame> NetSpectator<G> {
         admission: &Admission,
         record: Option<PathBuf>,
     ) -> Result<Self, NetPlayError> {
+        let socket = fixstep_net::bind_towards(host)?;
+        Self::connect_on(content, socket, host, name, admission, record)
+    }
+
+    /// The same, on `socket`: the one a join code was dialled from
+    /// ([`fixstep_net::rendezvous::dial`]), whose path through the routers to `host` the
+    /// probes opened.
+    ///
+    /// # Errors
+    ///
+    /// If netcode refuses the setup.
+    pub fn connect_on(
+        content: &Arc<G::Content>,
+        socket: std::net::UdpSocket,
+        host: SocketAddr,
+        name: &str,
+        admission: &Admission,
+        record: Option<PathBuf>,
+    ) -> Result<Self, NetPlayError> {
+        let transport = fixstep_net::PeerTransport::connect_on(socket, host, admission)?;
         let config = PeerConfig {
             identity: identity_of::<G>(content),
             name: name.to_owned(),
@@ -78,7 +98,7 @@ impl<G: NetGame> NetSpectator<G> {
             rejoin: None,
         };
         Ok(Self {
-            link: PeerLink::connect(host, admission, PeerSession::new(config))?,
+            link: PeerLink::on_transport(transport, host, PeerSession::new(config))?,
             spectator: G::Spectator::new(content),
             target: Vec3::ZERO,
             since_view: 0,

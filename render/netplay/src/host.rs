@@ -55,6 +55,9 @@ pub struct HostOptions {
     /// Whether the match may outlive the host: its players offer to host, and the first of
     /// them takes the match over when the host goes. Without, the match ends with the host.
     pub migration: bool,
+    /// The rendezvous to list the match at, so that friends join by its code
+    /// ([`fixstep_net::rendezvous`]); `None`: it is not listed.
+    pub rendezvous: Option<SocketAddr>,
 }
 
 /// What the host's HUD and logs say of the game.
@@ -640,6 +643,9 @@ impl<G: NetRules> NetHost<G> {
             sealed: options.access != Access::Open,
         };
         transport.set_lan_answer(&lan);
+        if let Some(rendezvous) = options.rendezvous {
+            transport.list_at(rendezvous);
+        }
         Ok(Self { game, transport, closing: Vec::new(), now_micros: 0, lan })
     }
 
@@ -647,6 +653,20 @@ impl<G: NetRules> NetHost<G> {
     #[must_use]
     pub fn local_addr(&self) -> Option<SocketAddr> {
         self.transport.local_addr()
+    }
+
+    /// The match's join code, once its rendezvous gave one.
+    #[must_use]
+    pub fn join_code(&self) -> Option<fixstep_net::join_code::JoinCode> {
+        self.transport.listing().and_then(fixstep_net::rendezvous::Listing::code)
+    }
+
+    /// What the match's listing at its rendezvous learned since the last call: its code, and
+    /// the joiners it punches towards.
+    pub fn drain_listing_events(
+        &mut self,
+    ) -> std::vec::Drain<'_, fixstep_net::rendezvous::ListingEvent> {
+        self.transport.drain_listing_events()
     }
 
     /// The simulation.

@@ -50,6 +50,7 @@
 //!     record: None,
 //!     spectator_delay_ticks: 0,
 //!     migration: true,
+//!     rendezvous: None,
 //! };
 //! let mut host = HostGame::<Arena>::new(&rink, &options);
 //! let identity = identity_of::<Arena>(&rink);

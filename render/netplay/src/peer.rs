@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use fixstep_net::{Admission, LinkStats, PeerLink};
+use fixstep_net::{Admission, LinkStats, PeerLink, PeerTransport};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
 use fixstep_runtime::net::{
@@ -340,6 +340,31 @@ impl<G: NetRules> NetPeer<G> {
     ///
     /// If no socket can be bound.
     pub fn connect(content: Arc<G::Content>, options: &PeerOptions) -> Result<Self, NetPlayError> {
+        let transport = PeerTransport::connect(options.host, &options.admission)?;
+        Self::on_transport(content, options, transport)
+    }
+
+    /// A player connecting as `options` say on `socket`, the one a join code was dialled
+    /// from ([`fixstep_net::rendezvous::dial`]), whose path through the routers to
+    /// `options.host` the probes opened.
+    ///
+    /// # Errors
+    ///
+    /// If netcode refuses the setup.
+    pub fn connect_on(
+        content: Arc<G::Content>,
+        options: &PeerOptions,
+        socket: std::net::UdpSocket,
+    ) -> Result<Self, NetPlayError> {
+        let transport = PeerTransport::connect_on(socket, options.host, &options.admission)?;
+        Self::on_transport(content, options, transport)
+    }
+
+    fn on_transport(
+        content: Arc<G::Content>,
+        options: &PeerOptions,
+        transport: PeerTransport,
+    ) -> Result<Self, NetPlayError> {
         let config = PeerConfig {
             identity: identity_of::<G>(&content),
             name: options.name.clone(),
@@ -348,7 +373,7 @@ impl<G: NetRules> NetPeer<G> {
         };
         let session = PeerSession::new(config);
         Ok(Self {
-            link: PeerLink::connect(options.host, &options.admission, session)?,
+            link: PeerLink::on_transport(transport, options.host, session)?,
             content,
             runner: Runner::Own(None),
             clock: NetworkClock::new(),
@@ -755,6 +780,7 @@ impl<G: NetRules> NetPeer<G> {
             record: None,
             spectator_delay_ticks: 0,
             migration: true,
+            rendezvous: None,
         };
         let takeover = takeover.hosted_apart();
         let socket = host_socket.socket;

@@ -43,6 +43,7 @@ fn host(delay_ticks: u32) -> (HostGame<Arena>, Arc<<Arena as Rules>::Content>) {
         record: None,
         spectator_delay_ticks: delay_ticks,
         migration: true,
+        rendezvous: None,
     };
     (HostGame::<Arena>::new(&rink, &options), rink)
 }

@@ -78,6 +78,7 @@ impl Room {
             record: None,
             spectator_delay_ticks: 0,
             migration: true,
+            rendezvous: None,
         };
         let mut host = HostGame::new(&level, &options);
         let mut sessions = Vec::new();

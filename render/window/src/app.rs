@@ -171,6 +171,7 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             record: Some(new_recording(&replays_dir(), now_unix_ms())),
             spectator_delay_ticks: 0,
             migration: true,
+            rendezvous: None,
         }),
         Launch::Join { host, name, password } => Mode::Join(PeerOptions {
             host: *host,

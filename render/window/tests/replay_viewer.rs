@@ -273,6 +273,7 @@ fn a_window_hosts_on_from_a_replays_moment() {
         record: None,
         spectator_delay_ticks: 0,
         migration: true,
+        rendezvous: None,
     };
     let host =
         fixstep_window::session::HostPlay::<Town>::starting(&town(), &options, Some(resumed))

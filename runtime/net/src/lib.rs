@@ -15,6 +15,8 @@
 //!   of its own when the peer's frames are too slow to (a window drawing a few frames a
 //!   second, or blocked while it is dragged);
 //! - [`lan`] finds the games on the local network: a broadcast query every host answers;
+//! - [`rendezvous`] finds a host behind a home router by its join code ([`join_code`]), and
+//!   punches a direct path to it through both routers;
 //! - [`WallClock`] gives the sessions and the network clock their microseconds;
 //! - [`Netem`] is a link conditioner: a UDP proxy that delays, jitters, drops, duplicates and
 //!   reorders, for tests and for trying a bad link on loopback.
@@ -89,12 +91,14 @@
 #![warn(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 
 pub mod access;
+pub mod join_code;
 pub mod lan;
 mod limiter;
 pub mod netcode;
 mod netem;
 mod peer_link;
 pub mod reads;
+pub mod rendezvous;
 pub mod renet_guard;
 mod transport;
 pub mod wire;
@@ -110,7 +114,7 @@ pub use peer_link::{PeerLink, SessionGuard};
 pub use reads::{Reads, Reason};
 pub use transport::{
     HostTransport, LinkStats, MAX_CONNECTIONS, MAX_PLAYERS, MAX_SPECTATORS, NETCODE_PROTOCOL_ID,
-    PeerTransport, connection_config, peer_message_bytes,
+    PeerTransport, bind_towards, connection_config, peer_message_bytes,
 };
 pub use wire::WireCounts;
 

@@ -31,6 +31,7 @@ use renetcode::{
 use crate::access::{Refusal, RequestCheck, SessionKey, check_request};
 use crate::limiter::RateLimiter;
 use crate::reads::{Reads, Reason};
+use crate::rendezvous::{Listing, ListingEvent, Probe};
 use crate::renet_guard::{ACK, Kept, PayloadGuard};
 use crate::wire::{CountedSocket, WireCounts};
 
@@ -162,6 +163,10 @@ pub struct ServerLink {
     requests: RateLimiter<IpAddr>,
     /// What the host answers a LAN query with ([`crate::lan`]); `None`: nothing.
     lan_answer: Option<Vec<u8>>,
+    /// The match's listing at a rendezvous ([`crate::rendezvous`]), if it has one.
+    listing: Option<Listing>,
+    /// What the listing learned since the host last asked.
+    listing_events: Vec<ListingEvent>,
 }
 
 impl ServerLink {
@@ -183,7 +188,29 @@ impl ServerLink {
             datagrams: RateLimiter::new(DATAGRAMS_PER_SECOND, DATAGRAMS_PER_SECOND),
             requests: RateLimiter::new(REQUESTS_PER_SECOND, REQUEST_BURST),
             lan_answer: None,
+            listing: None,
+            listing_events: Vec::new(),
         })
+    }
+
+    /// Lists the match at a rendezvous with `listing` from now on (`None`: ends the listing
+    /// it had, telling the rendezvous).
+    pub fn set_listing(&mut self, listing: Option<Listing>) {
+        if let Some((to, unlist)) = self.listing.as_ref().and_then(Listing::unlist) {
+            let _ = self.socket.send_to(&unlist, to);
+        }
+        self.listing = listing;
+    }
+
+    /// The match's listing at a rendezvous, if it has one.
+    #[must_use]
+    pub const fn listing(&self) -> Option<&Listing> {
+        self.listing.as_ref()
+    }
+
+    /// What the listing learned since the last call.
+    pub fn drain_listing_events(&mut self) -> std::vec::Drain<'_, ListingEvent> {
+        self.listing_events.drain(..)
     }
 
     /// Answers LAN queries with `answer` from now on (`None`: not at all).
@@ -248,6 +275,12 @@ impl ServerLink {
             let result = self.netcode.update_client(client);
             let _ = handle(result, &self.socket, server, &mut self.clients);
         }
+        if let Some(listing) = &mut self.listing {
+            for (to, datagram) in listing.poll(self.now) {
+                // A joiner's address that cannot be sent to (another network's) is one less.
+                let _ = self.socket.send_to(&datagram, to);
+            }
+        }
         for client in server.disconnections_id() {
             let result = self.netcode.disconnect(client);
             let _ = handle(result, &self.socket, server, &mut self.clients);
@@ -268,6 +301,17 @@ impl ServerLink {
                 let _ = self.socket.send_to(answer, from);
             }
             return Reason::LanQuery;
+        }
+        if let Some(listing) = &mut self.listing
+            && (crate::rendezvous::is_rendezvous(datagram) || Probe::read(datagram).is_some())
+        {
+            // A probe is answered with one as long; a rendezvous's news is taken.
+            if let Some(answer) = listing.answer_probe(datagram) {
+                let _ = self.socket.send_to(&answer, from);
+            } else if let Some(event) = listing.receive(from, datagram, self.now) {
+                self.listing_events.push(event);
+            }
+            return Reason::Rendezvous;
         }
         if !well_formed(datagram) {
             return Reason::NotNetcode;
@@ -332,8 +376,9 @@ impl ServerLink {
         }
     }
 
-    /// Disconnects every client at once, telling each.
+    /// Disconnects every client at once, telling each, and ends the match's listing.
     pub fn disconnect_all(&mut self, server: &mut RenetServer) {
+        self.set_listing(None);
         for client in self.netcode.clients_id() {
             let result = self.netcode.disconnect(client);
             let _ = handle(result, &self.socket, server, &mut self.clients);

@@ -74,7 +74,21 @@ impl<D: GameData> PeerLink<D> {
         admission: &Admission,
         session: PeerSession<D>,
     ) -> Result<Self, NetError> {
-        let transport = PeerTransport::connect(host, admission)?;
+        Self::on_transport(PeerTransport::connect(host, admission)?, host, session)
+    }
+
+    /// `session` connecting to the host at `host` on `transport` (made on a socket whose
+    /// path to the host is open already: see [`PeerTransport::connect_on`]); otherwise as
+    /// [`connect`](Self::connect).
+    ///
+    /// # Errors
+    ///
+    /// None today; the same as [`connect`](Self::connect)'s for the future.
+    pub fn on_transport(
+        transport: PeerTransport,
+        host: std::net::SocketAddr,
+        session: PeerSession<D>,
+    ) -> Result<Self, NetError> {
         let served = Served { session, transport, failure: None };
         let served = Arc::new(Mutex::new(served));
         Ok(Self { served, thread: None, ended: None, host, every: None })

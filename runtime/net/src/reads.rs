@@ -13,6 +13,9 @@ pub enum Reason {
     Netcode,
     /// A query of the LAN list ([`crate::lan`]).
     LanQuery,
+    /// A rendezvous's answer or news, or a probe of a joiner dialling the match's code
+    /// ([`crate::rendezvous`]).
+    Rendezvous,
     /// Over its address's [`crate::netcode::DATAGRAMS_PER_SECOND`]: dropped unread.
     Flooded,
     /// Shaped as no netcode packet can be ([`crate::netcode::well_formed`]).
@@ -42,10 +45,11 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason, in the order summaries and metrics list them.
-    pub const ALL: [Self; 13] = [
+    pub const ALL: [Self; 14] = [
         Self::Payload,
         Self::Netcode,
         Self::LanQuery,
+        Self::Rendezvous,
         Self::Flooded,
         Self::NotNetcode,
         Self::GuardDropped,
@@ -65,6 +69,7 @@ impl Reason {
             Self::Payload => "payload",
             Self::Netcode => "netcode",
             Self::LanQuery => "lan_query",
+            Self::Rendezvous => "rendezvous",
             Self::Flooded => "flooded",
             Self::NotNetcode => "not_netcode",
             Self::GuardDropped => "guard_dropped",

@@ -108,6 +108,20 @@ const fn channel_of(delivery: Delivery) -> u8 {
     }
 }
 
+/// A socket of any local address and port, of `host`'s family.
+///
+/// # Errors
+///
+/// If none can be bound.
+pub fn bind_towards(host: SocketAddr) -> Result<UdpSocket, NetError> {
+    let local: SocketAddr = if host.is_ipv4() {
+        SocketAddr::from(([0, 0, 0, 0], 0))
+    } else {
+        SocketAddr::from(([0u16; 8], 0))
+    };
+    UdpSocket::bind(local).map_err(|e| NetError::Bind { addr: local, source: e })
+}
+
 /// The time since the Unix epoch, which netcode's connect tokens are stamped with.
 fn epoch_time() -> Duration {
     SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default()
@@ -222,6 +236,35 @@ impl HostTransport {
         self.transport.addresses().first().copied()
     }
 
+    /// Lists the match at a rendezvous with `listing` from now on, so that joiners reach it
+    /// by its code; `None` ends the listing it had.
+    pub fn set_listing(&mut self, listing: Option<crate::rendezvous::Listing>) {
+        self.transport.set_listing(listing);
+    }
+
+    /// Lists the match at the rendezvous at `rendezvous`, giving its address on this
+    /// machine's network as a candidate (for a friend on the same network), under a fresh
+    /// secret.
+    pub fn list_at(&mut self, rendezvous: SocketAddr) {
+        use crate::rendezvous::{Candidate, Listing, PathKind};
+        let port = self.local_addr().map_or(0, |a| a.port());
+        let local = crate::lan::lan_address()
+            .map(|ip| Candidate { kind: PathKind::Local, address: SocketAddr::new(ip, port) });
+        let secret = renetcode::generate_random_bytes();
+        self.set_listing(Some(Listing::new(rendezvous, local.into_iter().collect(), secret)));
+    }
+
+    /// The match's listing, if it has one: its code, once the rendezvous gave one.
+    #[must_use]
+    pub const fn listing(&self) -> Option<&crate::rendezvous::Listing> {
+        self.transport.listing()
+    }
+
+    /// What the listing learned since the last call.
+    pub fn drain_listing_events(&mut self) -> std::vec::Drain<'_, crate::rendezvous::ListingEvent> {
+        self.transport.drain_listing_events()
+    }
+
     /// Receives what came in the last `elapsed` and hands it to `session` (stamped
     /// `now_micros`), with connections and disconnections.
     ///
@@ -334,13 +377,21 @@ impl PeerTransport {
     ///
     /// If no local socket can be bound, or netcode refuses the setup.
     pub fn connect(host: SocketAddr, admission: &Admission) -> Result<Self, NetError> {
-        let local: SocketAddr = if host.is_ipv4() {
-            SocketAddr::from(([0, 0, 0, 0], 0))
-        } else {
-            SocketAddr::from(([0u16; 8], 0))
-        };
-        let socket =
-            UdpSocket::bind(local).map_err(|e| NetError::Bind { addr: local, source: e })?;
+        let socket = bind_towards(host)?;
+        Self::connect_on(socket, host, admission)
+    }
+
+    /// A connection to the host at `host` on `socket`, bound already (the one a join code
+    /// was dialled from, whose path through the routers is open), presenting `admission`.
+    ///
+    /// # Errors
+    ///
+    /// If netcode refuses the setup.
+    pub fn connect_on(
+        socket: UdpSocket,
+        host: SocketAddr,
+        admission: &Admission,
+    ) -> Result<Self, NetError> {
         let now = epoch_time();
         let connect_token = admission.token(host, now)?;
         let authentication = ClientAuthentication::Secure { connect_token };

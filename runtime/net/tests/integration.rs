@@ -5,4 +5,5 @@ mod common;
 mod datagram_reasons;
 mod malformed_datagrams;
 mod netem;
+mod rendezvous;
 mod renet_payloads;

@@ -66,6 +66,47 @@ fn main() {
     replays(&mut seeds);
     traces(&mut seeds);
     settings(&mut seeds);
+    rendezvous(&mut seeds);
+}
+
+/// A host listed, a joiner looking its code up, and their probes, as the rendezvous target
+/// reads them: each datagram after a byte that names its reader and sender (see the target).
+fn rendezvous(seeds: &mut Seeds) {
+    use fixstep_net::join_code::JoinCode;
+    use fixstep_net::rendezvous::{Answer, Candidate, PathKind, Probe, Request};
+    let code = JoinCode::from_random([1, 1, 2, 3, 4, 5]);
+    let host: SocketAddr = "203.0.113.10:7465".parse().expect("an address");
+    let joiner: SocketAddr = "203.0.113.20:50000".parse().expect("an address");
+    let local = Candidate {
+        kind: PathKind::Local,
+        address: "192.168.1.2:7465".parse().expect("an address"),
+    };
+    // Reader (0: the rendezvous, 1: a host, 2: a joiner) and sender (0: the rendezvous, 1: a
+    // host, 2: a joiner) in a head byte, with 10 ms between datagrams.
+    let head = |reader: u8, sender: u8| reader | (1 << 2) | (sender << 6);
+    let mut out = Vec::new();
+    let list = Request::List { code: None, secret: [3; 16], candidates: vec![local] };
+    datagram(&mut out, head(0, 1), &list.datagram());
+    datagram(&mut out, head(1, 0), &Answer::Listed { code, observed: host }.datagram());
+    let lookup = Request::Lookup { code, candidates: Vec::new() };
+    datagram(&mut out, head(0, 2), &lookup.datagram());
+    let found = Answer::Found {
+        code,
+        host: vec![Candidate { kind: PathKind::Public, address: host }, local],
+        observed: joiner,
+    };
+    datagram(&mut out, head(2, 0), &found.datagram());
+    let wanted = Answer::Wanted {
+        code,
+        joiner: vec![Candidate { kind: PathKind::Public, address: joiner }],
+    };
+    datagram(&mut out, head(1, 0), &wanted.datagram());
+    let probe = Probe { answer: false, code, nonce: 1 };
+    datagram(&mut out, head(1, 2), &probe.datagram());
+    datagram(&mut out, head(2, 1), &probe.answered().datagram());
+    datagram(&mut out, head(0, 1), &Request::Unlist { code, secret: [3; 16] }.datagram());
+    datagram(&mut out, head(2, 0), &Answer::Unknown { code }.datagram());
+    seeds.write("rendezvous", "list_lookup_punch", &out);
 }
 
 /// Where seeds go.

@@ -7,6 +7,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use fixstep_net::WallClock;
+use fixstep_net::join_code::JoinCode;
+use fixstep_net::rendezvous::{Candidate, Dialled, PathKind};
 use fixstep_netplay::{HostOffer, InputLatency, NetPeer, PeerOptions};
 use fixstep_netplay_view::PlayerFrames;
 use fixstep_present::CommandOf;
@@ -30,7 +32,8 @@ const WELCOME_TIMEOUT_MICROS: u64 = 10_000_000;
 /// `fixstep join`'s arguments.
 #[derive(Clone, Debug, Args)]
 pub struct JoinArgs {
-    /// The host, `HOST:PORT`.
+    /// The host, `HOST:PORT`, or a match's join code (`KQ7-4PX`, looked up at
+    /// `--rendezvous`).
     pub host: String,
     /// The player's name: a player coming back under the same name gets its character back.
     #[arg(long, default_value = "player")]
@@ -57,6 +60,8 @@ pub struct JoinArgs {
     /// the port above).
     #[arg(long, value_name = "HOST:PORT")]
     pub offer_at: Option<String>,
+    #[command(flatten)]
+    pub rendezvous: super::rendezvous::RendezvousChoice,
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
@@ -85,6 +90,42 @@ pub fn resolve(text: &str) -> Result<SocketAddr> {
     Ok(address)
 }
 
+/// Dials `host` at `rendezvous` if it is a join code (text without a colon, which every
+/// `HOST:PORT` has): the socket the path was opened from, and where and how the host
+/// answered. `None` for an address.
+///
+/// # Errors
+///
+/// A code that is no code, no rendezvous named, or no path to the host.
+pub fn dial_code(
+    host: &str,
+    rendezvous: &super::rendezvous::RendezvousChoice,
+) -> Result<Option<(std::net::UdpSocket, Dialled)>> {
+    if host.contains(':') {
+        return Ok(None);
+    }
+    let code: JoinCode = host.parse().map_err(|e| bad_input(anyhow::Error::new(e)))?;
+    let rendezvous = rendezvous.address()?;
+    let socket = fixstep_net::bind_towards(rendezvous)?;
+    let port = socket.local_addr().context("the socket has no address")?.port();
+    let local = fixstep_net::lan::lan_address()
+        .map(|ip| Candidate { kind: PathKind::Local, address: SocketAddr::new(ip, port) });
+    let dialled =
+        fixstep_net::rendezvous::dial(&socket, rendezvous, code, local.into_iter().collect())
+            .with_context(|| format!("cannot reach the match {code}"))?;
+    tracing::info!(
+        code = %code,
+        path = %dialled.host.kind,
+        host = %dialled.host.address,
+        millis = dialled.took.as_millis(),
+        "the host of {code} answered at {} ({} path) after {} ms",
+        dialled.host.address,
+        dialled.host.kind,
+        dialled.took.as_millis()
+    );
+    Ok(Some((socket, dialled)))
+}
+
 /// Runs `fixstep join`; returns the summary to print, and whether the host dropped this
 /// peer from the game (its game ended badly, though it has a summary).
 ///
@@ -92,10 +133,16 @@ pub fn resolve(text: &str) -> Result<SocketAddr> {
 ///
 /// A bad host address, level or script; a connection refused, lost or never made.
 pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)> {
-    let host = resolve(&args.host)?;
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
     let offer_at = args.offer_at.as_deref().map(resolve).transpose()?;
+    // Dialled once everything else was read, so that the path the probes opened is used at
+    // once.
+    let dialled = dial_code(&args.host, &args.rendezvous)?;
+    let host = match &dialled {
+        Some((_, dialled)) => dialled.host.address,
+        None => resolve(&args.host)?,
+    };
     let options = PeerOptions {
         host,
         name: args.name.clone(),
@@ -106,13 +153,22 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
         offer: HostOffer { port: args.host_port, at: offer_at },
     };
     if !args.logs.headless {
+        if dialled.is_some() {
+            bail!(
+                "a window joins by address for now: give the host's HOST:PORT, or join by code \
+                 with --headless"
+            );
+        }
         let mode = super::play::Windowed::Join(options);
         super::play::window::<G>(paths, &level_file, &content, &mode)?;
         return Ok((String::new(), false));
     }
     // Every file is read before the host is dialled: a bad one is said at once.
     let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
-    let mut peer = NetPeer::<G>::connect(Arc::clone(&content), &options)?;
+    let mut peer = match dialled {
+        Some((socket, _)) => NetPeer::<G>::connect_on(Arc::clone(&content), &options, socket)?,
+        None => NetPeer::<G>::connect(Arc::clone(&content), &options)?,
+    };
     if let Some(tick) = args.perturb_at {
         peer.perturb_at(fixstep_runtime::Tick(tick));
     }

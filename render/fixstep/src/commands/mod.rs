@@ -14,6 +14,7 @@ pub mod lan;
 pub mod loadtest;
 pub mod netem;
 pub mod play;
+pub mod rendezvous;
 pub mod replay;
 pub mod screenshot;
 pub mod secret;

@@ -20,8 +20,10 @@ const FIRST_SNAPSHOT_TIMEOUT_MICROS: u64 = 10_000_000;
 /// `fixstep spectate`'s arguments.
 #[derive(Clone, Debug, Args)]
 pub struct SpectateArgs {
-    /// The host, `HOST:PORT`.
+    /// The host, `HOST:PORT`, or a match's join code (looked up at `--rendezvous`).
     pub host: String,
+    #[command(flatten)]
+    pub rendezvous: super::rendezvous::RendezvousChoice,
     /// The spectator's name.
     #[arg(long, default_value = "spectator")]
     pub name: String,
@@ -58,11 +60,22 @@ pub struct SpectateArgs {
 ///
 /// A bad host address or level; a connection refused, lost or never made.
 pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, bool)> {
-    let host = resolve(&args.host)?;
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
     let admission = args.password.admission()?;
+    // Dialled last, so that the path the probes opened is used at once.
+    let dialled = super::join::dial_code(&args.host, &args.rendezvous)?;
+    let host = match &dialled {
+        Some((_, dialled)) => dialled.host.address,
+        None => resolve(&args.host)?,
+    };
     if !args.headless {
+        if dialled.is_some() {
+            bail!(
+                "a window watches by address for now: give the host's HOST:PORT, or watch by \
+                 code with --headless"
+            );
+        }
         let name = args.name.clone();
         let record = args.record.clone();
         let mode = super::play::Windowed::Spectate { host, name, admission, record };
@@ -70,7 +83,12 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, b
         return Ok((String::new(), false));
     }
     let record = args.record.clone();
-    let mut spectator = NetSpectator::<G>::connect(&content, host, &args.name, &admission, record)?;
+    let mut spectator = match dialled {
+        Some((socket, _)) => {
+            NetSpectator::<G>::connect_on(&content, socket, host, &args.name, &admission, record)?
+        }
+        None => NetSpectator::<G>::connect(&content, host, &args.name, &admission, record)?,
+    };
     spectator.look_at(Vec3::ZERO);
     let camera = CameraRig::default().behind(Vec3::ZERO, 0.0);
     let mut logs = Logs::<G>::open(None, None, args.drawn_log.as_deref(), &content)?;

@@ -84,6 +84,7 @@ impl Loopback {
             record: None,
             spectator_delay_ticks: 0,
             migration: true,
+            rendezvous: None,
         }
     }
 

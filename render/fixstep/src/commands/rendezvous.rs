@@ -1,0 +1,66 @@
+//! `fixstep rendezvous`: where hosts list their matches under join codes and joiners look
+//! them up (see `fixstep_net::rendezvous`): headless, small, for a group or a community.
+
+use std::net::{IpAddr, SocketAddr, UdpSocket};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use fixstep_net::rendezvous::{DEFAULT_RENDEZVOUS_PORT, RendezvousServer, serve};
+
+/// `fixstep rendezvous`'s arguments.
+#[derive(Clone, Debug, Args)]
+pub struct RendezvousArgs {
+    /// The UDP port to listen on.
+    #[arg(long, default_value_t = DEFAULT_RENDEZVOUS_PORT)]
+    pub port: u16,
+    /// The address to listen on.
+    #[arg(long, default_value = "0.0.0.0")]
+    pub bind: IpAddr,
+}
+
+/// Runs `fixstep rendezvous` until SIGTERM or Ctrl-C.
+///
+/// # Errors
+///
+/// If the port cannot be bound, or the socket fails.
+pub fn run(args: &RendezvousArgs) -> Result<String> {
+    let address = SocketAddr::new(args.bind, args.port);
+    let socket = UdpSocket::bind(address).with_context(|| format!("cannot listen on {address}"))?;
+    let bound = socket.local_addr().context("the socket has no address")?;
+    tracing::info!(address = %bound, "rendezvous listening on {bound}");
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopping = Arc::clone(&stop);
+    ctrlc::set_handler(move || stopping.store(true, Ordering::Relaxed))
+        .context("cannot take the termination signals")?;
+    let mut server = RendezvousServer::default();
+    serve(&socket, &mut server, &stop).context("the rendezvous's socket failed")?;
+    Ok(format!("rendezvous stopped with {} matches listed\n", server.listed()))
+}
+
+/// The rendezvous a host lists its match at, or a joiner looks a code up at.
+#[derive(Clone, Debug, Default, Args)]
+pub struct RendezvousChoice {
+    /// The rendezvous to list the match at or look a join code up at, `HOST:PORT` (see
+    /// `fixstep rendezvous`).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub rendezvous: Option<String>,
+}
+
+impl RendezvousChoice {
+    /// The rendezvous's address.
+    ///
+    /// # Errors
+    ///
+    /// If none was named, or the name is no address, as bad input.
+    pub fn address(&self) -> Result<SocketAddr> {
+        let Some(text) = &self.rendezvous else {
+            return Err(super::bad_input(anyhow::anyhow!(
+                "a join code needs a rendezvous: give --rendezvous HOST:PORT (one that \
+                 `fixstep rendezvous` runs)"
+            )));
+        };
+        super::join::resolve(text)
+    }
+}
