@@ -18,6 +18,7 @@ use crate::delayed::DelayedMatch;
 use crate::desync::{Kept, Side, write_report};
 use crate::news::{HostNews, Leaver};
 use crate::peer::identity_of;
+use crate::reach::{Reach, ReachNews};
 use crate::recording::{RecordError, Recording, keep_going};
 use crate::resume::Resumed;
 use crate::{NetPlayError, NetRules, RecentStates, RecentTicks, part_names};
@@ -58,6 +59,12 @@ pub struct HostOptions {
     /// The rendezvous to list the match at, so that friends join by its code
     /// ([`fixstep_net::rendezvous`]); `None`: it is not listed.
     pub rendezvous: Option<SocketAddr>,
+    /// Whether to ask the home router to forward the host's port (UPnP, NAT-PMP); never for
+    /// a host on loopback.
+    pub port_mapping: bool,
+    /// The STUN servers (`HOST:PORT`) asked where the host is seen from the internet; none
+    /// for a host on loopback.
+    pub stun: Vec<String>,
 }
 
 /// What the host's HUD and logs say of the game.
@@ -561,6 +568,8 @@ pub struct NetHost<G: NetRules> {
     now_micros: u64,
     /// What it tells the LAN of its game (the players counted each tick).
     lan: LanAnswer,
+    /// Its port mapping and listing: how friends on other networks reach it.
+    reach: Reach,
 }
 
 impl<G: NetRules> std::fmt::Debug for NetHost<G> {
@@ -646,7 +655,14 @@ impl<G: NetRules> NetHost<G> {
         if let Some(rendezvous) = options.rendezvous {
             transport.list_at(rendezvous);
         }
-        Ok(Self { game, transport, closing: Vec::new(), now_micros: 0, lan })
+        // A host on every interface is reached on this machine's network address.
+        let local = transport.local_addr().map(|bound| match bound.ip().is_unspecified() {
+            true => fixstep_net::lan::lan_address()
+                .map_or(bound, |ip| SocketAddr::new(ip, bound.port())),
+            false => bound,
+        });
+        let reach = Reach::start(options.port_mapping, local, &options.stun);
+        Ok(Self { game, transport, closing: Vec::new(), now_micros: 0, lan, reach })
     }
 
     /// Where it listens.
@@ -661,12 +677,17 @@ impl<G: NetRules> NetHost<G> {
         self.transport.listing().and_then(fixstep_net::rendezvous::Listing::code)
     }
 
-    /// What the match's listing at its rendezvous learned since the last call: its code, and
-    /// the joiners it punches towards.
-    pub fn drain_listing_events(
-        &mut self,
-    ) -> std::vec::Drain<'_, fixstep_net::rendezvous::ListingEvent> {
-        self.transport.drain_listing_events()
+    /// What changed in how friends on other networks reach the host since the last call: its
+    /// router's mapping, its code, the joiners it punches towards.
+    pub fn drain_reach_news(&mut self) -> std::vec::Drain<'_, ReachNews> {
+        self.reach.drain_news()
+    }
+
+    /// The public address friends reach the host at, once its router or its rendezvous said
+    /// it.
+    #[must_use]
+    pub fn public_address(&self) -> Option<SocketAddr> {
+        self.reach.public_address(&self.transport)
     }
 
     /// The simulation.
@@ -800,6 +821,7 @@ impl<G: NetRules> NetHost<G> {
         let elapsed = std::time::Duration::from_micros(elapsed_micros);
         self.now_micros = self.now_micros.max(now_micros);
         self.transport.receive(elapsed, now_micros, &mut self.game.session)?;
+        self.reach.update(&mut self.transport);
         self.game.after_receive(now_micros)?;
         let close_at = self.now_micros + GOODBYE_GRACE_MICROS;
         self.closing.extend(self.game.drain_departed().map(|peer| (peer, close_at)));

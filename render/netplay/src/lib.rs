@@ -51,6 +51,8 @@
 //!     spectator_delay_ticks: 0,
 //!     migration: true,
 //!     rendezvous: None,
+//!     port_mapping: false,
+//!     stun: Vec::new(),
 //! };
 //! let mut host = HostGame::<Arena>::new(&rink, &options);
 //! let identity = identity_of::<Arena>(&rink);
@@ -91,6 +93,7 @@ mod host;
 mod metrics;
 mod news;
 mod peer;
+mod reach;
 pub mod recording;
 pub mod resume;
 mod schedule;
@@ -112,6 +115,7 @@ pub use peer::{
     HostMoved, InputLatency, NetPeer, PeerOptions, PeerStats, dropped_by, identity_of,
     parse_rejoin_secret, rejoin_file, said_goodbye,
 };
+pub use reach::{Reach, ReachNews};
 pub use recording::{RecordError, Recording};
 pub use schedule::{HostSchedule, SERVE_MICROS, STAND_IN_MICROS};
 pub use shared_ticks::{SharedTicks, Verdict};

@@ -781,6 +781,8 @@ impl<G: NetRules> NetPeer<G> {
             spectator_delay_ticks: 0,
             migration: true,
             rendezvous: None,
+            port_mapping: false,
+            stun: Vec::new(),
         };
         let takeover = takeover.hosted_apart();
         let socket = host_socket.socket;

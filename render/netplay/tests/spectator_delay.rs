@@ -44,6 +44,8 @@ fn host(delay_ticks: u32) -> (HostGame<Arena>, Arc<<Arena as Rules>::Content>) {
         spectator_delay_ticks: delay_ticks,
         migration: true,
         rendezvous: None,
+        port_mapping: false,
+        stun: Vec::new(),
     };
     (HostGame::<Arena>::new(&rink, &options), rink)
 }

@@ -79,6 +79,8 @@ impl Room {
             spectator_delay_ticks: 0,
             migration: true,
             rendezvous: None,
+            port_mapping: false,
+            stun: Vec::new(),
         };
         let mut host = HostGame::new(&level, &options);
         let mut sessions = Vec::new();

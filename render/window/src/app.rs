@@ -172,6 +172,8 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             spectator_delay_ticks: 0,
             migration: true,
             rendezvous: None,
+            port_mapping: true,
+            stun: fixstep_net::stun::DEFAULT_STUN_SERVERS.map(str::to_owned).to_vec(),
         }),
         Launch::Join { host, name, password } => Mode::Join(PeerOptions {
             host: *host,

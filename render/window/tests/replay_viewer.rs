@@ -274,6 +274,8 @@ fn a_window_hosts_on_from_a_replays_moment() {
         spectator_delay_ticks: 0,
         migration: true,
         rendezvous: None,
+        port_mapping: false,
+        stun: Vec::new(),
     };
     let host =
         fixstep_window::session::HostPlay::<Town>::starting(&town(), &options, Some(resumed))

@@ -15,6 +15,8 @@
 //!   of its own when the peer's frames are too slow to (a window drawing a few frames a
 //!   second, or blocked while it is dragged);
 //! - [`lan`] finds the games on the local network: a broadcast query every host answers;
+//! - [`port_map`] asks the home router to forward the host's port (UPnP IGD, NAT-PMP), and
+//!   [`stun`] asks STUN servers where the router maps the host's socket;
 //! - [`rendezvous`] finds a host behind a home router by its join code ([`join_code`]), and
 //!   punches a direct path to it through both routers;
 //! - [`WallClock`] gives the sessions and the network clock their microseconds;
@@ -97,9 +99,11 @@ mod limiter;
 pub mod netcode;
 mod netem;
 mod peer_link;
+pub mod port_map;
 pub mod reads;
 pub mod rendezvous;
 pub mod renet_guard;
+pub mod stun;
 mod transport;
 pub mod wire;
 

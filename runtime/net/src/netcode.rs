@@ -31,8 +31,9 @@ use renetcode::{
 use crate::access::{Refusal, RequestCheck, SessionKey, check_request};
 use crate::limiter::RateLimiter;
 use crate::reads::{Reads, Reason};
-use crate::rendezvous::{Listing, ListingEvent, Probe};
+use crate::rendezvous::{Listing, ListingEvent, PathKind, Probe};
 use crate::renet_guard::{ACK, Kept, PayloadGuard};
+use crate::stun::{StunQuery, is_stun};
 use crate::wire::{CountedSocket, WireCounts};
 
 /// How many datagrams a second the host reads from one address: 2,000, four times what a
@@ -167,6 +168,8 @@ pub struct ServerLink {
     listing: Option<Listing>,
     /// What the listing learned since the host last asked.
     listing_events: Vec<ListingEvent>,
+    /// Asking STUN servers for the host's public address, if it does.
+    stun: Option<StunQuery>,
 }
 
 impl ServerLink {
@@ -190,7 +193,19 @@ impl ServerLink {
             lan_answer: None,
             listing: None,
             listing_events: Vec::new(),
+            stun: None,
         })
+    }
+
+    /// Asks `servers` for the host's public address from now on (see [`crate::stun`]).
+    pub fn learn_public_address(&mut self, servers: Vec<SocketAddr>) {
+        self.stun = Some(StunQuery::new(servers));
+    }
+
+    /// The host's public address as a STUN server saw it, and that server.
+    #[must_use]
+    pub fn stun_learned(&self) -> Option<(SocketAddr, SocketAddr)> {
+        self.stun.as_ref().and_then(StunQuery::learned)
     }
 
     /// Lists the match at a rendezvous with `listing` from now on (`None`: ends the listing
@@ -206,6 +221,11 @@ impl ServerLink {
     #[must_use]
     pub const fn listing(&self) -> Option<&Listing> {
         self.listing.as_ref()
+    }
+
+    /// The match's listing, to change what it gives.
+    pub const fn listing_mut(&mut self) -> Option<&mut Listing> {
+        self.listing.as_mut()
     }
 
     /// What the listing learned since the last call.
@@ -275,6 +295,9 @@ impl ServerLink {
             let result = self.netcode.update_client(client);
             let _ = handle(result, &self.socket, server, &mut self.clients);
         }
+        if let Some((to, request)) = self.stun.as_mut().and_then(|q| q.poll(self.now)) {
+            let _ = self.socket.send_to(&request, to);
+        }
         if let Some(listing) = &mut self.listing {
             for (to, datagram) in listing.poll(self.now) {
                 // A joiner's address that cannot be sent to (another network's) is one less.
@@ -301,6 +324,17 @@ impl ServerLink {
                 let _ = self.socket.send_to(answer, from);
             }
             return Reason::LanQuery;
+        }
+        if let Some(query) = &mut self.stun
+            && is_stun(datagram)
+        {
+            if query.receive(from, datagram)
+                && let Some((learned, _)) = query.learned()
+                && let Some(listing) = &mut self.listing
+            {
+                listing.set_candidate(PathKind::Public, Some(learned));
+            }
+            return Reason::Rendezvous;
         }
         if let Some(listing) = &mut self.listing
             && (crate::rendezvous::is_rendezvous(datagram) || Probe::read(datagram).is_some())

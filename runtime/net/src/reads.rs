@@ -13,8 +13,8 @@ pub enum Reason {
     Netcode,
     /// A query of the LAN list ([`crate::lan`]).
     LanQuery,
-    /// A rendezvous's answer or news, or a probe of a joiner dialling the match's code
-    /// ([`crate::rendezvous`]).
+    /// A rendezvous's answer or news, a probe of a joiner dialling the match's code
+    /// ([`crate::rendezvous`]), or a STUN server's answer ([`crate::stun`]).
     Rendezvous,
     /// Over its address's [`crate::netcode::DATAGRAMS_PER_SECOND`]: dropped unread.
     Flooded,

@@ -260,6 +260,23 @@ impl HostTransport {
         self.transport.listing()
     }
 
+    /// Asks the STUN servers at `servers` for the host's public address from now on; once
+    /// one answers, the listing offers it to joiners.
+    pub fn learn_public_address(&mut self, servers: Vec<SocketAddr>) {
+        self.transport.learn_public_address(servers);
+    }
+
+    /// The host's public address as a STUN server saw it, and that server.
+    #[must_use]
+    pub fn stun_learned(&self) -> Option<(SocketAddr, SocketAddr)> {
+        self.transport.stun_learned()
+    }
+
+    /// The match's listing, to change what it gives.
+    pub const fn listing_mut(&mut self) -> Option<&mut crate::rendezvous::Listing> {
+        self.transport.listing_mut()
+    }
+
     /// What the listing learned since the last call.
     pub fn drain_listing_events(&mut self) -> std::vec::Drain<'_, crate::rendezvous::ListingEvent> {
         self.transport.drain_listing_events()

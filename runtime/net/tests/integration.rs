@@ -7,3 +7,4 @@ mod malformed_datagrams;
 mod netem;
 mod rendezvous;
 mod renet_payloads;
+mod stun;

@@ -13,7 +13,7 @@ use fixstep_net::WallClock;
 use fixstep_netplay::resume::from_replay;
 use fixstep_netplay::{
     HostMetrics, HostOptions, HostSchedule, MAX_SPECTATOR_DELAY_S, METRICS_PATH, MetricsServer,
-    NetHost,
+    NetHost, ReachNews,
 };
 use fixstep_present::CommandOf;
 use fixstep_runtime::net::DEFAULT_SEAT_GRACE_MICROS;
@@ -132,12 +132,18 @@ pub struct HostArgs {
     /// player offers to host it, and when the host goes, its players stop.
     #[arg(long)]
     pub no_migration: bool,
+    /// Ask no home router to forward the host's port (it is asked by UPnP and NAT-PMP
+    /// otherwise, unless the host listens on loopback only).
+    #[arg(long)]
+    pub no_port_mapping: bool,
     /// List the match at a rendezvous (`--rendezvous`) under a join code that friends type to
     /// join from another network (`fixstep join CODE`); the code is printed and shown.
     #[arg(long)]
     pub code: bool,
     #[command(flatten)]
     pub rendezvous: super::rendezvous::RendezvousChoice,
+    #[command(flatten)]
+    pub stun: super::rendezvous::StunChoice,
     /// Run as an Agones game server (headless): Ready once listening, Health from the tick
     /// loop, the players in the GameServer's `players` List, Shutdown when the match ends.
     /// The SDK sidecar is reached on `AGONES_SDK_HTTP_PORT` (which Agones sets).
@@ -202,27 +208,6 @@ fn warn_open(port: Option<u16>) {
     );
 }
 
-/// Logs what the match's listing at its rendezvous learned.
-fn say_listing(event: &fixstep_net::rendezvous::ListingEvent) {
-    use fixstep_net::rendezvous::ListingEvent;
-    match event {
-        ListingEvent::Listed { code, observed } => tracing::info!(
-            code = %code,
-            public = %observed,
-            "join code {code}: friends join with `fixstep join {code}` (the rendezvous sees \
-             this host at {observed})"
-        ),
-        ListingEvent::Full => {
-            tracing::warn!("the rendezvous has no room for this match: no join code yet");
-        }
-        ListingEvent::Wanted { joiner } => {
-            let at: Vec<String> =
-                joiner.iter().map(|c| format!("{} {}", c.kind, c.address)).collect();
-            tracing::info!("a joiner dials the code from {}: punching towards it", at.join(", "));
-        }
-    }
-}
-
 /// Runs `fixstep host`; returns the summary to print.
 ///
 /// # Errors
@@ -254,6 +239,8 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         spectator_delay_ticks: args.spectator_delay_ticks(),
         migration: !args.no_migration,
         rendezvous: args.code.then(|| args.rendezvous.address()).transpose()?,
+        port_mapping: !args.no_port_mapping,
+        stun: args.stun.servers(),
     };
     // Every file is read before anything is said or bound: a bad one is the only line.
     let script = read_input_script::<G>(args.logs.input_script.as_deref())?;
@@ -335,8 +322,11 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         let elapsed = now - last;
         last = now;
         host.receive(elapsed, now)?;
-        for event in host.drain_listing_events() {
-            say_listing(&event);
+        for news in host.drain_reach_news() {
+            match news {
+                ReachNews::Unmapped { .. } | ReachNews::ListingFull => tracing::warn!("{news}"),
+                _ => tracing::info!("{news}"),
+            }
         }
         let mut seats_changed = false;
         for news in host.drain_news() {

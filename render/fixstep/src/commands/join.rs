@@ -62,6 +62,8 @@ pub struct JoinArgs {
     pub offer_at: Option<String>,
     #[command(flatten)]
     pub rendezvous: super::rendezvous::RendezvousChoice,
+    #[command(flatten)]
+    pub stun: super::rendezvous::StunChoice,
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
@@ -91,7 +93,8 @@ pub fn resolve(text: &str) -> Result<SocketAddr> {
 }
 
 /// Dials `host` at `rendezvous` if it is a join code (text without a colon, which every
-/// `HOST:PORT` has): the socket the path was opened from, and where and how the host
+/// `HOST:PORT` has), telling it and the host where the STUN servers of `stun` see this
+/// player too: the socket the path was opened from, and where and how the host
 /// answered. `None` for an address.
 ///
 /// # Errors
@@ -100,6 +103,7 @@ pub fn resolve(text: &str) -> Result<SocketAddr> {
 pub fn dial_code(
     host: &str,
     rendezvous: &super::rendezvous::RendezvousChoice,
+    stun: &super::rendezvous::StunChoice,
 ) -> Result<Option<(std::net::UdpSocket, Dialled)>> {
     if host.contains(':') {
         return Ok(None);
@@ -110,9 +114,10 @@ pub fn dial_code(
     let port = socket.local_addr().context("the socket has no address")?.port();
     let local = fixstep_net::lan::lan_address()
         .map(|ip| Candidate { kind: PathKind::Local, address: SocketAddr::new(ip, port) });
-    let dialled =
-        fixstep_net::rendezvous::dial(&socket, rendezvous, code, local.into_iter().collect())
-            .with_context(|| format!("cannot reach the match {code}"))?;
+    let stun = stun.addresses(rendezvous);
+    let candidates = local.into_iter().collect();
+    let dialled = fixstep_net::rendezvous::dial(&socket, rendezvous, code, candidates, stun)
+        .with_context(|| format!("cannot reach the match {code}"))?;
     tracing::info!(
         code = %code,
         path = %dialled.host.kind,
@@ -138,7 +143,7 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
     let offer_at = args.offer_at.as_deref().map(resolve).transpose()?;
     // Dialled once everything else was read, so that the path the probes opened is used at
     // once.
-    let dialled = dial_code(&args.host, &args.rendezvous)?;
+    let dialled = dial_code(&args.host, &args.rendezvous, &args.stun)?;
     let host = match &dialled {
         Some((_, dialled)) => dialled.host.address,
         None => resolve(&args.host)?,

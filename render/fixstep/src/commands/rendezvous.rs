@@ -1,13 +1,14 @@
 //! `fixstep rendezvous`: where hosts list their matches under join codes and joiners look
 //! them up (see `fixstep_net::rendezvous`): headless, small, for a group or a community.
 
-use std::net::{IpAddr, SocketAddr, UdpSocket};
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs, UdpSocket};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use clap::Args;
 use fixstep_net::rendezvous::{DEFAULT_RENDEZVOUS_PORT, RendezvousServer, serve};
+use fixstep_net::stun::DEFAULT_STUN_SERVERS;
 
 /// `fixstep rendezvous`'s arguments.
 #[derive(Clone, Debug, Args)]
@@ -62,5 +63,44 @@ impl RendezvousChoice {
             )));
         };
         super::join::resolve(text)
+    }
+}
+
+/// The STUN servers asked where this machine is seen from the internet.
+#[derive(Clone, Debug, Default, Args)]
+pub struct StunChoice {
+    /// A STUN server to ask where the internet sees this machine, `HOST:PORT` (again for
+    /// more; default: public ones). Not asked by a host on loopback, or a player dialling a
+    /// rendezvous on loopback.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub stun: Vec<String>,
+    /// Ask no STUN server.
+    #[arg(long, conflicts_with = "stun")]
+    pub no_stun: bool,
+}
+
+impl StunChoice {
+    /// The servers to ask: those named, the default ones, or none.
+    #[must_use]
+    pub fn servers(&self) -> Vec<String> {
+        match (self.no_stun, self.stun.is_empty()) {
+            (true, _) => Vec::new(),
+            (false, true) => DEFAULT_STUN_SERVERS.map(str::to_owned).to_vec(),
+            (false, false) => self.stun.clone(),
+        }
+    }
+
+    /// The servers' addresses (IPv4, the family a joiner's socket has), those whose names do
+    /// not resolve left out; none when `towards` is on loopback, which the internet's
+    /// servers cannot see.
+    #[must_use]
+    pub fn addresses(&self, towards: SocketAddr) -> Vec<SocketAddr> {
+        if towards.ip().is_loopback() {
+            return Vec::new();
+        }
+        self.servers()
+            .iter()
+            .filter_map(|name| name.to_socket_addrs().ok()?.find(SocketAddr::is_ipv4))
+            .collect()
     }
 }

@@ -24,6 +24,8 @@ pub struct SpectateArgs {
     pub host: String,
     #[command(flatten)]
     pub rendezvous: super::rendezvous::RendezvousChoice,
+    #[command(flatten)]
+    pub stun: super::rendezvous::StunChoice,
     /// The spectator's name.
     #[arg(long, default_value = "spectator")]
     pub name: String,
@@ -64,7 +66,7 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, b
     let content = paths.load::<G>(&level_file)?;
     let admission = args.password.admission()?;
     // Dialled last, so that the path the probes opened is used at once.
-    let dialled = super::join::dial_code(&args.host, &args.rendezvous)?;
+    let dialled = super::join::dial_code(&args.host, &args.rendezvous, &args.stun)?;
     let host = match &dialled {
         Some((_, dialled)) => dialled.host.address,
         None => resolve(&args.host)?,

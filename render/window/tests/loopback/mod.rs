@@ -85,6 +85,8 @@ impl Loopback {
             spectator_delay_ticks: 0,
             migration: true,
             rendezvous: None,
+            port_mapping: false,
+            stun: Vec::new(),
         }
     }
 

@@ -103,6 +103,14 @@ impl Dial {
         }
     }
 
+    /// Gives `candidate` too from the next lookup on (a STUN server's view of this joiner).
+    pub fn add_candidate(&mut self, candidate: Candidate) {
+        if !self.candidates.contains(&candidate) {
+            self.candidates.push(candidate);
+            self.next_lookup = Duration::ZERO;
+        }
+    }
+
     /// How it ended, once it did (taken: `None` after).
     pub const fn outcome(&mut self) -> Option<Result<Dialled, DialError>> {
         self.outcome.take()

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::join_code::JoinCode;
 
-use super::message::{Answer, Candidate, ListingSecret, Probe, Request};
+use super::message::{Answer, Candidate, ListingSecret, PathKind, Probe, Request};
 use super::{LIST_EVERY, PROBE_EVERY, PUNCH_FOR};
 
 /// How soon a host asks again while the rendezvous has not answered its listing: half a
@@ -102,6 +102,15 @@ impl Listing {
             self.candidates = candidates;
             self.next_list = Duration::ZERO;
         }
+    }
+
+    /// Gives `address` as the host's candidate of `kind` from now on, in place of any it
+    /// gave of that kind (`None`: none of that kind).
+    pub fn set_candidate(&mut self, kind: PathKind, address: Option<SocketAddr>) {
+        let mut candidates: Vec<Candidate> =
+            self.candidates.iter().copied().filter(|c| c.kind != kind).collect();
+        candidates.extend(address.map(|address| Candidate { kind, address }));
+        self.set_candidates(candidates);
     }
 
     /// What to send at `now` (any monotonic time): the listing when it is due, and probes to

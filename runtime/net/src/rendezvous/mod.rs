@@ -42,6 +42,7 @@ pub use server::{
 };
 
 use crate::join_code::JoinCode;
+use crate::stun::{StunQuery, is_stun};
 
 /// The port a rendezvous listens on unless told: next to the game's ports
 /// ([`crate::lan::LAN_PORTS`]), unassigned by IANA.
@@ -74,13 +75,18 @@ pub const DIAL_TIMEOUT: Duration = Duration::from_secs(10);
 /// path that opens within a second (a round trip after the host's first punch) is taken.
 pub const RELAY_GRACE: Duration = Duration::from_secs(1);
 
+/// The longest datagram a dialling joiner reads, bytes: an Ethernet frame's payload, more
+/// than any rendezvous answer, probe or STUN answer.
+const MAX_DATAGRAM_BYTES: usize = 1_500;
+
 /// How long a socket loop waits for a datagram before it looks at its timers: 10 ms, far
 /// finer than [`PROBE_EVERY`].
 const WAIT: Duration = Duration::from_millis(10);
 
 /// Dials `code` at `rendezvous` on `socket` (the joiner's session then runs on it), giving
-/// `candidates` besides the address the rendezvous sees: blocks until a path to the host
-/// answers, or for at most [`DIAL_TIMEOUT`].
+/// `candidates` besides the address the rendezvous sees, and the public address the STUN
+/// servers `stun` see once one answers: blocks until a path to the host answers, or for at
+/// most [`DIAL_TIMEOUT`].
 ///
 /// # Errors
 ///
@@ -90,13 +96,16 @@ pub fn dial(
     rendezvous: SocketAddr,
     code: JoinCode,
     candidates: Vec<Candidate>,
+    stun: Vec<SocketAddr>,
 ) -> Result<Dialled, DialError> {
     let mut dial = Dial::new(rendezvous, code, candidates);
+    let mut query = StunQuery::new(stun);
     let start = Instant::now();
     socket.set_read_timeout(Some(WAIT)).map_err(DialError::Socket)?;
-    let mut buffer = [0u8; REQUEST_BYTES];
+    let mut buffer = [0u8; MAX_DATAGRAM_BYTES];
     loop {
-        for (to, datagram) in dial.poll(start.elapsed()) {
+        let sends = dial.poll(start.elapsed()).into_iter().chain(query.poll(start.elapsed()));
+        for (to, datagram) in sends {
             // An address that cannot be sent to (another network's) is one candidate less.
             let _ = socket.send_to(&datagram, to);
         }
@@ -104,6 +113,13 @@ pub fn dial(
             return outcome;
         }
         match socket.recv_from(&mut buffer) {
+            Ok((len, from)) if is_stun(&buffer[..len]) => {
+                if query.receive(from, &buffer[..len])
+                    && let Some((address, _)) = query.learned()
+                {
+                    dial.add_candidate(Candidate { kind: PathKind::Public, address });
+                }
+            }
             Ok((len, from)) => {
                 if let Some((to, answer)) = dial.receive(from, &buffer[..len], start.elapsed()) {
                     let _ = socket.send_to(&answer, to);
