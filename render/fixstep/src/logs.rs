@@ -64,10 +64,19 @@ where
     }
 }
 
-/// What `RUST_LOG` asks for: everything at info and above unless it says otherwise; a value
-/// that does not read is said, and the default used.
+/// The libraries whose info is their own workings, not the player's or the operator's news:
+/// the STUN and TURN protocol crates narrate every request. Their warnings still show.
+const CHATTY_LIBRARIES: [&str; 4] = ["stun_proto", "stun_types", "turn_client_proto", "turn_types"];
+
+/// What `RUST_LOG` asks for: everything at info and above unless it says otherwise (the
+/// [`CHATTY_LIBRARIES`] at warnings); a value that does not read is said, and the default
+/// used.
 fn filter() -> (Targets, Option<String>) {
-    let default = Targets::new().with_default(LevelFilter::INFO);
+    let default = CHATTY_LIBRARIES
+        .iter()
+        .fold(Targets::new().with_default(LevelFilter::INFO), |targets, library| {
+            targets.with_target(*library, LevelFilter::WARN)
+        });
     match std::env::var(LOG_FILTER_VAR) {
         Ok(value) if !value.trim().is_empty() => match value.parse::<Targets>() {
             Ok(targets) => (targets, None),

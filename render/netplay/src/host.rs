@@ -65,6 +65,9 @@ pub struct HostOptions {
     /// The STUN servers (`HOST:PORT`) asked where the host is seen from the internet; none
     /// for a host on loopback.
     pub stun: Vec<String>,
+    /// The TURN relay the host allocates an address on, for joiners nothing direct reaches
+    /// (`None`: none).
+    pub turn: Option<fixstep_net::relay::TurnServer>,
 }
 
 /// What the host's HUD and logs say of the game.
@@ -654,6 +657,9 @@ impl<G: NetRules> NetHost<G> {
         transport.set_lan_answer(&lan);
         if let Some(rendezvous) = options.rendezvous {
             transport.list_at(rendezvous);
+        }
+        if let Some(turn) = &options.turn {
+            transport.relay_through(turn)?;
         }
         // A host on every interface is reached on this machine's network address.
         let local = transport.local_addr().map(|bound| match bound.ip().is_unspecified() {

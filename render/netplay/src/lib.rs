@@ -53,6 +53,7 @@
 //!     rendezvous: None,
 //!     port_mapping: false,
 //!     stun: Vec::new(),
+//!     turn: None,
 //! };
 //! let mut host = HostGame::<Arena>::new(&rink, &options);
 //! let identity = identity_of::<Arena>(&rink);

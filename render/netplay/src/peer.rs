@@ -783,6 +783,7 @@ impl<G: NetRules> NetPeer<G> {
             rendezvous: None,
             port_mapping: false,
             stun: Vec::new(),
+            turn: None,
         };
         let takeover = takeover.hosted_apart();
         let socket = host_socket.socket;

@@ -10,6 +10,7 @@ use std::sync::mpsc::Receiver;
 use fixstep_net::HostTransport;
 use fixstep_net::join_code::JoinCode;
 use fixstep_net::port_map::{MappingState, PortMapper, PortMapping};
+use fixstep_net::relay::RelayEvent;
 use fixstep_net::rendezvous::{Candidate, ListingEvent, PathKind};
 
 /// What changed in how friends reach the host: for its log and its HUD.
@@ -40,6 +41,16 @@ pub enum ReachNews {
         public: SocketAddr,
         /// The server that said it.
         server: SocketAddr,
+    },
+    /// The TURN relay gave the host `address`, which joiners nothing direct reaches send to.
+    Relayed {
+        /// The relayed address.
+        address: SocketAddr,
+    },
+    /// The TURN relay gave no address.
+    RelayFailed {
+        /// Why, in a line.
+        why: String,
     },
     /// The rendezvous has no room for the match.
     ListingFull,
@@ -74,6 +85,12 @@ impl fmt::Display for ReachNews {
             Self::Learned { public, server } => {
                 write!(f, "the STUN server at {server} sees this host at {public}")
             }
+            Self::Relayed { address } => write!(
+                f,
+                "the TURN relay gave this host {address}, for friends whose routers let nothing \
+                 direct through"
+            ),
+            Self::RelayFailed { why } => write!(f, "no relay: {why}"),
             Self::ListingFull => {
                 f.write_str("the rendezvous has no room for this match: no join code yet")
             }
@@ -154,6 +171,12 @@ impl Reach {
                 }
             }
         }
+        for event in transport.drain_relay_events().collect::<Vec<_>>() {
+            self.news.push(match event {
+                RelayEvent::Allocated(address) => ReachNews::Relayed { address },
+                RelayEvent::Failed(why) => ReachNews::RelayFailed { why },
+            });
+        }
         for event in transport.drain_listing_events().collect::<Vec<_>>() {
             self.news.push(match event {
                 ListingEvent::Listed { code, observed } => {
@@ -165,9 +188,12 @@ impl Reach {
             });
         }
         if remap {
-            let mapped = self.public_address(transport);
+            // The mapped port at the public address, and the relay, whichever came first.
+            let mapped = self.mapping.and_then(|_| self.public_address(transport));
+            let relayed = transport.relayed_address();
             if let Some(listing) = transport.listing_mut() {
                 listing.set_candidate(PathKind::Mapped, mapped);
+                listing.set_candidate(PathKind::Relayed, relayed);
             }
         }
     }

@@ -46,6 +46,7 @@ fn host(delay_ticks: u32) -> (HostGame<Arena>, Arc<<Arena as Rules>::Content>) {
         rendezvous: None,
         port_mapping: false,
         stun: Vec::new(),
+        turn: None,
     };
     (HostGame::<Arena>::new(&rink, &options), rink)
 }

@@ -81,6 +81,7 @@ impl Room {
             rendezvous: None,
             port_mapping: false,
             stun: Vec::new(),
+            turn: None,
         };
         let mut host = HostGame::new(&level, &options);
         let mut sessions = Vec::new();

@@ -174,6 +174,7 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             rendezvous: None,
             port_mapping: true,
             stun: fixstep_net::stun::DEFAULT_STUN_SERVERS.map(str::to_owned).to_vec(),
+            turn: None,
         }),
         Launch::Join { host, name, password } => Mode::Join(PeerOptions {
             host: *host,

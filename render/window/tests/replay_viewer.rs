@@ -276,6 +276,7 @@ fn a_window_hosts_on_from_a_replays_moment() {
         rendezvous: None,
         port_mapping: false,
         stun: Vec::new(),
+        turn: None,
     };
     let host =
         fixstep_window::session::HostPlay::<Town>::starting(&town(), &options, Some(resumed))

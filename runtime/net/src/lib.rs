@@ -93,6 +93,7 @@
 #![warn(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 
 pub mod access;
+mod host_socket;
 pub mod join_code;
 pub mod lan;
 mod limiter;
@@ -101,6 +102,7 @@ mod netem;
 mod peer_link;
 pub mod port_map;
 pub mod reads;
+pub mod relay;
 pub mod rendezvous;
 pub mod renet_guard;
 pub mod stun;

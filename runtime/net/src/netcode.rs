@@ -29,8 +29,10 @@ use renetcode::{
 };
 
 use crate::access::{Refusal, RequestCheck, SessionKey, check_request};
+use crate::host_socket::HostSocket;
 use crate::limiter::RateLimiter;
 use crate::reads::{Reads, Reason};
+use crate::relay::{RelayCounts, RelayEvent, TurnServer};
 use crate::rendezvous::{Listing, ListingEvent, PathKind, Probe};
 use crate::renet_guard::{ACK, Kept, PayloadGuard};
 use crate::stun::{StunQuery, is_stun};
@@ -149,7 +151,7 @@ pub fn well_formed(datagram: &[u8]) -> bool {
 /// The host's end: netcode's server on a non-blocking socket, feeding a renet server.
 #[derive(Debug)]
 pub struct ServerLink {
-    socket: CountedSocket,
+    socket: HostSocket,
     netcode: NetcodeServer,
     buffer: Box<[u8; NETCODE_MAX_PACKET_BYTES]>,
     /// Every datagram read, by what became of it.
@@ -170,6 +172,8 @@ pub struct ServerLink {
     listing_events: Vec<ListingEvent>,
     /// Asking STUN servers for the host's public address, if it does.
     stun: Option<StunQuery>,
+    /// What happened to the relay's allocation since the host last asked.
+    relay_events: Vec<RelayEvent>,
 }
 
 impl ServerLink {
@@ -181,7 +185,7 @@ impl ServerLink {
     /// If the socket cannot be made non-blocking.
     pub fn new(config: ServerConfig, key: SessionKey, socket: UdpSocket) -> io::Result<Self> {
         Ok(Self {
-            socket: CountedSocket::new(socket)?,
+            socket: HostSocket::new(socket)?,
             now: config.current_time,
             netcode: NetcodeServer::new(config),
             buffer: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
@@ -194,7 +198,35 @@ impl ServerLink {
             listing: None,
             listing_events: Vec::new(),
             stun: None,
+            relay_events: Vec::new(),
         })
+    }
+
+    /// Allocates an address on the TURN relay `server` from now on, which the listing offers
+    /// joiners once the relay gave it ([`crate::relay`]).
+    ///
+    /// # Errors
+    ///
+    /// If the socket has no address.
+    pub fn relay_through(&mut self, server: &TurnServer) -> io::Result<()> {
+        self.socket.relay_through(server)
+    }
+
+    /// What crossed the relay, if the host has one.
+    #[must_use]
+    pub fn relay_counts(&self) -> Option<RelayCounts> {
+        self.socket.relay_counts()
+    }
+
+    /// The address the relay gave the host, once it did.
+    #[must_use]
+    pub fn relayed_address(&self) -> Option<SocketAddr> {
+        self.socket.relayed_address()
+    }
+
+    /// What happened to the relay's allocation since the last call.
+    pub fn drain_relay_events(&mut self) -> std::vec::Drain<'_, RelayEvent> {
+        self.relay_events.drain(..)
     }
 
     /// Asks `servers` for the host's public address from now on (see [`crate::stun`]).
@@ -278,6 +310,12 @@ impl ServerLink {
     pub fn update(&mut self, elapsed: Duration, server: &mut RenetServer) -> io::Result<()> {
         self.netcode.update(elapsed);
         self.now += elapsed;
+        for event in self.socket.tick(self.now) {
+            if let (RelayEvent::Allocated(address), Some(listing)) = (&event, &mut self.listing) {
+                listing.set_candidate(PathKind::Relayed, Some(*address));
+            }
+            self.relay_events.push(event);
+        }
         loop {
             match self.socket.recv_from(&mut self.buffer[..]) {
                 Ok((len, from)) => {
@@ -293,7 +331,7 @@ impl ServerLink {
         }
         for client in self.netcode.clients_id() {
             let result = self.netcode.update_client(client);
-            let _ = handle(result, &self.socket, server, &mut self.clients);
+            let _ = handle(result, &mut self.socket, server, &mut self.clients);
         }
         if let Some((to, request)) = self.stun.as_mut().and_then(|q| q.poll(self.now)) {
             let _ = self.socket.send_to(&request, to);
@@ -306,7 +344,7 @@ impl ServerLink {
         }
         for client in server.disconnections_id() {
             let result = self.netcode.disconnect(client);
-            let _ = handle(result, &self.socket, server, &mut self.clients);
+            let _ = handle(result, &mut self.socket, server, &mut self.clients);
         }
         Ok(())
     }
@@ -314,6 +352,12 @@ impl ServerLink {
     /// Acts on the datagram of `len` bytes in the buffer, from `from`, and says what became
     /// of it: each check in turn, then netcode, then (for a payload) the guard.
     fn read(&mut self, len: usize, from: SocketAddr, server: &mut RenetServer) -> Reason {
+        // What the relay carried is read as from its peer, under that peer's limits.
+        let (len, from) = match self.socket.unwrap_relayed(&mut self.buffer[..], len, from) {
+            Some(Some(carried)) => carried,
+            Some(None) => return Reason::Rendezvous,
+            None => (len, from),
+        };
         if !self.datagrams.allow(from, self.now) {
             return Reason::Flooded;
         }
@@ -343,6 +387,12 @@ impl ServerLink {
             if let Some(answer) = listing.answer_probe(datagram) {
                 let _ = self.socket.send_to(&answer, from);
             } else if let Some(event) = listing.receive(from, datagram, self.now) {
+                // A joiner the relay may have to carry is let through it.
+                if let ListingEvent::Wanted { joiner } = &event {
+                    for candidate in joiner {
+                        self.socket.permit(candidate.address.ip());
+                    }
+                }
                 self.listing_events.push(event);
             }
             return Reason::Rendezvous;
@@ -358,7 +408,7 @@ impl ServerLink {
         let probe = (!request).then(|| SealedProbe::of(&self.buffer[..len]));
         let connected = self.clients.connected.contains_key(&from);
         let result = self.netcode.process_packet(from, &mut self.buffer[..len]);
-        let taken = handle(result, &self.socket, server, &mut self.clients);
+        let taken = handle(result, &mut self.socket, server, &mut self.clients);
         match (taken, probe) {
             (Some(reason), _) => reason,
             (None, None) => Reason::RequestDeclined,
@@ -410,12 +460,14 @@ impl ServerLink {
         }
     }
 
-    /// Disconnects every client at once, telling each, and ends the match's listing.
+    /// Disconnects every client at once, telling each, ends the match's listing and gives its
+    /// relay's allocation back.
     pub fn disconnect_all(&mut self, server: &mut RenetServer) {
         self.set_listing(None);
+        self.socket.release_relay();
         for client in self.netcode.clients_id() {
             let result = self.netcode.disconnect(client);
-            let _ = handle(result, &self.socket, server, &mut self.clients);
+            let _ = handle(result, &mut self.socket, server, &mut self.clients);
         }
     }
 }
@@ -439,7 +491,7 @@ struct Clients {
 /// renet resend what matters.
 fn handle(
     result: ServerResult<'_, '_>,
-    socket: &CountedSocket,
+    socket: &mut HostSocket,
     server: &mut RenetServer,
     clients: &mut Clients,
 ) -> Option<Reason> {

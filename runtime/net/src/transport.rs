@@ -272,6 +272,35 @@ impl HostTransport {
         self.transport.stun_learned()
     }
 
+    /// Allocates an address on the TURN relay `server` from now on, for joiners nothing
+    /// direct reaches ([`crate::relay`]); the listing offers it once the relay gave it.
+    ///
+    /// # Errors
+    ///
+    /// If the socket has no address.
+    pub fn relay_through(&mut self, server: &crate::relay::TurnServer) -> Result<(), NetError> {
+        self.transport
+            .relay_through(server)
+            .map_err(|source| NetError::Io { what: "the host's socket", source })
+    }
+
+    /// What crossed the relay, if the host has one.
+    #[must_use]
+    pub fn relay_counts(&self) -> Option<crate::relay::RelayCounts> {
+        self.transport.relay_counts()
+    }
+
+    /// The address the relay gave the host, once it did.
+    #[must_use]
+    pub fn relayed_address(&self) -> Option<SocketAddr> {
+        self.transport.relayed_address()
+    }
+
+    /// What happened to the relay's allocation since the last call.
+    pub fn drain_relay_events(&mut self) -> std::vec::Drain<'_, crate::relay::RelayEvent> {
+        self.transport.drain_relay_events()
+    }
+
     /// The match's listing, to change what it gives.
     pub const fn listing_mut(&mut self) -> Option<&mut crate::rendezvous::Listing> {
         self.transport.listing_mut()

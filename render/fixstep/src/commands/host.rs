@@ -144,6 +144,8 @@ pub struct HostArgs {
     pub rendezvous: super::rendezvous::RendezvousChoice,
     #[command(flatten)]
     pub stun: super::rendezvous::StunChoice,
+    #[command(flatten)]
+    pub turn: super::rendezvous::TurnChoice,
     /// Run as an Agones game server (headless): Ready once listening, Health from the tick
     /// loop, the players in the GameServer's `players` List, Shutdown when the match ends.
     /// The SDK sidecar is reached on `AGONES_SDK_HTTP_PORT` (which Agones sets).
@@ -241,6 +243,7 @@ pub fn run<G: Playable>(args: &HostArgs, paths: &Paths) -> Result<String> {
         rendezvous: args.code.then(|| args.rendezvous.address()).transpose()?,
         port_mapping: !args.no_port_mapping,
         stun: args.stun.servers(),
+        turn: args.turn.server()?,
     };
     // Every file is read before anything is said or bound: a bad one is the only line.
     let script = read_input_script::<G>(args.logs.input_script.as_deref())?;

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use clap::Args;
+use fixstep_net::relay::TurnServer;
 use fixstep_net::rendezvous::{DEFAULT_RENDEZVOUS_PORT, RendezvousServer, serve};
 use fixstep_net::stun::DEFAULT_STUN_SERVERS;
 
@@ -102,5 +103,48 @@ impl StunChoice {
             .iter()
             .filter_map(|name| name.to_socket_addrs().ok()?.find(SocketAddr::is_ipv4))
             .collect()
+    }
+}
+
+/// The TURN relay a host allocates an address on.
+#[derive(Clone, Debug, Default, Args)]
+pub struct TurnChoice {
+    /// A TURN relay for friends whose routers let nothing direct through (symmetric NAT):
+    /// `turn:HOST:PORT` or `HOST:PORT` (UDP; port 3478 if none).
+    #[arg(long, value_name = "URL", requires_all = ["turn_user", "turn_password"])]
+    pub turn: Option<String>,
+    /// The relay's user name (its long-term credentials).
+    #[arg(long, value_name = "USER", requires = "turn")]
+    pub turn_user: Option<String>,
+    /// The relay's password.
+    #[arg(long, value_name = "PASSWORD", requires = "turn")]
+    pub turn_password: Option<String>,
+}
+
+/// TURN's port unless a URL names one (RFC 8656).
+const TURN_PORT: u16 = 3478;
+
+impl TurnChoice {
+    /// The relay, if one was named.
+    ///
+    /// # Errors
+    ///
+    /// If its URL names no address, as bad input.
+    pub fn server(&self) -> Result<Option<TurnServer>> {
+        let (Some(url), Some(user), Some(password)) =
+            (&self.turn, &self.turn_user, &self.turn_password)
+        else {
+            return Ok(None);
+        };
+        let at = url.strip_prefix("turn:").unwrap_or(url);
+        let at = at.split_once('?').map_or(at, |(at, _)| at);
+        let with_port = if at.rsplit_once(':').is_some_and(|(_, p)| p.parse::<u16>().is_ok()) {
+            at.to_owned()
+        } else {
+            format!("{at}:{TURN_PORT}")
+        };
+        let address =
+            super::join::resolve(&with_port).with_context(|| format!("the TURN relay `{url}`"))?;
+        Ok(Some(TurnServer { address, user: user.clone(), password: password.clone() }))
     }
 }

@@ -87,6 +87,7 @@ impl Loopback {
             rendezvous: None,
             port_mapping: false,
             stun: Vec::new(),
+            turn: None,
         }
     }
 
