@@ -3,6 +3,7 @@
 //! loopback ([`processes`]) and built for other architectures ([`foreign`]), a game played alone from an input script and measured
 //! ([`scripted`]), hostile files and runs measured from outside ([`untrusted`]), and the scan
 //! for float literals the clippy ban cannot see ([`float_literals`]).
+//! Two homes behind NAT routers and an internet, in network namespaces, are [`netlab`]'s.
 //!
 //! ```
 //! use fixstep_tests::float_literals::float_literals;
@@ -14,6 +15,7 @@
 pub mod edges;
 pub mod float_literals;
 pub mod foreign;
+pub mod netlab;
 pub mod processes;
 pub mod scripted;
 pub mod untrusted;

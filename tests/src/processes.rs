@@ -65,12 +65,22 @@ pub fn spawn_program(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> (Child, PathBuf, PathBuf) {
+    let mut command = program.command();
+    command.args(args).envs(env.iter().copied());
+    spawn_command(dir, name, command)
+}
+
+/// Starts `command` with its output in files named after `name` in `dir`, and its data folder
+/// there too: the process and those two files.
+///
+/// # Panics
+///
+/// If the files cannot be made or the command cannot be started.
+#[must_use]
+pub fn spawn_command(dir: &Scratch, name: &str, mut command: Command) -> (Child, PathBuf, PathBuf) {
     let stdout = dir.path(&format!("{name}.out"));
     let stderr = dir.path(&format!("{name}.err"));
-    let child = program
-        .command()
-        .args(args)
-        .envs(env.iter().copied())
+    let child = command
         .current_dir(workspace_root())
         .stdin(Stdio::null())
         // Rejoin secrets are kept in the test's own folder, not the user's.
@@ -159,6 +169,18 @@ impl Running {
         env: &[(&str, &str)],
     ) -> Self {
         let (child, stdout, stderr) = spawn_program(program, dir, name, args, env);
+        Self { name: name.to_owned(), child, stdout, stderr }
+    }
+
+    /// Starts `command` (a `fixstep` run wrapped in another program, such as `ip netns exec`
+    /// which becomes it), named `name` in messages and its output files in `dir`.
+    ///
+    /// # Panics
+    ///
+    /// If the files cannot be made or the command cannot be started.
+    #[must_use]
+    pub fn start_command(dir: &Scratch, name: &str, command: Command) -> Self {
+        let (child, stdout, stderr) = spawn_command(dir, name, command);
         Self { name: name.to_owned(), child, stdout, stderr }
     }
 

@@ -1,0 +1,265 @@
+//! Friends joining from home, through real routers' parts: a lab of network namespaces
+//! (`fixstep_tests::netlab`) with two homes, each a router (nftables masquerade) with a LAN
+//! behind it, and an internet with a rendezvous and coturn. The host plays in home A's LAN, the
+//! friend in home B's; every game runs the `fixstep` binary inside the namespaces.
+//!
+//! - Router A runs miniupnpd: the host maps its port, and the friend joins at the mapped
+//!   public address.
+//! - Both routers map a socket to one public port whatever the destination: the friend joins
+//!   by code on a direct path the probes punch, without a datagram through the relay; both
+//!   routers then forget their mappings mid-game, which costs a pause, not the match.
+//! - The friend's router maps each destination anew (symmetric): nothing punched holds, and
+//!   the friend joins by code through the host's TURN relay, which carries the session's
+//!   packets and can read none of them.
+//!
+//! Each game's every tick is compared between host and friend by their hash logs.
+
+use std::net::SocketAddrV4;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use fixstep_tests::netlab::{Home, Lab, LabOptions, NatKind, Node, SERVER, lab_or_skip};
+use fixstep_tests::processes::{Running, assert_agrees, hash_log};
+use fixstep_tests::{Scratch, arg, fixstep_binary};
+
+/// The rendezvous's port on the lab's internet.
+const RENDEZVOUS_PORT: u16 = 7480;
+
+/// The host's game port in home A.
+const HOST_PORT: u16 = 7465;
+
+/// How long a lab game takes to start, at most: a debug build's start on a loaded machine.
+const START_LIMIT: Duration = Duration::from_secs(60);
+
+/// Ticks a game runs: thirty seconds of play.
+const TICKS: u32 = 300;
+
+/// Ticks the punched path's game runs: fifteen seconds, long enough to forget the mappings
+/// mid-game and play on, short enough that the file's three games take under a minute on two
+/// test threads.
+const PUNCHED_TICKS: u32 = 150;
+
+/// Ticks a friend may miss at the start of a game of `ticks`: the join's handshake.
+const MISSED_AT_START: u32 = 50;
+
+/// The friend's name, looked for in what the relay carried.
+const FRIEND: &str = "zanzibar-friend";
+
+/// `fixstep ARGS` run inside `node`'s namespace of `lab`.
+fn fixstep_in(lab: &Lab, node: Node, args: &[&str]) -> Command {
+    lab.exec(node, fixstep_binary(), args)
+}
+
+/// Starts the rendezvous on the lab's internet.
+fn rendezvous(lab: &Lab, dir: &Scratch) -> Running {
+    let port = RENDEZVOUS_PORT.to_string();
+    let command = fixstep_in(lab, Node::Internet, &["rendezvous", "--port", &port]);
+    let running = Running::start_command(dir, "rendezvous", command);
+    running.wait_for("rendezvous listening", START_LIMIT);
+    running
+}
+
+/// The rendezvous's address, as players give it.
+fn rendezvous_at() -> String {
+    SocketAddrV4::new(SERVER, RENDEZVOUS_PORT).to_string()
+}
+
+/// The STUN server's address (the lab's coturn), as players give it.
+fn stun_at() -> String {
+    SocketAddrV4::new(SERVER, 3478).to_string()
+}
+
+/// The first word after `label` in `text`.
+fn word_after<'t>(text: &'t str, label: &str) -> Option<&'t str> {
+    text.split(label).nth(1)?.split_whitespace().next()
+}
+
+/// Starts the host in home A's LAN, a bot playing, with `extra` arguments.
+fn host(lab: &Lab, dir: &Scratch, ticks: u32, log: &Path, extra: &[&str]) -> Running {
+    let (port, ticks) = (HOST_PORT.to_string(), ticks.to_string());
+    let mut args =
+        vec!["host", "--headless", "--port", &port, "--bot", "--ticks", &ticks, "--hash-log"];
+    args.push(arg(log));
+    args.extend_from_slice(extra);
+    Running::start_command(dir, "host", fixstep_in(lab, Node::Lan(Home::A), &args))
+}
+
+/// Starts the friend in home B's LAN, joining `entry` (an address or a code).
+fn friend(
+    lab: &Lab,
+    dir: &Scratch,
+    ticks: u32,
+    log: &Path,
+    entry: &str,
+    extra: &[&str],
+) -> Running {
+    let ticks = ticks.to_string();
+    let mut args = vec!["join", entry, "--headless", "--bot", "--name", FRIEND, "--ticks", &ticks];
+    args.extend(["--hash-log", arg(log)]);
+    args.extend_from_slice(extra);
+    Running::start_command(dir, "friend", fixstep_in(lab, Node::Lan(Home::B), &args))
+}
+
+/// Waits until the host says the friend joined; how long that took from `since`.
+fn joined_after(host: &Running, since: Instant) -> Duration {
+    host.wait_for(&format!("{FRIEND} joined as player"), START_LIMIT);
+    since.elapsed()
+}
+
+/// The host's join code, once announced.
+fn code_of(host: &Running) -> String {
+    host.wait_for("join code ", START_LIMIT);
+    word_after(&host.stderr(), "join code ").expect("a code").trim_end_matches(':').to_owned()
+}
+
+/// Plays the game out and checks the friend computed every tick the host did; what the
+/// friend said of its path and its summary's round trip are printed for the record.
+fn agree(host: Running, friend: Running, ticks: u32, host_log: &Path, friend_log: &Path) -> String {
+    let friend_said = friend.finish();
+    host.finish();
+    let hashes = hash_log(friend_log);
+    assert!(
+        hashes.len() >= usize::try_from(ticks - MISSED_AT_START).unwrap_or(usize::MAX),
+        "the friend played {} ticks:\n{}",
+        hashes.len(),
+        friend_said.stderr
+    );
+    assert_agrees("the friend", &hashes, &hash_log(host_log));
+    let link = friend_said.stdout.lines().find(|l| l.starts_with("link rtt")).unwrap_or_default();
+    let path = friend_said.stderr.lines().find(|l| l.contains("answered at")).unwrap_or_default();
+    println!("{path}\n{link}");
+    friend_said.stderr
+}
+
+/// Router A runs miniupnpd: the host asks it for its port (UPnP), says the mapping, and a
+/// friend in home B joins at router A's public address and that port, and plays 300 ticks
+/// agreeing on every hash.
+#[test]
+fn a_friend_joins_at_the_port_the_hosts_router_mapped() {
+    let Some(lab) = lab_or_skip(LabOptions { upnp_a: true, ..LabOptions::default() }, &[]) else {
+        return;
+    };
+    let dir = Scratch::new("nat", "upnp");
+    let (host_log, friend_log) = (dir.path("host.hashes"), dir.path("friend.hashes"));
+    let host = host(&lab, &dir, TICKS, &host_log, &["--stun", &stun_at()]);
+    host.wait_for("the router forwards", START_LIMIT);
+    let said = host.stderr();
+    assert!(said.contains("(UPnP)"), "asked by UPnP first:\n{said}");
+    let port = said
+        .split("the router forwards ")
+        .nth(1)
+        .and_then(|rest| {
+            rest.split_whitespace().find_map(|w| w.rsplit(':').next()?.parse::<u16>().ok())
+        })
+        .expect("the mapped port");
+    let entry = SocketAddrV4::new(Home::A.wan(), port).to_string();
+    let started = Instant::now();
+    let friend = friend(&lab, &dir, TICKS, &friend_log, &entry, &[]);
+    println!("mapped: joined {:?} after starting", joined_after(&host, started));
+    agree(host, friend, TICKS, &host_log, &friend_log);
+    assert_eq!(lab.relay_counter().expect("the relay's counter").0, 0, "nothing relayed");
+}
+
+/// Both routers map a socket to one public port for every destination: the friend types the
+/// host's code and joins on a direct path the probes punch, within 3 s of starting, with no
+/// datagram through the relay. Both routers then forget every mapping at once mid-game; the
+/// next datagrams out make them again, and the match goes on, every hash agreeing.
+#[test]
+fn a_friend_joins_by_code_on_a_punched_path_that_survives_forgotten_mappings() {
+    let Some(lab) = lab_or_skip(LabOptions { turn: true, ..LabOptions::default() }, &[]) else {
+        return;
+    };
+    let dir = Scratch::new("nat", "punched");
+    let _rendezvous = rendezvous(&lab, &dir);
+    let (host_log, friend_log) = (dir.path("host.hashes"), dir.path("friend.hashes"));
+    let rendezvous = rendezvous_at();
+    let stun = stun_at();
+    let host_args = ["--code", "--rendezvous", &rendezvous, "--stun", &stun, "--no-port-mapping"];
+    let host = host(&lab, &dir, PUNCHED_TICKS, &host_log, &host_args);
+    let code = code_of(&host);
+    let started = Instant::now();
+    let friend_args = ["--rendezvous", &rendezvous, "--stun", &stun];
+    let friend = friend(&lab, &dir, PUNCHED_TICKS, &friend_log, &code, &friend_args);
+    let took = joined_after(&host, started);
+    println!("punched: joined {took:?} after starting");
+    assert!(took < Duration::from_secs(3), "joined {took:?} after starting");
+    friend.wait_for("direct path", START_LIMIT);
+    // Mid-game, both routers forget.
+    std::thread::sleep(Duration::from_secs(5));
+    for home in Home::ALL {
+        lab.forget_mappings(home).expect("the mappings can be flushed");
+    }
+    let said = agree(host, friend, PUNCHED_TICKS, &host_log, &friend_log);
+    assert!(said.contains(&format!("the host of {code} answered at {}", Home::A.wan())), "{said}");
+    assert_eq!(lab.relay_counter().expect("the relay's counter").0, 0, "nothing relayed");
+}
+
+/// The friend's router maps every destination to a port of its own: the host's punches go
+/// to a port that leads nowhere, and the friend's probes come from one the host's router
+/// never saw. The friend joins by code through the host's TURN relay, plays 300 ticks agreeing
+/// on every hash, and the relay carried the session without its player's name in a byte of
+/// it.
+#[test]
+fn a_friend_behind_a_symmetric_nat_joins_by_code_through_the_relay() {
+    let options = LabOptions { nat_b: NatKind::Symmetric, turn: true, ..LabOptions::default() };
+    let Some(lab) = lab_or_skip(options, &["tcpdump"]) else {
+        return;
+    };
+    let dir = Scratch::new("nat", "relayed");
+    let _rendezvous = rendezvous(&lab, &dir);
+    let capture = dir.path("relay.pcap");
+    let mut tcpdump = lab.exec(
+        Node::Internet,
+        "tcpdump",
+        ["-i", "any", "-U", "-w", arg(&capture), "udp and host", &SERVER.to_string()],
+    );
+    let sniffer = Running::start_command(&dir, "tcpdump", {
+        tcpdump.env_remove("XDG_DATA_HOME");
+        tcpdump
+    });
+    let turn = lab.turn().expect("the lab's relay");
+    let (host_log, friend_log) = (dir.path("host.hashes"), dir.path("friend.hashes"));
+    let rendezvous = rendezvous_at();
+    let stun = stun_at();
+    let relay = turn.address.to_string();
+    let host_args = [
+        "--code",
+        "--rendezvous",
+        &rendezvous,
+        "--stun",
+        &stun,
+        "--no-port-mapping",
+        "--turn",
+        &relay,
+        "--turn-user",
+        turn.user,
+        "--turn-password",
+        turn.password,
+    ];
+    let host = host(&lab, &dir, TICKS, &host_log, &host_args);
+    host.wait_for("the TURN relay gave this host", START_LIMIT);
+    let code = code_of(&host);
+    let started = Instant::now();
+    let friend = friend(
+        &lab,
+        &dir,
+        TICKS,
+        &friend_log,
+        &code,
+        &["--rendezvous", &rendezvous, "--stun", &stun],
+    );
+    let took = joined_after(&host, started);
+    friend.wait_for("relayed path", START_LIMIT);
+    let said = agree(host, friend, TICKS, &host_log, &friend_log);
+    let (packets, bytes) = lab.relay_counter().expect("the relay's counter");
+    assert!(packets > 300, "the relay carried the session: {packets} datagrams, {bytes} B");
+    sniffer.kill();
+    let captured = std::fs::read(&capture).expect("the capture");
+    assert!(captured.len() > 10_000, "the capture holds the session: {} B", captured.len());
+    assert!(
+        !captured.windows(FRIEND.len()).any(|w| w == FRIEND.as_bytes()),
+        "the friend's name crossed the relay in the clear"
+    );
+    println!("relayed: joined in {took:?}; relay {packets} datagrams {bytes} B\n{said}");
+}
