@@ -137,6 +137,13 @@ pub struct HostingLine {
     pub stood_in: u64,
     /// Desyncs found, if any, and where their reports are.
     pub desyncs: Option<DesyncCount>,
+    /// Where friends on other networks reach it, and how (`198.51.100.4:7465 by UPnP`),
+    /// once its router or a STUN server said.
+    pub public: Option<String>,
+    /// Its match's join code, once its rendezvous gave one.
+    pub code: Option<String>,
+    /// Peers whose packets its TURN relay carries.
+    pub relayed: usize,
 }
 
 /// Desyncs a host found, and where it wrote their reports.
@@ -170,6 +177,9 @@ pub struct PlayingLine {
     pub agreement: Agreement,
     /// The match's latest change of host, while it is news.
     pub host_change: Option<HostChange>,
+    /// How the path to the host runs when it was found by code: `direct`, `mapped`,
+    /// `relayed` or `local`.
+    pub path: Option<String>,
 }
 
 /// The match's host went and another took it over.
@@ -260,11 +270,18 @@ impl fmt::Display for NetworkLine {
 
 impl fmt::Display for HostingLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "hosting at {}: host tick {}   peers {}   rtt ",
-            self.address, self.host_tick, self.peers
-        )?;
+        write!(f, "hosting at {}", self.address)?;
+        if let Some(public) = &self.public {
+            write!(f, ", public {public}")?;
+        }
+        if let Some(code) = &self.code {
+            write!(f, ", code {code}")?;
+        }
+        write!(f, ": host tick {}   peers {}", self.host_tick, self.peers)?;
+        if self.relayed > 0 {
+            write!(f, " ({} relayed)", self.relayed)?;
+        }
+        f.write_str("   rtt ")?;
         match self.worst_rtt_ms {
             Some(ms) => write!(f, "{ms} ms")?,
             None => f.write_str("-")?,
@@ -291,13 +308,11 @@ impl fmt::Display for PlayingLine {
         if let Some(change) = &self.host_change {
             write!(f, "{change}   ")?;
         }
-        write!(
-            f,
-            "host tick {}   rtt {} ms   input queue {}, margin ",
-            OrDash(self.host_tick),
-            self.rtt_ms,
-            self.queued
-        )?;
+        write!(f, "host tick {}   rtt {} ms", OrDash(self.host_tick), self.rtt_ms)?;
+        if let Some(path) = &self.path {
+            write!(f, " ({path})")?;
+        }
+        write!(f, "   input queue {}, margin ", self.queued)?;
         match self.margin_ms {
             Some((margin, aim)) => write!(f, "{margin} ms (aim {aim})")?,
             None => f.write_str("-")?,
@@ -360,11 +375,26 @@ mod tests {
             late_inputs: 3,
             stood_in: 0,
             desyncs: Some(DesyncCount { desyncs: 2, resyncs: 1, reports }),
+            public: None,
+            code: None,
+            relayed: 0,
         };
         assert_eq!(
-            NetworkLine::Hosting(line).to_string(),
+            NetworkLine::Hosting(line.clone()).to_string(),
             "hosting at 192.168.1.20:7777: host tick 120   peers 2   rtt -   late inputs 3   \
              DESYNC x2, resynced x1 (see /home/ada/.local/share/fixstep/desync-reports)"
+        );
+        let reached = HostingLine {
+            public: Some("198.51.100.4:7777 by UPnP".into()),
+            code: Some("KQ7-4PX".into()),
+            relayed: 1,
+            desyncs: None,
+            ..line
+        };
+        assert_eq!(
+            NetworkLine::Hosting(reached).to_string(),
+            "hosting at 192.168.1.20:7777, public 198.51.100.4:7777 by UPnP, code KQ7-4PX: host \
+             tick 120   peers 2 (1 relayed)   rtt -   late inputs 3"
         );
     }
 
@@ -379,11 +409,19 @@ mod tests {
             hashed: Some((38, 0xdead_beef_0123_4567)),
             agreement: Agreement::Agrees,
             host_change: None,
+            path: None,
         };
         assert_eq!(
             NetworkLine::Playing(line.clone()).to_string(),
             "host tick 40   rtt 82 ms   input queue 2, margin -   late inputs 0   last hash 38 \
              deadbeef (agrees)"
+        );
+        let relayed = PlayingLine { path: Some("relayed".into()), ..line.clone() };
+        assert!(
+            NetworkLine::Playing(relayed)
+                .to_string()
+                .starts_with("host tick 40   rtt 82 ms (relayed)   "),
+            "the path beside its round trip"
         );
         let change = HostChange { left: "ada".into(), hosts: "bob".into(), pause_ms: Some(1_340) };
         let moved = PlayingLine { host_change: Some(change), ..line };

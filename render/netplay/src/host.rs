@@ -696,6 +696,23 @@ impl<G: NetRules> NetHost<G> {
         self.reach.public_address(&self.transport)
     }
 
+    /// Where friends on other networks reach the host, in words for a HUD
+    /// (`198.51.100.4:7465 by UPnP`), once known.
+    #[must_use]
+    pub fn public_words(&self) -> Option<String> {
+        let public = self.public_address()?;
+        Some(match self.reach.mapping() {
+            Some(mapping) => format!("{public} by {}", mapping.protocol),
+            None => public.to_string(),
+        })
+    }
+
+    /// Connected peers whose packets the host's TURN relay carries.
+    #[must_use]
+    pub fn relayed_peers(&self) -> usize {
+        self.transport.relayed_peers()
+    }
+
     /// The simulation.
     #[must_use]
     pub const fn sim(&self) -> &G::Sim {

@@ -2,13 +2,14 @@
 //! window event is handled, and how a game is started, paused, left and quit. The crate root
 //! holds its API; this is what runs behind [`run`](crate::run).
 
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::{Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::settings::short_key_name;
 use fixstep_gpu::{FrameRenderer, GpuContext, OffscreenTarget};
+use fixstep_net::relay::TurnServer;
 use fixstep_net::{Access, Admission, SessionKey};
 use fixstep_netplay::{HostOptions, PeerOptions, rejoin_file};
 use fixstep_netplay_view::NetGame;
@@ -23,7 +24,8 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::WindowId;
 
 use crate::MakeRenderer;
-use crate::front::{FrontAction, FrontScreen, Launch, Outcome, Screen};
+use crate::dialling::{AfterDial, CodeDial, Dialling};
+use crate::front::{Entry, FrontAction, FrontScreen, Launch, Outcome, Screen};
 use crate::input::KeyAction;
 use crate::lan_list::LanList;
 use crate::pause::{PauseAction, PauseMenu};
@@ -31,7 +33,7 @@ use crate::playing::Playing;
 use crate::replay::{CameraPick, ReplayPlay, draw_roster, draw_timeline, roster_hit, timeline_hit};
 use crate::replays::{list_replays, new_recording, now_unix_ms, replays_dir};
 use crate::session::{HostPlay, JoinPlay, LocalPlay, PlaySession, SpectatePlay};
-use crate::settings::Settings;
+use crate::settings::{NetworkSettings, Settings};
 use crate::settings_screen::SettingsScreen;
 use crate::shell::Shell;
 use fixstep_netplay::resume::from_replay;
@@ -84,6 +86,7 @@ where
         sound,
         page: Page::None,
         error: None,
+        dialling: None,
     };
     event_loop.run_app(&mut app).map_err(|e| PlayError::Window(Box::new(e)))?;
     match app.error {
@@ -146,18 +149,52 @@ fn reports_dir() -> PathBuf {
 }
 
 /// What the front screen's `launch` asks the window to play: a game alone with `seed`, or
-/// a side of a network game.
+/// a side of a network game, reaching friends' networks as `network` says.
 ///
 /// # Errors
 ///
-/// A password that makes no key, in words.
-fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, String> {
+/// A password that makes no key, or a join code or code to host with no rendezvous named in
+/// the settings, in words.
+fn mode_of(
+    launch: &Launch,
+    seed: u64,
+    spectator_name: &str,
+    network: &NetworkSettings,
+) -> Result<Mode, String> {
     let key = |password: &Option<String>| {
         password.as_deref().map(SessionKey::from_password).transpose().map_err(|e| e.to_string())
     };
+    let rendezvous = || -> Result<SocketAddr, String> {
+        let name = network.rendezvous.trim();
+        if name.is_empty() {
+            return Err("a join code needs a rendezvous: name one in the settings (Network)".into());
+        }
+        name.to_socket_addrs()
+            .ok()
+            .and_then(|mut a| a.next())
+            .ok_or_else(|| format!("the rendezvous {name:?} names no address (HOST:PORT)"))
+    };
+    let stun = || -> Vec<SocketAddr> {
+        network
+            .stun
+            .iter()
+            .filter_map(|name| name.to_socket_addrs().ok()?.find(SocketAddr::is_ipv4))
+            .collect()
+    };
+    let dial_then = |entry: &Entry, then: AfterDial| -> Result<Mode, String> {
+        Ok(match (entry, then) {
+            (Entry::Code(code), then) => {
+                Mode::Dial(CodeDial { code: *code, rendezvous: rendezvous()?, stun: stun(), then })
+            }
+            (Entry::Address(_), AfterDial::Join(options)) => Mode::Join(options),
+            (Entry::Address(host), AfterDial::Spectate { name, admission, record }) => {
+                Mode::Spectate { host: *host, name, admission, record }
+            }
+        })
+    };
     Ok(match launch {
         Launch::Alone => Mode::Local,
-        Launch::Host { name, port, password } => Mode::Host(HostOptions {
+        Launch::Host { name, port, password, code } => Mode::Host(HostOptions {
             bind: SocketAddr::new(Ipv4Addr::UNSPECIFIED.into(), *port),
             also_reachable_at: Vec::new(),
             max_players: FRONT_SEATS,
@@ -171,28 +208,51 @@ fn mode_of(launch: &Launch, seed: u64, spectator_name: &str) -> Result<Mode, Str
             record: Some(new_recording(&replays_dir(), now_unix_ms())),
             spectator_delay_ticks: 0,
             migration: true,
-            rendezvous: None,
-            port_mapping: true,
-            stun: fixstep_net::stun::DEFAULT_STUN_SERVERS.map(str::to_owned).to_vec(),
-            turn: None,
+            rendezvous: code.then(rendezvous).transpose()?,
+            port_mapping: network.port_mapping,
+            stun: network.stun.clone(),
+            turn: turn_of(network)?,
         }),
-        Launch::Join { host, name, password } => Mode::Join(PeerOptions {
-            host: *host,
-            name: name.clone(),
-            admission: key(password)?.map_or(Admission::Open, Admission::Key),
-            reports: reports_dir(),
-            rejoin_file: rejoin_file(&host.to_string(), name),
-            record: Some(new_recording(&replays_dir(), now_unix_ms())),
-            offer: fixstep_netplay::HostOffer::default(),
-        }),
-        Launch::Spectate { host, password } => Mode::Spectate {
-            host: *host,
-            name: spectator_name.to_owned(),
-            admission: key(password)?.map_or(Admission::Open, Admission::Key),
-            record: Some(new_recording(&replays_dir(), now_unix_ms())),
-        },
+        Launch::Join { host, name, password } => {
+            // Before a code is dialled its host has no address: the dial gives it.
+            let address = match host {
+                Entry::Address(address) => *address,
+                Entry::Code(_) => SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0)),
+            };
+            let options = PeerOptions {
+                host: address,
+                name: name.clone(),
+                admission: key(password)?.map_or(Admission::Open, Admission::Key),
+                reports: reports_dir(),
+                rejoin_file: rejoin_file(&host.to_string(), name),
+                record: Some(new_recording(&replays_dir(), now_unix_ms())),
+                offer: fixstep_netplay::HostOffer::default(),
+            };
+            dial_then(host, AfterDial::Join(options))?
+        }
+        Launch::Spectate { host, password } => dial_then(
+            host,
+            AfterDial::Spectate {
+                name: spectator_name.to_owned(),
+                admission: key(password)?.map_or(Admission::Open, Admission::Key),
+                record: Some(new_recording(&replays_dir(), now_unix_ms())),
+            },
+        )?,
         Launch::Replay(path) => Mode::Replay(path.clone()),
     })
+}
+
+/// The TURN relay the settings name, if they name one.
+///
+/// # Errors
+///
+/// A relay whose address does not resolve, in words.
+fn turn_of(network: &NetworkSettings) -> Result<Option<TurnServer>, String> {
+    let url = network.turn.trim();
+    if url.is_empty() {
+        return Ok(None);
+    }
+    TurnServer::at(url, &network.turn_user, &network.turn_password).map(Some)
 }
 
 /// What shows in the window.
@@ -221,6 +281,8 @@ struct App<G: NetGame, R, F> {
     /// The menu page drawn last, to start each new page without the old one's focus.
     page: Page,
     error: Option<PlayError>,
+    /// A join code being dialled, while the front screen shows.
+    dialling: Option<Dialling>,
 }
 
 impl<G, R, F> App<G, R, F>
@@ -270,6 +332,18 @@ where
                 Box::new(HostPlay::<G>::starting(content, options, Some(resumed))?)
             }
             Mode::Join(options) => Box::new(JoinPlay::<G>::new(content, options)?),
+            Mode::Dial(dial) => {
+                let form = match dial.then {
+                    AfterDial::Join(_) => front::Form::Join,
+                    AfterDial::Spectate { .. } => front::Form::Spectate,
+                };
+                self.front.starting(form);
+                match Dialling::start(dial.clone()) {
+                    Ok(dialling) => self.dialling = Some(dialling),
+                    Err(why) => self.front.failed(&why),
+                }
+                return Ok(Self::front_stage());
+            }
             Mode::Spectate { host, name, admission, record } => {
                 let record = record.clone();
                 Box::new(SpectatePlay::<G>::new(content, *host, name, admission, record)?)
@@ -311,7 +385,8 @@ where
             "" => "spectator".to_owned(),
             name => name.to_owned(),
         };
-        let started = mode_of(launch, self.options.seed, &spectator_name)
+        let network = &self.options.settings.network;
+        let started = mode_of(launch, self.options.seed, &spectator_name, network)
             .and_then(|mode| self.start(&mode, true).map_err(|e| e.to_string()));
         match started {
             Ok(stage) => self.stage = Some(stage),
@@ -482,8 +557,44 @@ where
         }
     }
 
+    /// Starts the game a dialled join code leads to, once its host answered, on the socket
+    /// the path was opened from; or says why it did not answer.
+    fn dialled(&mut self) {
+        let Some(finished) = self.dialling.as_mut().and_then(Dialling::finished) else {
+            return;
+        };
+        self.dialling = None;
+        let content = &Arc::clone(&self.content);
+        let started = finished.and_then(|answered| {
+            let host = answered.dialled.host;
+            let game: Box<dyn PlaySession<G>> = match &answered.then {
+                AfterDial::Join(options) => Box::new(
+                    JoinPlay::<G>::new_on(content, options, answered.socket, host.kind)
+                        .map_err(|e| e.to_string())?,
+                ),
+                AfterDial::Spectate { name, admission, record } => Box::new(
+                    SpectatePlay::<G>::new_on(
+                        content,
+                        answered.socket,
+                        host.address,
+                        name,
+                        admission,
+                        record.clone(),
+                    )
+                    .map_err(|e| e.to_string())?,
+                ),
+            };
+            self.playing(game, true).map_err(|e| e.to_string())
+        });
+        match started {
+            Ok(stage) => self.stage = Some(stage),
+            Err(why) => self.front.failed(&why),
+        }
+    }
+
     /// Draws the front screen and acts on what the player did.
     fn draw_front(&mut self, event_loop: &ActiveEventLoop) -> Result<(), PlayError> {
+        self.dialled();
         let Some(Stage::Front { lan, settings: screen, drawn }) = self.stage.as_mut() else {
             return Ok(());
         };
@@ -925,22 +1036,31 @@ mod tests {
         assert_eq!(keys.help_line(&SPECTATOR_CONTROLS), "WASD move the camera, Q/E turn");
     }
 
-    /// Every game hosted, joined or watched from the front screen is recorded into the
-    /// replays folder.
+    /// Every game hosted, joined (by address or code) or watched from the front screen is
+    /// recorded into the replays folder.
     #[test]
     fn the_front_screens_network_games_are_recorded_into_the_replays_folder() {
-        let host: SocketAddr = ([127, 0, 0, 1], 7465).into();
+        let host = Entry::Address(([127, 0, 0, 1], 7465).into());
+        let code = Entry::Code("KQ7-4PX".parse().expect("a code"));
         let (name, password) = ("ada".to_owned(), None);
         let launches = [
-            Launch::Host { name: name.clone(), port: 7465, password: None },
-            Launch::Join { host, name, password: None },
+            Launch::Host { name: name.clone(), port: 7465, password: None, code: false },
+            Launch::Join { host, name: name.clone(), password: None },
+            Launch::Join { host: code, name, password: None },
             Launch::Spectate { host, password },
         ];
+        // No STUN server asked, no relay: nothing here may leave the machine.
+        let network = NetworkSettings {
+            rendezvous: "127.0.0.1:7480".into(),
+            stun: Vec::new(),
+            ..NetworkSettings::default()
+        };
         for launch in &launches {
-            let record = match mode_of(launch, 1, "eve").expect("a mode") {
+            let record = match mode_of(launch, 1, "eve", &network).expect("a mode") {
                 Mode::Host(options) => options.record,
                 Mode::Join(options) => options.record,
                 Mode::Spectate { record, .. } => record,
+                Mode::Dial(CodeDial { then: AfterDial::Join(options), .. }) => options.record,
                 _ => None,
             };
             let record = record.unwrap_or_else(|| panic!("{launch:?} is not recorded"));

@@ -12,6 +12,8 @@
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 
+use fixstep_net::join_code::{JoinCode, JoinCodeError, looks_like_code};
+
 use crate::replays::ReplayEntry;
 use crate::settings::Remembered;
 
@@ -70,6 +72,8 @@ pub enum FrontAction {
     Port(String),
     /// Typed into the password field.
     Password(String),
+    /// Ticked or cleared "friends join by code" (hosting).
+    Code(bool),
     /// Picked a host from the LAN list: its address.
     Pick(SocketAddr),
     /// The form's go button (or Enter).
@@ -93,11 +97,13 @@ pub enum Launch {
         port: u16,
         /// The session's password (`None`: open).
         password: Option<String>,
+        /// Whether the match is listed at the rendezvous under a join code.
+        code: bool,
     },
     /// Joining `host` as `name`.
     Join {
-        /// The host's address.
-        host: SocketAddr,
+        /// The host: its address, or its match's code.
+        host: Entry,
         /// The player's name.
         name: String,
         /// The session's password.
@@ -105,13 +111,32 @@ pub enum Launch {
     },
     /// Watching `host`.
     Spectate {
-        /// The host's address.
-        host: SocketAddr,
+        /// The host: its address, or its match's code.
+        host: Entry,
         /// The session's password.
         password: Option<String>,
     },
     /// Watching the replay in this file.
     Replay(PathBuf),
+}
+
+/// Where a player reaches a host: its address, or its match's join code, looked up at the
+/// rendezvous the settings name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// `HOST:PORT`.
+    Address(SocketAddr),
+    /// A join code (`KQ7-4PX`).
+    Code(JoinCode),
+}
+
+impl std::fmt::Display for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Address(address) => address.fmt(f),
+            Self::Code(code) => code.fmt(f),
+        }
+    }
 }
 
 /// What an action came to.
@@ -133,6 +158,8 @@ pub struct FrontScreen {
     address: String,
     port: String,
     password: String,
+    /// Whether a host lists its match under a join code.
+    code: bool,
     /// The replays the Replays page lists, as last read.
     replays: Vec<ReplayEntry>,
 }
@@ -147,6 +174,7 @@ impl FrontScreen {
             address: remembered.address.clone(),
             port: DEFAULT_PORT.to_string(),
             password: String::new(),
+            code: false,
             replays: Vec::new(),
         }
     }
@@ -192,6 +220,12 @@ impl FrontScreen {
         &self.password
     }
 
+    /// Whether a host lists its match under a join code.
+    #[must_use]
+    pub const fn code(&self) -> bool {
+        self.code
+    }
+
     /// What the settings should remember now.
     #[must_use]
     pub fn remembered(&self) -> Remembered {
@@ -219,6 +253,7 @@ impl FrontScreen {
             (FrontAction::Password(password), Screen::Form(..) | Screen::Failed(..)) => {
                 self.password = password;
             }
+            (FrontAction::Code(code), Screen::Form(..) | Screen::Failed(..)) => self.code = code,
             (
                 FrontAction::Pick(host),
                 Screen::Form(form @ (Form::Join | Form::Spectate), _)
@@ -240,6 +275,11 @@ impl FrontScreen {
             _ => {}
         }
         Outcome::Stay
+    }
+
+    /// A game of `form` is starting (a code being dialled, say), whatever showed before.
+    pub fn starting(&mut self, form: Form) {
+        self.screen = Screen::Starting(form);
     }
 
     /// The game it started could not start or ended in error: `why`, in words, is shown with
@@ -290,18 +330,22 @@ impl FrontScreen {
                 let port = port.ok_or_else(|| {
                     format!("the port is a number from 1 to 65535, not {:?}", self.port)
                 })?;
-                Ok(Launch::Host { name: name()?, port, password })
+                Ok(Launch::Host { name: name()?, port, password, code: self.code })
             }
             Form::Join => Ok(Launch::Join { host: self.host()?, name: name()?, password }),
             Form::Spectate => Ok(Launch::Spectate { host: self.host()?, password }),
         }
     }
 
-    /// The address field as a socket address: `HOST:PORT`, or a bare host on the default port.
-    fn host(&self) -> Result<SocketAddr, String> {
+    /// The address field as a host: a join code (`KQ7-4PX`), `HOST:PORT`, or a bare host on
+    /// the default port.
+    fn host(&self) -> Result<Entry, String> {
         let text = self.address.trim();
         if text.is_empty() {
-            return Err("type the host's address, as HOST:PORT".to_owned());
+            return Err("type the host's address (HOST:PORT) or its join code".to_owned());
+        }
+        if looks_like_code(text) {
+            return text.parse().map(Entry::Code).map_err(|e: JoinCodeError| e.to_string());
         }
         if text.contains(char::is_whitespace) {
             return Err(format!("{text:?} names no address (HOST:PORT)"));
@@ -315,7 +359,8 @@ impl FrontScreen {
             .to_socket_addrs()
             .ok()
             .and_then(|mut addresses| addresses.next())
-            .ok_or_else(|| format!("{text:?} names no address (HOST:PORT)"))
+            .map(Entry::Address)
+            .ok_or_else(|| format!("{text:?} names no address (HOST:PORT) and is no join code"))
     }
 }
 
@@ -331,7 +376,7 @@ mod tests {
     fn joining_uses_the_remembered_fields_and_a_failure_goes_back_to_the_form_kept() {
         let mut front = front();
         assert_eq!(front.act(FrontAction::Open(Form::Join)), Outcome::Stay);
-        let host: SocketAddr = "127.0.0.1:7000".parse().expect("an address");
+        let host = Entry::Address("127.0.0.1:7000".parse().expect("an address"));
         let launch = Launch::Join { host, name: "ada".into(), password: None };
         assert_eq!(front.act(FrontAction::Go), Outcome::Start(launch));
         assert_eq!(front.screen(), &Screen::Starting(Form::Join));
@@ -352,7 +397,7 @@ mod tests {
         front.act(FrontAction::Go);
         front.failed("the host at 127.0.0.1:7000 refused this password");
         front.act(FrontAction::Password("sesame".into()));
-        let host: SocketAddr = "127.0.0.1:7000".parse().expect("an address");
+        let host = Entry::Address("127.0.0.1:7000".parse().expect("an address"));
         let launch = Launch::Join { host, name: "ada".into(), password: Some("sesame".into()) };
         assert_eq!(front.act(FrontAction::Go), Outcome::Start(launch));
     }
@@ -384,14 +429,18 @@ mod tests {
         assert_eq!(front.act(FrontAction::Go), Outcome::Stay);
         front.act(FrontAction::Port("7470".into()));
         front.act(FrontAction::Password("secret".into()));
-        let launch =
-            Launch::Host { name: "ada".into(), port: 7470, password: Some("secret".into()) };
+        let launch = Launch::Host {
+            name: "ada".into(),
+            port: 7470,
+            password: Some("secret".into()),
+            code: false,
+        };
         assert_eq!(front.act(FrontAction::Go), Outcome::Start(launch));
         front.act(FrontAction::Back);
         front.act(FrontAction::Back);
         front.act(FrontAction::Open(Form::Spectate));
         front.act(FrontAction::Address("127.0.0.1".into()));
-        let host: SocketAddr = "127.0.0.1:7465".parse().expect("an address");
+        let host = Entry::Address("127.0.0.1:7465".parse().expect("an address"));
         let launch = Launch::Spectate { host, password: Some("secret".into()) };
         assert_eq!(front.act(FrontAction::Go), Outcome::Start(launch));
     }
@@ -422,13 +471,40 @@ mod tests {
         assert_eq!(front.screen(), &Screen::Main);
     }
 
+    /// A join code typed into the address field, in any case, joins by code; a misread one
+    /// is said on the form; a host can ask to be listed under one.
+    #[test]
+    fn a_join_code_in_the_address_field_joins_by_code() {
+        let mut front = front();
+        front.act(FrontAction::Open(Form::Join));
+        front.act(FrontAction::Address("kq7-4px".into()));
+        let code = "KQ7-4PX".parse().expect("a code");
+        let launch = Launch::Join { host: Entry::Code(code), name: "ada".into(), password: None };
+        assert_eq!(front.act(FrontAction::Go), Outcome::Start(launch));
+        front.act(FrontAction::Back);
+        front.act(FrontAction::Address("KQ0-4PX".into()));
+        assert_eq!(front.act(FrontAction::Go), Outcome::Stay);
+        assert!(
+            matches!(front.screen(), Screen::Form(Form::Join, Some(why)) if why.contains("neither 0 nor O")),
+            "{:?}",
+            front.screen()
+        );
+        front.act(FrontAction::Back);
+        front.act(FrontAction::Back);
+        front.act(FrontAction::Open(Form::Host));
+        front.act(FrontAction::Code(true));
+        let hosted = front.act(FrontAction::Go);
+        assert!(matches!(hosted, Outcome::Start(Launch::Host { code: true, .. })), "{hosted:?}");
+    }
+
     #[test]
     fn a_host_picked_from_the_lan_list_joins_at_once() {
         let mut front = front();
         front.act(FrontAction::Open(Form::Join));
-        let host: SocketAddr = "192.168.1.20:7465".parse().expect("an address");
-        let launch = Launch::Join { host, name: "ada".into(), password: None };
-        assert_eq!(front.act(FrontAction::Pick(host)), Outcome::Start(launch));
+        let address: SocketAddr = "192.168.1.20:7465".parse().expect("an address");
+        let launch =
+            Launch::Join { host: Entry::Address(address), name: "ada".into(), password: None };
+        assert_eq!(front.act(FrontAction::Pick(address)), Outcome::Start(launch));
         assert_eq!(front.remembered().address, "192.168.1.20:7465");
     }
 }

@@ -49,6 +49,7 @@
 //! # }
 //! ```
 
+pub mod dialling;
 pub mod front;
 pub mod input;
 pub mod lan_list;
@@ -200,6 +201,9 @@ pub enum Mode {
     },
     /// Watch the replay in this file, on the content it carries.
     Replay(PathBuf),
+    /// Dial a join code at its rendezvous, then join or watch the game found; the front
+    /// screen shows meanwhile.
+    Dial(dialling::CodeDial),
 }
 
 /// A game's sound, driven by what the window draws: it hears each frame right after it is

@@ -156,7 +156,9 @@ pub fn front_screen(
                 Screen::Starting(form) => {
                     ui.label(match form {
                         Form::Host => "Starting the game…",
-                        Form::Join | Form::Spectate => "Connecting…",
+                        Form::Join | Form::Spectate => {
+                            "Connecting… (a join code takes a second or two)"
+                        }
                     });
                     if ui.button("Back").clicked() {
                         actions.push(FrontAction::Back);
@@ -284,7 +286,16 @@ fn form_fields(
         {
             actions.push(FrontAction::Port(port));
         }
-    } else if let Some(address) = field(ui, "Host address (HOST:PORT)", front.address(), false) {
+        let mut code = front.code();
+        let ticked =
+            ui.checkbox(&mut code, "Friends elsewhere join by code (the settings' rendezvous)");
+        if ticked.changed() {
+            actions.push(FrontAction::Code(code));
+        }
+        ui.add_space(6.0);
+    } else if let Some(address) =
+        field(ui, "Host address (HOST:PORT) or join code (KQ7-4PX)", front.address(), false)
+    {
         actions.push(FrontAction::Address(address));
     }
     if let Some(password) = field(ui, "Password (empty: none)", front.password(), true) {

@@ -1,6 +1,7 @@
 //! What the window plays: a local game, or one side of a network game. Each takes a frame's
 //! real time and what the player holds, runs what that time owes, and draws the frame.
 
+use fixstep_net::rendezvous::PathKind;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -350,6 +351,9 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
             late_inputs: stats.late_inputs,
             stood_in: served.schedule.stood_in(),
             desyncs,
+            public: host.public_words(),
+            code: host.join_code().map(|c| c.to_string()),
+            relayed: host.relayed_peers(),
         }));
     }
 
@@ -379,6 +383,8 @@ pub struct JoinPlay<G: NetGame> {
     peer: NetPeer<G>,
     /// The host joined.
     host: SocketAddr,
+    /// How the path to the host runs, when it was found by code.
+    path: Option<PathKind>,
     frames: PlayerFrames<G>,
     offsets: VecDeque<f32>,
     first_offset: Option<Fx>,
@@ -394,17 +400,43 @@ impl<G: NetGame> JoinPlay<G> {
     ///
     /// If no socket can be bound.
     pub fn new(content: &Arc<G::Content>, options: &PeerOptions) -> Result<Self, PlayError> {
-        let mut peer = NetPeer::connect(Arc::clone(content), options)?;
+        let peer = NetPeer::connect(Arc::clone(content), options)?;
+        Ok(Self::with(content, peer, options.host, None))
+    }
+
+    /// A player connecting as `options` say on `socket`, whose path to the host a join code's
+    /// dial opened (`path` says how it runs).
+    ///
+    /// # Errors
+    ///
+    /// If netcode refuses the setup.
+    pub fn new_on(
+        content: &Arc<G::Content>,
+        options: &PeerOptions,
+        socket: std::net::UdpSocket,
+        path: PathKind,
+    ) -> Result<Self, PlayError> {
+        let peer = NetPeer::connect_on(Arc::clone(content), options, socket)?;
+        Ok(Self::with(content, peer, options.host, Some(path)))
+    }
+
+    fn with(
+        content: &Arc<G::Content>,
+        mut peer: NetPeer<G>,
+        host: SocketAddr,
+        path: Option<PathKind>,
+    ) -> Self {
         peer.serve_from_thread();
-        Ok(Self {
+        Self {
             peer,
-            host: options.host,
+            host,
+            path,
             frames: PlayerFrames::new(Arc::clone(content), true),
             offsets: VecDeque::with_capacity(OFFSET_SAMPLES),
             first_offset: None,
             empty: FrameOf::<G>::default(),
             camera: CameraRig::default(),
-        })
+        }
     }
 
     /// The match's latest change of host, while it is news: until [`HOST_CHANGE_NEWS_MICROS`]
@@ -513,6 +545,7 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
                 hashed: stats.hashed.map(|(t, h)| (t.0, h)),
                 agreement,
                 host_change: self.host_change(),
+                path: self.path.map(|p| p.to_string()),
             })
         };
         hud.network = Some(line);
@@ -564,16 +597,37 @@ impl<G: NetGame> SpectatePlay<G> {
         admission: &Admission,
         record: Option<PathBuf>,
     ) -> Result<Self, PlayError> {
-        let mut spectator = NetSpectator::connect(content, host, name, admission, record)?;
+        let spectator = NetSpectator::connect(content, host, name, admission, record)?;
+        Ok(Self::with(spectator, host))
+    }
+
+    /// The same on `socket`, whose path to the host a join code's dial opened.
+    ///
+    /// # Errors
+    ///
+    /// If netcode refuses the setup.
+    pub fn new_on(
+        content: &Arc<G::Content>,
+        socket: std::net::UdpSocket,
+        host: SocketAddr,
+        name: &str,
+        admission: &Admission,
+        record: Option<PathBuf>,
+    ) -> Result<Self, PlayError> {
+        let spectator = NetSpectator::connect_on(content, socket, host, name, admission, record)?;
+        Ok(Self::with(spectator, host))
+    }
+
+    fn with(mut spectator: NetSpectator<G>, host: SocketAddr) -> Self {
         spectator.serve_from_thread();
-        Ok(Self {
+        Self {
             spectator,
             camera: CameraRig {
                 distance: SPECTATOR_DISTANCE_M,
                 free: Some(FreeLook { target: Vec3::ZERO, facing: std::f32::consts::FRAC_PI_2 }),
             },
             host,
-        })
+        }
     }
 }
 

@@ -119,6 +119,72 @@ impl Default for Volumes {
     }
 }
 
+/// How this player reaches friends on other networks, and they it (see
+/// `fixstep_net::rendezvous`): asked of the front screen's host and join forms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NetworkSettings {
+    /// The rendezvous join codes are listed and looked up at, `HOST:PORT`; empty: none, so a
+    /// host lists no code and a code cannot be joined.
+    pub rendezvous: String,
+    /// The STUN servers asked where the internet sees this machine, `HOST:PORT` each.
+    pub stun: Vec<String>,
+    /// The TURN relay a host takes an address on for friends nothing direct reaches,
+    /// `turn:HOST:PORT`; empty: none.
+    pub turn: String,
+    /// The relay's user name.
+    pub turn_user: String,
+    /// The relay's password.
+    pub turn_password: String,
+    /// Whether a host asks its router to forward its port (UPnP, NAT-PMP).
+    pub port_mapping: bool,
+}
+
+impl Default for NetworkSettings {
+    fn default() -> Self {
+        Self {
+            rendezvous: String::new(),
+            stun: fixstep_net::stun::DEFAULT_STUN_SERVERS.map(str::to_owned).to_vec(),
+            turn: String::new(),
+            turn_user: String::new(),
+            turn_password: String::new(),
+            port_mapping: true,
+        }
+    }
+}
+
+/// The most STUN servers the settings name: more are no more use, as one answer is enough.
+pub const MAX_STUN_SERVERS: usize = 8;
+
+/// The longest address or credential the network settings hold, bytes: a domain name's
+/// longest (253) with a scheme and a port, with room to spare.
+pub const MAX_NETWORK_FIELD_BYTES: usize = 300;
+
+impl NetworkSettings {
+    /// What is out of range, if anything is.
+    fn invalid(&self) -> Option<String> {
+        if self.stun.len() > MAX_STUN_SERVERS {
+            return Some(format!(
+                "network stun names {} servers, at most {MAX_STUN_SERVERS}",
+                self.stun.len()
+            ));
+        }
+        let fields = [
+            ("rendezvous", &self.rendezvous),
+            ("turn", &self.turn),
+            ("turn_user", &self.turn_user),
+            ("turn_password", &self.turn_password),
+        ];
+        let long = fields
+            .into_iter()
+            .chain(self.stun.iter().map(|s| ("stun", s)))
+            .find(|(_, text)| text.len() > MAX_NETWORK_FIELD_BYTES);
+        long.map(|(name, text)| {
+            format!("network {name} is {} bytes, at most {MAX_NETWORK_FIELD_BYTES}", text.len())
+        })
+    }
+}
+
 /// What the front screen remembers of the last game.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -393,6 +459,8 @@ pub struct Settings {
     pub hud: bool,
     /// What the front screen remembers.
     pub remembered: Remembered,
+    /// Reaching friends on other networks.
+    pub network: NetworkSettings,
 }
 
 impl Default for Settings {
@@ -405,6 +473,7 @@ impl Default for Settings {
             volume: Volumes::default(),
             hud: true,
             remembered: Remembered::default(),
+            network: NetworkSettings::default(),
         }
     }
 }
@@ -457,6 +526,9 @@ impl Settings {
                 .find(|(_, p)| *p > 100)
         {
             return Some(format!("volume {name} {percent} is over 100 per cent"));
+        }
+        if let Some(problem) = self.network.invalid() {
+            return Some(problem);
         }
         self.keys.conflict().map(|c| format!("a key is bound to two actions: {c}"))
     }
@@ -641,6 +713,10 @@ mod tests {
             ("version", "version: 99"),
             ("window", "window: (width: 10)"),
             ("keys", "keys: { Forward: [KeyW], Back: [KeyW] }"),
+            (
+                "stun",
+                "network: (stun: [\"a:1\",\"a:1\",\"a:1\",\"a:1\",\"a:1\",\"a:1\",\"a:1\",\"a:1\",\"a:1\"])",
+            ),
         ] {
             let path = scratch(name);
             std::fs::create_dir_all(path.parent().expect("a folder")).expect("made");
@@ -649,6 +725,26 @@ mod tests {
             assert_eq!(loaded.settings, Settings::default(), "{name}");
             assert!(loaded.warning.is_some_and(|w| w.contains("replaced")), "{name}");
         }
+    }
+
+    /// The network settings read back as written, and a file written before they were reads
+    /// with their defaults: public STUN servers, port mapping on, no rendezvous or relay.
+    #[test]
+    fn network_settings_read_back_and_default_when_missing() {
+        let old: Settings = ron::from_str("(version: 1, hud: false)").expect("reads");
+        assert_eq!(old.network, NetworkSettings::default());
+        assert!(old.network.port_mapping && old.network.rendezvous.is_empty());
+        assert_eq!(old.network.stun.len(), fixstep_net::stun::DEFAULT_STUN_SERVERS.len());
+        let text = "(version: 1, network: (rendezvous: \"rv.example.net:7480\", stun: [], \
+                    turn: \"turn:relay.example.net\", turn_user: \"u\", turn_password: \"p\", \
+                    port_mapping: false))";
+        let settings = parse(text).expect("reads");
+        assert_eq!(settings.network.rendezvous, "rv.example.net:7480");
+        assert!(settings.network.stun.is_empty() && !settings.network.port_mapping);
+        assert_eq!(parse(&settings.to_ron().expect("writes")), Ok(settings));
+        let long = format!("(version: 1, network: (turn_password: \"{}\"))", "x".repeat(400));
+        let refused = parse(&long).expect_err("too long");
+        assert!(refused.contains("turn_password is 400 bytes"), "{refused}");
     }
 
     /// A key bound twice is said in a player's words: the key's name and the action that has

@@ -21,6 +21,8 @@ const COLUMN_POINTS: f32 = 520.0;
 pub struct SettingsScreen {
     rebinding: Option<(Action, usize)>,
     problem: Option<String>,
+    /// The STUN servers' line as typed (a trailing comma and all), while it is edited.
+    stun_draft: Option<String>,
 }
 
 impl SettingsScreen {
@@ -88,6 +90,7 @@ pub fn settings_screen(
                     ui.label("HUD");
                     ui.checkbox(&mut settings.hud, "shown");
                     ui.end_row();
+                    network_rows(ui, screen, settings);
                     key_rows(ui, screen, settings, names);
                 });
             });
@@ -153,6 +156,39 @@ fn volume_rows(ui: &mut egui::Ui, settings: &mut Settings) {
         ui.add(egui::Slider::new(value, 0..=100).suffix(" %"));
         ui.end_row();
     }
+}
+
+/// How friends on other networks are reached: the rendezvous for join codes, the STUN
+/// servers (one line, separated by commas), the relay and its credentials, port mapping.
+fn network_rows(ui: &mut egui::Ui, screen: &mut SettingsScreen, settings: &mut Settings) {
+    let network = &mut settings.network;
+    let line = |ui: &mut egui::Ui, label: &str, value: &mut String, secret: bool| {
+        ui.label(label);
+        let mut text = value.clone();
+        let edit = egui::TextEdit::singleline(&mut text).password(secret);
+        if ui.add(edit).changed() {
+            text.truncate(crate::settings::MAX_NETWORK_FIELD_BYTES);
+            *value = text;
+        }
+        ui.end_row();
+    };
+    line(ui, "Rendezvous (join codes)", &mut network.rendezvous, false);
+    let mut stun = screen.stun_draft.clone().unwrap_or_else(|| network.stun.join(", "));
+    line(ui, "STUN servers (HOST:PORT, ...)", &mut stun, false);
+    network.stun = stun
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .take(crate::settings::MAX_STUN_SERVERS)
+        .map(str::to_owned)
+        .collect();
+    screen.stun_draft = Some(stun);
+    line(ui, "TURN relay (hosting)", &mut network.turn, false);
+    line(ui, "TURN user", &mut network.turn_user, false);
+    line(ui, "TURN password", &mut network.turn_password, true);
+    ui.label("Router");
+    ui.checkbox(&mut network.port_mapping, "asked to forward the host's port");
+    ui.end_row();
 }
 
 fn key_rows(

@@ -1,13 +1,16 @@
 //! A player's window that draws slowly still answers the host at once: its socket is served
-//! from a thread, not between frames.
+//! from a thread, not between frames. A player who types a join code reaches its host
+//! through the rendezvous and plays on the socket the dial opened.
 
 mod loopback;
 
 use std::time::{Duration, Instant};
 
-use fixstep_gpu::{Agreement, Hud, NetworkLine, PlayingLine};
+use fixstep_gpu::{Agreement, HostingLine, Hud, NetworkLine, PlayingLine};
+use fixstep_net::rendezvous::{RendezvousServer, serve};
 use fixstep_present::Controls;
 use fixstep_town_view::Town;
+use fixstep_window::dialling::{AfterDial, CodeDial, Dialling};
 use fixstep_window::session::{JoinPlay, PlaySession};
 use loopback::{FRAME_MICROS, Loopback};
 
@@ -94,4 +97,58 @@ fn a_peer_drawing_four_frames_a_second_measures_the_links_round_trip_not_its_fra
     assert!(agrees, "the peer agrees with the host: {network}");
     host.close();
     peer.close();
+}
+
+/// A player who types the code a window's host shows (its HUD says it) dials it at the
+/// rendezvous from a thread while the host plays on, then joins on the dialled socket: its
+/// HUD says the path it found beside the round trip, and it agrees with the host.
+#[test]
+fn a_player_types_the_code_the_hosts_hud_shows_and_plays() {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("a rendezvous socket");
+    let rendezvous = socket.local_addr().expect("bound");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopping = std::sync::Arc::clone(&stop);
+    let server = std::thread::spawn(move || {
+        serve(&socket, &mut RendezvousServer::default(), &stopping).expect("it serves");
+    });
+    let mut game = Loopback::new("peer-link-code");
+    let mut host = game.host_listed(rendezvous);
+    let huds = loopback::frames(&mut [&mut host], |huds| {
+        matches!(&huds[0].network, Some(NetworkLine::Hosting(HostingLine { code: Some(_), .. })))
+    });
+    let Some(NetworkLine::Hosting(HostingLine { code: Some(code), .. })) = &huds[0].network else {
+        panic!("the host's HUD shows its code: {:?}", huds[0].network)
+    };
+    let code = code.parse().expect("a code");
+    let dial = CodeDial {
+        code,
+        rendezvous,
+        stun: Vec::new(),
+        then: AfterDial::Join(game.peer_options("bob")),
+    };
+    let mut dialling = Dialling::start(dial).expect("dialling starts");
+    let mut answered = None;
+    loopback::frames(&mut [&mut host], |_| {
+        answered = dialling.finished();
+        answered.is_some()
+    });
+    let answered = answered.expect("the dial ended").expect("the host answered");
+    let AfterDial::Join(options) = &answered.then else { panic!("a join") };
+    let path = answered.dialled.host.kind;
+    let mut peer = JoinPlay::<Town>::new_on(&game.level, options, answered.socket, path)
+        .expect("the peer connects");
+    let huds = loopback::frames(&mut [&mut host, &mut peer], |huds| {
+        huds[1].tick > 20
+            && matches!(
+                &huds[1].network,
+                Some(NetworkLine::Playing(PlayingLine { agreement: Agreement::Agrees, .. }))
+            )
+    });
+    let network = huds[1].network.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(huds[1].tick > 20, "the peer plays: {network}");
+    assert!(network.contains("ms (direct)"), "the path beside the round trip: {network}");
+    host.close();
+    peer.close();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    server.join().expect("the rendezvous stops");
 }

@@ -67,6 +67,12 @@ impl HostSocket {
         relay.drain_events().collect()
     }
 
+    /// Whether what goes to `to` goes through the relay.
+    #[must_use]
+    pub fn carries(&self, to: SocketAddr) -> bool {
+        self.relay.as_ref().is_some_and(|r| r.carries(to))
+    }
+
     /// Gives the relay's allocation back (the host stops).
     pub fn release_relay(&mut self) {
         if let Some(relay) = &mut self.relay {

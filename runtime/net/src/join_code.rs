@@ -148,9 +148,13 @@ impl FromStr for JoinCode {
     }
 }
 
-/// Whether `text` looks like a join code rather than an address: it parses as one, and has
-/// no colon or dot (which every `HOST:PORT` has).
+/// Whether `text` is shaped like a join code rather than an address: six letters and digits
+/// (dashes and spaces aside), and no colon or dot (which every `HOST:PORT` and domain has),
+/// so that a misread code (`KQ0-4PX`) is told what is wrong with it as a code.
 #[must_use]
 pub fn looks_like_code(text: &str) -> bool {
-    !text.contains([':', '.']) && text.parse::<JoinCode>().is_ok()
+    let symbols = text.chars().filter(|c| *c != '-' && !c.is_whitespace());
+    !text.contains([':', '.'])
+        && symbols.clone().all(|c| c.is_ascii_alphanumeric())
+        && symbols.count() == CODE_SYMBOLS
 }

@@ -224,6 +224,12 @@ impl ServerLink {
         self.socket.relayed_address()
     }
 
+    /// Connected clients whose packets the relay carries.
+    #[must_use]
+    pub fn relayed_clients(&self) -> usize {
+        self.clients.connected.keys().filter(|&&a| self.socket.carries(a)).count()
+    }
+
     /// What happened to the relay's allocation since the last call.
     pub fn drain_relay_events(&mut self) -> std::vec::Drain<'_, RelayEvent> {
         self.relay_events.drain(..)

@@ -39,6 +39,33 @@ pub struct TurnServer {
     pub password: String,
 }
 
+/// TURN's port unless a URL names one (RFC 8656).
+pub const TURN_PORT: u16 = 3478;
+
+impl TurnServer {
+    /// The relay `url` names (`turn:HOST:PORT`, `HOST:PORT`, or a host on [`TURN_PORT`]; a
+    /// `?transport=udp` after it is allowed), with these credentials.
+    ///
+    /// # Errors
+    ///
+    /// If the name does not resolve to an address, in words.
+    pub fn at(url: &str, user: &str, password: &str) -> Result<Self, String> {
+        let at = url.trim();
+        let at = at.strip_prefix("turn:").unwrap_or(at);
+        let at = at.split_once('?').map_or(at, |(at, _)| at);
+        let with_port = if at.rsplit_once(':').is_some_and(|(_, p)| p.parse::<u16>().is_ok()) {
+            at.to_owned()
+        } else {
+            format!("{at}:{TURN_PORT}")
+        };
+        let address = std::net::ToSocketAddrs::to_socket_addrs(&with_port)
+            .ok()
+            .and_then(|mut a| a.next())
+            .ok_or_else(|| format!("the TURN relay {url:?} names no address"))?;
+        Ok(Self { address, user: user.to_owned(), password: password.to_owned() })
+    }
+}
+
 /// What happened to a host's allocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RelayEvent {

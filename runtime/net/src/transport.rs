@@ -296,6 +296,12 @@ impl HostTransport {
         self.transport.relayed_address()
     }
 
+    /// Connected peers whose packets the relay carries.
+    #[must_use]
+    pub fn relayed_peers(&self) -> usize {
+        self.transport.relayed_clients()
+    }
+
     /// What happened to the relay's allocation since the last call.
     pub fn drain_relay_events(&mut self) -> std::vec::Drain<'_, crate::relay::RelayEvent> {
         self.transport.drain_relay_events()

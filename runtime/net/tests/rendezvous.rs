@@ -65,6 +65,8 @@ fn a_code_reads_back_in_any_case_and_says_what_is_wrong() {
     assert!(error.to_string().contains("neither 0 nor O"), "{error}");
     assert!(matches!("KQ7-4P".parse::<JoinCode>(), Err(JoinCodeError::Length { symbols: 5, .. })));
     assert!(looks_like_code("KQ7-4PX") && !looks_like_code("127.0.0.1:7465"));
+    assert!(looks_like_code("kq0-4px"), "a misread code is still a code, to be told so");
+    assert!(!looks_like_code("my-server") && !looks_like_code("game.lan"));
     for _ in 0..100 {
         let drawn = JoinCode::random();
         assert!(drawn.is_valid());

@@ -160,8 +160,9 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
     if !args.logs.headless {
         if dialled.is_some() {
             bail!(
-                "a window joins by address for now: give the host's HOST:PORT, or join by code \
-                 with --headless"
+                "a window joins by code from its front screen (type the code in Join, with a \
+                 rendezvous in the settings); from the command line give HOST:PORT, or join by \
+                 code with --headless"
             );
         }
         let mode = super::play::Windowed::Join(options);

@@ -121,9 +121,6 @@ pub struct TurnChoice {
     pub turn_password: Option<String>,
 }
 
-/// TURN's port unless a URL names one (RFC 8656).
-const TURN_PORT: u16 = 3478;
-
 impl TurnChoice {
     /// The relay, if one was named.
     ///
@@ -136,15 +133,8 @@ impl TurnChoice {
         else {
             return Ok(None);
         };
-        let at = url.strip_prefix("turn:").unwrap_or(url);
-        let at = at.split_once('?').map_or(at, |(at, _)| at);
-        let with_port = if at.rsplit_once(':').is_some_and(|(_, p)| p.parse::<u16>().is_ok()) {
-            at.to_owned()
-        } else {
-            format!("{at}:{TURN_PORT}")
-        };
-        let address =
-            super::join::resolve(&with_port).with_context(|| format!("the TURN relay `{url}`"))?;
-        Ok(Some(TurnServer { address, user: user.clone(), password: password.clone() }))
+        TurnServer::at(url, user, password)
+            .map(Some)
+            .map_err(|why| super::bad_input(anyhow::anyhow!(why)))
     }
 }

@@ -74,7 +74,8 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, b
     if !args.headless {
         if dialled.is_some() {
             bail!(
-                "a window watches by address for now: give the host's HOST:PORT, or watch by \
+                "a window watches by code from its front screen (type the code in Watch, with a \
+                 rendezvous in the settings); from the command line give HOST:PORT, or watch by \
                  code with --headless"
             );
         }

@@ -52,8 +52,16 @@ impl Loopback {
     /// Hosts the game, playing as "ada", on a port the system picks as the host binds, and
     /// keeps the port the host says it bound for peers to join at.
     pub fn host(&mut self) -> HostPlay<Town> {
-        let host =
-            HostPlay::<Town>::new(&self.level, &self.host_options()).expect("the host binds");
+        self.host_with(&self.host_options())
+    }
+
+    /// The same, listed under a join code at the rendezvous at `rendezvous`.
+    pub fn host_listed(&mut self, rendezvous: SocketAddr) -> HostPlay<Town> {
+        self.host_with(&HostOptions { rendezvous: Some(rendezvous), ..self.host_options() })
+    }
+
+    fn host_with(&mut self, options: &HostOptions) -> HostPlay<Town> {
+        let host = HostPlay::<Town>::new(&self.level, options).expect("the host binds");
         // It says where friends join it: its address on the local network, and the port.
         let said = host.describe();
         let port = said.rsplit(':').next().and_then(|p| p.parse::<u16>().ok()).filter(|&p| p != 0);
