@@ -697,10 +697,11 @@ impl<G: NetRules> NetHost<G> {
     }
 
     /// Where friends on other networks reach the host, in words for a HUD
-    /// (`198.51.100.4:7465 by UPnP`), once known.
+    /// (`198.51.100.4:7465 by UPnP`), once known: a public address, not one a rendezvous on
+    /// this network or machine saw.
     #[must_use]
     pub fn public_words(&self) -> Option<String> {
-        let public = self.public_address()?;
+        let public = self.public_address().filter(|a| fixstep_net::port_map::is_public(a.ip()))?;
         Some(match self.reach.mapping() {
             Some(mapping) => format!("{public} by {}", mapping.protocol),
             None => public.to_string(),

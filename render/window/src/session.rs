@@ -374,7 +374,18 @@ impl<G: NetGame> PlaySession<G> for HostPlay<G> {
     }
 
     fn describe(&self) -> String {
-        format!("Hosting: friends join at {}", self.address)
+        let served = self.host.lock();
+        let elsewhere = match (served.host.join_code(), served.host.public_words()) {
+            (Some(code), Some(public)) => format!("with code {code} or at {public}; "),
+            (Some(code), None) => format!("with code {code}; "),
+            (None, Some(public)) => format!("at {public}; "),
+            (None, None) => String::new(),
+        };
+        // The address on this network comes last: what a friend here types.
+        match elsewhere.as_str() {
+            "" => format!("Hosting: friends join at {}", self.address),
+            _ => format!("Hosting: friends elsewhere join {elsewhere}here at {}", self.address),
+        }
     }
 }
 
