@@ -345,6 +345,9 @@ pub struct LabOptions {
     pub upnp_a: bool,
     /// coturn on the internet ([`Lab::turn`]).
     pub turn: bool,
+    /// With [`upnp_a`](Self::upnp_a): miniupnpd answers NAT-PMP (and PCP) only, its UPnP
+    /// off, as on a router whose owner turned UPnP off.
+    pub nat_pmp_only_a: bool,
 }
 
 impl LabOptions {
@@ -839,7 +842,7 @@ impl Lab {
 ext_ifname={WAN_IF}
 listening_ip={LAN_IF}
 http_port={UPNP_HTTP_PORT}
-enable_upnp=yes
+enable_upnp={upnp}
 enable_natpmp=yes
 # The WAN address is a documentation one, which miniupnpd takes as reserved: only an
 # unfiltered STUN answer to all four of its requests makes it forward ports then.
@@ -862,6 +865,7 @@ deny 0-65535 0.0.0.0/0 0-65535
 ",
             leases = self.dir.join("miniupnpd.leases").display(),
             lan = home.lan_network(),
+            upnp = if self.options.nat_pmp_only_a { "no" } else { "yes" },
         );
         let path = self.write("miniupnpd.conf", &config)?;
         // `-d`: in the foreground (this process keeps it, and kills it), logging to stderr.
@@ -889,7 +893,9 @@ deny 0-65535 0.0.0.0/0 0-65535
                         && words.get(4).is_some_and(|w| w.ends_with(local))
                 })
             };
-            Ok(listening("tcp", &http) && listening("udp", &nat_pmp))
+            // Without UPnP it serves no HTTP.
+            let upnp_ready = lab.options.nat_pmp_only_a || listening("tcp", &http);
+            Ok(upnp_ready && listening("udp", &nat_pmp))
         })?;
         let daemon = &self.daemons[index];
         let log = read_log(&daemon.log);

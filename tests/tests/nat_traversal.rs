@@ -4,7 +4,7 @@
 //! friend in home B's; every game runs the `fixstep` binary inside the namespaces.
 //!
 //! - Router A runs miniupnpd: the host maps its port, and the friend joins at the mapped
-//!   public address.
+//!   public address; again with the router's UPnP off, by NAT-PMP.
 //! - Both routers map a socket to one public port whatever the destination: the friend joins
 //!   by code on a direct path the probes punch, without a datagram through the relay; both
 //!   routers then forget their mappings mid-game, which costs a pause, not the match.
@@ -137,15 +137,30 @@ fn agree(host: Running, friend: Running, ticks: u32, host_log: &Path, friend_log
 /// agreeing on every hash.
 #[test]
 fn a_friend_joins_at_the_port_the_hosts_router_mapped() {
-    let Some(lab) = lab_or_skip(LabOptions { upnp_a: true, ..LabOptions::default() }, &[]) else {
+    joins_at_the_mapped_port(false, "(UPnP)", TICKS);
+}
+
+/// The same with the router's UPnP off: the host finds no UPnP router within its search's
+/// two seconds, asks by NAT-PMP, and the friend joins there.
+#[test]
+fn a_friend_joins_at_the_port_mapped_by_nat_pmp_when_upnp_is_off() {
+    joins_at_the_mapped_port(true, "(NAT-PMP)", PUNCHED_TICKS);
+}
+
+/// A host in home A maps its port on router A's miniupnpd (`nat_pmp_only`: with UPnP off),
+/// says so with `how`, and a friend joins there and plays `ticks` agreeing.
+fn joins_at_the_mapped_port(nat_pmp_only: bool, how: &str, ticks: u32) {
+    let options =
+        LabOptions { upnp_a: true, nat_pmp_only_a: nat_pmp_only, ..LabOptions::default() };
+    let Some(lab) = lab_or_skip(options, &[]) else {
         return;
     };
-    let dir = Scratch::new("nat", "upnp");
+    let dir = Scratch::new("nat", if nat_pmp_only { "nat-pmp" } else { "upnp" });
     let (host_log, friend_log) = (dir.path("host.hashes"), dir.path("friend.hashes"));
-    let host = host(&lab, &dir, TICKS, &host_log, &["--stun", &stun_at()]);
+    let host = host(&lab, &dir, ticks, &host_log, &["--stun", &stun_at()]);
     host.wait_for("the router forwards", START_LIMIT);
     let said = host.stderr();
-    assert!(said.contains("(UPnP)"), "asked by UPnP first:\n{said}");
+    assert!(said.contains(how), "asked as {how}:\n{said}");
     let port = said
         .split("the router forwards ")
         .nth(1)
@@ -155,9 +170,9 @@ fn a_friend_joins_at_the_port_the_hosts_router_mapped() {
         .expect("the mapped port");
     let entry = SocketAddrV4::new(Home::A.wan(), port).to_string();
     let started = Instant::now();
-    let friend = friend(&lab, &dir, TICKS, &friend_log, &entry, &[]);
-    println!("mapped: joined {:?} after starting", joined_after(&host, started));
-    agree(host, friend, TICKS, &host_log, &friend_log);
+    let friend = friend(&lab, &dir, ticks, &friend_log, &entry, &[]);
+    println!("mapped {how}: joined {:?} after starting", joined_after(&host, started));
+    agree(host, friend, ticks, &host_log, &friend_log);
     assert_eq!(lab.relay_counter().expect("the relay's counter").0, 0, "nothing relayed");
 }
 

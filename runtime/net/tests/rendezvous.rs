@@ -98,6 +98,8 @@ fn a_joiner_finds_the_host_and_both_punch_until_a_direct_path_answers() {
     let punches = listing.poll(ms(110));
     let punched: Vec<SocketAddr> = punches.iter().map(|(to, _)| *to).collect();
     assert_eq!(punched, [at(JOINER_PUBLIC), at(JOINER_LAN)]);
+    // The joiner's next lookup is no news: the punching goes on.
+    assert_eq!(listing.receive(at(RENDEZVOUS), &wanted.1, ms(112)), None);
     // The joiner answers the host's punch (its router let it in, having sent out first).
     let answer = dial.receive(at(HOST_PUBLIC), &punches[0].1, ms(115)).expect("answered");
     assert_eq!(answer.0, at(HOST_PUBLIC));

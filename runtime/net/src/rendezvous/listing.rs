@@ -30,7 +30,8 @@ pub enum ListingEvent {
     },
     /// The rendezvous has no room: the host goes on without a code, and asks again.
     Full,
-    /// A joiner looked the code up; the host punches towards it.
+    /// A joiner looked the code up; the host punches towards it. Said once a joiner: its
+    /// lookups while it dials renew the punching without news.
     Wanted {
         /// The joiner's addresses.
         joiner: Vec<Candidate>,
@@ -162,13 +163,17 @@ impl Listing {
             Answer::Full => Some(ListingEvent::Full),
             Answer::Wanted { code, joiner } if Some(code) == self.code => {
                 let until = now + PUNCH_FOR;
-                if let Some(punch) = self.punches.iter_mut().find(|p| p.joiner == joiner) {
-                    punch.until = until;
-                } else if self.punches.len() < MAX_PUNCHES {
-                    self.punches.push(Punch { joiner: joiner.clone(), until });
-                }
                 // Punch at once: the joiner is probing already.
                 self.next_probe = now;
+                if let Some(punch) = self.punches.iter_mut().find(|p| p.joiner == joiner) {
+                    // The joiner looking up again: punched on for longer, and no news.
+                    punch.until = until;
+                    return None;
+                }
+                if self.punches.len() >= MAX_PUNCHES {
+                    return None;
+                }
+                self.punches.push(Punch { joiner: joiner.clone(), until });
                 Some(ListingEvent::Wanted { joiner })
             }
             Answer::Wanted { .. } | Answer::Found { .. } | Answer::Unknown { .. } => None,
