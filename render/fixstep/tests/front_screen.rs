@@ -38,6 +38,21 @@ impl Drop for Game {
     }
 }
 
+/// Settings that keep a game hosted from the front screen on this machine: no router asked
+/// to forward a port (UPnP's search is a multicast to the local network), no STUN server
+/// asked (public ones by default). Network tests send nothing beyond loopback.
+const MACHINE_ONLY_SETTINGS: &str = "(version: 1, network: (stun: [], port_mapping: false))\n";
+
+/// A scratch configuration folder for `test` whose settings ([`MACHINE_ONLY_SETTINGS`]) keep
+/// a game it hosts on this machine.
+fn machine_only_config_home(test: &str) -> std::path::PathBuf {
+    let dir = config_home(test);
+    let settings = dir.join("fixstep").join("settings.ron");
+    std::fs::create_dir_all(settings.parent().expect("a folder")).expect("a scratch folder");
+    std::fs::write(&settings, MACHINE_ONLY_SETTINGS).expect("the settings can be written");
+    dir
+}
+
 /// Runs `xdotool ARGS` on `xvfb`'s display; whether it succeeded.
 fn xdotool(xvfb: &Xvfb, args: &[&str]) -> bool {
     Command::new("xdotool")
@@ -101,7 +116,8 @@ fn the_front_screen_hosts_a_game_and_leaving_comes_back_to_it() {
     if !keys_or_skip(&xvfb) {
         return;
     }
-    let config = config_home(test);
+    // The game it hosts asks no router and no STUN server: nothing leaves the machine.
+    let config = machine_only_config_home(test);
     let port = std::net::UdpSocket::bind("127.0.0.1:0")
         .and_then(|s| s.local_addr())
         .expect("loopback binds")
