@@ -1,7 +1,7 @@
 //! Joining by code on loopback: `fixstep rendezvous`, a host listed there with `--code`, and a
-//! player who types the code (`fixstep join CODE --rendezvous ...`). The paths through real
-//! routers are tested in `nat_traversal.rs`; this proves the binary's plumbing, and what a
-//! player is told when a code or a rendezvous is wrong.
+//! player who types the code (`fixstep join CODE --rendezvous ...`), and the code gone with
+//! its match. The paths through real routers are tested in `nat_traversal.rs`; this proves
+//! the binary's plumbing, and what a player is told when a code or a rendezvous is wrong.
 
 use std::time::Duration;
 
@@ -16,20 +16,22 @@ fn announced_code(host: &Running) -> String {
     after.chars().take(7).collect()
 }
 
+/// Starts `fixstep rendezvous` on a free loopback port: the process, and its address.
+fn rendezvous(dir: &Scratch) -> (Running, String) {
+    let port = fixstep_tests::processes::free_port().to_string();
+    let running =
+        Running::start(dir, "rendezvous", &["rendezvous", "--bind", "127.0.0.1", "--port", &port]);
+    running.wait_for("rendezvous listening", Duration::from_secs(30));
+    (running, format!("127.0.0.1:{port}"))
+}
+
 /// A host listed at a rendezvous is joined by its code; the player reaches it on the path the
 /// probes opened (its own network here) and computes every tick to the host's bit.
 #[test]
 fn a_player_joins_by_the_code_the_host_announces() {
     let _game = one_game();
     let dir = Scratch::new("join-code", "loopback");
-    let rendezvous_port = fixstep_tests::processes::free_port();
-    let rendezvous_at = format!("127.0.0.1:{rendezvous_port}");
-    let rendezvous = Running::start(
-        &dir,
-        "rendezvous",
-        &["rendezvous", "--bind", "127.0.0.1", "--port", &rendezvous_port.to_string()],
-    );
-    rendezvous.wait_for("rendezvous listening", Duration::from_secs(30));
+    let (rendezvous, rendezvous_at) = rendezvous(&dir);
     let game = Hosting::direct();
     let host_log = dir.path("host.hashes");
     let mut host_args = game.host_args();
@@ -68,25 +70,24 @@ fn a_player_joins_by_the_code_the_host_announces() {
     let hashes = hash_log(&peer_log);
     assert!(hashes.len() >= 100, "the player played: {} ticks", hashes.len());
     assert_agrees("the player", &hashes, &hash_log(&host_log));
+    // The match ended, and its code with it: the host said so to the rendezvous.
+    let after =
+        run_fixstep(&["join", &code, "--rendezvous", &rendezvous_at, "--headless", "--ticks", "1"]);
+    let said = String::from_utf8_lossy(&after.stderr);
+    assert!(said.contains(&format!("no match holds the code {code}")), "{said}");
     rendezvous.terminate();
     let stopped = rendezvous.finish();
     assert!(stopped.stdout.contains("rendezvous stopped"), "{}", stopped.stdout);
 }
 
-/// A code nobody holds, a misread one, and a rendezvous that is not there are each one line
-/// that says what is wrong.
+/// A code nobody holds, a misread one, and a code without a rendezvous named are each one
+/// line that says what is wrong. (A rendezvous that never answers is the dial's own test, in
+/// `runtime/net/tests/rendezvous.rs`: it takes the dial's ten seconds.)
 #[test]
-fn a_wrong_code_or_a_silent_rendezvous_is_said_in_a_line() {
+fn a_wrong_code_or_no_rendezvous_is_said_in_a_line() {
     let _game = one_game();
     let dir = Scratch::new("join-code", "wrong");
-    let rendezvous_port = fixstep_tests::processes::free_port();
-    let rendezvous_at = format!("127.0.0.1:{rendezvous_port}");
-    let rendezvous = Running::start(
-        &dir,
-        "rendezvous",
-        &["rendezvous", "--bind", "127.0.0.1", "--port", &rendezvous_port.to_string()],
-    );
-    rendezvous.wait_for("rendezvous listening", Duration::from_secs(30));
+    let (rendezvous, rendezvous_at) = rendezvous(&dir);
     let join = |code: &str, at: &str| {
         run_fixstep(&["join", code, "--rendezvous", at, "--headless", "--bot", "--ticks", "10"])
     };

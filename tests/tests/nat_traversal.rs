@@ -210,7 +210,8 @@ fn a_friend_joins_by_code_on_a_punched_path_that_survives_forgotten_mappings() {
     assert_eq!(lab.relay_counter().expect("the relay's counter").0, 0, "nothing relayed");
 }
 
-/// The friend's router maps every destination to a port of its own: the host's punches go
+/// The friend's router maps every destination to a port of its own (and the host's maps none
+/// on request, which the host says in one line and hosts on): the host's punches go
 /// to a port that leads nowhere, and the friend's probes come from one the host's router
 /// never saw. The friend joins by code through the host's TURN relay, plays 300 ticks agreeing
 /// on every hash, and the relay carried the session without its player's name in a byte of
@@ -238,13 +239,13 @@ fn a_friend_behind_a_symmetric_nat_joins_by_code_through_the_relay() {
     let rendezvous = rendezvous_at();
     let stun = stun_at();
     let relay = turn.address.to_string();
+    // Its router has no UPnP or NAT-PMP: the host is told no, in one line, and hosts on.
     let host_args = [
         "--code",
         "--rendezvous",
         &rendezvous,
         "--stun",
         &stun,
-        "--no-port-mapping",
         "--turn",
         &relay,
         "--turn-user",
@@ -266,7 +267,11 @@ fn a_friend_behind_a_symmetric_nat_joins_by_code_through_the_relay() {
     );
     let took = joined_after(&host, started);
     friend.wait_for("relayed path", START_LIMIT);
+    host.wait_for("the router forwards no port", START_LIMIT);
+    let host_said = host.stderr();
     let said = agree(host, friend, TICKS, &host_log, &friend_log);
+    let refusals = host_said.matches("the router forwards no port").count();
+    assert_eq!(refusals, 1, "a router that says no is one line:\n{host_said}");
     let (packets, bytes) = lab.relay_counter().expect("the relay's counter");
     assert!(packets > 300, "the relay carried the session: {packets} datagrams, {bytes} B");
     sniffer.kill();

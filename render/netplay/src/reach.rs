@@ -4,7 +4,7 @@
 //! sees when the router does not say its own.
 
 use std::fmt;
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::SocketAddr;
 use std::sync::mpsc::Receiver;
 
 use fixstep_net::HostTransport;
@@ -129,11 +129,7 @@ impl Reach {
             // A server whose name does not resolve is one less; a lookup that hangs keeps
             // only this thread.
             let _ = std::thread::Builder::new().name("stun lookup".to_owned()).spawn(move || {
-                let addresses = names
-                    .iter()
-                    .filter_map(|name| name.to_socket_addrs().ok()?.find(SocketAddr::is_ipv4))
-                    .collect();
-                let _ = found.send(addresses);
+                let _ = found.send(fixstep_net::stun::resolve(&names));
             });
             lookup
         });

@@ -174,13 +174,7 @@ fn mode_of(
             .and_then(|mut a| a.next())
             .ok_or_else(|| format!("the rendezvous {name:?} names no address (HOST:PORT)"))
     };
-    let stun = || -> Vec<SocketAddr> {
-        network
-            .stun
-            .iter()
-            .filter_map(|name| name.to_socket_addrs().ok()?.find(SocketAddr::is_ipv4))
-            .collect()
-    };
+    let stun = || fixstep_net::stun::resolve(&network.stun);
     let dial_then = |entry: &Entry, then: AfterDial| -> Result<Mode, String> {
         Ok(match (entry, then) {
             (Entry::Code(code), then) => {

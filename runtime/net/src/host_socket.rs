@@ -6,7 +6,7 @@ use std::io;
 use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;
 
-use crate::relay::{Relay, RelayCounts, RelayEvent, TurnServer};
+use crate::relay::{Relay, RelayEvent, TurnServer};
 use crate::wire::{CountedSocket, WireCounts};
 
 /// A host's socket, counted, with its relay if it has one.
@@ -47,12 +47,6 @@ impl HostSocket {
     #[must_use]
     pub fn relayed_address(&self) -> Option<SocketAddr> {
         self.relay.as_ref().and_then(Relay::allocated)
-    }
-
-    /// What crossed the relay, if the host has one.
-    #[must_use]
-    pub fn relay_counts(&self) -> Option<RelayCounts> {
-        self.relay.as_ref().map(Relay::counts)
     }
 
     /// Sets the host's time and sends what the relay has to send: returns what happened to

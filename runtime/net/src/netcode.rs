@@ -32,7 +32,7 @@ use crate::access::{Refusal, RequestCheck, SessionKey, check_request};
 use crate::host_socket::HostSocket;
 use crate::limiter::RateLimiter;
 use crate::reads::{Reads, Reason};
-use crate::relay::{RelayCounts, RelayEvent, TurnServer};
+use crate::relay::{RelayEvent, TurnServer};
 use crate::rendezvous::{Listing, ListingEvent, PathKind, Probe};
 use crate::renet_guard::{ACK, Kept, PayloadGuard};
 use crate::stun::{StunQuery, is_stun};
@@ -210,12 +210,6 @@ impl ServerLink {
     /// If the socket has no address.
     pub fn relay_through(&mut self, server: &TurnServer) -> io::Result<()> {
         self.socket.relay_through(server)
-    }
-
-    /// What crossed the relay, if the host has one.
-    #[must_use]
-    pub fn relay_counts(&self) -> Option<RelayCounts> {
-        self.socket.relay_counts()
     }
 
     /// The address the relay gave the host, once it did.

@@ -117,11 +117,13 @@ impl PortMapper {
 
     /// Where it stands, if that changed since the last call.
     pub fn changed(&mut self) -> Option<MappingState> {
-        let now = self.state();
-        (now != self.seen).then(|| {
-            self.seen = now.clone();
-            now
-        })
+        // Looked at on every pass of the host's loop: compared in place, cloned only when new.
+        let now = lock(&self.state);
+        if *now == self.seen {
+            return None;
+        }
+        self.seen = now.clone();
+        Some(self.seen.clone())
     }
 }
 

@@ -75,19 +75,6 @@ pub enum RelayEvent {
     Failed(String),
 }
 
-/// What crossed a host's relay: the peers' packets, as the session sees them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RelayCounts {
-    /// Packets from peers through the relay.
-    pub from_peers: u64,
-    /// Their bytes (the session's packets, without TURN's wrapping).
-    pub from_peer_bytes: u64,
-    /// Packets to peers through the relay.
-    pub to_peers: u64,
-    /// Their bytes.
-    pub to_peer_bytes: u64,
-}
-
 /// A host's allocation on a TURN relay.
 pub struct Relay {
     client: TurnClientUdp,
@@ -97,7 +84,6 @@ pub struct Relay {
     peers: HashSet<SocketAddr>,
     permitted: HashSet<IpAddr>,
     events: Vec<RelayEvent>,
-    counts: RelayCounts,
     over: bool,
 }
 
@@ -130,7 +116,6 @@ impl Relay {
             peers: HashSet::new(),
             permitted: HashSet::new(),
             events: Vec::new(),
-            counts: RelayCounts::default(),
             over: false,
         }
     }
@@ -145,12 +130,6 @@ impl Relay {
     #[must_use]
     pub const fn allocated(&self) -> Option<SocketAddr> {
         self.allocated
-    }
-
-    /// What crossed it so far.
-    #[must_use]
-    pub const fn counts(&self) -> RelayCounts {
-        self.counts
     }
 
     /// Whether what goes to `to` goes through the relay: a peer heard through it.
@@ -194,8 +173,6 @@ impl Relay {
                     // A channel costs 4 bytes a packet where an indication costs 36.
                     let _ = self.client.bind_channel(TransportType::Udp, peer, instant(now));
                 }
-                self.counts.from_peers += 1;
-                self.counts.from_peer_bytes += data.data().len() as u64;
                 Some((peer, data.data().to_vec()))
             }
             TurnRecvRet::Handled | TurnRecvRet::Ignored(_) | TurnRecvRet::PeerIcmp { .. } => None,
@@ -206,8 +183,6 @@ impl Relay {
     /// is in place).
     pub fn wrap(&mut self, to: SocketAddr, datagram: &[u8], now: Duration) -> Option<Vec<u8>> {
         let built = self.client.send_to(TransportType::Udp, to, datagram, instant(now)).ok()??;
-        self.counts.to_peers += 1;
-        self.counts.to_peer_bytes += datagram.len() as u64;
         Some(built.data.build())
     }
 

@@ -28,6 +28,18 @@ const RETRY_EVERY: Duration = Duration::from_millis(500);
 /// How many times each server is asked before it is given up on: six, three seconds.
 const TRIES: u32 = 6;
 
+/// The IPv4 addresses of the STUN servers `names` (`HOST:PORT` each): the family a game's
+/// sockets bind. A name that does not resolve is one server less. Blocks on the lookups.
+#[must_use]
+pub fn resolve(names: &[String]) -> Vec<SocketAddr> {
+    names
+        .iter()
+        .filter_map(|name| {
+            std::net::ToSocketAddrs::to_socket_addrs(name.as_str()).ok()?.find(SocketAddr::is_ipv4)
+        })
+        .collect()
+}
+
 /// Whether `datagram` looks like a STUN message: a header's length, the first two bits clear
 /// and the magic cookie in its place (a netcode packet has it there one time in 4 billion,
 /// and is then lost as a lost packet is).

@@ -284,12 +284,6 @@ impl HostTransport {
             .map_err(|source| NetError::Io { what: "the host's socket", source })
     }
 
-    /// What crossed the relay, if the host has one.
-    #[must_use]
-    pub fn relay_counts(&self) -> Option<crate::relay::RelayCounts> {
-        self.transport.relay_counts()
-    }
-
     /// The address the relay gave the host, once it did.
     #[must_use]
     pub fn relayed_address(&self) -> Option<SocketAddr> {

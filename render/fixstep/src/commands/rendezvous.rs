@@ -1,7 +1,7 @@
 //! `fixstep rendezvous`: where hosts list their matches under join codes and joiners look
 //! them up (see `fixstep_net::rendezvous`): headless, small, for a group or a community.
 
-use std::net::{IpAddr, SocketAddr, ToSocketAddrs, UdpSocket};
+use std::net::{IpAddr, SocketAddr, UdpSocket};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -99,10 +99,7 @@ impl StunChoice {
         if towards.ip().is_loopback() {
             return Vec::new();
         }
-        self.servers()
-            .iter()
-            .filter_map(|name| name.to_socket_addrs().ok()?.find(SocketAddr::is_ipv4))
-            .collect()
+        fixstep_net::stun::resolve(&self.servers())
     }
 }
 

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use crate::join_code::JoinCode;
 
-use super::message::{Answer, Candidate, PathKind, Probe, Request};
-use super::{DIAL_TIMEOUT, LOOKUP_EVERY, PROBE_EVERY, RELAY_GRACE};
+use super::message::{Answer, Candidate, PathKind, Probe, Probing, Request};
+use super::{DIAL_TIMEOUT, LOOKUP_EVERY, RELAY_GRACE};
 
 /// Where a dialled code's host is reached, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,8 +75,7 @@ pub struct Dial {
     host: Vec<Candidate>,
     observed: Option<SocketAddr>,
     probing_since: Option<Duration>,
-    next_probe: Duration,
-    nonce: u64,
+    probing: Probing,
     /// Host addresses that answered a probe, in the order they did.
     answered: Vec<Candidate>,
     outcome: Option<Result<Dialled, DialError>>,
@@ -96,8 +95,7 @@ impl Dial {
             host: Vec::new(),
             observed: None,
             probing_since: None,
-            next_probe: Duration::ZERO,
-            nonce: 0,
+            probing: Probing::new(),
             answered: Vec::new(),
             outcome: None,
         }
@@ -149,11 +147,10 @@ impl Dial {
             let every = if self.host.is_empty() { LOOKUP_EVERY } else { 4 * LOOKUP_EVERY };
             self.next_lookup = now + every;
         }
-        if !self.host.is_empty() && now >= self.next_probe {
-            self.nonce = self.nonce.wrapping_add(1);
-            let probe = Probe { answer: false, code: self.code, nonce: self.nonce }.datagram();
+        if !self.host.is_empty()
+            && let Some(probe) = self.probing.due(self.code, now)
+        {
             out.extend(self.host.iter().map(|c| (c.address, probe.clone())));
-            self.next_probe = now + PROBE_EVERY;
         }
         out
     }
@@ -174,7 +171,7 @@ impl Dial {
                 Answer::Found { code, host, observed } if code == self.code => {
                     if self.host.is_empty() {
                         self.probing_since = Some(now);
-                        self.next_probe = now;
+                        self.probing.now(now);
                     }
                     self.host = host;
                     self.observed = Some(observed);
@@ -195,7 +192,7 @@ impl Dial {
             // The host punching: answered, which opens the way for its own probes' answers.
             return Some((from, probe.answered().datagram()));
         }
-        if probe.nonce == 0 || probe.nonce > self.nonce {
+        if !self.probing.sent(probe.nonce) {
             return None;
         }
         // An address the host did not give answers when its router maps each destination

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use crate::join_code::JoinCode;
 
-use super::message::{Answer, Candidate, ListingSecret, PathKind, Probe, Request};
-use super::{LIST_EVERY, PROBE_EVERY, PUNCH_FOR};
+use super::message::{Answer, Candidate, ListingSecret, PathKind, Probe, Probing, Request};
+use super::{LIST_EVERY, PUNCH_FOR};
 
 /// How soon a host asks again while the rendezvous has not answered its listing: half a
 /// second, so a lost first datagram costs a player little time before a code shows.
@@ -56,8 +56,7 @@ pub struct Listing {
     candidates: Vec<Candidate>,
     next_list: Duration,
     punches: Vec<Punch>,
-    next_probe: Duration,
-    nonce: u64,
+    probing: Probing,
 }
 
 impl Listing {
@@ -73,8 +72,7 @@ impl Listing {
             candidates,
             next_list: Duration::ZERO,
             punches: Vec::new(),
-            next_probe: Duration::ZERO,
-            nonce: 0,
+            probing: Probing::new(),
         }
     }
 
@@ -128,16 +126,12 @@ impl Listing {
             self.next_list = now + if self.code.is_some() { LIST_EVERY } else { LIST_RETRY };
         }
         self.punches.retain(|p| now < p.until);
-        if let Some(code) = self.code
-            && !self.punches.is_empty()
-            && now >= self.next_probe
+        if let Some(code) = self.code.filter(|_| !self.punches.is_empty())
+            && let Some(probe) = self.probing.due(code, now)
         {
-            self.nonce = self.nonce.wrapping_add(1);
-            let probe = Probe { answer: false, code, nonce: self.nonce }.datagram();
             for punch in &self.punches {
                 out.extend(punch.joiner.iter().map(|c| (c.address, probe.clone())));
             }
-            self.next_probe = now + PROBE_EVERY;
         }
         out
     }
@@ -164,7 +158,7 @@ impl Listing {
             Answer::Wanted { code, joiner } if Some(code) == self.code => {
                 let until = now + PUNCH_FOR;
                 // Punch at once: the joiner is probing already.
-                self.next_probe = now;
+                self.probing.now(now);
                 if let Some(punch) = self.punches.iter_mut().find(|p| p.joiner == joiner) {
                     // The joiner looking up again: punched on for longer, and no news.
                     punch.until = until;

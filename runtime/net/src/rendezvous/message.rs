@@ -7,6 +7,7 @@
 //! rendezvous to send a third party more than they sent it.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -234,6 +235,44 @@ pub struct Probe {
     pub code: JoinCode,
     /// Ties an answer to its probe.
     pub nonce: u64,
+}
+
+/// When the next round of probes of a code goes, and the nonce of the last: what host and
+/// joiner both keep while they probe each other.
+#[derive(Clone, Copy, Debug)]
+pub struct Probing {
+    nonce: u64,
+    next: Duration,
+}
+
+impl Probing {
+    /// No probe sent yet; the first round goes at once.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self { nonce: 0, next: Duration::ZERO }
+    }
+
+    /// The probe of `code` to send to every address at `now`, if a round is due (the next one
+    /// then [`super::PROBE_EVERY`] later).
+    pub fn due(&mut self, code: JoinCode, now: Duration) -> Option<Vec<u8>> {
+        if now < self.next {
+            return None;
+        }
+        self.nonce = self.nonce.wrapping_add(1);
+        self.next = now + super::PROBE_EVERY;
+        Some(Probe { answer: false, code, nonce: self.nonce }.datagram())
+    }
+
+    /// The next round goes at once (the other side is probing already).
+    pub const fn now(&mut self, now: Duration) {
+        self.next = now;
+    }
+
+    /// Whether `nonce` is one of the probes sent: the answers that count.
+    #[must_use]
+    pub const fn sent(&self, nonce: u64) -> bool {
+        nonce != 0 && nonce <= self.nonce
+    }
 }
 
 /// A probe's length, bytes: prefix, code and nonce, the same both ways.

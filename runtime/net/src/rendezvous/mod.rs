@@ -83,6 +83,19 @@ const MAX_DATAGRAM_BYTES: usize = 1_500;
 /// finer than [`PROBE_EVERY`].
 const WAIT: Duration = Duration::from_millis(10);
 
+/// Whether a socket's error only means nothing came: a read timed out or was interrupted, or
+/// an earlier datagram's destination was unreachable (a probe of a candidate that leads
+/// nowhere).
+fn nothing_now(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::WouldBlock
+            | io::ErrorKind::TimedOut
+            | io::ErrorKind::Interrupted
+            | io::ErrorKind::ConnectionReset
+    )
+}
+
 /// Dials `code` at `rendezvous` on `socket` (the joiner's session then runs on it), giving
 /// `candidates` besides the address the rendezvous sees, and the public address the STUN
 /// servers `stun` see once one answers: blocks until a path to the host answers, or for at
@@ -125,14 +138,7 @@ pub fn dial(
                     let _ = socket.send_to(&answer, to);
                 }
             }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock
-                        | io::ErrorKind::TimedOut
-                        | io::ErrorKind::Interrupted
-                        | io::ErrorKind::ConnectionReset
-                ) => {}
+            Err(e) if nothing_now(&e) => {}
             Err(e) => return Err(DialError::Socket(e)),
         }
     }
@@ -162,14 +168,7 @@ pub fn serve(
                     let _ = socket.send_to(&datagram, to);
                 }
             }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock
-                        | io::ErrorKind::TimedOut
-                        | io::ErrorKind::Interrupted
-                        | io::ErrorKind::ConnectionReset
-                ) => {}
+            Err(e) if nothing_now(&e) => {}
             Err(e) => return Err(e),
         }
         let now = start.elapsed();
