@@ -9,7 +9,7 @@ use crate::common::DriftCommand;
 use fixstep_runtime::net::{
     DEFAULT_SEAT_GRACE_MICROS, Delivery, Dropped, GameData, Goodbye, HOST_SILENCE_MICROS,
     HostConfig, HostEvent, HostSession, Identity, MAX_HOST_ADDRESSES, PROTOCOL_VERSION, PeerConfig,
-    PeerEvent, PeerId, PeerSession, RejoinSecret, Role, Successor, ToHost,
+    PeerEvent, PeerId, PeerSession, RejoinSecret, Role, SharedListing, Successor, ToHost,
 };
 use fixstep_runtime::{ContentDigest, Player, Tick};
 
@@ -136,6 +136,63 @@ fn every_peer_learns_who_hosts_next_as_it_changes() {
     assert!(
         events.iter().any(|e| matches!(e, PeerEvent::Succession(s) if order(s) == [Player(3)]))
     );
+}
+
+/// A match listed under a join code shares its listing with every peer, its secret only with
+/// the players that would host next: whoever takes the match over renews the listing, and the
+/// others dial the code again to find it. A player that joins the succession later is told the
+/// secret then; one that leaves it is not told it again.
+#[test]
+fn the_listing_is_shared_and_its_secret_only_with_the_succession() {
+    let mut table = Table::new();
+    let ada = table.join("ada", Role::Player, Some(at(7001)));
+    let bob = table.join("bob", Role::Player, None);
+    let eve = table.join("eve", Role::Spectator, None);
+    let listing = SharedListing {
+        rendezvous: SocketAddr::from(([203, 0, 113, 1], 7480)),
+        code: "KQ7-4PX".to_owned(),
+        secret: Some([9; 16]),
+    };
+    table.host.share_listing(Some(listing.clone()));
+    table.settle();
+    assert_eq!(table.peer(ada).listing(), Some(&listing), "ada hosts next: she holds the secret");
+    for id in [bob, eve] {
+        assert_eq!(table.peer(id).listing(), Some(&listing.without_secret()), "{id:?}");
+    }
+    let newcomer = table.join("dan", Role::Player, Some(at(7003)));
+    assert_eq!(table.peer(newcomer).listing(), Some(&listing), "dan offered as he came");
+    table.peer(bob).offer_to_host(vec![at(7002)]);
+    table.settle();
+    assert_eq!(table.peer(bob).listing(), Some(&listing), "bob offered later");
+    table.host.share_listing(None);
+    table.settle();
+    for id in [ada, bob, eve, newcomer] {
+        assert_eq!(table.peer(id).listing(), None, "{id:?}: the listing ended");
+    }
+}
+
+/// A shared listing whose code is longer than any join code is a hostile host's: refused,
+/// and the peer keeps what it held.
+#[test]
+fn a_listing_with_an_overlong_code_is_refused() {
+    let mut table = Table::new();
+    let ada = table.join("ada", Role::Player, Some(at(7001)));
+    let listing = SharedListing {
+        rendezvous: SocketAddr::from(([203, 0, 113, 1], 7480)),
+        code: "K".repeat(fixstep_runtime::net::MAX_CODE_BYTES + 1),
+        secret: None,
+    };
+    let message: fixstep_runtime::net::ToPeer<DriftCommand, ()> =
+        fixstep_runtime::net::ToPeer::Succession {
+            order: Vec::new(),
+            host: None,
+            listing: Some(listing),
+        };
+    let dropped_before = table.peer(ada).dropped();
+    table.peer(ada).receive(Delivery::Reliable, &fixstep_runtime::net::wire::encode(&message));
+    assert_eq!(table.peer(ada).dropped(), dropped_before + 1);
+    assert_eq!(order(table.peer(ada).succession()), [Player(1)], "kept");
+    assert_eq!(table.peer(ada).listing(), None);
 }
 
 /// A spectator may not offer to host, and an offer of more addresses than a player may make

@@ -12,6 +12,10 @@
 //!   the friend joins by code through the host's TURN relay, which carries the session's
 //!   packets and can read none of them.
 //!
+//! - The host leaves mid-game, and its successor plays in the other home: the host's other
+//!   player finds it by the match's code, which the successor keeps, on a path punched through
+//!   both routers.
+//!
 //! Each game's every tick is compared between host and friend by their hash logs.
 
 use std::net::SocketAddrV4;
@@ -282,4 +286,83 @@ fn a_friend_behind_a_symmetric_nat_joins_by_code_through_the_relay() {
         "the friend's name crossed the relay in the clear"
     );
     println!("relayed: joined in {took:?}; relay {packets} datagrams {bytes} B\n{said}");
+}
+
+/// Ticks the migrated match runs: the host leaves at [`KILLED_AT_TICK`], and the players play
+/// on for twelve seconds under the successor.
+const MIGRATED_TICKS: u32 = 180;
+
+/// The tick of the second player's at which the host is killed: both players long playing.
+const KILLED_AT_TICK: u32 = 50;
+
+/// The second player's name: it plays in home A, beside the host.
+const NEIGHBOUR: &str = "zanzibar-neighbour";
+
+/// The host, in home A, is killed mid-game without a goodbye. Its first successor, the friend
+/// who joined first, plays in home B behind a router that lets nothing in unasked and
+/// forwards no port. The host's neighbour in home A finds the friend's new host by the
+/// match's code: the friend renews the listing from the socket it hosts on, the rendezvous
+/// tells each where the other is, and the probes punch through both routers. Both play on to
+/// the end, every hash agreeing, on a direct path.
+#[test]
+fn a_successor_behind_another_router_is_found_by_the_matchs_code() {
+    let Some(lab) = lab_or_skip(LabOptions::default(), &[]) else {
+        return;
+    };
+    let dir = Scratch::new("nat", "migrated");
+    let _rendezvous = rendezvous(&lab, &dir);
+    let (host_log, friend_log, neighbour_log) =
+        (dir.path("host.hashes"), dir.path("friend.hashes"), dir.path("neighbour.hashes"));
+    let rendezvous = rendezvous_at();
+    let stun = stun_at();
+    let host_args = ["--code", "--rendezvous", &rendezvous, "--stun", &stun, "--no-port-mapping"];
+    let host = host(&lab, &dir, MIGRATED_TICKS, &host_log, &host_args);
+    let code = code_of(&host);
+    let dial_args = ["--rendezvous", rendezvous.as_str(), "--stun", stun.as_str()];
+    let friend = friend(&lab, &dir, MIGRATED_TICKS, &friend_log, &code, &dial_args);
+    joined_after(&host, Instant::now());
+    let ticks = MIGRATED_TICKS.to_string();
+    let mut args =
+        vec!["join", &code, "--headless", "--bot", "--name", NEIGHBOUR, "--ticks", &ticks];
+    args.extend(["--hash-log", arg(&neighbour_log)]);
+    args.extend_from_slice(&dial_args);
+    let neighbour =
+        Running::start_command(&dir, "neighbour", fixstep_in(&lab, Node::Lan(Home::A), &args));
+    host.wait_for(&format!("{NEIGHBOUR} joined as player"), START_LIMIT);
+    fixstep_tests::edges::wait_for_ticks(&neighbour, &neighbour_log, KILLED_AT_TICK, START_LIMIT);
+    let killed = Instant::now();
+    host.kill();
+    neighbour.wait_for("the next host of", START_LIMIT);
+    let found = killed.elapsed();
+    let neighbour_said = neighbour.finish();
+    let friend_said = friend.finish();
+    let (friend_hashes, neighbour_hashes) = (hash_log(&friend_log), hash_log(&neighbour_log));
+    let last = |hashes: &std::collections::BTreeMap<u32, String>| hashes.keys().max().copied();
+    assert!(
+        last(&neighbour_hashes) >= Some(MIGRATED_TICKS - 1),
+        "the neighbour played on to the end:\n{}",
+        neighbour_said.stderr
+    );
+    assert!(
+        last(&friend_hashes) >= Some(MIGRATED_TICKS - 1),
+        "the friend hosted and played on to the end:\n{}",
+        friend_said.stderr
+    );
+    assert_agrees("the neighbour", &neighbour_hashes, &friend_hashes);
+    assert!(
+        friend_said.stderr.contains(&format!("the match keeps its code {code}")),
+        "{}",
+        friend_said.stderr
+    );
+    let answered = neighbour_said
+        .stderr
+        .lines()
+        .find(|l| l.contains("the next host of"))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        answered.contains("direct path") && answered.contains(&Home::B.wan().to_string()),
+        "the neighbour reached the friend's host through router B: {answered}"
+    );
+    println!("migrated: the successor answered {found:?} after the kill\n{answered}");
 }

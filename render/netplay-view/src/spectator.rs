@@ -245,7 +245,8 @@ impl<G: NetGame> NetSpectator<G> {
         let Some(next) = self.link.session().follow_successor() else { return Ok(()) };
         let Some(&at) = next.at.first() else { return Ok(()) };
         tracing::info!(host = %at, "the host is gone: watching on from its successor at {at}");
-        self.link.redial(at, &self.admission)?;
+        let listing = self.link.session().listing().cloned();
+        self.link.turn_to(at, listing.as_ref(), &self.admission)?;
         self.spectator.host_changed();
         self.goodbye = None;
         Ok(())

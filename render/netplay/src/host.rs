@@ -5,10 +5,11 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use fixstep_net::join_code::JoinCode;
 use fixstep_net::lan::LanAnswer;
 use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
 use fixstep_runtime::net::{
-    DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId, Takeover,
+    DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId, SharedListing, Takeover,
 };
 use fixstep_runtime::replay::{RecordedBy, RosterChange};
 use fixstep_runtime::rules::CommandOf;
@@ -679,7 +680,7 @@ impl<G: NetRules> NetHost<G> {
 
     /// The match's join code, once its rendezvous gave one.
     #[must_use]
-    pub fn join_code(&self) -> Option<fixstep_net::join_code::JoinCode> {
+    pub fn join_code(&self) -> Option<JoinCode> {
         self.transport.listing().and_then(fixstep_net::rendezvous::Listing::code)
     }
 
@@ -694,6 +695,30 @@ impl<G: NetRules> NetHost<G> {
     #[must_use]
     pub fn public_address(&self) -> Option<SocketAddr> {
         self.reach.public_address(&self.transport)
+    }
+
+    /// Renews the listing `code` holds at `rendezvous` under `secret` from this host from
+    /// now on: a player that took its match over keeps the code its friends and players
+    /// know, and the rendezvous tells them its addresses.
+    pub fn resume_listing(&mut self, rendezvous: SocketAddr, code: JoinCode, secret: [u8; 16]) {
+        self.transport.resume_listing(rendezvous, code, secret);
+    }
+
+    /// Shares the match's listing with its peers (its secret with the players that would
+    /// host next), or, once the match went on under another host, leaves the listing to it.
+    fn keep_listing(&mut self) {
+        if self.game.session.superseded() {
+            self.transport.leave_listing();
+            return;
+        }
+        let shared = self.transport.listing().and_then(|listing| {
+            Some(SharedListing {
+                rendezvous: listing.rendezvous(),
+                code: listing.code()?.to_string(),
+                secret: Some(listing.secret()),
+            })
+        });
+        self.game.session.share_listing(shared);
     }
 
     /// Where friends on other networks reach the host, in words for a HUD
@@ -846,6 +871,7 @@ impl<G: NetRules> NetHost<G> {
         self.now_micros = self.now_micros.max(now_micros);
         self.transport.receive(elapsed, now_micros, &mut self.game.session)?;
         self.reach.update(&mut self.transport);
+        self.keep_listing();
         self.game.after_receive(now_micros)?;
         let close_at = self.now_micros + GOODBYE_GRACE_MICROS;
         self.closing.extend(self.game.drain_departed().map(|peer| (peer, close_at)));

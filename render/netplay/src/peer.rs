@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use fixstep_net::join_code::JoinCode;
 use fixstep_net::{Admission, LinkStats, PeerLink, PeerTransport};
 use fixstep_runtime::clock::NetworkClock;
 use fixstep_runtime::math::Fx;
@@ -494,6 +495,14 @@ impl<G: NetRules> NetPeer<G> {
         &self.stats
     }
 
+    /// How the path to the host runs if the match's join code found the host it turned to
+    /// last (see [`PeerLink::code_path`]); `None` before its host first changed, and after a
+    /// change to a successor found at the address it offered.
+    #[must_use]
+    pub const fn code_path(&self) -> Option<fixstep_net::rendezvous::PathKind> {
+        self.link.code_path()
+    }
+
     /// The link to the host: what crossed the socket, and the round trip the session measures
     /// from the host's echoes of its frames (renet's, from the handshake, before the first).
     #[must_use]
@@ -729,8 +738,12 @@ impl<G: NetRules> NetPeer<G> {
             self.take_over()?;
         }
         let Some(&at) = next.at.first() else { return Ok(()) };
-        tracing::info!(host = %at, "the host is gone: {name} hosts now, at {at}");
-        self.link.redial(at, &self.admission)?;
+        // Its own player reaches this player's host on this machine.
+        let listing = self.link.session().listing().cloned();
+        let listing = listing.filter(|_| Some(next.player) != self.player());
+        let found = listing.as_ref().map_or(format!("at {at}"), |l| format!("found by {}", l.code));
+        tracing::info!(host = %at, "the host is gone: {name} hosts now, {found}");
+        self.link.turn_to(at, listing.as_ref(), &self.admission)?;
         // The ticks drawn hold through the pause, and go on at their pace after it: the
         // newest tick's state is drawn at the tick after it.
         let newest = self.clock.newest_observed();
@@ -781,13 +794,21 @@ impl<G: NetRules> NetPeer<G> {
             spectator_delay_ticks: 0,
             migration: true,
             rendezvous: None,
-            port_mapping: false,
+            port_mapping: self.offer.map_port && !host_socket.at.ip().is_loopback(),
             stun: Vec::new(),
             turn: None,
         };
         let takeover = takeover.hosted_apart();
         let socket = host_socket.socket;
-        let host = NetHost::<G>::succeeding(&self.content, &options, socket, game, takeover)?;
+        let mut host = NetHost::<G>::succeeding(&self.content, &options, socket, game, takeover)?;
+        // A match listed under a code stays listed under it, at this host's addresses.
+        let listing = self.link.session().listing().cloned();
+        if let Some(listing) = listing
+            && let (Some(secret), Ok(code)) = (listing.secret, listing.code.parse::<JoinCode>())
+        {
+            tracing::info!("the match keeps its code {code}");
+            host.resume_listing(listing.rendezvous, code, secret);
+        }
         tracing::info!(at = %host_socket.at, "hosting the match from here on");
         self.successor = Some(SuccessorHost::start(host));
         Ok(())

@@ -30,6 +30,10 @@ pub struct HostOffer {
     /// towards the host, with the port): a public address, a port forwarded on a router, a
     /// link conditioner in front of it.
     pub at: Option<SocketAddr>,
+    /// Whether to ask this machine's router to forward the port (UPnP IGD, NAT-PMP) once it
+    /// hosts, so that friends on other networks reach it there: for a match joined across
+    /// routers. Never for a socket offered on the loopback.
+    pub map_port: bool,
 }
 
 /// The socket a player would host on, bound and kept, and the address it offers for it.

@@ -220,7 +220,10 @@ fn mode_of(
                 reports: reports_dir(),
                 rejoin_file: rejoin_file(&host.to_string(), name),
                 record: Some(new_recording(&replays_dir(), now_unix_ms())),
-                offer: fixstep_netplay::HostOffer::default(),
+                offer: fixstep_netplay::HostOffer {
+                    map_port: network.port_mapping && matches!(host, Entry::Code(_)),
+                    ..fixstep_netplay::HostOffer::default()
+                },
             };
             dial_then(host, AfterDial::Join(options))?
         }

@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 
 use fixstep_net::Admission;
 use fixstep_net::join_code::JoinCode;
-use fixstep_net::rendezvous::{Candidate, DialError, Dialled, PathKind, dial};
+use fixstep_net::rendezvous::{DialError, Dialled, dial_anew};
 use fixstep_netplay::PeerOptions;
 
 /// A join code to dial, and what to do once its host answers.
@@ -66,18 +66,11 @@ impl Dialling {
     ///
     /// If no socket can be bound or no thread started, in words.
     pub fn start(dial_what: CodeDial) -> Result<Self, String> {
-        let socket = fixstep_net::bind_towards(dial_what.rendezvous).map_err(|e| e.to_string())?;
-        let port = socket.local_addr().map_err(|e| e.to_string())?.port();
-        let local = fixstep_net::lan::lan_address()
-            .map(|ip| Candidate { kind: PathKind::Local, address: SocketAddr::new(ip, port) });
         let (rendezvous, code, stun) =
             (dial_what.rendezvous, dial_what.code, dial_what.stun.clone());
         let thread = std::thread::Builder::new()
             .name("dialling a code".to_owned())
-            .spawn(move || {
-                dial(&socket, rendezvous, code, local.into_iter().collect(), stun)
-                    .map(|dialled| (socket, dialled))
-            })
+            .spawn(move || dial_anew(rendezvous, code, stun))
             .map_err(|e| e.to_string())?;
         Ok(Self { dial: dial_what, thread: Some(thread) })
     }

@@ -556,7 +556,12 @@ impl<G: NetGame> PlaySession<G> for JoinPlay<G> {
                 hashed: stats.hashed.map(|(t, h)| (t.0, h)),
                 agreement,
                 host_change: self.host_change(),
-                path: self.path.map(|p| p.to_string()),
+                // The path the code found, the first host's until the host changes.
+                path: match self.peer.stats().host_moved {
+                    Some(_) => self.peer.code_path(),
+                    None => self.path,
+                }
+                .map(|p| p.to_string()),
             })
         };
         hud.network = Some(line);

@@ -249,6 +249,12 @@ impl ServerLink {
         self.listing = listing;
     }
 
+    /// Stops renewing the match's listing without ending it: the match's next host renews
+    /// it from its own socket, under the same code.
+    pub fn leave_listing(&mut self) {
+        self.listing = None;
+    }
+
     /// The match's listing at a rendezvous, if it has one.
     #[must_use]
     pub const fn listing(&self) -> Option<&Listing> {

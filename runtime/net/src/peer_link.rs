@@ -9,13 +9,16 @@
 //! whatever the frames do; the session's events wait in it until the frame drains them, so
 //! the game itself still moves on frames.
 
+use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use fixstep_runtime::net::{GameData, PeerSession};
+use fixstep_runtime::net::{GameData, PeerSession, SharedListing};
 
+use crate::join_code::JoinCode;
+use crate::rendezvous::{DialError, Dialled, PathKind};
 use crate::{Admission, LinkStats, NetError, PeerTransport, WallClock};
 
 /// A session and its transport, and what the serving thread could not do.
@@ -26,6 +29,18 @@ struct Served<D: GameData> {
     failure: Option<NetError>,
 }
 
+/// A host's successor being found by the match's join code, on a thread of its own: the
+/// socket the probes opened a path from, and where the host answered.
+struct CodeRedial {
+    code: JoinCode,
+    /// The address the successor offered, connected to if the code does not find it.
+    fallback: SocketAddr,
+    admission: Admission,
+    /// Whether the socket was served from a thread before: it is again once connected.
+    threaded: bool,
+    thread: JoinHandle<Result<(UdpSocket, Dialled), DialError>>,
+}
+
 /// A peer's session and transport; see the documentation of its module.
 pub struct PeerLink<D: GameData> {
     served: Arc<Mutex<Served<D>>>,
@@ -33,9 +48,13 @@ pub struct PeerLink<D: GameData> {
     /// The host's goodbye, once it came: the game is over, not broken, and nothing more is
     /// received or sent.
     ended: Option<String>,
-    host: std::net::SocketAddr,
+    host: SocketAddr,
     /// How often the serving thread serves, once there is one.
     every: Option<Duration>,
+    /// The next host being dialled by code: nothing is received or sent until it answers.
+    redialling: Option<CodeRedial>,
+    /// How the path to the host runs, once a code found it.
+    path: Option<PathKind>,
 }
 
 impl<D: GameData> std::fmt::Debug for PeerLink<D> {
@@ -70,7 +89,7 @@ impl<D: GameData> PeerLink<D> {
     ///
     /// If no socket can be bound.
     pub fn connect(
-        host: std::net::SocketAddr,
+        host: SocketAddr,
         admission: &Admission,
         session: PeerSession<D>,
     ) -> Result<Self, NetError> {
@@ -86,12 +105,20 @@ impl<D: GameData> PeerLink<D> {
     /// None today; the same as [`connect`](Self::connect)'s for the future.
     pub fn on_transport(
         transport: PeerTransport,
-        host: std::net::SocketAddr,
+        host: SocketAddr,
         session: PeerSession<D>,
     ) -> Result<Self, NetError> {
         let served = Served { session, transport, failure: None };
         let served = Arc::new(Mutex::new(served));
-        Ok(Self { served, thread: None, ended: None, host, every: None })
+        Ok(Self {
+            served,
+            thread: None,
+            ended: None,
+            host,
+            every: None,
+            redialling: None,
+            path: None,
+        })
     }
 
     fn served(&self) -> MutexGuard<'_, Served<D>> {
@@ -142,7 +169,7 @@ impl<D: GameData> PeerLink<D> {
     ///
     /// If the socket fails or the connection is refused or lost.
     pub fn receive(&mut self, elapsed: Duration) -> Result<(), NetError> {
-        if self.ended.is_some() {
+        if self.ended.is_some() || !self.redialled()? {
             return Ok(());
         }
         let result = {
@@ -167,7 +194,7 @@ impl<D: GameData> PeerLink<D> {
     ///
     /// If the socket fails.
     pub fn send(&mut self) -> Result<(), NetError> {
-        if self.ended.is_some() {
+        if self.ended.is_some() || self.redialling.is_some() {
             return Ok(());
         }
         let result = {
@@ -198,7 +225,7 @@ impl<D: GameData> PeerLink<D> {
 
     /// The host's address.
     #[must_use]
-    pub const fn host(&self) -> std::net::SocketAddr {
+    pub const fn host(&self) -> SocketAddr {
         self.host
     }
 
@@ -228,14 +255,99 @@ impl<D: GameData> PeerLink<D> {
     /// # Errors
     ///
     /// If no socket can be bound.
-    pub fn redial(
+    pub fn redial(&mut self, host: SocketAddr, admission: &Admission) -> Result<(), NetError> {
+        let threaded = self.thread.is_some() || self.redialling.is_some();
+        self.stop_thread();
+        self.redialling = None;
+        self.switch_to(PeerTransport::connect(host, admission)?, host, threaded);
+        self.path = None;
+        Ok(())
+    }
+
+    /// Turns this session to its host's successor, which offered to host at `at`: as
+    /// [`redial`](Self::redial) does, or, for a match listed under a join code
+    /// (`listing`), by [`redial_code`](Self::redial_code): a successor behind a home router
+    /// is found as its host was.
+    ///
+    /// # Errors
+    ///
+    /// As [`redial`](Self::redial) and [`redial_code`](Self::redial_code).
+    pub fn turn_to(
         &mut self,
-        host: std::net::SocketAddr,
+        at: SocketAddr,
+        listing: Option<&SharedListing>,
         admission: &Admission,
     ) -> Result<(), NetError> {
-        let threaded = self.thread.is_some();
+        let listed = listing.and_then(|l| Some((l.rendezvous, l.code.parse::<JoinCode>().ok()?)));
+        match listed {
+            Some((rendezvous, code)) => self.redial_code(rendezvous, code, at, admission),
+            None => self.redial(at, admission),
+        }
+    }
+
+    /// Turns this session to its host's successor as [`redial`](Self::redial) does, finding
+    /// it by the match's join `code` at `rendezvous` (the successor renews the listing, and
+    /// the probes punch through both routers), or at `fallback`, the address it offered, if
+    /// the code does not find it. The dial runs on a thread of its own: until the successor
+    /// answers nothing is received or sent, and [`receive`](Self::receive) connects there
+    /// once it has.
+    ///
+    /// # Errors
+    ///
+    /// If no thread can be started.
+    pub fn redial_code(
+        &mut self,
+        rendezvous: SocketAddr,
+        code: JoinCode,
+        fallback: SocketAddr,
+        admission: &Admission,
+    ) -> Result<(), NetError> {
+        let threaded = self.thread.is_some() || self.redialling.is_some();
         self.stop_thread();
-        let transport = PeerTransport::connect(host, admission)?;
+        self.served().transport.disconnect();
+        let thread = std::thread::Builder::new()
+            .name("dialling the next host".to_owned())
+            .spawn(move || crate::rendezvous::dial_anew(rendezvous, code, Vec::new()))
+            .map_err(|source| NetError::Io { what: "a thread to dial the next host", source })?;
+        let admission = admission.clone();
+        self.redialling = Some(CodeRedial { code, fallback, admission, threaded, thread });
+        Ok(())
+    }
+
+    /// Whether no code is being dialled any more: connects to the successor once it
+    /// answered.
+    fn redialled(&mut self) -> Result<bool, NetError> {
+        let Some(redial) = self.redialling.take_if(|r| r.thread.is_finished()) else {
+            return Ok(self.redialling.is_none());
+        };
+        let CodeRedial { code, fallback, admission, threaded, thread } = redial;
+        let lost = || DialError::Socket(std::io::Error::other("the dialling thread panicked"));
+        match thread.join().unwrap_or_else(|_| Err(lost())) {
+            Ok((socket, dialled)) => {
+                let host = dialled.host.address;
+                let path = dialled.host.kind;
+                tracing::info!(%code, %host, %path, "the next host of {code} answered at {host} ({path} path)");
+                self.switch_to(
+                    PeerTransport::connect_on(socket, host, &admission)?,
+                    host,
+                    threaded,
+                );
+                self.path = Some(path);
+            }
+            // The rendezvous unreachable, or the successor never renewed the listing: the
+            // address it offered may still reach it.
+            Err(error) => {
+                tracing::warn!(%code, "the match {code} was not found under its next host ({error}): trying {fallback}");
+                self.switch_to(PeerTransport::connect(fallback, &admission)?, fallback, threaded);
+                self.path = None;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Carries the session on `transport` to `host` from now on, served from a thread if
+    /// `threaded`; what the old host said in ending is forgotten.
+    fn switch_to(&mut self, transport: PeerTransport, host: SocketAddr, threaded: bool) {
         {
             let mut served = self.served();
             served.transport.disconnect();
@@ -247,7 +359,19 @@ impl<D: GameData> PeerLink<D> {
         if let Some(every) = threaded.then_some(self.every).flatten() {
             self.serve_from_thread(every);
         }
-        Ok(())
+    }
+
+    /// Whether the host's successor is being dialled by code.
+    #[must_use]
+    pub const fn redialling(&self) -> bool {
+        self.redialling.is_some()
+    }
+
+    /// How the path to the host runs, if a join code found it when the host last changed
+    /// (`None`: the host is reached at the address it was given).
+    #[must_use]
+    pub const fn code_path(&self) -> Option<PathKind> {
+        self.path
     }
 
     /// Stops the serving thread, if there is one, and says goodbye to the host.

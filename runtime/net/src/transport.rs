@@ -11,6 +11,7 @@ use renetcode::{ClientAuthentication, DisconnectReason, ServerAuthentication, Se
 use crate::access::{Access, Admission, TOKEN_TIMEOUT_SECONDS};
 use crate::netcode::{ClientLink, ServerLink};
 use crate::reads::Reads;
+use crate::rendezvous::{Candidate, Listing, ListingSecret, PathKind};
 use crate::wire::WireCounts;
 use crate::{NetError, WallClock};
 
@@ -114,12 +115,17 @@ const fn channel_of(delivery: Delivery) -> u8 {
 ///
 /// If none can be bound.
 pub fn bind_towards(host: SocketAddr) -> Result<UdpSocket, NetError> {
-    let local: SocketAddr = if host.is_ipv4() {
+    let local = any_address_towards(host);
+    UdpSocket::bind(local).map_err(|e| NetError::Bind { addr: local, source: e })
+}
+
+/// Every local address of `host`'s family, and a port the system picks.
+pub(crate) fn any_address_towards(host: SocketAddr) -> SocketAddr {
+    if host.is_ipv4() {
         SocketAddr::from(([0, 0, 0, 0], 0))
     } else {
         SocketAddr::from(([0u16; 8], 0))
-    };
-    UdpSocket::bind(local).map_err(|e| NetError::Bind { addr: local, source: e })
+    }
 }
 
 /// The time since the Unix epoch, which netcode's connect tokens are stamped with.
@@ -238,7 +244,7 @@ impl HostTransport {
 
     /// Lists the match at a rendezvous with `listing` from now on, so that joiners reach it
     /// by its code; `None` ends the listing it had.
-    pub fn set_listing(&mut self, listing: Option<crate::rendezvous::Listing>) {
+    pub fn set_listing(&mut self, listing: Option<Listing>) {
         self.transport.set_listing(listing);
     }
 
@@ -246,17 +252,42 @@ impl HostTransport {
     /// machine's network as a candidate (for a friend on the same network), under a fresh
     /// secret.
     pub fn list_at(&mut self, rendezvous: SocketAddr) {
-        use crate::rendezvous::{Candidate, Listing, PathKind};
+        let secret = renetcode::generate_random_bytes();
+        let listing = Listing::new(rendezvous, self.local_candidates(), secret);
+        self.set_listing(Some(listing));
+    }
+
+    /// Renews the listing `code` holds at `rendezvous` under `secret` from this host's socket
+    /// from now on (it took the match over), giving its address on this machine's network
+    /// as a candidate.
+    pub fn resume_listing(
+        &mut self,
+        rendezvous: SocketAddr,
+        code: crate::join_code::JoinCode,
+        secret: ListingSecret,
+    ) {
+        let listing = Listing::resume(rendezvous, code, secret, self.local_candidates());
+        self.set_listing(Some(listing));
+    }
+
+    /// Stops renewing the listing without ending it (see [`ServerLink::leave_listing`]):
+    /// the match went on under another host.
+    pub fn leave_listing(&mut self) {
+        self.transport.leave_listing();
+    }
+
+    /// The host's address on this machine's network, with its port: for a friend on the
+    /// same network.
+    fn local_candidates(&self) -> Vec<Candidate> {
         let port = self.local_addr().map_or(0, |a| a.port());
         let local = crate::lan::lan_address()
             .map(|ip| Candidate { kind: PathKind::Local, address: SocketAddr::new(ip, port) });
-        let secret = renetcode::generate_random_bytes();
-        self.set_listing(Some(Listing::new(rendezvous, local.into_iter().collect(), secret)));
+        local.into_iter().collect()
     }
 
     /// The match's listing, if it has one: its code, once the rendezvous gave one.
     #[must_use]
-    pub const fn listing(&self) -> Option<&crate::rendezvous::Listing> {
+    pub const fn listing(&self) -> Option<&Listing> {
         self.transport.listing()
     }
 
@@ -302,7 +333,7 @@ impl HostTransport {
     }
 
     /// The match's listing, to change what it gives.
-    pub const fn listing_mut(&mut self) -> Option<&mut crate::rendezvous::Listing> {
+    pub const fn listing_mut(&mut self) -> Option<&mut Listing> {
         self.transport.listing_mut()
     }
 

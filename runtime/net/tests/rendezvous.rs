@@ -116,6 +116,58 @@ fn a_joiner_finds_the_host_and_both_punch_until_a_direct_path_answers() {
     assert_eq!(dialled.took, ms(30));
 }
 
+/// A match whose host went is found by the same code at its next host: the successor
+/// resumes the listing with its secret from its own address, and a joiner that was told the
+/// old host's addresses (asking before the successor renewed) asks again every quarter second
+/// until an address answers, so it probes the successor as soon as the rendezvous knows it.
+#[test]
+fn a_successor_resumes_the_listing_and_a_dialling_player_finds_it_there() {
+    const SUCCESSOR_PUBLIC: &str = "198.51.100.30:45000";
+    let mut server = rendezvous();
+    let listing = listed_host(&mut server, ms(0));
+    let code = listing.code().expect("a code");
+    let mut dial = Dial::new(at(RENDEZVOUS), code, Vec::new());
+    let lookup = dial.poll(ms(1_000));
+    let answers = server.receive(at(JOINER_PUBLIC), &lookup[0].1, ms(1_000));
+    assert!(dial.receive(at(RENDEZVOUS), &answers[0].1, ms(1_010)).is_none());
+    let probed: Vec<SocketAddr> = dial.poll(ms(1_010)).iter().map(|(to, _)| *to).collect();
+    assert_eq!(probed, [at(HOST_PUBLIC), at(HOST_LAN)], "the old host's, which is gone");
+    // Asked again, still before the successor renewed.
+    let again = dial.poll(ms(1_250));
+    let lookup = again.iter().find(|(to, _)| *to == at(RENDEZVOUS)).expect("asked again");
+    let answers = server.receive(at(JOINER_PUBLIC), &lookup.1, ms(1_250));
+    dial.receive(at(RENDEZVOUS), &answers[0].1, ms(1_260));
+
+    let mut successor = Listing::resume(at(RENDEZVOUS), code, listing.secret(), Vec::new());
+    let renewal = successor.poll(ms(1_300));
+    assert_eq!(renewal.len(), 1, "the renewal goes at once");
+    let answer = server.receive(at(SUCCESSOR_PUBLIC), &renewal[0].1, ms(1_300));
+    let event = successor.receive(at(RENDEZVOUS), &answer[0].1, ms(1_310));
+    assert_eq!(event, Some(ListingEvent::Listed { code, observed: at(SUCCESSOR_PUBLIC) }));
+
+    // Nothing answered yet: the joiner asks again within a quarter second.
+    let again = dial.poll(ms(1_500));
+    let lookup = again.iter().find(|(to, _)| *to == at(RENDEZVOUS)).expect("asked again");
+    let answers = server.receive(at(JOINER_PUBLIC), &lookup.1, ms(1_500));
+    assert_eq!(answers[1].0, at(SUCCESSOR_PUBLIC), "the successor is told of the joiner");
+    dial.receive(at(RENDEZVOUS), &answers[0].1, ms(1_510));
+    let probes = dial.poll(ms(1_610));
+    assert_eq!(probes[0].0, at(SUCCESSOR_PUBLIC));
+    let reply = successor.answer_probe(&probes[0].1).expect("the successor answers");
+    dial.receive(at(SUCCESSOR_PUBLIC), &reply, ms(1_620));
+    let dialled = dial.outcome().expect("over").expect("dialled");
+    assert_eq!(dialled.host.address, at(SUCCESSOR_PUBLIC));
+
+    // Another secret does not move the listing.
+    let mut impostor = Listing::resume(at(RENDEZVOUS), code, [8; 16], Vec::new());
+    let renewal = impostor.poll(ms(1_700));
+    server.receive(at(JOINER_PUBLIC), &renewal[0].1, ms(1_700));
+    let mut check = Dial::new(at(RENDEZVOUS), code, Vec::new());
+    let lookup = check.poll(ms(1_800));
+    let answers = server.receive(at(JOINER_LAN), &lookup[0].1, ms(1_800));
+    assert_eq!(answers[1].0, at(SUCCESSOR_PUBLIC), "still the successor's");
+}
+
 #[test]
 fn a_probe_of_another_code_is_not_answered() {
     let mut server = rendezvous();

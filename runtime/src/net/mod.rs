@@ -116,7 +116,7 @@ pub use peer::{
     HOST_SILENCE_MICROS, INPUT_REPEAT_MICROS, MAX_WELCOME_TICK, PeerConfig, PeerEvent, PeerEventOf,
     PeerSession,
 };
-pub use succession::{MAX_HOST_ADDRESSES, Successor, valid_offer};
+pub use succession::{MAX_CODE_BYTES, MAX_HOST_ADDRESSES, SharedListing, Successor, valid_offer};
 pub use takeover::{TAKEOVER_GATHER_MICROS, Takeover};
 pub use wire::{
     Delivery, DesyncNotice, GameData, Goodbye, Identity, PROTOCOL_VERSION, Refusal, RejoinSecret,

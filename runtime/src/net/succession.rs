@@ -28,6 +28,44 @@ pub struct Successor {
     pub at: Vec<SocketAddr>,
 }
 
+/// The longest join code a shared listing may carry, bytes: a code is six symbols and a dash;
+/// room for a longer alphabet's codes, and a bound on what a hostile host can make a peer
+/// hold.
+pub const MAX_CODE_BYTES: usize = 16;
+
+/// Where a match is listed under a join code at a rendezvous, as its host shares it with its
+/// players, so that they find the match's next host by the same code: a successor behind a
+/// home router renews the listing from its own socket (the rendezvous then tells joiners its
+/// addresses and it punches towards them), and the others dial the code again. Only the
+/// players of the succession are told the secret that lets them renew it; the runtime reads
+/// neither code nor secret, which are the transport's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedListing {
+    /// The rendezvous's address.
+    pub rendezvous: SocketAddr,
+    /// The match's join code, as its rendezvous gave it.
+    pub code: String,
+    /// The listing's secret, to a player that would host next; `None` to the others.
+    pub secret: Option<[u8; 16]>,
+}
+
+impl SharedListing {
+    /// Whether a peer may take it: a code of at most [`MAX_CODE_BYTES`], at a rendezvous
+    /// with a port and a machine.
+    #[must_use]
+    pub fn is_sane(&self) -> bool {
+        self.code.len() <= MAX_CODE_BYTES
+            && self.rendezvous.port() != 0
+            && !self.rendezvous.ip().is_unspecified()
+    }
+
+    /// The listing without its secret: what a player that would not host next is told.
+    #[must_use]
+    pub fn without_secret(&self) -> Self {
+        Self { secret: None, ..self.clone() }
+    }
+}
+
 /// Whether `at` is an offer a player may make: one to [`MAX_HOST_ADDRESSES`] addresses, each
 /// with a port and a host to reach (not the unspecified address, which names no machine).
 #[must_use]
@@ -74,6 +112,21 @@ mod tests {
         let order: Vec<Player> =
             succession(candidates.into_iter()).into_iter().map(|s| s.player).collect();
         assert_eq!(order, [Player(1), Player(4), Player(3)]);
+    }
+
+    #[test]
+    fn a_shared_listing_names_a_rendezvous_and_a_short_code() {
+        let listing = SharedListing {
+            rendezvous: at(7480),
+            code: "KQ7-4PX".to_owned(),
+            secret: Some([7; 16]),
+        };
+        assert!(listing.is_sane());
+        assert_eq!(listing.without_secret().secret, None);
+        assert!(
+            !SharedListing { code: "K".repeat(MAX_CODE_BYTES + 1), ..listing.clone() }.is_sane()
+        );
+        assert!(!SharedListing { rendezvous: at(0), ..listing }.is_sane());
     }
 
     #[test]

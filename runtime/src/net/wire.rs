@@ -5,14 +5,14 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::frame::{HostFrame, PeerFrame};
-use super::succession::Successor;
+use super::succession::{SharedListing, Successor};
 use crate::command::Command;
 use crate::hash::{ContentDigest, HashRecord};
 use crate::tick::Tick;
 use crate::{Player, TickRecord};
 
 /// The protocol's version: a peer and a host that differ in it cannot talk.
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 13;
 
 /// The largest message sent without reliability, bytes: under a UDP datagram's safe payload on
 /// any path (1,200 bytes, as QUIC assumes), so a transport never fragments one.
@@ -354,13 +354,16 @@ pub enum ToPeer<C, U> {
         /// The names; a free seat's is empty.
         names: Vec<String>,
     },
-    /// Who would host the match next, in order ([`Successor`]): sent to every peer
-    /// when it changes, and to each as it is welcomed. Reliable.
+    /// Who would host the match next, in order ([`Successor`]), and where it is listed:
+    /// sent to every peer when either changes, and to each as it is welcomed. Reliable.
     Succession {
         /// The successors, first the next host.
         order: Vec<Successor>,
         /// The seat of the host's own player, if it has one: who left when the host goes.
         host: Option<Player>,
+        /// Where the match is listed under a join code, if it is: with its secret to a
+        /// player of the succession.
+        listing: Option<SharedListing>,
     },
     /// A successor asks a resuming player for the ticks it ran that the successor lacks:
     /// from `from` to the newest ([`ToHost::Ticks`]). Reliable.

@@ -446,6 +446,19 @@ fn a_stopped_host_finds_it_was_succeeded_and_fixes_no_more() {
     table.assert_agree();
 }
 
+/// A host that ended its match stops fixing ticks on purpose: however long it then waits
+/// for its goodbyes to get through, it does not take itself for succeeded (which would leave
+/// its join code listed for a successor that never comes).
+#[test]
+fn a_host_that_ended_its_match_is_not_taken_for_succeeded() {
+    let mut table = Table::new(&["ada", "bob"]);
+    table.run_until(6_000_000);
+    let host = table.host.as_mut().expect("hosting");
+    host.session.end_match();
+    host.step(STEP_MICROS, table.now + 3_000_000);
+    assert!(!host.session.superseded());
+}
+
 /// A fresh host (epoch 0) that peer 5, "bob", said hello to, claiming its seat of the host of
 /// `epoch` from tick `next_tick` on.
 fn claimed_by_bob(epoch: u32, next_tick: Tick) -> Host {

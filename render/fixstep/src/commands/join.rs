@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use fixstep_net::WallClock;
 use fixstep_net::join_code::JoinCode;
-use fixstep_net::rendezvous::{Candidate, Dialled, PathKind};
+use fixstep_net::rendezvous::Dialled;
 use fixstep_netplay::{HostOffer, InputLatency, NetPeer, PeerOptions};
 use fixstep_netplay_view::PlayerFrames;
 use fixstep_present::CommandOf;
@@ -110,13 +110,8 @@ pub fn dial_code(
     }
     let code: JoinCode = host.parse().map_err(|e| bad_input(anyhow::Error::new(e)))?;
     let rendezvous = rendezvous.address()?;
-    let socket = fixstep_net::bind_towards(rendezvous)?;
-    let port = socket.local_addr().context("the socket has no address")?.port();
-    let local = fixstep_net::lan::lan_address()
-        .map(|ip| Candidate { kind: PathKind::Local, address: SocketAddr::new(ip, port) });
     let stun = stun.addresses(rendezvous);
-    let candidates = local.into_iter().collect();
-    let dialled = fixstep_net::rendezvous::dial(&socket, rendezvous, code, candidates, stun)
+    let (socket, dialled) = fixstep_net::rendezvous::dial_anew(rendezvous, code, stun)
         .with_context(|| format!("cannot reach the match {code}"))?;
     tracing::info!(
         code = %code,
@@ -155,7 +150,9 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
         reports: args.reports.clone(),
         rejoin_file: rejoin_file(&args.host, &args.name),
         record: args.record.clone(),
-        offer: HostOffer { port: args.host_port, at: offer_at },
+        // A player that joined by code plays across routers: its router is asked to forward
+        // the port it would host on, once it does.
+        offer: HostOffer { port: args.host_port, at: offer_at, map_port: dialled.is_some() },
     };
     if !args.logs.headless {
         if dialled.is_some() {

@@ -143,8 +143,10 @@ impl Dial {
         if now >= self.next_lookup {
             let lookup = Request::Lookup { code: self.code, candidates: self.candidates.clone() };
             out.push((self.rendezvous, lookup.datagram()));
-            // Found: again now and then, for a host that missed the first news of this joiner.
-            let every = if self.host.is_empty() { LOOKUP_EVERY } else { 4 * LOOKUP_EVERY };
+            // Until an address answers, as often as before: a match whose host changed is
+            // found at its new host's addresses as soon as that renews the listing. Then now
+            // and then, for a host that missed the first news of this joiner.
+            let every = if self.answered.is_empty() { LOOKUP_EVERY } else { 4 * LOOKUP_EVERY };
             self.next_lookup = now + every;
         }
         if !self.host.is_empty()

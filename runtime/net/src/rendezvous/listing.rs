@@ -76,6 +76,25 @@ impl Listing {
         }
     }
 
+    /// The listing `code` holds at `rendezvous`, sealed with `secret`, renewed from this
+    /// host from now on: a player that took its match over keeps the code its friends know,
+    /// and the rendezvous tells them this host's addresses. The first renewal goes at once.
+    #[must_use]
+    pub fn resume(
+        rendezvous: SocketAddr,
+        code: JoinCode,
+        secret: ListingSecret,
+        candidates: Vec<Candidate>,
+    ) -> Self {
+        Self { code: Some(code), ..Self::new(rendezvous, candidates, secret) }
+    }
+
+    /// The listing's secret: whoever holds it renews the listing.
+    #[must_use]
+    pub const fn secret(&self) -> ListingSecret {
+        self.secret
+    }
+
     /// The rendezvous's address.
     #[must_use]
     pub const fn rendezvous(&self) -> SocketAddr {
@@ -148,7 +167,8 @@ impl Listing {
         }
         match Answer::read(datagram)? {
             Answer::Listed { code, observed } => {
-                let new = self.code != Some(code);
+                // A resumed listing's first answer is news too: the code holds here now.
+                let new = self.code != Some(code) || self.observed.is_none();
                 self.code = Some(code);
                 self.observed = Some(observed);
                 self.next_list = now + LIST_EVERY;

@@ -144,6 +144,27 @@ pub fn dial(
     }
 }
 
+/// Dials `code` at `rendezvous` as [`dial`] does, from a socket bound for it on every local
+/// address (the session then runs on it, returned with where the host answered), giving its
+/// address on this machine's network as a candidate for a host on the same network.
+///
+/// # Errors
+///
+/// If no socket can be bound, or no path was found.
+pub fn dial_anew(
+    rendezvous: SocketAddr,
+    code: JoinCode,
+    stun: Vec<SocketAddr>,
+) -> Result<(UdpSocket, Dialled), DialError> {
+    let socket = UdpSocket::bind(crate::transport::any_address_towards(rendezvous))
+        .map_err(DialError::Socket)?;
+    let port = socket.local_addr().map_err(DialError::Socket)?.port();
+    let local = crate::lan::lan_address()
+        .map(|ip| Candidate { kind: PathKind::Local, address: SocketAddr::new(ip, port) });
+    let dialled = dial(&socket, rendezvous, code, local.into_iter().collect(), stun)?;
+    Ok((socket, dialled))
+}
+
 /// Serves a rendezvous on `socket` until `stop` is set: every datagram to
 /// [`RendezvousServer::receive`], the lapsed listings forgotten once a second.
 ///

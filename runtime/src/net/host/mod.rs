@@ -7,7 +7,7 @@ use super::frame::{
     HashCheck, HostFrame, InputRuns, InputStatus, MAX_HASHES_PER_FRAME, MAX_TICKS_PER_FRAME,
     PeerFrame, TickPiece, TickRun,
 };
-use super::succession::{Candidate, Successor, succession, valid_offer};
+use super::succession::{Candidate, SharedListing, Successor, succession, valid_offer};
 use super::wire::{
     Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
     MAX_NAME_BYTES, MAX_UNRELIABLE_BYTES, PeerMessage, Refusal, RejoinSecret, Resume, Role, ToHost,
@@ -502,6 +502,9 @@ pub struct HostSession<D: GameData> {
     welcomes: u64,
     /// The succession as the peers were last told it.
     succession: Vec<Successor>,
+    /// Where the match is listed under a join code, with its secret, as the peers were last
+    /// told it.
+    listing: Option<SharedListing>,
     /// Its epoch: 0 for the host that started the match, one more for each takeover.
     epoch: u32,
     /// A successor waiting for the players of the succession to claim their seats.
@@ -566,6 +569,7 @@ impl<D: GameData> HostSession<D> {
             now_micros: 0,
             welcomes: 0,
             succession: Vec::new(),
+            listing: None,
             epoch: 0,
             gather: None,
             recovered: Vec::new(),
@@ -619,11 +623,33 @@ impl<D: GameData> HostSession<D> {
         self.peers.iter().filter(|(_, p)| picked(p)).map(|(&id, _)| id).collect()
     }
 
+    /// Shares where the match is listed under a join code (`None`: nowhere), with its
+    /// secret, and tells every peer if it changed: the players of the succession with the
+    /// secret, so that whichever hosts next renews the listing, the others without it, so
+    /// that they dial the code again.
+    pub fn share_listing(&mut self, listing: Option<SharedListing>) {
+        if listing == self.listing || self.closing {
+            return;
+        }
+        self.listing = listing;
+        for to in self.joined_peers(|_| true) {
+            self.send_succession(to);
+        }
+    }
+
     fn send_succession(&mut self, peer: PeerId) {
         let order = self.succession.clone();
         let local = self.slots.iter().position(|s| s.holder == Holder::Local);
         let host = self.own_seat.or_else(|| local.and_then(Player::from_index));
-        self.send(peer, Delivery::Reliable, &HostMessage::<D>::Succession { order, host });
+        let seat = match self.peers.get(&peer).and_then(|p| p.joined) {
+            Some(Joined::Player(player)) => Some(player),
+            _ => None,
+        };
+        let successor = seat.is_some_and(|seat| order.iter().any(|s| s.player == seat));
+        let listing =
+            self.listing.as_ref().map(|l| if successor { l.clone() } else { l.without_secret() });
+        let message = HostMessage::<D>::Succession { order, host, listing };
+        self.send(peer, Delivery::Reliable, &message);
     }
 
     /// Holds the seats of a match resumed from its replay: `names` are every seat's player's

@@ -132,7 +132,9 @@ impl<D: GameData> HostSession<D> {
             .max(gathered)
             .is_some_and(|at| self.now_micros.saturating_sub(at) >= HOST_SILENCE_MICROS);
         let successors = self.fixed_with_successors || !self.succession.is_empty();
-        if stopped && !self.superseded && successors && !self.gathering() {
+        // A host that ended its match (or handed it over) stops fixing ticks on purpose:
+        // its players were told, and nobody takes over.
+        if stopped && !self.superseded && !self.closing && successors && !self.gathering() {
             self.supersede();
         }
     }

@@ -7,7 +7,7 @@ use super::frame::{
     HashCheck, HashRun, HostFrame, InputRuns, InputStatus, MAX_HASHES_PER_FRAME,
     MAX_TICKS_PER_FRAME, Near, PeerFrame, TickPiece,
 };
-use super::succession::{Successor, valid_offer};
+use super::succession::{SharedListing, Successor, valid_offer};
 use super::wire::{
     Delivery, DesyncNotice, GameData, Goodbye, HostMessage, Identity, MAX_INPUTS_PER_MESSAGE,
     MAX_ROSTER, PeerMessage, Refusal, RejoinSecret, Role, ToPeer, Welcome, decode, encode,
@@ -185,6 +185,8 @@ pub struct PeerSession<D: GameData> {
     hosts_on: Vec<SocketAddr>,
     /// Who would host next, in order, as the host last said.
     succession: Vec<Successor>,
+    /// Where the match is listed under a join code, as the host last said.
+    listing: Option<SharedListing>,
     /// When a message of the host's last arrived, on the transport's clock (microseconds).
     heard_micros: Option<u64>,
     /// A spectator has been sent a tick's update: from then on the host sends it one every
@@ -238,6 +240,7 @@ impl<D: GameData> PeerSession<D> {
             goodbye: None,
             hosts_on: Vec::new(),
             succession: Vec::new(),
+            listing: None,
             heard_micros: None,
             watching: false,
             epoch: 0,
@@ -289,6 +292,14 @@ impl<D: GameData> PeerSession<D> {
     #[must_use]
     pub fn succession(&self) -> &[Successor] {
         &self.succession
+    }
+
+    /// Where the match is listed under a join code, as the host last said: with the
+    /// listing's secret if this player would host next, so that it renews the listing when
+    /// it takes the match over, and the others dial the code again to find it.
+    #[must_use]
+    pub const fn listing(&self) -> Option<&SharedListing> {
+        self.listing.as_ref()
     }
 
     /// Its host's epoch: 0 for the host that started the match, one more for each host that
@@ -422,12 +433,15 @@ impl<D: GameData> PeerSession<D> {
                 self.watching |= self.is_welcomed();
                 self.events.push(PeerEvent::Update(update));
             }
-            ToPeer::Succession { order, host } => {
-                let sane = order.len() <= MAX_ROSTER && order.iter().all(|s| valid_offer(&s.at));
+            ToPeer::Succession { order, host, listing } => {
+                let sane = order.len() <= MAX_ROSTER
+                    && order.iter().all(|s| valid_offer(&s.at))
+                    && listing.as_ref().is_none_or(SharedListing::is_sane);
                 if !sane {
                     return self.drop_message(Refusal::Malformed);
                 }
                 self.host_seat = host;
+                self.listing = listing;
                 self.succession.clone_from(&order);
                 self.events.push(PeerEvent::Succession(order));
             }
