@@ -14,7 +14,8 @@
 //!
 //! - The host leaves mid-game, and its successor plays in the other home: the host's other
 //!   player finds it by the match's code, which the successor keeps, on a path punched through
-//!   both routers.
+//!   both routers; and, with the successor's router symmetric, through the relay it allocates
+//!   on as it takes over.
 //!
 //! Each game's every tick is compared between host and friend by their hash logs.
 
@@ -289,11 +290,24 @@ fn a_friend_behind_a_symmetric_nat_joins_by_code_through_the_relay() {
 }
 
 /// Ticks the migrated match runs: the host leaves at [`KILLED_AT_TICK`], and the players play
-/// on for twelve seconds under the successor.
-const MIGRATED_TICKS: u32 = 180;
+/// on for ten seconds under the successor.
+const MIGRATED_TICKS: u32 = 150;
 
 /// The tick of the second player's at which the host is killed: both players long playing.
 const KILLED_AT_TICK: u32 = 50;
+
+/// How long the relay is held still from the host's death in the relayed migration: past
+/// the players' second of silence and the successor's first lookups, so that they come
+/// before its allocation.
+const RELAY_HELD: Duration = Duration::from_millis(2_500);
+
+/// Sends `signal` (`STOP`, `CONT`) to each of `pids`.
+fn signal_all(pids: &[u32], signal: &str) {
+    for pid in pids {
+        let sent = Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status();
+        assert!(sent.is_ok_and(|s| s.success()), "kill -{signal} {pid}");
+    }
+}
 
 /// The second player's name: it plays in home A, beside the host.
 const NEIGHBOUR: &str = "zanzibar-neighbour";
@@ -306,20 +320,53 @@ const NEIGHBOUR: &str = "zanzibar-neighbour";
 /// the end, every hash agreeing, on a direct path.
 #[test]
 fn a_successor_behind_another_router_is_found_by_the_matchs_code() {
-    let Some(lab) = lab_or_skip(LabOptions::default(), &[]) else {
-        return;
+    let answered =
+        migrates("migrated", LabOptions::default(), "direct path", &Home::B.wan().to_string());
+    println!("migrated, punched: {answered}");
+}
+
+/// The same with the friend's router symmetric: nothing punched towards it holds, so the
+/// friend, given a TURN relay of its own, allocates on it as it takes the match over and
+/// offers it with the code; the neighbour plays on through it. The relay is held still
+/// (SIGSTOP) from the kill for [`RELAY_HELD`], so the neighbour's lookup reaches the friend
+/// before the relay gave it an address: the neighbour is let through the relay once it does.
+#[test]
+fn a_successor_behind_a_symmetric_nat_is_reached_through_its_relay() {
+    let options = LabOptions { nat_b: NatKind::Symmetric, turn: true, ..LabOptions::default() };
+    let answered = migrates("migrated-relayed", options, "relayed path", &SERVER.to_string());
+    println!("migrated, relayed: {answered}");
+}
+
+/// Plays the migration in a lab of `options`, its files in the scratch folder `run`: the host in home A listed under a code, the
+/// friend in home B and the neighbour in home A joined by it, the host killed at the
+/// neighbour's tick [`KILLED_AT_TICK`]. Checks both play on to the end agreeing, the friend
+/// kept the code, and the neighbour found the friend's host on a `path` at `address`; returns
+/// what the neighbour said of it and how long after the kill.
+fn migrates(run: &str, options: LabOptions, path: &str, address: &str) -> String {
+    let Some(lab) = lab_or_skip(options, &[]) else {
+        return String::new();
     };
-    let dir = Scratch::new("nat", "migrated");
+    let dir = Scratch::new("nat", run);
     let _rendezvous = rendezvous(&lab, &dir);
     let (host_log, friend_log, neighbour_log) =
         (dir.path("host.hashes"), dir.path("friend.hashes"), dir.path("neighbour.hashes"));
-    let rendezvous = rendezvous_at();
-    let stun = stun_at();
-    let host_args = ["--code", "--rendezvous", &rendezvous, "--stun", &stun, "--no-port-mapping"];
+    let (rendezvous, stun) = (rendezvous_at(), stun_at());
+    let turn = lab.turn();
+    let relay = turn.as_ref().map(|t| t.address.to_string()).unwrap_or_default();
+    let mut relay_args = Vec::new();
+    if let Some(turn) = &turn {
+        relay_args =
+            vec!["--turn", &relay, "--turn-user", turn.user, "--turn-password", turn.password];
+    }
+    let mut host_args =
+        vec!["--code", "--rendezvous", &rendezvous, "--stun", &stun, "--no-port-mapping"];
+    host_args.extend_from_slice(&relay_args);
     let host = host(&lab, &dir, MIGRATED_TICKS, &host_log, &host_args);
     let code = code_of(&host);
     let dial_args = ["--rendezvous", rendezvous.as_str(), "--stun", stun.as_str()];
-    let friend = friend(&lab, &dir, MIGRATED_TICKS, &friend_log, &code, &dial_args);
+    let mut friend_args = dial_args.to_vec();
+    friend_args.extend_from_slice(&relay_args);
+    let friend = friend(&lab, &dir, MIGRATED_TICKS, &friend_log, &code, &friend_args);
     joined_after(&host, Instant::now());
     let ticks = MIGRATED_TICKS.to_string();
     let mut args =
@@ -331,7 +378,13 @@ fn a_successor_behind_another_router_is_found_by_the_matchs_code() {
     host.wait_for(&format!("{NEIGHBOUR} joined as player"), START_LIMIT);
     fixstep_tests::edges::wait_for_ticks(&neighbour, &neighbour_log, KILLED_AT_TICK, START_LIMIT);
     let killed = Instant::now();
+    let relay_daemons = if turn.is_some() { lab.daemon_pids() } else { Vec::new() };
+    signal_all(&relay_daemons, "STOP");
     host.kill();
+    if !relay_daemons.is_empty() {
+        std::thread::sleep(RELAY_HELD);
+        signal_all(&relay_daemons, "CONT");
+    }
     neighbour.wait_for("the next host of", START_LIMIT);
     let found = killed.elapsed();
     let neighbour_said = neighbour.finish();
@@ -361,8 +414,9 @@ fn a_successor_behind_another_router_is_found_by_the_matchs_code() {
         .unwrap_or_default()
         .to_owned();
     assert!(
-        answered.contains("direct path") && answered.contains(&Home::B.wan().to_string()),
-        "the neighbour reached the friend's host through router B: {answered}"
+        answered.contains(path) && answered.contains(address),
+        "the neighbour reached the friend's host on a {path} at {address}: {answered}"
     );
-    println!("migrated: the successor answered {found:?} after the kill\n{answered}");
+    let paused = neighbour_said.stderr.lines().find(|l| l.contains("the match goes on under"));
+    format!("{answered}, {found:?} after the kill; {}", paused.unwrap_or_default())
 }

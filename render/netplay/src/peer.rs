@@ -397,7 +397,7 @@ impl<G: NetRules> NetPeer<G> {
             record_to: options.record.clone(),
             recording: None,
             admission: options.admission.clone(),
-            offer: options.offer,
+            offer: options.offer.clone(),
             host_socket: None,
             tick_micros: 0,
             following: None,
@@ -704,7 +704,7 @@ impl<G: NetRules> NetPeer<G> {
             return;
         }
         if self.host_socket.is_none() {
-            self.host_socket = HostSocket::reserve(self.link.host(), self.offer);
+            self.host_socket = HostSocket::reserve(self.link.host(), &self.offer);
         }
         if let Some(socket) = &self.host_socket {
             self.link.session().offer_to_host(vec![socket.at]);
@@ -796,7 +796,7 @@ impl<G: NetRules> NetPeer<G> {
             rendezvous: None,
             port_mapping: self.offer.map_port && !host_socket.at.ip().is_loopback(),
             stun: Vec::new(),
-            turn: None,
+            turn: self.offer.turn.clone(),
         };
         let takeover = takeover.hosted_apart();
         let socket = host_socket.socket;

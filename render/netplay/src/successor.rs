@@ -15,6 +15,7 @@ use std::thread::JoinHandle;
 
 use fixstep_net::WallClock;
 use fixstep_net::lan::LAN_PORTS;
+use fixstep_net::relay::TurnServer;
 use fixstep_runtime::tick::TICK_MICROS;
 
 use crate::host::GOODBYE_GRACE_MICROS;
@@ -22,7 +23,7 @@ use crate::schedule::{HostSchedule, SERVE_MICROS};
 use crate::{NetHost, NetPlayError, NetRules};
 
 /// Where a player offers to host its match if the host goes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HostOffer {
     /// The UDP port to host on (`None`: one the system gives).
     pub port: Option<u16>,
@@ -34,6 +35,10 @@ pub struct HostOffer {
     /// hosts, so that friends on other networks reach it there: for a match joined across
     /// routers. Never for a socket offered on the loopback.
     pub map_port: bool,
+    /// The TURN relay it allocates an address on once it hosts, for the players whose
+    /// routers let nothing direct through to it: its player's own relay, offered with the
+    /// match's code (a host's credentials stay its own).
+    pub turn: Option<TurnServer>,
 }
 
 /// The socket a player would host on, bound and kept, and the address it offers for it.
@@ -50,7 +55,7 @@ impl HostSocket {
     /// this machine reaches `host` from (its LAN address for a host on the LAN, the loopback
     /// for one on the loopback). `None` if there is none, or the port named is taken (said in
     /// the log).
-    pub(crate) fn reserve(host: SocketAddr, offer: HostOffer) -> Option<Self> {
+    pub(crate) fn reserve(host: SocketAddr, offer: &HostOffer) -> Option<Self> {
         let any: IpAddr = if host.is_ipv4() {
             Ipv4Addr::UNSPECIFIED.into()
         } else {

@@ -220,8 +220,13 @@ fn mode_of(
                 reports: reports_dir(),
                 rejoin_file: rejoin_file(&host.to_string(), name),
                 record: Some(new_recording(&replays_dir(), now_unix_ms())),
+                // Joined by code, across routers: if it hosts next, as its own host would.
                 offer: fixstep_netplay::HostOffer {
                     map_port: network.port_mapping && matches!(host, Entry::Code(_)),
+                    turn: matches!(host, Entry::Code(_))
+                        .then(|| turn_of(network))
+                        .transpose()?
+                        .flatten(),
                     ..fixstep_netplay::HostOffer::default()
                 },
             };
@@ -330,10 +335,11 @@ where
             }
             Mode::Join(options) => Box::new(JoinPlay::<G>::new(content, options)?),
             Mode::Dial(dial) => {
-                let form = match dial.then {
-                    AfterDial::Join(_) => front::Form::Join,
-                    AfterDial::Spectate { .. } => front::Form::Spectate,
+                let (form, name) = match &dial.then {
+                    AfterDial::Join(options) => (front::Form::Join, &options.name),
+                    AfterDial::Spectate { name, .. } => (front::Form::Spectate, name),
                 };
+                self.front.fill(name, &dial.code.to_string());
                 self.front.starting(form);
                 match Dialling::start(dial.clone()) {
                     Ok(dialling) => self.dialling = Some(dialling),

@@ -282,6 +282,13 @@ impl FrontScreen {
         self.screen = Screen::Starting(form);
     }
 
+    /// Fills the form's name and address fields with a game's being dialled (one started
+    /// from the command line), so that a dial that fails can be tried again from the form.
+    pub fn fill(&mut self, name: &str, address: &str) {
+        name.clone_into(&mut self.name);
+        address.clone_into(&mut self.address);
+    }
+
     /// The game it started could not start or ended in error: `why`, in words, is shown with
     /// a way back to the form.
     pub fn failed(&mut self, why: &str) {
@@ -388,6 +395,21 @@ mod tests {
         front.act(FrontAction::Back);
         assert_eq!(front.screen(), &Screen::Form(Form::Join, None));
         assert_eq!((front.name(), front.address()), ("ada", "127.0.0.1:7000"), "fields kept");
+    }
+
+    /// A code dialled from the command line that finds no match leaves its form filled
+    /// with the name and the code, and trying again from there dials the code again.
+    #[test]
+    fn a_failed_dial_from_the_command_line_can_be_tried_again_from_its_form() {
+        let mut front = front();
+        front.fill("bea", "KQ7-4PX");
+        front.starting(Form::Join);
+        front.failed("no match holds the code KQ7-4PX");
+        front.act(FrontAction::Back);
+        assert_eq!((front.name(), front.address()), ("bea", "KQ7-4PX"));
+        let code = "KQ7-4PX".parse().expect("a code");
+        let launch = Launch::Join { host: Entry::Code(code), name: "bea".into(), password: None };
+        assert_eq!(front.act(FrontAction::Go), Outcome::Start(launch));
     }
 
     #[test]

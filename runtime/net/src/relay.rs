@@ -83,6 +83,10 @@ pub struct Relay {
     /// Peers heard through the relay: what goes to them goes through it too.
     peers: HashSet<SocketAddr>,
     permitted: HashSet<IpAddr>,
+    /// Joiners' IP addresses announced before the relay gave an address: permitted as it does
+    /// (a joiner that dials as the host starts, or as a player takes its match over, looks
+    /// the code up before the allocation is made).
+    waiting: HashSet<IpAddr>,
     events: Vec<RelayEvent>,
     over: bool,
 }
@@ -115,6 +119,7 @@ impl Relay {
             allocated: None,
             peers: HashSet::new(),
             permitted: HashSet::new(),
+            waiting: HashSet::new(),
             events: Vec::new(),
             over: false,
         }
@@ -145,10 +150,12 @@ impl Relay {
 
     /// Lets `ip` (a joiner's) send through the relay.
     pub fn permit(&mut self, ip: IpAddr, now: Duration) {
-        if self.allocated.is_none() || self.permitted.len() >= MAX_PERMISSIONS {
+        if self.permitted.len() + self.waiting.len() >= MAX_PERMISSIONS {
             return;
         }
-        if self.permitted.insert(ip) {
+        if self.allocated.is_none() {
+            self.waiting.insert(ip);
+        } else if self.permitted.insert(ip) {
             let _ = self.client.create_permission(TransportType::Udp, ip, instant(now));
         }
     }
@@ -215,15 +222,14 @@ impl Relay {
                 )));
             }
         }
-        let mut out = Vec::new();
-        while let Some(transmit) = self.client.poll_transmit(at) {
-            out.push(transmit.data.to_vec());
-        }
         while let Some(event) = self.client.poll_event() {
             match event {
                 TurnEvent::AllocationCreated(TransportType::Udp, address) => {
                     self.allocated = Some(address);
                     self.events.push(RelayEvent::Allocated(address));
+                    for ip in std::mem::take(&mut self.waiting) {
+                        self.permit(ip, now);
+                    }
                 }
                 TurnEvent::AllocationCreateFailed(_) => {
                     self.events.push(RelayEvent::Failed(format!(
@@ -233,6 +239,11 @@ impl Relay {
                 }
                 _ => {}
             }
+        }
+        // After the events: the permissions an allocation lets out go with it.
+        let mut out = Vec::new();
+        while let Some(transmit) = self.client.poll_transmit(at) {
+            out.push(transmit.data.to_vec());
         }
         out
     }

@@ -64,6 +64,10 @@ pub struct JoinArgs {
     pub rendezvous: super::rendezvous::RendezvousChoice,
     #[command(flatten)]
     pub stun: super::rendezvous::StunChoice,
+    /// A TURN relay this player allocates on if it hosts the match after its host (for the
+    /// players whose routers let nothing direct through to it).
+    #[command(flatten)]
+    pub turn: super::rendezvous::TurnChoice,
     /// What the headless runs do and log.
     #[command(flatten)]
     pub logs: NetLogArgs,
@@ -92,23 +96,31 @@ pub fn resolve(text: &str) -> Result<SocketAddr> {
     Ok(address)
 }
 
-/// Dials `host` at `rendezvous` if it is a join code (text without a colon, which every
-/// `HOST:PORT` has), telling it and the host where the STUN servers of `stun` see this
-/// player too: the socket the path was opened from, and where and how the host
-/// answered. `None` for an address.
+/// The join code `host` is, if it is one (text without a colon, which every `HOST:PORT`
+/// has).
 ///
 /// # Errors
 ///
-/// A code that is no code, no rendezvous named, or no path to the host.
-pub fn dial_code(
-    host: &str,
-    rendezvous: &super::rendezvous::RendezvousChoice,
-    stun: &super::rendezvous::StunChoice,
-) -> Result<Option<(std::net::UdpSocket, Dialled)>> {
+/// Text that is neither an address nor a code, as bad input.
+pub fn code_of(host: &str) -> Result<Option<JoinCode>> {
     if host.contains(':') {
         return Ok(None);
     }
-    let code: JoinCode = host.parse().map_err(|e| bad_input(anyhow::Error::new(e)))?;
+    host.parse().map(Some).map_err(|e| bad_input(anyhow::Error::new(e)))
+}
+
+/// Dials `code` at `rendezvous`, telling it and the host where the STUN servers of `stun` see
+/// this player too: the socket the path was opened from, and where and how the host
+/// answered.
+///
+/// # Errors
+///
+/// No rendezvous named, or no path to the host.
+pub fn dial_code(
+    code: JoinCode,
+    rendezvous: &super::rendezvous::RendezvousChoice,
+    stun: &super::rendezvous::StunChoice,
+) -> Result<(std::net::UdpSocket, Dialled)> {
     let rendezvous = rendezvous.address()?;
     let stun = stun.addresses(rendezvous);
     let (socket, dialled) = fixstep_net::rendezvous::dial_anew(rendezvous, code, stun)
@@ -123,7 +135,26 @@ pub fn dial_code(
         dialled.host.kind,
         dialled.took.as_millis()
     );
-    Ok(Some((socket, dialled)))
+    Ok((socket, dialled))
+}
+
+/// What a window does for `then` (a join or a watch) reached by `code`, if there is one: it
+/// opens on the front screen's form dialling the code at `rendezvous` (the screen keeps
+/// drawing meanwhile, and says what went wrong there), then plays as `then` says.
+///
+/// # Errors
+///
+/// No rendezvous named.
+pub fn windowed_by(
+    code: Option<JoinCode>,
+    rendezvous: &super::rendezvous::RendezvousChoice,
+    stun: &super::rendezvous::StunChoice,
+    then: super::play::Windowed,
+) -> Result<super::play::Windowed> {
+    let Some(code) = code else { return Ok(then) };
+    let rendezvous = rendezvous.address()?;
+    let stun = stun.addresses(rendezvous);
+    Ok(super::play::Windowed::ByCode { code, rendezvous, stun, then: Box::new(then) })
 }
 
 /// Runs `fixstep join`; returns the summary to print, and whether the host dropped this
@@ -136,12 +167,18 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
     let offer_at = args.offer_at.as_deref().map(resolve).transpose()?;
+    let code = code_of(&args.host)?;
     // Dialled once everything else was read, so that the path the probes opened is used at
-    // once.
-    let dialled = dial_code(&args.host, &args.rendezvous, &args.stun)?;
-    let host = match &dialled {
-        Some((_, dialled)) => dialled.host.address,
-        None => resolve(&args.host)?,
+    // once; a window dials from its front screen.
+    let dialled = match code.filter(|_| args.logs.headless) {
+        Some(code) => Some(dial_code(code, &args.rendezvous, &args.stun)?),
+        None => None,
+    };
+    let host = match (&dialled, code) {
+        (Some((_, dialled)), _) => dialled.host.address,
+        // The window's dial gives it.
+        (None, Some(_)) => SocketAddr::from((std::net::Ipv4Addr::UNSPECIFIED, 0)),
+        (None, None) => resolve(&args.host)?,
     };
     let options = PeerOptions {
         host,
@@ -152,17 +189,16 @@ pub fn run<G: Playable>(args: &JoinArgs, paths: &Paths) -> Result<(String, bool)
         record: args.record.clone(),
         // A player that joined by code plays across routers: its router is asked to forward
         // the port it would host on, once it does.
-        offer: HostOffer { port: args.host_port, at: offer_at, map_port: dialled.is_some() },
+        offer: HostOffer {
+            port: args.host_port,
+            at: offer_at,
+            map_port: code.is_some(),
+            turn: args.turn.server()?,
+        },
     };
     if !args.logs.headless {
-        if dialled.is_some() {
-            bail!(
-                "a window joins by code from its front screen (type the code in Join, with a \
-                 rendezvous in the settings); from the command line give HOST:PORT, or join by \
-                 code with --headless"
-            );
-        }
-        let mode = super::play::Windowed::Join(options);
+        let join = super::play::Windowed::Join(options);
+        let mode = windowed_by(code, &args.rendezvous, &args.stun, join)?;
         super::play::window::<G>(paths, &level_file, &content, &mode)?;
         return Ok((String::new(), false));
     }

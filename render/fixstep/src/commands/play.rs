@@ -104,6 +104,18 @@ pub enum Windowed {
     },
     /// Watch the replay in this file, on the content it carries.
     Replay(PathBuf),
+    /// Join or watch (`then`: [`Join`](Self::Join) or [`Spectate`](Self::Spectate), whose
+    /// host the dial gives) the match of a join code, dialled from the front screen's form.
+    ByCode {
+        /// The code.
+        code: fixstep_net::join_code::JoinCode,
+        /// The rendezvous to look it up at.
+        rendezvous: SocketAddr,
+        /// The STUN servers asked where the internet sees this player.
+        stun: Vec<SocketAddr>,
+        /// What to do once the host answered.
+        then: Box<Windowed>,
+    },
 }
 
 /// Runs `fixstep play`.
@@ -138,6 +150,7 @@ pub fn window<G: Playable>(
     content: &Arc<G::Content>,
     mode: &Windowed,
 ) -> Result<()> {
+    use fixstep_window::dialling::{AfterDial, CodeDial};
     use fixstep_window::settings::{default_path, load_or_create};
     use fixstep_window::{DEFAULT_SIZE, Mode, PlayError, PlayOptions, run_with_sound};
 
@@ -186,6 +199,19 @@ pub fn window<G: Playable>(
             (set(), false, Mode::Spectate { host, name, admission, record: record.clone() })
         }
         Windowed::Replay(path) => (set(), false, Mode::Replay(path.clone())),
+        Windowed::ByCode { code, rendezvous, stun, then } => {
+            let then = match then.as_ref() {
+                Windowed::Join(options) => AfterDial::Join(options.clone()),
+                Windowed::Spectate { name, admission, record, .. } => AfterDial::Spectate {
+                    name: name.clone(),
+                    admission: admission.clone(),
+                    record: record.clone(),
+                },
+                other => anyhow::bail!("only a join or a watch dials a code, not {other:?}"),
+            };
+            let dial = CodeDial { code: *code, rendezvous: *rendezvous, stun: stun.clone(), then };
+            (set(), false, Mode::Dial(dial))
+        }
     };
     let setup = crate::games::drawn::RenderSetup {
         assets: paths.assets.clone(),

@@ -65,23 +65,24 @@ pub fn run<G: Playable>(args: &SpectateArgs, paths: &Paths) -> Result<(String, b
     let level_file = paths.content_file::<G>(args.level.as_deref());
     let content = paths.load::<G>(&level_file)?;
     let admission = args.password.admission()?;
-    // Dialled last, so that the path the probes opened is used at once.
-    let dialled = super::join::dial_code(&args.host, &args.rendezvous, &args.stun)?;
-    let host = match &dialled {
-        Some((_, dialled)) => dialled.host.address,
-        None => resolve(&args.host)?,
+    let code = super::join::code_of(&args.host)?;
+    // Dialled last, so that the path the probes opened is used at once; a window dials from
+    // its front screen.
+    let dialled = match code.filter(|_| args.headless) {
+        Some(code) => Some(super::join::dial_code(code, &args.rendezvous, &args.stun)?),
+        None => None,
+    };
+    let host = match (&dialled, code) {
+        (Some((_, dialled)), _) => dialled.host.address,
+        // The window's dial gives it.
+        (None, Some(_)) => std::net::SocketAddr::from((std::net::Ipv4Addr::UNSPECIFIED, 0)),
+        (None, None) => resolve(&args.host)?,
     };
     if !args.headless {
-        if dialled.is_some() {
-            bail!(
-                "a window watches by code from its front screen (type the code in Watch, with a \
-                 rendezvous in the settings); from the command line give HOST:PORT, or watch by \
-                 code with --headless"
-            );
-        }
         let name = args.name.clone();
         let record = args.record.clone();
-        let mode = super::play::Windowed::Spectate { host, name, admission, record };
+        let watch = super::play::Windowed::Spectate { host, name, admission, record };
+        let mode = super::join::windowed_by(code, &args.rendezvous, &args.stun, watch)?;
         super::play::window::<G>(paths, &level_file, &content, &mode)?;
         return Ok((String::new(), false));
     }
