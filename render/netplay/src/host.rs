@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use fixstep_net::join_code::JoinCode;
 use fixstep_net::lan::LanAnswer;
+use fixstep_net::rendezvous::{Listing, ListingSecret};
 use fixstep_net::{Access, HostTransport, Reads, WireCounts, peer_message_bytes, rejoin_secret};
 use fixstep_runtime::net::{
     DropCounts, Dropped, HostConfig, HostEvent, HostSession, PeerId, SharedListing, Takeover,
@@ -574,6 +575,8 @@ pub struct NetHost<G: NetRules> {
     lan: LanAnswer,
     /// Its port mapping and listing: how friends on other networks reach it.
     reach: Reach,
+    /// The listing's code its peers were last told.
+    shared_code: Option<JoinCode>,
 }
 
 impl<G: NetRules> std::fmt::Debug for NetHost<G> {
@@ -669,7 +672,15 @@ impl<G: NetRules> NetHost<G> {
             false => bound,
         });
         let reach = Reach::start(options.port_mapping, local, &options.stun);
-        Ok(Self { game, transport, closing: Vec::new(), now_micros: 0, lan, reach })
+        Ok(Self {
+            game,
+            transport,
+            closing: Vec::new(),
+            now_micros: 0,
+            lan,
+            reach,
+            shared_code: None,
+        })
     }
 
     /// Where it listens.
@@ -681,7 +692,7 @@ impl<G: NetRules> NetHost<G> {
     /// The match's join code, once its rendezvous gave one.
     #[must_use]
     pub fn join_code(&self) -> Option<JoinCode> {
-        self.transport.listing().and_then(fixstep_net::rendezvous::Listing::code)
+        self.transport.listing().and_then(Listing::code)
     }
 
     /// What changed in how friends on other networks reach the host since the last call: its
@@ -700,7 +711,12 @@ impl<G: NetRules> NetHost<G> {
     /// Renews the listing `code` holds at `rendezvous` under `secret` from this host from
     /// now on: a player that took its match over keeps the code its friends and players
     /// know, and the rendezvous tells them its addresses.
-    pub fn resume_listing(&mut self, rendezvous: SocketAddr, code: JoinCode, secret: [u8; 16]) {
+    pub fn resume_listing(
+        &mut self,
+        rendezvous: SocketAddr,
+        code: JoinCode,
+        secret: ListingSecret,
+    ) {
         self.transport.resume_listing(rendezvous, code, secret);
     }
 
@@ -711,12 +727,17 @@ impl<G: NetRules> NetHost<G> {
             self.transport.leave_listing();
             return;
         }
-        let shared = self.transport.listing().and_then(|listing| {
-            Some(SharedListing {
-                rendezvous: listing.rendezvous(),
-                code: listing.code()?.to_string(),
-                secret: Some(listing.secret()),
-            })
+        // Looked at on every pass of the host's loop: the peers are told, and a listing
+        // made for them, only when its code came or changed.
+        let code = self.transport.listing().and_then(Listing::code);
+        if code == self.shared_code {
+            return;
+        }
+        self.shared_code = code;
+        let shared = self.transport.listing().zip(code).map(|(listing, code)| SharedListing {
+            rendezvous: listing.rendezvous(),
+            code: code.to_string(),
+            secret: Some(listing.secret()),
         });
         self.game.session.share_listing(shared);
     }

@@ -40,6 +40,31 @@ const WAKE_PERCENTILE: f64 = 0.9;
 /// Microseconds in a millisecond: the HUD says the round trip in milliseconds.
 const MICROS_PER_MS: f64 = 1_000.0;
 
+/// A rendezvous served from a thread on the loopback.
+struct Rendezvous {
+    at: std::net::SocketAddr,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Rendezvous {
+    fn start() -> Self {
+        let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("a rendezvous socket");
+        let at = socket.local_addr().expect("bound");
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopping = std::sync::Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            serve(&socket, &mut RendezvousServer::default(), &stopping).expect("it serves");
+        });
+        Self { at, stop, thread }
+    }
+
+    fn stop(self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.thread.join().expect("the rendezvous stops");
+    }
+}
+
 /// The round trip the peer's HUD says, milliseconds.
 fn rtt_ms(hud: &Hud) -> Option<u64> {
     match &hud.network {
@@ -104,13 +129,8 @@ fn a_peer_drawing_four_frames_a_second_measures_the_links_round_trip_not_its_fra
 /// HUD says the path it found beside the round trip, and it agrees with the host.
 #[test]
 fn a_player_types_the_code_the_hosts_hud_shows_and_plays() {
-    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("a rendezvous socket");
-    let rendezvous = socket.local_addr().expect("bound");
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let stopping = std::sync::Arc::clone(&stop);
-    let server = std::thread::spawn(move || {
-        serve(&socket, &mut RendezvousServer::default(), &stopping).expect("it serves");
-    });
+    let server = Rendezvous::start();
+    let rendezvous = server.at;
     let mut game = Loopback::new("peer-link-code");
     let mut host = game.host_listed(rendezvous);
     let huds = loopback::frames(&mut [&mut host], |huds| {
@@ -149,6 +169,40 @@ fn a_player_types_the_code_the_hosts_hud_shows_and_plays() {
     assert!(network.contains("ms (direct)"), "the path beside the round trip: {network}");
     host.close();
     peer.close();
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    server.join().expect("the rendezvous stops");
+    server.stop();
+}
+
+/// A match listed under a code whose rendezvous is gone when its host leaves: its players
+/// dial the code to find the next host, the rendezvous never answers, and after the dial's
+/// ten seconds they join the next host at the address it offered, and play on.
+#[test]
+fn with_the_rendezvous_gone_a_player_finds_the_next_host_at_its_offered_address() {
+    let server = Rendezvous::start();
+    let rendezvous = server.at;
+    let mut game = Loopback::new("peer-link-fallback");
+    let mut host = game.host_listed(rendezvous);
+    let mut bob = JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("bob");
+    let mut cy = JoinPlay::<Town>::new(&game.level, &game.peer_options("cy")).expect("cy");
+    // Long enough for the code, and the offers to host, to have reached every peer.
+    let playing = loopback::frames(&mut [&mut host, &mut bob, &mut cy], |huds| {
+        huds[1].tick > 15 && huds[2].tick > 15
+    });
+    let left_at = playing[2].tick;
+    server.stop();
+    host.close();
+    let started = Instant::now();
+    let mut huds = Vec::new();
+    // The dial's ten seconds, then the claim: frames() gives up after ten seconds a call.
+    while started.elapsed() < Duration::from_secs(40) {
+        huds = loopback::frames(&mut [&mut bob, &mut cy], |huds| huds[1].tick > left_at + 20);
+        if huds[1].tick > left_at + 20 {
+            break;
+        }
+    }
+    let network = huds[1].network.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(huds[1].tick > left_at + 20, "cy plays on under bob: tick {}, {network}", huds[1].tick);
+    assert!(started.elapsed() >= Duration::from_secs(10), "after the dial gave up");
+    assert!(!network.contains("(direct)"), "no path a code found: {network}");
+    bob.close();
+    cy.close();
 }

@@ -256,22 +256,28 @@ impl<D: GameData> PeerLink<D> {
     ///
     /// If no socket can be bound.
     pub fn redial(&mut self, host: SocketAddr, admission: &Admission) -> Result<(), NetError> {
-        let threaded = self.thread.is_some() || self.redialling.is_some();
+        let threaded = self.was_threaded();
         self.stop_thread();
         self.redialling = None;
-        self.switch_to(PeerTransport::connect(host, admission)?, host, threaded);
-        self.path = None;
+        self.switch_to(PeerTransport::connect(host, admission)?, host, threaded, None);
         Ok(())
+    }
+
+    /// Whether the socket is served from a thread, or was before a dial now under way.
+    fn was_threaded(&self) -> bool {
+        self.redialling.as_ref().map_or(self.thread.is_some(), |r| r.threaded)
     }
 
     /// Turns this session to its host's successor, which offered to host at `at`: as
     /// [`redial`](Self::redial) does, or, for a match listed under a join code
-    /// (`listing`), by [`redial_code`](Self::redial_code): a successor behind a home router
-    /// is found as its host was.
+    /// (`listing`), by its code: a successor behind a home router is found as its host was,
+    /// or, if the code does not find it, at `at`. The dial runs on a thread of its own: until
+    /// the successor answers nothing is received or sent, and [`receive`](Self::receive)
+    /// connects there once it has.
     ///
     /// # Errors
     ///
-    /// As [`redial`](Self::redial) and [`redial_code`](Self::redial_code).
+    /// If no socket can be bound, or no thread started.
     pub fn turn_to(
         &mut self,
         at: SocketAddr,
@@ -295,14 +301,14 @@ impl<D: GameData> PeerLink<D> {
     /// # Errors
     ///
     /// If no thread can be started.
-    pub fn redial_code(
+    fn redial_code(
         &mut self,
         rendezvous: SocketAddr,
         code: JoinCode,
         fallback: SocketAddr,
         admission: &Admission,
     ) -> Result<(), NetError> {
-        let threaded = self.thread.is_some() || self.redialling.is_some();
+        let threaded = self.was_threaded();
         self.stop_thread();
         self.served().transport.disconnect();
         let thread = std::thread::Builder::new()
@@ -327,27 +333,31 @@ impl<D: GameData> PeerLink<D> {
                 let host = dialled.host.address;
                 let path = dialled.host.kind;
                 tracing::info!(%code, %host, %path, "the next host of {code} answered at {host} ({path} path)");
-                self.switch_to(
-                    PeerTransport::connect_on(socket, host, &admission)?,
-                    host,
-                    threaded,
-                );
-                self.path = Some(path);
+                let transport = PeerTransport::connect_on(socket, host, &admission)?;
+                self.switch_to(transport, host, threaded, Some(path));
             }
             // The rendezvous unreachable, or the successor never renewed the listing: the
             // address it offered may still reach it.
             Err(error) => {
                 tracing::warn!(%code, "the match {code} was not found under its next host ({error}): trying {fallback}");
-                self.switch_to(PeerTransport::connect(fallback, &admission)?, fallback, threaded);
-                self.path = None;
+                let transport = PeerTransport::connect(fallback, &admission)?;
+                self.switch_to(transport, fallback, threaded, None);
             }
         }
         Ok(true)
     }
 
-    /// Carries the session on `transport` to `host` from now on, served from a thread if
-    /// `threaded`; what the old host said in ending is forgotten.
-    fn switch_to(&mut self, transport: PeerTransport, host: SocketAddr, threaded: bool) {
+    /// Carries the session on `transport` to `host` from now on (on a `path` a code found,
+    /// if one did), served from a thread if `threaded`; what the old host said in ending is
+    /// forgotten.
+    fn switch_to(
+        &mut self,
+        transport: PeerTransport,
+        host: SocketAddr,
+        threaded: bool,
+        path: Option<PathKind>,
+    ) {
+        self.path = path;
         {
             let mut served = self.served();
             served.transport.disconnect();
@@ -359,12 +369,6 @@ impl<D: GameData> PeerLink<D> {
         if let Some(every) = threaded.then_some(self.every).flatten() {
             self.serve_from_thread(every);
         }
-    }
-
-    /// Whether the host's successor is being dialled by code.
-    #[must_use]
-    pub const fn redialling(&self) -> bool {
-        self.redialling.is_some()
     }
 
     /// How the path to the host runs, if a join code found it when the host last changed
