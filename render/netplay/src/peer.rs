@@ -538,10 +538,7 @@ impl<G: NetRules> NetPeer<G> {
         if self.hello_micros.is_none() && self.link.is_connected() {
             self.hello_micros = Some(self.clock.local_micros());
         }
-        let events: Vec<PeerEventOf<G>> = self.link.session().drain_events().collect();
-        for event in events {
-            self.event(event)?;
-        }
+        self.take_events()?;
         self.follow_if_host_gone()?;
         self.since_inputs_micros = self.since_inputs_micros.saturating_add(elapsed_micros);
         let lossy = self.inputs.as_ref().is_some_and(InputTicks::lossy);
@@ -554,6 +551,15 @@ impl<G: NetRules> NetPeer<G> {
             // arrived.
             self.link.session().send_frame();
             self.since_inputs_micros = 0;
+        }
+        Ok(())
+    }
+
+    /// Acts on what the session took in since it was last asked.
+    fn take_events(&mut self) -> Result<(), NetPlayError> {
+        let events: Vec<PeerEventOf<G>> = self.link.session().drain_events().collect();
+        for event in events {
+            self.event(event)?;
         }
         Ok(())
     }
@@ -719,6 +725,9 @@ impl<G: NetRules> NetPeer<G> {
         if !self.link.session().host_went() {
             return Ok(());
         }
+        // The serving thread may have taken in the old host's last ticks since the events
+        // were last drained: they belong to its match, and a successor hosts from them.
+        self.take_events()?;
         let left = self.link.session().host_seat().and_then(|s| self.names.get(s.index()).cloned());
         let Some(next) = self.link.session().follow_successor() else { return Ok(()) };
         self.following = Some(next.player);

@@ -11,7 +11,7 @@ use fixstep_net::rendezvous::{RendezvousServer, serve};
 use fixstep_present::Controls;
 use fixstep_town_view::Town;
 use fixstep_window::dialling::{AfterDial, CodeDial, Dialling};
-use fixstep_window::session::{JoinPlay, PlaySession};
+use fixstep_window::session::{HostPlay, JoinPlay, PlaySession};
 use loopback::{FRAME_MICROS, Loopback};
 
 /// The peer's frames in the test, microseconds apart: four a second, as a software renderer
@@ -23,6 +23,11 @@ const SLOW_FRAME_MICROS: u64 = 250_000;
 /// its frames, a peer drawing four a second reports about half a frame (120 ms and more: the
 /// echo waits for the next frame, less the time the host held the stamp until its tick).
 const SERVED_RTT_MS: f64 = 20.0;
+
+/// How long after one of the slow peer's frames its host goes, in the test of a slow
+/// successor: more than a tick (100 ms), so its thread has taken a tick in since the frame,
+/// and less than [`SLOW_FRAME_MICROS`], so the goodbye comes before its next frame.
+const SLOW_PEER_QUIET: Duration = Duration::from_millis(180);
 
 /// How many times a round trip waits for a sleeping thread to wake: the peer's serving thread
 /// sends the stamp, the host's takes it in, and the peer's takes the echo in. On a loaded
@@ -69,6 +74,31 @@ impl Rendezvous {
 fn rtt_ms(hud: &Hud) -> Option<u64> {
     match &hud.network {
         Some(NetworkLine::Playing(line)) => Some(line.rtt_ms),
+        _ => None,
+    }
+}
+
+/// Bob joins `host`'s game, then cy: bob is welcomed first, so he hosts next. Returns both
+/// and the tick cy had reached once the offers to host had reached every peer.
+fn bob_then_cy(
+    game: &Loopback,
+    host: &mut HostPlay<Town>,
+) -> (JoinPlay<Town>, JoinPlay<Town>, u32) {
+    let mut bob = JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("bob");
+    loopback::frames(&mut [host, &mut bob], |huds| huds[1].tick > 5);
+    let mut cy = JoinPlay::<Town>::new(&game.level, &game.peer_options("cy")).expect("cy");
+    let playing = loopback::frames(&mut [host, &mut bob, &mut cy], |huds| {
+        huds[1].tick > 15 && huds[2].tick > 15
+    });
+    (bob, cy, playing[2].tick)
+}
+
+/// Who the player's HUD says hosts the match since its host changed.
+fn new_host(hud: &Hud) -> Option<&str> {
+    match &hud.network {
+        Some(NetworkLine::Playing(PlayingLine { host_change: Some(change), .. })) => {
+            Some(&change.hosts)
+        }
         _ => None,
     }
 }
@@ -181,13 +211,11 @@ fn with_the_rendezvous_gone_a_player_finds_the_next_host_at_its_offered_address(
     let rendezvous = server.at;
     let mut game = Loopback::new("peer-link-fallback");
     let mut host = game.host_listed(rendezvous);
-    let mut bob = JoinPlay::<Town>::new(&game.level, &game.peer_options("bob")).expect("bob");
-    let mut cy = JoinPlay::<Town>::new(&game.level, &game.peer_options("cy")).expect("cy");
-    // Long enough for the code, and the offers to host, to have reached every peer.
-    let playing = loopback::frames(&mut [&mut host, &mut bob, &mut cy], |huds| {
-        huds[1].tick > 15 && huds[2].tick > 15
+    // Listed before anyone joins: every succession the peers are told carries the code.
+    loopback::frames(&mut [&mut host], |huds| {
+        matches!(&huds[0].network, Some(NetworkLine::Hosting(HostingLine { code: Some(_), .. })))
     });
-    let left_at = playing[2].tick;
+    let (mut bob, mut cy, left_at) = bob_then_cy(&game, &mut host);
     server.stop();
     host.close();
     let started = Instant::now();
@@ -201,8 +229,52 @@ fn with_the_rendezvous_gone_a_player_finds_the_next_host_at_its_offered_address(
     }
     let network = huds[1].network.as_ref().map(ToString::to_string).unwrap_or_default();
     assert!(huds[1].tick > left_at + 20, "cy plays on under bob: tick {}, {network}", huds[1].tick);
-    assert!(started.elapsed() >= Duration::from_secs(10), "after the dial gave up");
+    assert_eq!(new_host(&huds[1]), Some("bob"), "cy follows bob: {network}");
+    assert!(started.elapsed() >= Duration::from_secs(10), "after the dial gave up: {network}");
     assert!(!network.contains("(direct)"), "no path a code found: {network}");
+    bob.close();
+    cy.close();
+}
+
+/// The first successor draws four frames a second, so the host's last ticks and its goodbye
+/// are all taken in by its serving thread between two of its frames: it hosts from those
+/// ticks too, and cy goes on under it. Following the goodbye before acting on the ticks, it
+/// found its game short of them and would not host; cy waited out the host silence and
+/// hosted the match itself.
+#[test]
+fn a_successor_drawing_slowly_hosts_from_the_ticks_its_thread_took_in() {
+    let mut game = Loopback::new("peer-link-slow-successor");
+    let mut host = game.host();
+    let (mut bob, mut cy, left_at) = bob_then_cy(&game, &mut host);
+    let held = Controls::default();
+    let started = Instant::now();
+    let mut last_bob_frame = Instant::now();
+    let mut closed = false;
+    let mut hud = Hud::default();
+    while started.elapsed() < Duration::from_secs(10) && hud.tick <= left_at + 20 {
+        std::thread::sleep(Duration::from_micros(FRAME_MICROS));
+        // Bob's thread takes in a tick or two between his frames; then the host goes, before
+        // his next frame.
+        let since_bob = last_bob_frame.elapsed();
+        if !closed && started.elapsed() > Duration::from_secs(1) && since_bob > SLOW_PEER_QUIET {
+            host.close();
+            closed = true;
+        }
+        if !closed {
+            host.frame(FRAME_MICROS, &held, 0).expect("the host plays on");
+        }
+        cy.frame(FRAME_MICROS, &held, 0).expect("cy plays on");
+        hud = Hud::default();
+        cy.hud(&mut hud);
+        if last_bob_frame.elapsed() >= Duration::from_micros(SLOW_FRAME_MICROS) {
+            let elapsed = last_bob_frame.elapsed().as_micros() as u64;
+            last_bob_frame = Instant::now();
+            bob.frame(elapsed, &held, 0).expect("bob plays on");
+        }
+    }
+    let network = hud.network.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(hud.tick > left_at + 20, "cy plays on: tick {}, {network}", hud.tick);
+    assert_eq!(new_host(&hud), Some("bob"), "bob took the match over: {network}");
     bob.close();
     cy.close();
 }
