@@ -729,12 +729,13 @@ impl<G: NetRules> NetHost<G> {
         }
         // Looked at on every pass of the host's loop: the peers are told, and a listing
         // made for them, only when its code came or changed.
-        let code = self.transport.listing().and_then(Listing::code);
+        let listing = self.transport.listing();
+        let code = listing.and_then(Listing::code);
         if code == self.shared_code {
             return;
         }
         self.shared_code = code;
-        let shared = self.transport.listing().zip(code).map(|(listing, code)| SharedListing {
+        let shared = listing.zip(code).map(|(listing, code)| SharedListing {
             rendezvous: listing.rendezvous(),
             code: code.to_string(),
             secret: Some(listing.secret()),

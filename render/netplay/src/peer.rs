@@ -252,6 +252,9 @@ pub struct NetPeer<G: NetRules> {
     hello_micros: Option<u64>,
     /// Ticks arrived and not yet run (the playout buffer).
     playout: VecDeque<TickRecord<CommandOf<G>>>,
+    /// The session's events being acted on: kept between frames so that taking them in
+    /// allocates nothing once it has held a frame's worth.
+    events: Vec<PeerEventOf<G>>,
     recent: RecentStates,
     /// The recent ticks as they were fixed, for the replays of desync reports.
     recent_ticks: RecentTicks<CommandOf<G>>,
@@ -381,6 +384,7 @@ impl<G: NetRules> NetPeer<G> {
             inputs: None,
             hello_micros: None,
             playout: VecDeque::new(),
+            events: Vec::new(),
             recent: RecentStates::default(),
             recent_ticks: RecentTicks::default(),
             hasher: StateHasher::new(),
@@ -557,11 +561,11 @@ impl<G: NetRules> NetPeer<G> {
 
     /// Acts on what the session took in since it was last asked.
     fn take_events(&mut self) -> Result<(), NetPlayError> {
-        let events: Vec<PeerEventOf<G>> = self.link.session().drain_events().collect();
-        for event in events {
-            self.event(event)?;
-        }
-        Ok(())
+        let mut events = std::mem::take(&mut self.events);
+        events.extend(self.link.session().drain_events());
+        let acted = events.drain(..).try_for_each(|event| self.event(event));
+        self.events = events;
+        acted
     }
 
     fn event(&mut self, event: PeerEventOf<G>) -> Result<(), NetPlayError> {

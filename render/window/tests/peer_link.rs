@@ -78,6 +78,16 @@ fn rtt_ms(hud: &Hud) -> Option<u64> {
     }
 }
 
+/// Runs the host's frames until its HUD shows the match's join code, and returns the code.
+fn code_shown(host: &mut HostPlay<Town>) -> String {
+    let code = |hud: &Hud| match &hud.network {
+        Some(NetworkLine::Hosting(HostingLine { code: Some(code), .. })) => Some(code.clone()),
+        _ => None,
+    };
+    let huds = loopback::frames(&mut [host], |huds| code(&huds[0]).is_some());
+    code(&huds[0]).unwrap_or_else(|| panic!("the host's HUD shows its code: {:?}", huds[0].network))
+}
+
 /// Bob joins `host`'s game, then cy: bob is welcomed first, so he hosts next. Returns both
 /// and the tick cy had reached once the offers to host had reached every peer.
 fn bob_then_cy(
@@ -163,13 +173,7 @@ fn a_player_types_the_code_the_hosts_hud_shows_and_plays() {
     let rendezvous = server.at;
     let mut game = Loopback::new("peer-link-code");
     let mut host = game.host_listed(rendezvous);
-    let huds = loopback::frames(&mut [&mut host], |huds| {
-        matches!(&huds[0].network, Some(NetworkLine::Hosting(HostingLine { code: Some(_), .. })))
-    });
-    let Some(NetworkLine::Hosting(HostingLine { code: Some(code), .. })) = &huds[0].network else {
-        panic!("the host's HUD shows its code: {:?}", huds[0].network)
-    };
-    let code = code.parse().expect("a code");
+    let code = code_shown(&mut host).parse().expect("a code");
     let dial = CodeDial {
         code,
         rendezvous,
@@ -212,9 +216,7 @@ fn with_the_rendezvous_gone_a_player_finds_the_next_host_at_its_offered_address(
     let mut game = Loopback::new("peer-link-fallback");
     let mut host = game.host_listed(rendezvous);
     // Listed before anyone joins: every succession the peers are told carries the code.
-    loopback::frames(&mut [&mut host], |huds| {
-        matches!(&huds[0].network, Some(NetworkLine::Hosting(HostingLine { code: Some(_), .. })))
-    });
+    code_shown(&mut host);
     let (mut bob, mut cy, left_at) = bob_then_cy(&game, &mut host);
     server.stop();
     host.close();
