@@ -7,19 +7,31 @@ use std::fs::{self, File};
 use std::net::UdpSocket;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::{Scratch, fixstep_binary, workspace_root};
 
-/// Held by every test while its game runs; see [`one_game`].
-static ONE_GAME_AT_A_TIME: Mutex<()> = Mutex::new(());
+/// The machine as the program's tests share it: read-held by games that may run beside
+/// others, write-held by a game that needs it whole; see [`shared_machine`] and
+/// [`whole_machine`].
+static MACHINE: RwLock<()> = RwLock::new(());
 
-/// Held by a test while its game runs: the smoothness tests judge frame timing, which
-/// another game's processes competing for the machine's cores would disturb.
-pub fn one_game() -> MutexGuard<'static, ()> {
-    ONE_GAME_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+/// Held by a test while its game runs beside other tests' games. Most games wait on the
+/// network clock far more than they compute (a debug game of four processes takes a tenth of
+/// a core), and what such a test judges (hashes, logs, counts, a generous deadline) does not
+/// depend on when a tick was computed, so two of them share the machine.
+pub fn shared_machine() -> RwLockReadGuard<'static, ()> {
+    MACHINE.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Held by a test while its game runs with no other test's game beside it: a test that judges
+/// timing (frame pace, a pause, a lateness, an answer within a peer timeout), which another
+/// game's processes competing for the cores would disturb, or that loads the machine itself
+/// (a flood, dozens of players), which would disturb the others.
+pub fn whole_machine() -> RwLockWriteGuard<'static, ()> {
+    MACHINE.write().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The bad link's one-way delay, ms: a long way across a continent.

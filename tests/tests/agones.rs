@@ -11,7 +11,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use fixstep_tests::Scratch;
-use fixstep_tests::processes::{Hosting, Running, one_game, strs};
+use fixstep_tests::processes::{Hosting, Running, shared_machine, strs};
 
 /// The session's password in the lifecycle test.
 const PASSWORD: &str = "agones-lifecycle";
@@ -154,7 +154,7 @@ fn first(calls: &[Call], path: &str) -> usize {
 /// defines, and nothing comes after Shutdown.
 #[test]
 fn a_host_under_agones_is_ready_healthy_allocated_reports_its_players_and_shuts_down() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("agones", "lifecycle");
     // Players come through the relay, as they would to the node's port.
     let (game, relay_port) = Hosting::through_netem();
@@ -231,7 +231,7 @@ fn a_host_under_agones_is_ready_healthy_allocated_reports_its_players_and_shuts_
 /// its match and says Shutdown; one whose sidecar never answers plays on regardless.
 #[test]
 fn a_stopped_host_says_shutdown_and_a_missing_sidecar_never_stops_a_match() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("agones", "stopped");
     let game = Hosting::direct();
     let sidecar = Sidecar::start(game.host_port);

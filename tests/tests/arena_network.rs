@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use fixstep_tests::processes::{BAD_LINK, Hosting, Running, one_game, strs};
+use fixstep_tests::processes::{BAD_LINK, Hosting, Running, shared_machine, strs, whole_machine};
 use fixstep_tests::{Scratch, arg, judge};
 use fixstep_tools::judder::read_truth;
 
@@ -20,7 +20,7 @@ const HOST_TICKS: u32 = 700;
 /// nobody reports a desync.
 #[test]
 fn three_arena_peers_through_a_bad_link_agree_on_every_hash() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("arena-network", "three-peers");
     let (game, netem_port) = Hosting::through_netem();
     let game = game.playing("arena");
@@ -37,7 +37,7 @@ fn three_arena_peers_through_a_bad_link_agree_on_every_hash() {
 /// the frames of moving discs are off pace (a bounce is a turn no kernel can foresee).
 #[test]
 fn an_arena_spectator_draws_every_disc_without_a_pop_over_a_bad_link() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("arena-network", "spectator");
     let (game, netem_port) = Hosting::through_netem();
     let game = game.playing("arena");
@@ -93,7 +93,7 @@ fn a_perturbed_arena_peer_is_reported_naming_its_pusher_and_the_field() {
     const PERTURBED_TICK: u32 = 80;
     /// How many ticks after the perturbation the report's tick may be.
     const REPORT_WITHIN_TICKS: u32 = 2;
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("arena-network", "perturbed");
     let game = Hosting::direct().playing("arena");
     let run = game.perturbed_game(&dir, (180, 160), PERTURBED_TICK, REPORT_WITHIN_TICKS);

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use fixstep_tests::edges::{Relay, wait_for_ticks};
 use fixstep_tests::processes::{
-    Finished, Hosting, Running, assert_agrees, free_port, hash_log, number_after, one_game, strs,
+    Finished, Hosting, Running, assert_agrees, free_port, hash_log, number_after, strs,
+    whole_machine,
 };
 use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep};
 
@@ -107,7 +108,7 @@ fn late_inputs(summary: &str) -> f64 {
 /// is told, and counts them too. The game goes on in agreement.
 #[test]
 fn a_peer_whose_inputs_arrive_late_is_counted_in_the_hosts_late_inputs() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("cli-host", "late");
     let RelayedGame { host, peer, .. } = game_through_a_relay(&dir, Some(STALL));
     let (host_late, peer_late) = (late_inputs(&host.stdout), late_inputs(&peer.stdout));
@@ -130,7 +131,7 @@ fn a_peer_whose_inputs_arrive_late_is_counted_in_the_hosts_late_inputs() {
 /// without a datagram.
 #[test]
 fn a_clean_game_counts_no_late_input() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("cli-host", "clean");
     let RelayedGame { host, peer, stalled_ticks } = game_through_a_relay(&dir, None);
     let allowed = f64::from(stalled_ticks);

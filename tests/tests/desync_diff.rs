@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use fixstep_netplay::desync::read_state_dump;
 use fixstep_runtime::math::Fx;
-use fixstep_tests::processes::{Hosting, one_game, reports_in};
+use fixstep_tests::processes::{Hosting, reports_in, shared_machine};
 use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep, stderr, stdout};
 use fixstep_town_view::Town;
 
@@ -41,7 +41,7 @@ fn report_of(reports: &Path) -> (PathBuf, u32) {
 /// states that agree.
 #[test]
 fn desync_diff_lists_the_perturbed_field_of_a_real_report() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("desync-diff", "perturbed");
     let run =
         Hosting::direct().perturbed_game(&dir, (220, 200), PERTURBED_TICK, REPORT_WITHIN_TICKS);

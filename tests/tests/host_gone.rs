@@ -13,7 +13,7 @@ use fixstep_net::access::TOKEN_TIMEOUT_SECONDS;
 use fixstep_runtime::net::PEER_TIMEOUT_MICROS;
 use fixstep_tests::edges::{Ending, Relay, wait_for_ticks};
 use fixstep_tests::processes::{
-    Hosting, Running, assert_agrees, free_port, hash_log, one_game, player_of, strs,
+    Hosting, Running, assert_agrees, free_port, hash_log, player_of, shared_machine, strs,
 };
 use fixstep_tests::{Scratch, arg};
 
@@ -38,7 +38,7 @@ const WELCOME_S: u64 = 60;
 /// was killed, and the peer ran the host's ticks, no more.
 #[test]
 fn a_host_killed_without_a_goodbye_is_noticed_by_its_peer_and_spectator_who_say_so() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("host-gone", "killed");
     let game = Hosting::direct();
     let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
@@ -91,7 +91,7 @@ const WAY_UP_DEAD_AT_TICK: u32 = 30;
 /// plays on and says both left.
 #[test]
 fn a_player_and_a_spectator_the_host_drops_fail_saying_why_with_their_summaries() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("host-gone", "dropped");
     let host_port = free_port();
     let (player_relay, spectator_relay) = (Relay::start(host_port), Relay::start(host_port));

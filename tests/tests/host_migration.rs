@@ -19,7 +19,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use fixstep_tests::edges::{Ending, ticks_logged, wait_for_ticks};
-use fixstep_tests::processes::{BAD_LINK, Hosting, Running, free_port, one_game, strs};
+use fixstep_tests::processes::{BAD_LINK, Hosting, Running, free_port, strs, whole_machine};
 use fixstep_tests::{Scratch, arg, judge};
 
 /// How long a process may take to start and be welcomed, seconds: a debug build on a busy
@@ -358,7 +358,7 @@ fn wait_for_successor(players: &[Player], not: Option<usize>) -> usize {
 /// On the loopback: each takeover pauses the match for at most two seconds.
 #[test]
 fn a_killed_host_and_its_killed_successor_are_taken_over_within_two_seconds() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("host-migration", "loopback");
     killed_twice(&dir, None, LOOPBACK_PAUSE);
 }
@@ -366,7 +366,7 @@ fn a_killed_host_and_its_killed_successor_are_taken_over_within_two_seconds() {
 /// Over a link of 80 ms, 20 ms of jitter and 5 % loss each way: at most three seconds.
 #[test]
 fn over_a_lossy_link_each_takeover_pauses_the_match_at_most_three_seconds() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("host-migration", "lossy");
     killed_twice(&dir, Some(&BAD_LINK), LOSSY_PAUSE);
 }
@@ -378,7 +378,7 @@ fn over_a_lossy_link_each_takeover_pauses_the_match_at_most_three_seconds() {
 /// host asks the same one of the players it seats.
 #[test]
 fn a_host_stopped_for_three_seconds_is_succeeded_and_fixes_nothing_more() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("host-migration", "stopped");
     let game = Hosting::direct();
     let host_hashes = dir.path("host.hashes");

@@ -25,7 +25,7 @@ use fixstep_runtime::net::{
 };
 use fixstep_runtime::{Command as _, HashRecord, Tick};
 use fixstep_tests::processes::{
-    Hosting, Running, assert_agrees, hash_log, number_after, one_game, strs,
+    Hosting, Running, assert_agrees, hash_log, number_after, strs, whole_machine,
 };
 use fixstep_tests::{Scratch, arg, workspace_root};
 use fixstep_town_view::Town;
@@ -161,7 +161,7 @@ fn connection_request(host: SocketAddr, key: &SessionKey) -> Vec<u8> {
 
 #[test]
 fn a_hostile_client_with_the_password_changes_nothing_for_the_honest_players() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("hostile", "flood");
     let game = Hosting::direct();
     let host_log = dir.path("host.hashes");

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use fixstep_tests::processes::{Hosting, Running, assert_agrees, hash_log, one_game, strs};
+use fixstep_tests::processes::{Hosting, Running, assert_agrees, hash_log, shared_machine, strs};
 use fixstep_tests::{Scratch, arg, run_fixstep};
 
 /// The code a host's log announces (`join code KQ7-4PX: ...`).
@@ -29,7 +29,7 @@ fn rendezvous(dir: &Scratch) -> (Running, String) {
 /// probes opened (its own network here) and computes every tick to the host's bit.
 #[test]
 fn a_player_joins_by_the_code_the_host_announces() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("join-code", "loopback");
     let (rendezvous, rendezvous_at) = rendezvous(&dir);
     let game = Hosting::direct();
@@ -85,7 +85,7 @@ fn a_player_joins_by_the_code_the_host_announces() {
 /// `runtime/net/tests/rendezvous.rs`: it takes the dial's ten seconds.)
 #[test]
 fn a_wrong_code_or_no_rendezvous_is_said_in_a_line() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("join-code", "wrong");
     let (rendezvous, rendezvous_at) = rendezvous(&dir);
     let join = |code: &str, at: &str| {

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use fixstep_tests::processes::{Hosting, Running, one_game, strs};
+use fixstep_tests::processes::{Hosting, Running, shared_machine, strs};
 use fixstep_tests::{Scratch, run_fixstep, stdout};
 
 /// What `fixstep lan` lists when it asks this machine's port `port`.
@@ -31,7 +31,7 @@ fn lan_until(port: u16, text: &str) -> String {
 /// lists nothing; and the queries cost the host nothing it counts as malformed.
 #[test]
 fn hosts_answer_the_lan_query_with_their_players_and_whether_they_want_a_password() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("lan", "list");
     let open = Hosting::direct();
     let mut args = open.host_args();

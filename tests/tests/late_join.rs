@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use fixstep_tests::edges::{CrowdBehindRelay, Ending, crowd_level, ticks_logged, wait_for_ticks};
 use fixstep_tests::processes::{
-    Hosting, Running, assert_agrees, assert_delayed, hash_log, number_after, one_game, strs,
+    Hosting, Running, assert_agrees, assert_delayed, hash_log, number_after, shared_machine, strs,
 };
 use fixstep_tests::{Scratch, arg};
 
@@ -49,7 +49,7 @@ const WELCOME_S: u64 = 60;
 /// no desync; the link applied its delay and its loss.
 #[test]
 fn a_new_player_joining_late_over_a_lossy_link_computes_the_hosts_every_tick() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("late-join", "lossy");
     let level = dir.write("crowd.ron", crowd_level());
     let (game, netem_port) = Hosting::through_netem();
@@ -154,7 +154,7 @@ const NEVER_WELCOMED_ENDS_S: u64 = 30;
 /// empty game.
 #[test]
 fn a_new_player_whose_welcome_never_arrives_fails_saying_so() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("late-join", "never-welcomed");
     let CrowdBehindRelay { relay, host, level } =
         CrowdBehindRelay::start(&dir, &["--reports", arg(dir.dir())]);

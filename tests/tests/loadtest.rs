@@ -3,7 +3,7 @@
 //! enough that every tick of every player is checked against the host's.
 
 use fixstep_tests::Scratch;
-use fixstep_tests::processes::{Hosting, Running, one_game, report_number, strs};
+use fixstep_tests::processes::{Hosting, Running, report_number, strs, whole_machine};
 use serde_json::Value;
 
 /// Players of the CI run: 32, half of the 64 the bandwidth target names, and as many
@@ -29,7 +29,7 @@ const MAX_DATAGRAMS_PER_SECOND: f64 = 30.0;
 /// desync, so `finish` alone would catch one; the report is read to say which target fails.
 #[test]
 fn thirty_two_players_play_half_a_minute_in_sync_within_the_bandwidth_targets() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("loadtest", "thirty-two");
     let game = Hosting::direct();
     let mut host_args = game.host_args();

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use fixstep_tests::Scratch;
-use fixstep_tests::processes::{Hosting, Running, one_game, strs};
+use fixstep_tests::processes::{Hosting, Running, shared_machine, strs};
 use serde_json::Value;
 
 /// Ticks the host runs: two seconds, long enough for a player to join and leave.
@@ -13,7 +13,7 @@ const HOST_TICKS: &str = "40";
 /// A host and a player, each logging as `format` asks: the host's and the player's standard
 /// error.
 fn logged_game(name: &str, format: &[&str]) -> [String; 2] {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("log-format", name);
     let game = Hosting::direct();
     let mut host_args = format.iter().map(|&a| a.to_owned()).collect::<Vec<_>>();

@@ -8,7 +8,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use fixstep_tests::Scratch;
-use fixstep_tests::processes::{Hosting, Running, number_after, one_game, report_number, strs};
+use fixstep_tests::processes::{
+    Hosting, Running, number_after, report_number, strs, whole_machine,
+};
 use prometheus_parse::{Scrape, Value};
 use serde_json::Value as Json;
 
@@ -105,7 +107,7 @@ fn quantile_bucket(buckets: &[(f64, f64)], percent: f64) -> (f64, f64) {
 
 #[test]
 fn a_scrape_during_a_64_player_load_shows_the_players_bandwidth_and_lateness_reported() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("metrics", "sixty-four");
     let game = Hosting::direct();
     let mut host_args = game.host_args();

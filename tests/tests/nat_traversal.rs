@@ -25,6 +25,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use fixstep_tests::netlab::{Home, Lab, LabOptions, NatKind, Node, SERVER, lab_or_skip};
+use fixstep_tests::processes::shared_machine;
 use fixstep_tests::processes::{Running, assert_agrees, hash_log};
 use fixstep_tests::{Scratch, arg, fixstep_binary};
 
@@ -142,6 +143,7 @@ fn agree(host: Running, friend: Running, ticks: u32, host_log: &Path, friend_log
 /// agreeing on every hash.
 #[test]
 fn a_friend_joins_at_the_port_the_hosts_router_mapped() {
+    let _machine = shared_machine();
     joins_at_the_mapped_port(false, "(UPnP)", TICKS);
 }
 
@@ -149,6 +151,7 @@ fn a_friend_joins_at_the_port_the_hosts_router_mapped() {
 /// two seconds, asks by NAT-PMP, and the friend joins there.
 #[test]
 fn a_friend_joins_at_the_port_mapped_by_nat_pmp_when_upnp_is_off() {
+    let _machine = shared_machine();
     joins_at_the_mapped_port(true, "(NAT-PMP)", PUNCHED_TICKS);
 }
 
@@ -187,6 +190,7 @@ fn joins_at_the_mapped_port(nat_pmp_only: bool, how: &str, ticks: u32) {
 /// next datagrams out make them again, and the match goes on, every hash agreeing.
 #[test]
 fn a_friend_joins_by_code_on_a_punched_path_that_survives_forgotten_mappings() {
+    let _machine = shared_machine();
     let Some(lab) = lab_or_skip(LabOptions { turn: true, ..LabOptions::default() }, &[]) else {
         return;
     };
@@ -223,6 +227,7 @@ fn a_friend_joins_by_code_on_a_punched_path_that_survives_forgotten_mappings() {
 /// it.
 #[test]
 fn a_friend_behind_a_symmetric_nat_joins_by_code_through_the_relay() {
+    let _machine = shared_machine();
     let options = LabOptions { nat_b: NatKind::Symmetric, turn: true, ..LabOptions::default() };
     let Some(lab) = lab_or_skip(options, &["tcpdump"]) else {
         return;
@@ -320,6 +325,7 @@ const NEIGHBOUR: &str = "zanzibar-neighbour";
 /// the end, every hash agreeing, on a direct path.
 #[test]
 fn a_successor_behind_another_router_is_found_by_the_matchs_code() {
+    let _machine = shared_machine();
     let answered =
         migrates("migrated", LabOptions::default(), "direct path", &Home::B.wan().to_string());
     println!("migrated, punched: {answered}");
@@ -332,6 +338,7 @@ fn a_successor_behind_another_router_is_found_by_the_matchs_code() {
 /// before the relay gave it an address: the neighbour is let through the relay once it does.
 #[test]
 fn a_successor_behind_a_symmetric_nat_is_reached_through_its_relay() {
+    let _machine = shared_machine();
     let options = LabOptions { nat_b: NatKind::Symmetric, turn: true, ..LabOptions::default() };
     let answered = migrates("migrated-relayed", options, "relayed path", &SERVER.to_string());
     println!("migrated, relayed: {answered}");

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use fixstep_net::wire::IPV4_UDP_HEADER_BYTES;
 use fixstep_tests::Scratch;
 use fixstep_tests::edges::Ending;
-use fixstep_tests::processes::{NetemCounts, Running, free_port, one_game};
+use fixstep_tests::processes::{NetemCounts, Running, free_port, shared_machine, whole_machine};
 
 /// The bytes of every datagram the test sends: its number, the time it was sent, and padding.
 const DATAGRAM_BYTES: usize = 100;
@@ -231,7 +231,7 @@ fn delay_and_jitter_put_every_datagram_within_their_window() {
     const DELAY_MS: f64 = 60.0;
     const JITTER_MS: f64 = 40.0;
     const COUNT: u32 = 400;
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("netem", "delay");
     let link = Link::start(&dir, &["--delay", "60", "--jitter", "40", "--seed", "5"]);
     let carried = link.carry(COUNT, Duration::from_millis(2), true, Duration::from_secs(1));
@@ -271,7 +271,7 @@ fn delay_and_jitter_put_every_datagram_within_their_window() {
 #[test]
 fn reorder_holds_back_its_share_and_later_datagrams_overtake_them() {
     const COUNT: u32 = 1_000;
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("netem", "reorder");
     let link = Link::start(&dir, &["--delay", "20", "--reorder", "10", "--seed", "6"]);
     let carried = link.carry(COUNT, Duration::from_millis(1), true, Duration::from_secs(1));
@@ -299,7 +299,7 @@ fn reorder_holds_back_its_share_and_later_datagrams_overtake_them() {
 #[test]
 fn loss_drops_its_share_and_the_summary_counts_what_crossed() {
     const COUNT: u32 = 1_000;
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("netem", "loss");
     let link = Link::start(&dir, &["--loss", "10", "--seed", "7"]);
     let carried = link.carry(COUNT, Duration::from_millis(1), true, Duration::from_secs(1));
@@ -325,7 +325,7 @@ fn loss_drops_its_share_and_the_summary_counts_what_crossed() {
 #[test]
 fn duplicate_sends_its_share_twice() {
     const COUNT: u32 = 1_000;
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("netem", "duplicate");
     let link = Link::start(&dir, &["--duplicate", "10", "--seed", "8"]);
     let carried = link.carry(COUNT, Duration::from_millis(1), true, Duration::from_secs(1));
@@ -360,7 +360,7 @@ fn seconds_ends_it_by_itself_with_its_summary() {
     const END_MARGIN_S: u64 = 10;
     /// The datagrams sent once it forwards.
     const COUNT: u32 = 50;
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("netem", "seconds");
     let server = UdpSocket::bind("127.0.0.1:0").expect("loopback binds");
     let forward = server.local_addr().expect("an address").to_string();

@@ -6,8 +6,9 @@
 //! these tests prove that the binary puts it on real sockets, real time and a real bad link
 //! (the link conditioner, `fixstep netem`) without losing a bit.
 //!
-//! Each test holds [`one_game`]: the smoothness tests judge frame timing, which another
-//! game's processes competing for this machine's two cores would disturb.
+//! The tests that judge timing (frame pace, an answer within a timeout) or load the machine
+//! (the flood) hold [`whole_machine`]; the others, judged by hashes and logs, hold
+//! [`shared_machine`] and may run beside another test's game.
 
 use std::collections::BTreeSet;
 use std::net::{SocketAddr, UdpSocket};
@@ -22,7 +23,8 @@ use fixstep_runtime::net::PEER_TIMEOUT_MICROS;
 use fixstep_runtime::rng::SimRng;
 use fixstep_tests::processes::{
     BAD_LINK, BAD_LINK_DELAY_MS, BAD_LINK_LOSS_PERCENT, Hosting, Running, assert_agrees,
-    assert_delayed, free_port, hash_log, number_after, one_game, player_of, strs,
+    assert_delayed, free_port, hash_log, number_after, player_of, shared_machine, strs,
+    whole_machine,
 };
 use fixstep_tests::{Scratch, arg, judge};
 use fixstep_tools::judder::{DrawnFrame, read_drawn_log, read_truth};
@@ -31,7 +33,7 @@ use fixstep_tools::judder::{DrawnFrame, read_drawn_log, read_truth};
 /// peer computes every tick's state to the host's bit, and nobody reports a desync.
 #[test]
 fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("network", "three-peers");
     let (game, netem_port) = Hosting::through_netem();
     let netem = game.netem(&dir, netem_port, &BAD_LINK, 11);
@@ -57,7 +59,7 @@ fn three_peers_through_a_bad_link_compute_the_hosts_every_tick() {
 /// without a gap. Without the secret, the name would be refused while the seat is held.
 #[test]
 fn a_killed_peer_restarted_at_once_takes_its_seat_back_before_the_host_notices() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("network", "rejoin");
     let game = Hosting::direct();
     let host_log = dir.path("host.hashes");
@@ -133,7 +135,7 @@ fn a_killed_peer_restarted_at_once_takes_its_seat_back_before_the_host_notices()
 /// its summary.
 #[test]
 fn a_host_told_to_stop_ends_the_match_for_everyone_cleanly() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("network", "stop");
     let game = Hosting::direct();
     let (host_log, peer_log) = (dir.path("host.hashes"), dir.path("peer.hashes"));
@@ -177,7 +179,7 @@ fn a_host_told_to_stop_ends_the_match_for_everyone_cleanly() {
 /// its last player has been gone that long, it ends by itself, with its summary.
 #[test]
 fn a_host_ends_its_match_once_its_players_are_gone() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("network", "empty");
     let game = Hosting::direct();
     let mut host_args = game.host_args();
@@ -213,7 +215,7 @@ fn a_host_ends_its_match_once_its_players_are_gone() {
 /// 1 % of their frames off pace, and nothing pops.
 #[test]
 fn a_spectator_draws_every_entity_smoothly_over_a_bad_link() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("network", "spectator");
     let (game, netem_port) = Hosting::through_netem();
     let netem = game.netem(&dir, netem_port, &BAD_LINK, 23);
@@ -263,7 +265,7 @@ fn a_perturbed_peer_is_reported_with_the_entity_and_field_that_differ() {
     const PERTURBED_TICK: u32 = 120;
     /// How many ticks after the perturbation the report's tick may be.
     const REPORT_WITHIN_TICKS: u32 = 2;
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("network", "perturbed");
     let run =
         Hosting::direct().perturbed_game(&dir, (220, 200), PERTURBED_TICK, REPORT_WITHIN_TICKS);
@@ -294,7 +296,7 @@ const FLOOD_LEAST_READ_SHARE: f64 = 0.5;
 /// panics, and the peer still computes the host's every tick.
 #[test]
 fn a_flood_of_random_and_mutated_datagrams_does_not_stop_the_host() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("network", "flood");
     let host_port = free_port();
     let front = UdpSocket::bind("127.0.0.1:0").expect("loopback binds");
@@ -452,7 +454,7 @@ impl Relay {
 /// the own character starts moving on the first frame after its key.
 #[test]
 fn over_a_jittery_link_a_walker_keeps_its_pace_and_the_own_character_answers_at_once() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("network", "walk");
     let (game, netem_port) = Hosting::through_netem();
     let netem = game.netem(&dir, netem_port, &["--delay", "80", "--jitter", "30"], 31);
@@ -537,7 +539,7 @@ fn walker_id(frames: &[DrawnFrame]) -> u64 {
 /// exits with an error that says which. An open host says, in one line, that it is open.
 #[test]
 fn a_wrong_or_missing_password_is_refused_at_once_with_a_clear_message() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("network", "password");
     let open = Hosting::direct();
     let open_host = Running::start(&dir, "open-host", &strs(&open.host_args()));

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use fixstep_tests::edges::{Ended, Ending};
-use fixstep_tests::processes::{Hosting, Running, one_game, strs};
+use fixstep_tests::processes::{Hosting, Running, shared_machine, strs};
 use fixstep_tests::{Scratch, arg};
 
 /// How soon a refused process must have ended, seconds, from its start: half the ten seconds
@@ -41,7 +41,7 @@ fn refused(dir: &Scratch, name: &str, args: &[&str]) -> Ended {
 /// on as if nothing happened.
 #[test]
 fn a_full_host_refuses_the_next_player_at_once_saying_it_is_full() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("refusals", "full");
     let game = Hosting::direct();
     let mut host_args = game.host_args();
@@ -86,7 +86,7 @@ fn a_full_host_refuses_the_next_player_at_once_saying_it_is_full() {
 /// for a welcome that cannot come, nor let in to desync on the first tick.
 #[test]
 fn a_peer_of_another_level_is_refused_at_once_naming_what_differs() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("refusals", "level");
     let game = Hosting::direct();
     // Were a peer let in, it would desync: the reports go in the test's folder.

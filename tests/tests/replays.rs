@@ -7,7 +7,7 @@ use std::thread;
 use std::time::Duration;
 
 use fixstep_tests::processes::{
-    BAD_LINK, BAD_LINK_LOSS_PERCENT, Hosting, Running, hash_log, one_game, player_of, strs,
+    BAD_LINK, BAD_LINK_LOSS_PERCENT, Hosting, Running, hash_log, player_of, shared_machine, strs,
 };
 use fixstep_tests::{Scratch, arg, run_fixstep};
 
@@ -35,7 +35,7 @@ fn replay(empty: &Path, file: &Path, args: &[&str]) -> (String, String, bool) {
 /// what he computed.
 #[test]
 fn a_recorded_network_match_verifies_anywhere_and_agrees_with_the_hosts_log() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("replays", "network-match");
     let empty = dir.path("no-assets");
     std::fs::create_dir_all(&empty).expect("an empty folder");
@@ -117,7 +117,7 @@ const RESUME_AFTER_TICK: u32 = 99;
 /// so the same commands reach the same states: the match went on as it would have.
 #[test]
 fn a_match_resumed_from_its_replay_continues_the_hosts_hash_stream() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("replays", "resumed");
     let (first_log, replay_file) = (dir.path("first.hashes"), dir.path("first.fxr"));
     let ticks = RESUMED_TICKS.to_string();
@@ -165,7 +165,7 @@ fn a_match_resumed_from_its_replay_continues_the_hosts_hash_stream() {
 /// host's every tick.
 #[test]
 fn a_crashed_host_restarted_on_its_replay_gives_players_their_seats_back() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("replays", "crashed-host");
     let game = Hosting::direct();
     let replay_file = dir.path("server.fxr");

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use fixstep_tests::edges::ticks_logged;
-use fixstep_tests::processes::{Hosting, Running, one_game, strs};
+use fixstep_tests::processes::{Hosting, Running, shared_machine, strs};
 use fixstep_tests::{Scratch, arg, workspace_root};
 use serde_json::Value;
 
@@ -39,7 +39,7 @@ const PLAYER_S: u64 = 60;
 /// is freed it holds none.
 #[test]
 fn a_host_of_three_seats_admits_twenty_players_one_after_another() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("seats", "twenty");
     let game = Hosting::direct();
     let (host_log, truth) = (dir.path("host.hashes"), dir.path("truth.jsonl"));

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use fixstep_tests::edges::{CrowdBehindRelay, Ending, ticks_logged, times_said, wait_for_ticks};
-use fixstep_tests::processes::{Hosting, Running, one_game, strs};
+use fixstep_tests::processes::{Hosting, Running, shared_machine, strs, whole_machine};
 use fixstep_tests::{Scratch, arg};
 use fixstep_tools::judder::{TruthLine, read_drawn_log, read_truth};
 
@@ -125,7 +125,7 @@ fn assert_watched_from_its_join(
 /// every entity again.
 #[test]
 fn a_spectator_joining_mid_game_draws_everything_from_then_on_and_may_come_back() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("spectators", "mid-game");
     let game = Hosting::direct();
     let (host_log, truth_log) = (dir.path("host.hashes"), dir.path("truth.jsonl"));
@@ -204,7 +204,7 @@ const GOODBYE_ENDS_S: u64 = 8;
 /// not a success with nothing watched.
 #[test]
 fn a_spectator_told_goodbye_before_its_first_snapshot_fails_saying_so() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("spectators", "goodbye-unseen");
     let CrowdBehindRelay { relay, host, level } = CrowdBehindRelay::start(&dir, &[]);
     let entry = relay.entry();
@@ -248,7 +248,7 @@ const SCHEDULE_SLACK_TICKS: f64 = 1.0;
 /// host's last tick, and hashes at its ticks as the host's log says.
 #[test]
 fn a_spectator_is_held_behind_by_the_hosts_delay_at_every_frame() {
-    let _game = one_game();
+    let _machine = whole_machine();
     let dir = Scratch::new("spectators", "delayed");
     let game = Hosting::direct();
     let host_log = dir.path("host.hashes");

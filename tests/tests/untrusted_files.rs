@@ -5,6 +5,7 @@
 
 use fixstep_runtime::TickRecord;
 use fixstep_runtime::replay::{REPLAY_FILE, RecordedBy, ReplayHeader, ReplayRecorder};
+use fixstep_tests::processes::shared_machine;
 use fixstep_tests::untrusted::{MAX_PEAK_RSS_KB, Measured, hostile_files, run_measured};
 use fixstep_tests::{Scratch, arg, one_line_error, run_fixstep};
 use fixstep_town::PlayerCommand;
@@ -54,6 +55,8 @@ fn assert_refused(run: &Measured, file: &str, what: &str) {
 
 #[test]
 fn every_reading_command_refuses_a_device_a_fifo_and_a_huge_file_in_one_line() {
+    // Seconds of computing: held so that no test judging timing runs beside it.
+    let _machine = shared_machine();
     let dir = Scratch::new("untrusted-files", "hostile");
     let drawn = dir.write("drawn.jsonl", "{\"at_ms\":0.0,\"render_tick\":0.0,\"entities\":[]}\n");
     let scratch = arg(dir.dir()).to_owned();
@@ -77,6 +80,8 @@ fn every_reading_command_refuses_a_device_a_fifo_and_a_huge_file_in_one_line() {
 
 #[test]
 fn the_refusals_say_what_the_file_is_and_the_limit_of_its_kind() {
+    // Seconds of computing: held so that no test judging timing runs beside it.
+    let _machine = shared_machine();
     let dir = Scratch::new("untrusted-files", "words");
     let [(_, zero), (_, fifo), (_, sparse)] = hostile_files(&dir);
     let said = |file: &std::path::Path| {
@@ -120,6 +125,8 @@ fn heaviest_replay() -> Vec<u8> {
 
 #[test]
 fn a_replay_at_its_limit_that_decodes_to_the_most_memory_stays_under_the_bound() {
+    // Seconds of computing: held so that no test judging timing runs beside it.
+    let _machine = shared_machine();
     let dir = Scratch::new("untrusted-files", "heavy-replay");
     let replay = dir.write("heavy.fxr", heaviest_replay());
     let run = run_measured(&dir, &["replay", arg(&replay), "--info"]);

@@ -9,7 +9,7 @@ use std::time::Duration;
 use fixstep_runtime::rng::SimRng;
 use fixstep_tests::Scratch;
 use fixstep_tests::edges::HOST_START_S;
-use fixstep_tests::processes::{BAD_LINK, Hosting, Running, one_game, strs};
+use fixstep_tests::processes::{BAD_LINK, Hosting, Running, shared_machine, strs};
 
 /// A `wire ...` or netem `up ...` line's counts.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,7 +66,7 @@ fn proxy_of(summary: &str) -> Counts {
 /// A measured player through the proxy with `link`, `others` bot players straight to the
 /// host: the measured player's summary, the proxy's and the host's.
 fn measured_game(name: &str, link: &[&str], others: usize, ticks: u32) -> [String; 3] {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("wire", name);
     let (game, netem_port) = Hosting::through_netem();
     // The proxy runs until the host has ended, so that it counts everything either sent.
@@ -199,7 +199,7 @@ const FORGED: u64 = 30;
 /// what it dropped for being malformed or flooded summed to a fraction of a fuzzer's.)
 #[test]
 fn every_datagram_the_proxy_delivered_is_in_the_hosts_reads_under_one_reason() {
-    let _game = one_game();
+    let _machine = shared_machine();
     let dir = Scratch::new("wire", "reads");
     let (game, netem_port) = Hosting::through_netem();
     let netem = game.netem(&dir, netem_port, &[], 5);
