@@ -46,9 +46,12 @@ pub fn push_out_of_rect(pos: Vec2, radius: Fx, rect: &Rect) -> Vec2 {
 /// Moves every enabled character to where [`resolve_pairs`] left it in `positions` (by slot),
 /// and keeps it out of `solids` and inside `ground`; tells `placed` each one's id and where it
 /// stands now, in id order.
+///
+/// Where it stands now goes back into `positions` too, so that a pass after it that asks where
+/// a character stands (a taxi's strikes) reads the small table by slot, not the character.
 pub fn resolve_static(
     characters: &mut EntityStore<Character>,
-    positions: &[Vec2],
+    positions: &mut [Vec2],
     (solids, ground, solid_grid): (&[Rect], &Rect, &RectIndex),
     mut placed: impl FnMut(EntityId, Vec2),
 ) {
@@ -57,7 +60,9 @@ pub fn resolve_static(
         if !character.enabled {
             continue;
         }
-        character.pos = keep_out(positions[id.index as usize], solids, &inner, solid_grid);
+        let at = &mut positions[id.index as usize];
+        character.pos = keep_out(*at, solids, &inner, solid_grid);
+        *at = character.pos;
         placed(id, character.pos);
     }
 }

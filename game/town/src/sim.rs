@@ -482,7 +482,7 @@ impl Simulation for TownSim {
         candidates.clear();
         resolve_static(
             &mut s.characters,
-            &scratch.positions,
+            &mut scratch.positions,
             (&scratch.solids, &level.ground, &scratch.solid_index),
             // Nothing moves a character between here and the teleports (taxis' blows knock
             // back over ticks to come, and nobody is disabled before the health pass): who
@@ -517,7 +517,8 @@ impl Simulation for TownSim {
             let route = Route { lanes, current };
             drive(me, taxi, (def, route), (&scratch.grid, traffic), &mut taxi_work);
             let hits = (&mut scratch.hits, &mut taxi_work);
-            strike_characters(taxi, &scratch.grid, &mut s.characters, hits);
+            let near = (&scratch.grid, scratch.positions.as_slice());
+            strike_characters(taxi, near, &mut s.characters, hits);
         }
         self.taxi_work = taxi_work;
 

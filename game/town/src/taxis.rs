@@ -385,9 +385,15 @@ pub fn drive(
 /// overlaps, of the first [`TAXI_MAX_STRIKE_CHECKS`] near it in the grid's order: it loses
 /// health by the taxi's speed and is knocked away from the taxi. What it looks at is counted
 /// in `work`.
+///
+/// `standing` holds, by slot, where each character in `grid` stands now (what
+/// [`resolve_static`](crate::collision::resolve_static) left; nothing moves a character between
+/// there and the taxis' strikes): the body is tested there, and only a character it overlaps is
+/// read, so a taxi's look at the crowd around it reads that small table and not the
+/// characters, which a large town's cache does not hold.
 pub fn strike_characters(
     taxi: &TaxiState,
-    grid: &Grid,
+    (grid, standing): (&Grid, &[Vec2]),
     characters: &mut EntityStore<Character>,
     (hits, work): (&mut Vec<fixstep_runtime::EntityId>, &mut TaxiWork),
 ) {
@@ -398,18 +404,19 @@ pub fn strike_characters(
     let half_length = TAXI_LENGTH / 2 + CHARACTER_RADIUS;
     let half_width = TAXI_WIDTH / 2 + CHARACTER_RADIUS;
     hits.clear();
-    work.add(grid.query(taxi.pos, half_length, TAXI_MAX_STRIKE_CHECKS, |id, _| hits.push(id)));
+    work.add(grid.query(taxi.pos, half_length, TAXI_MAX_STRIKE_CHECKS, |id, _| {
+        let rel = standing[id.index as usize] - taxi.pos;
+        if rel.dot(forward).abs() <= half_length && rel.perp_dot(forward).abs() <= half_width {
+            hits.push(id);
+        }
+    }));
     for &id in hits.iter() {
         let Some(character) = characters.get_mut(id) else { continue };
         if !character.enabled || character.stagger > 0 {
             continue;
         }
+        debug_assert_eq!(character.pos, standing[id.index as usize], "a stale standing place");
         let rel = character.pos - taxi.pos;
-        let along = rel.dot(forward);
-        let across = rel.perp_dot(forward);
-        if along.abs() > half_length || across.abs() > half_width {
-            continue;
-        }
         let damage =
             STRIKE_BASE_DAMAGE + (taxi.speed * i64::from(STRIKE_DAMAGE_PER_SPEED)).to_num::<i32>();
         let away = rel.normalize_or_zero();
