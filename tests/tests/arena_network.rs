@@ -31,10 +31,23 @@ fn three_arena_peers_through_a_bad_link_agree_on_every_hash() {
     }
 }
 
+/// The most frames of moving discs an arena spectator over the bad link may draw stepping
+/// against the truth, per thousand: one. The remote view draws two ticks behind the earliest
+/// path and guesses past an update that comes later than that (a lost one comes again a
+/// resend later, a tick late, and a busy machine adds its own stalls); a guess made as a disc
+/// bounces off a wall or a pusher turns hard carries on the old way for a frame or two, a
+/// step of millimetres against the truth that no kernel can foresee. Measured: none in most
+/// runs, one in some, and six on a loaded machine (half of this budget, of some 12,000 paced
+/// frames); a view that runs backwards by its own fault (a render tick stepping back, a
+/// correction the wrong way) does so on every moving disc for many frames.
+/// The view's own rules are held to none at all by the trace tests, on links they control.
+const MOST_REVERSALS_PER_MILLE: usize = 1;
+
 /// An arena spectator runs no simulation: it draws the pushers and pucks the host sends,
 /// through the same remote view as the town's. Over the bad link for 600 ticks it draws every
-/// pusher and puck of the host's truth, nothing pops or runs backwards, and at most 2 % of
-/// the frames of moving discs are off pace (a bounce is a turn no kernel can foresee).
+/// pusher and puck of the host's truth, nothing pops, hardly a frame steps against the truth
+/// ([`MOST_REVERSALS_PER_MILLE`]), and at most 2 % of the frames of moving discs are off pace
+/// (a bounce is a turn no kernel can foresee).
 #[test]
 fn an_arena_spectator_draws_every_disc_without_a_pop_over_a_bad_link() {
     let _machine = whole_machine();
@@ -80,7 +93,8 @@ fn an_arena_spectator_draws_every_disc_without_a_pop_over_a_bad_link() {
     assert!(truth_ids.len() >= 5, "two pushers and three pucks: {truth_ids:?}");
     assert!(report.all.tally.paced >= 1_000, "{} frames of moving discs", report.all.tally.paced);
     assert_eq!(report.all.tally.pops, 0, "pops\n{report}");
-    assert_eq!(report.all.tally.reversals, 0, "reversals\n{report}");
+    let most_reversals = report.all.tally.paced * MOST_REVERSALS_PER_MILLE / 1_000;
+    assert!(report.all.tally.reversals <= most_reversals, "reversals\n{report}");
     let off = report.all.tally.off_pace_percent().unwrap_or(f64::NAN);
     assert!(off <= 2.0, "{off:.2} % of frames off pace\n{report}");
 }
