@@ -113,3 +113,40 @@ fn a_taxi_brakes_for_a_person_in_front_and_strikes_one_that_steps_out() {
     run(&mut town, 1, &[PlayerCommand::default()]);
     assert_ne!(town.snapshot().player_character(Player(0)).unwrap().pos, before, "knocked back");
 }
+
+/// A taxi strikes a person where the tick's collisions left them, not where they stood before:
+/// one standing beside a passing taxi, a few centimetres clear of its body, is missed; the
+/// same person with someone jostling them from the far side, pushed into the body by the
+/// collisions of that very tick, is struck.
+#[test]
+fn a_taxi_strikes_a_person_the_crowd_pushed_into_its_side_that_tick() {
+    use fixstep_runtime::math::{Vec2, fx_ratio};
+    use fixstep_town::PlayerCommand;
+    use fixstep_town::tuning::{CHARACTER_RADIUS, TAXI_WIDTH};
+    // Beside the body's middle, half a metre behind it (so not in the corridor it brakes
+    // for), and 5 cm further out than a strike reaches.
+    let clear = fx_ratio(5, 100);
+    let beside = TAXI_WIDTH / 2 + CHARACTER_RADIUS + clear;
+    // The jostler overlaps the person by 30 cm: each is pushed 15 cm, 10 cm into the body.
+    let jostler_beside = beside + fx_ratio(40, 100);
+    let struck = |jostled: bool| {
+        let mut town = sim(2);
+        let idle = [PlayerCommand::default(); 2];
+        run(&mut town, 30, &idle);
+        let t = taxi(&town);
+        assert!(t.speed > Fx::ZERO, "the taxi is under way");
+        let forward = Vec2::from_angle(t.yaw);
+        let left = Vec2::new(-forward.y, forward.x);
+        let behind = t.pos - forward * fx_ratio(1, 2);
+        let mut state = town.state().clone();
+        let (person, jostler) = (state.players[0], state.players[1]);
+        state.characters.get_mut(person).unwrap().pos = behind + left * beside;
+        let far = if jostled { jostler_beside } else { fx(20) };
+        state.characters.get_mut(jostler).unwrap().pos = behind + left * far;
+        town.restore(&state);
+        run(&mut town, 1, &idle);
+        town.snapshot().player_character(Player(0)).unwrap().health < MAX_HEALTH
+    };
+    assert!(!struck(false), "a person clear of the body is not struck");
+    assert!(struck(true), "a person pushed into the body that tick is struck");
+}
