@@ -108,6 +108,7 @@ pub fn run_fixstep(args: &[&str]) -> Output {
 /// If the binary cannot be started, or is still running after `limit` (it is killed then).
 #[must_use]
 pub fn run_fixstep_within(args: &[&str], limit: Duration) -> Output {
+    let _machine = processes::machine_for_a_run();
     let mut child = Command::new(fixstep_binary())
         .args(args)
         .current_dir(workspace_root())

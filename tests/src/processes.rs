@@ -18,20 +18,53 @@ use crate::{Scratch, fixstep_binary, workspace_root};
 /// [`whole_machine`].
 static MACHINE: RwLock<()> = RwLock::new(());
 
+/// A hold on [`MACHINE`], shared or whole; while it lives, the thread that took it is known to
+/// hold the machine, so that [`run_fixstep`](crate::run_fixstep) does not take it again.
+pub struct MachineHold<G> {
+    _guard: G,
+}
+
+impl<G> Drop for MachineHold<G> {
+    fn drop(&mut self) {
+        HOLDS.with(|holds| holds.set(holds.get() - 1));
+    }
+}
+
+thread_local! {
+    /// How many holds on [`MACHINE`] this thread has: a test's thread, as the harness runs
+    /// each test on its own.
+    static HOLDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+fn hold<G>(guard: G) -> MachineHold<G> {
+    HOLDS.with(|holds| holds.set(holds.get() + 1));
+    MachineHold { _guard: guard }
+}
+
 /// Held by a test while its game runs beside other tests' games. Most games wait on the
 /// network clock far more than they compute (a debug game of four processes takes a tenth of
 /// a core), and what such a test judges (hashes, logs, counts, a generous deadline) does not
 /// depend on when a tick was computed, so two of them share the machine.
-pub fn shared_machine() -> RwLockReadGuard<'static, ()> {
-    MACHINE.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+pub fn shared_machine() -> MachineHold<RwLockReadGuard<'static, ()>> {
+    hold(MACHINE.read().unwrap_or_else(std::sync::PoisonError::into_inner))
 }
 
 /// Held by a test while its game runs with no other test's game beside it: a test that judges
 /// timing (frame pace, a pause, a lateness, an answer within a peer timeout), which another
 /// game's processes competing for the cores would disturb, or that loads the machine itself
-/// (a flood, dozens of players), which would disturb the others.
-pub fn whole_machine() -> RwLockWriteGuard<'static, ()> {
-    MACHINE.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+/// (a flood, dozens of players), which would disturb the others. A run of `fixstep` by a test
+/// that holds nothing waits for it too ([`machine_for_a_run`]).
+pub fn whole_machine() -> MachineHold<RwLockWriteGuard<'static, ()>> {
+    hold(MACHINE.write().unwrap_or_else(std::sync::PoisonError::into_inner))
+}
+
+/// The machine shared for one run of `fixstep` by a test that holds none of it (a command's
+/// refusal, a headless simulation of the stress level), or nothing if this thread already
+/// holds it: such a run computes, and beside a test that needs the whole machine it would
+/// take the cores that test's timing is judged on.
+#[must_use]
+pub fn machine_for_a_run() -> Option<MachineHold<RwLockReadGuard<'static, ()>>> {
+    (HOLDS.with(std::cell::Cell::get) == 0).then(shared_machine)
 }
 
 /// The bad link's one-way delay, ms: a long way across a continent.
