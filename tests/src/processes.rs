@@ -18,7 +18,7 @@ use crate::{Scratch, fixstep_binary, workspace_root};
 /// [`whole_machine`].
 static MACHINE: RwLock<()> = RwLock::new(());
 
-/// A hold on [`MACHINE`], shared or whole; while it lives, the thread that took it is known to
+/// A hold on the machine, shared or whole; while it lives, the thread that took it is known to
 /// hold the machine, so that [`run_fixstep`](crate::run_fixstep) does not take it again.
 pub struct MachineHold<G> {
     _guard: G,
